@@ -1,0 +1,92 @@
+"""The diagnostic vocabulary shared by the emulator, the toolchain and the static analyzer.
+
+Rule codes are one kebab-case vocabulary: a runtime failure recorded by the emulator and a
+static finding of the linter for the same mistake carry the same code. Lines and columns are
+1-based (compiler style); the language server converts to LSP's 0-based positions.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+from pydantic import BaseModel
+
+
+class Severity(str, Enum):
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+    HINT = "hint"
+
+
+class RuleCode(str, Enum):
+    # Runtime rules (ASCENDC_SPEC.md section 7), checked by the emulator and, where possible, by lint.
+    UB_OVERFLOW = "ub-overflow"
+    BUFFER_COUNT = "buffer-count"
+    QUEUE_PROTOCOL = "queue-protocol"
+    QUEUE_DEPTH = "queue-depth"
+    DATACOPY_ALIGN = "datacopy-align"
+    UB_OFFSET_ALIGN = "ub-offset-align"
+    COUNT_EXCEEDS_TENSOR = "count-exceeds-tensor"
+    REPEAT_RANGE = "repeat-range"
+    MASK_RANGE = "mask-range"
+    TENSOR_POSITION = "tensor-position"
+    GM_OUT_OF_BOUNDS = "gm-out-of-bounds"
+    BLOCK_DIM = "block-dim"
+    SINGLE_TPIPE = "single-tpipe"
+    CHIP_SUPPORT = "chip-support"
+    PARAM_RANGE = "param-range"
+    # Runs that hang or die.
+    TIMEOUT = "timeout"
+    CRASH = "crash"
+    # Static-only rules.
+    MISSING_TAIL = "missing-tail"
+    TILING_MISMATCH = "tiling-mismatch"
+    UNKNOWN_API = "unknown-api"
+    UB_NEAR_LIMIT = "ub-near-limit"
+    # Toolchain.
+    COMPILE_ERROR = "compile-error"
+    COMPILE_WARNING = "compile-warning"
+
+
+class TextRange(BaseModel):
+    """A span in a file; 1-based lines and columns, end exclusive."""
+
+    line: int
+    column: int = 1
+    end_line: int
+    end_column: int = 1
+
+
+class TextEdit(BaseModel):
+    file: str
+    range: TextRange
+    new_text: str
+
+
+class Fix(BaseModel):
+    title: str
+    edits: list[TextEdit]
+
+
+class Diagnostic(BaseModel):
+    file: str
+    line: int
+    column: int = 1
+    end_line: int
+    end_column: int = 1
+    severity: Severity
+    code: str
+    message: str
+    source: str
+    fix: Fix | None = None
+
+    @property
+    def range(self) -> TextRange:
+        return TextRange(
+            line=self.line, column=self.column, end_line=self.end_line, end_column=self.end_column
+        )
+
+    def compiler_style(self) -> str:
+        """`file:line:col: severity: message [code]`, the format editors and CI logs parse."""
+        return f"{self.file}:{self.line}:{self.column}: {self.severity.value}: {self.message} [{self.code}]"

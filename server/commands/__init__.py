@@ -1,0 +1,1 @@
+"""One module per `kernelgen` subcommand; each only parses arguments and renders results."""
