@@ -376,4 +376,17 @@ inline uint64_t& tiling_key() {
     return k;
 }
 
+// ---------------------------------------------------------------- workspace
+// Size of the system part of the workspace: GetUserWorkspace(w) is w + this. The host side's
+// GetLibApiWorkSpaceSize returns the same number, so the harness allocates
+// kSysWorkspaceBytes + the user sizes the TilingFunc asked for.
+constexpr uint64_t kSysWorkspaceBytes = 16u * 1024u * 1024u;
+
+// Base of the workspace of the current launch (GetSysWorkSpacePtr); the harness sets it, and
+// AscendC::SetSysWorkspace does too.
+inline uint8_t*& sys_workspace() {
+    static uint8_t* p = nullptr;
+    return p;
+}
+
 }  // namespace kernelgen
