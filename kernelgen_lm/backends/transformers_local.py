@@ -1,0 +1,149 @@
+"""Backend that runs a local Hugging Face model directory in-process (CPU is fine).
+
+For machines without a model server: the same model files vLLM would serve, loaded with
+transformers. torch and transformers are imported on first use so that importing the backends
+package stays cheap.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from kernelgen_lm.backends.base import (
+    BackendConfigError,
+    ChatMessage,
+    Completion,
+    Prompt,
+    cut_at_stop,
+)
+
+
+class TransformersBackend:
+    """k completions or a token stream from a local model directory."""
+
+    def __init__(self, model_dir: Path | str, *, device: str = "cpu", seed: int | None = None):
+        path = Path(model_dir).expanduser()
+        if not (path / "config.json").is_file():
+            raise BackendConfigError(
+                f"local model {str(path)!r} is not a model directory (no config.json); "
+                "point KERNELGEN_LLM_LOCAL_MODEL at a directory written by save_pretrained"
+            )
+        self.model_dir = path
+        self.device = device
+        self.seed = seed
+        self._loaded: tuple[Any, Any] | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def name(self) -> str:
+        return f"transformers:{self.model_dir.name}"
+
+    def __repr__(self) -> str:
+        return f"TransformersBackend({self.model_dir})"
+
+    def _load(self) -> tuple[Any, Any]:
+        with self._lock:
+            if self._loaded is None:
+                from transformers import AutoModelForCausalLM, AutoTokenizer
+
+                try:
+                    tokenizer = AutoTokenizer.from_pretrained(self.model_dir)
+                    model = AutoModelForCausalLM.from_pretrained(self.model_dir).to(self.device)
+                except (OSError, ValueError) as exc:
+                    raise BackendConfigError(
+                        f"cannot load local model {str(self.model_dir)!r}: {exc}"
+                    ) from exc
+                model.eval()
+                self._loaded = (tokenizer, model)
+            return self._loaded
+
+    def _input_ids(self, tokenizer: Any, prompt: Prompt) -> Any:
+        if isinstance(prompt, str):
+            return tokenizer(prompt, return_tensors="pt").input_ids
+        messages = [ChatMessage.model_validate(m).model_dump() for m in prompt]
+        if tokenizer.chat_template:
+            ids = tokenizer.apply_chat_template(
+                messages, add_generation_prompt=True, return_tensors="pt", return_dict=True
+            )
+            return ids["input_ids"]
+        text = "".join(f"{m['role']}: {m['content']}\n" for m in messages) + "assistant: "
+        return tokenizer(text, return_tensors="pt").input_ids
+
+    def _gen_kwargs(self, tokenizer: Any, max_tokens: int, temperature: float) -> dict[str, Any]:
+        pad = tokenizer.pad_token_id
+        kwargs: dict[str, Any] = {
+            "max_new_tokens": max_tokens,
+            "pad_token_id": tokenizer.eos_token_id if pad is None else pad,
+        }
+        if temperature > 0:
+            kwargs.update(do_sample=True, temperature=temperature, top_k=0, top_p=1.0)
+        else:
+            kwargs.update(do_sample=False)
+        return kwargs
+
+    def generate(
+        self,
+        prompt: Prompt,
+        *,
+        n: int = 1,
+        max_tokens: int = 1024,
+        temperature: float = 0.0,
+        stop: Sequence[str] = (),
+    ) -> list[Completion]:
+        import torch
+
+        tokenizer, model = self._load()
+        ids = self._input_ids(tokenizer, prompt).to(self.device)
+        if self.seed is not None:
+            torch.manual_seed(self.seed)
+        kwargs = self._gen_kwargs(tokenizer, max_tokens, temperature)
+        reps = n if temperature > 0 else 1  # greedy decoding gives n identical answers
+        with torch.no_grad():
+            out = model.generate(ids, num_return_sequences=reps, **kwargs)
+        results: list[Completion] = []
+        for row in out:
+            new = row[ids.shape[1] :]
+            text = tokenizer.decode(new, skip_special_tokens=True)
+            text, stopped = cut_at_stop(text, stop)
+            hit_eos = tokenizer.eos_token_id is not None and tokenizer.eos_token_id in new.tolist()
+            reason = "stop" if stopped or hit_eos or len(new) < max_tokens else "length"
+            results.append(Completion(text=text, finish_reason=reason))
+        return (results * n)[:n] if reps == 1 else results
+
+    def stream(
+        self,
+        prompt: Prompt,
+        *,
+        max_tokens: int = 1024,
+        temperature: float = 0.0,
+        stop: Sequence[str] = (),
+    ) -> Iterator[str]:
+        """Text pieces from a TextIteratorStreamer fed by generation in a worker thread."""
+        import torch
+        from transformers import TextIteratorStreamer
+
+        tokenizer, model = self._load()
+        ids = self._input_ids(tokenizer, prompt).to(self.device)
+        streamer = TextIteratorStreamer(tokenizer, skip_prompt=True, skip_special_tokens=True)
+        kwargs = self._gen_kwargs(tokenizer, max_tokens, temperature)
+
+        def work() -> None:
+            with torch.no_grad():
+                model.generate(ids, streamer=streamer, **kwargs)
+
+        worker = threading.Thread(target=work, daemon=True)
+        worker.start()
+        seen = ""
+        for piece in streamer:
+            text, stopped = cut_at_stop(seen + piece, stop)
+            if len(text) > len(seen):
+                yield text[len(seen) :]
+            seen = text
+            if stopped:
+                break
+        for _ in streamer:  # drain so the worker can finish
+            pass
+        worker.join()
