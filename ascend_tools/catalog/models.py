@@ -1,0 +1,79 @@
+"""Pydantic models of the API catalog: one `ApiEntry` per AscendC name the project knows."""
+
+from __future__ import annotations
+
+from enum import Enum
+
+from pydantic import BaseModel, ConfigDict
+
+
+class ApiKind(str, Enum):
+    FUNCTION = "function"
+    MEMBER = "member"
+    CLASS = "class"
+    STRUCT = "struct"
+    ENUM = "enum"
+    ENUM_VALUE = "enum_value"
+    TYPE_ALIAS = "type_alias"
+    TYPE = "type"
+    MACRO = "macro"
+    CONSTANT = "constant"
+    QUALIFIER = "qualifier"
+
+
+class Unit(str, Enum):
+    """What a numeric parameter counts: the most common source of wrong sizes."""
+
+    ELEMENTS = "elements"
+    BYTES = "bytes"
+    BLOCKS32 = "blocks32"
+    REPEATS = "repeats"
+    COUNT = "count"
+    NONE = "none"
+
+
+class ApiParam(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    meaning: str
+    unit: Unit = Unit.NONE
+
+
+class ApiEntry(BaseModel):
+    """One API: a function, a member of one or more classes, a type, an enum value or a macro."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    kind: ApiKind
+    namespace: str = "AscendC"
+    side: str = "device"
+    group: str = ""
+    owners: list[str] = []
+    signatures: list[str] = []
+    doc: str
+    params: list[ApiParam] = []
+    constraints: list[str] = []
+    archs: list[str] = []
+    """Chip architectures (`Chip.arch`) that support it; empty means every chip."""
+    dtypes: dict[str, list[str]] = {}
+    """Element types by chip architecture; key "*" applies to every architecture."""
+    related: list[str] = []
+    source: str
+
+    @property
+    def is_member(self) -> bool:
+        return self.kind == ApiKind.MEMBER
+
+    @property
+    def qualified_name(self) -> str:
+        owner = f"{self.owners[0]}::" if self.is_member and self.owners else ""
+        prefix = f"{self.namespace}::" if self.namespace else ""
+        return f"{prefix}{owner}{self.name}"
+
+    def supports_arch(self, arch: str) -> bool:
+        return not self.archs or arch in self.archs
+
+    def dtypes_for(self, arch: str) -> list[str]:
+        return self.dtypes.get(arch, self.dtypes.get("*", []))
