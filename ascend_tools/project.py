@@ -1,0 +1,179 @@
+"""Discover an AscendC operator project on disk and describe it (`KernelProject`).
+
+Two layouts are accepted: the msopgen layout (`op_host/<op>_tiling.h`, `op_host/<op>.cpp`,
+`op_kernel/<op>.cpp`) and a single kernel file whose tiling values are constants in the file.
+The kernel entry is found with a light scan (comments and strings blanked, then a pattern for
+`__global__ ... void name(...)`); it needs no full parse, only the name and parameter names.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel
+
+SOURCE_SUFFIXES = (".cpp", ".cc", ".cxx", ".h", ".hpp")
+_BLOCK_DIM = re.compile(r"//\s*kernelgen:\s*block_dim\s*=\s*(\d+)")
+_ENTRY = re.compile(
+    r"((?:\bextern\s+\"C\"\s+)?(?:\b__\w+__(?:\([^)]*\))?\s+)+)void\s+(\w+)\s*\(([^()]*)\)\s*\{"
+)
+_COMMENT_OR_STRING = re.compile(r"//[^\n]*|/\*.*?\*/|\"(?:\\.|[^\"\\\n])*\"", re.S)
+
+
+class ProjectError(ValueError):
+    """The path is not a usable kernel project; the message says why."""
+
+
+class KernelEntry(BaseModel):
+    name: str
+    params: list[str]
+    line: int
+
+
+class KernelProject(BaseModel):
+    """A kernel project; file paths are relative to `root`."""
+
+    root: Path
+    layout: Literal["msopgen", "single_file"]
+    op_name: str
+    kernel_file: Path
+    host_files: list[Path]
+    tiling_header: Path | None
+    sources: list[Path]
+    entry: KernelEntry
+    block_dim: int | None = None
+
+    def abs(self, rel: Path) -> Path:
+        return self.root / rel
+
+    @property
+    def op_type(self) -> str:
+        """The OpDef name msopgen derives from the snake-case op name (add_custom -> AddCustom)."""
+        return "".join(part.capitalize() for part in self.op_name.split("_"))
+
+
+def _blank(text: str) -> str:
+    """Comments and string literals replaced by spaces, newlines kept, so offsets and lines hold."""
+
+    def repl(m: re.Match[str]) -> str:
+        s = m.group(0)
+        if s.startswith('"') and s == '"C"':
+            return s
+        return re.sub(r"[^\n]", " ", s)
+
+    return _COMMENT_OR_STRING.sub(repl, text)
+
+
+def find_entry(text: str) -> KernelEntry | None:
+    """The first `__global__` function in `text`: its name, parameter names and 1-based line."""
+    clean = _blank(text)
+    for m in _ENTRY.finditer(clean):
+        if "__global__" not in m.group(1):
+            continue
+        params = []
+        for raw in m.group(3).split(","):
+            words = re.findall(r"\w+", raw)
+            if words and words != ["void"]:
+                params.append(words[-1])
+        line = clean.count("\n", 0, m.start(2)) + 1
+        return KernelEntry(name=m.group(2), params=params, line=line)
+    return None
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError as exc:
+        raise ProjectError(f"cannot read {path}: {exc.strerror}") from exc
+
+
+def _sources_under(root: Path, dirs: list[Path]) -> list[Path]:
+    found = []
+    for d in dirs:
+        if d.is_dir():
+            found += [
+                p for p in sorted(d.rglob("*")) if p.suffix in SOURCE_SUFFIXES and p.is_file()
+            ]
+    return [p.relative_to(root) for p in found]
+
+
+def _kernel_with_entry(files: list[Path]) -> tuple[Path, KernelEntry] | None:
+    for f in files:
+        if f.suffix in (".cpp", ".cc", ".cxx"):
+            entry = find_entry(_read(f))
+            if entry:
+                return f, entry
+    return None
+
+
+def load_project(path: Path) -> KernelProject:
+    """Describes the project at `path` (a project directory or a single kernel file)."""
+    path = Path(path).expanduser().resolve()
+    if not path.exists():
+        raise ProjectError(f"project not found: {path}")
+    if path.is_file():
+        return _single_file(path.parent, path)
+    if (path / "op_kernel").is_dir():
+        return _msopgen(path)
+    candidates = sorted(p for p in path.iterdir() if p.suffix in (".cpp", ".cc", ".cxx"))
+    hit = _kernel_with_entry(candidates)
+    if not hit:
+        raise ProjectError(
+            f"no kernel found in {path}: expected op_kernel/<op>.cpp (msopgen layout) or a .cpp "
+            "file with a `__global__ __aicore__` entry function"
+        )
+    return _single_file(path, hit[0])
+
+
+def _msopgen(root: Path) -> KernelProject:
+    kernel_files = sorted((root / "op_kernel").glob("*.cpp"))
+    hit = _kernel_with_entry(kernel_files)
+    if not hit:
+        raise ProjectError(
+            f"no kernel entry in {root / 'op_kernel'}: no .cpp file there defines a "
+            "`__global__ __aicore__ void name(...)` function"
+        )
+    kernel, entry = hit
+    op_name = kernel.stem
+    host = sorted((root / "op_host").glob("*.cpp"))
+    if not host:
+        raise ProjectError(
+            f"no host sources in {root / 'op_host'} (expected op_host/{op_name}.cpp)"
+        )
+    tilings = sorted((root / "op_host").glob("*_tiling.h"))
+    preferred = root / "op_host" / f"{op_name}_tiling.h"
+    tiling = preferred if preferred in tilings else (tilings[0] if tilings else None)
+    return KernelProject(
+        root=root,
+        layout="msopgen",
+        op_name=op_name,
+        kernel_file=kernel.relative_to(root),
+        host_files=[h.relative_to(root) for h in host],
+        tiling_header=tiling.relative_to(root) if tiling else None,
+        sources=_sources_under(root, [root / "op_host", root / "op_kernel"]),
+        entry=entry,
+    )
+
+
+def _single_file(root: Path, kernel: Path) -> KernelProject:
+    if kernel.suffix not in (".cpp", ".cc", ".cxx"):
+        raise ProjectError(f"{kernel} is not a C++ source file")
+    text = _read(kernel)
+    entry = find_entry(text)
+    if not entry:
+        raise ProjectError(f"no `__global__ __aicore__` entry function in {kernel}")
+    m = _BLOCK_DIM.search(text)
+    headers = [p for p in sorted(root.glob("*")) if p.suffix in (".h", ".hpp") and p.is_file()]
+    return KernelProject(
+        root=root,
+        layout="single_file",
+        op_name=entry.name,
+        kernel_file=kernel.relative_to(root),
+        host_files=[],
+        tiling_header=None,
+        sources=[kernel.relative_to(root)] + [h.relative_to(root) for h in headers],
+        entry=entry,
+        block_dim=int(m.group(1)) if m else None,
+    )

@@ -1,0 +1,1 @@
+"""Running compiled ops: sandbox, case files, the emulator backend and the NPU backend's probe."""

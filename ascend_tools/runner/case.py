@@ -1,0 +1,117 @@
+"""The case file the runner writes for the harness (format in `emu/README.md`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import BaseModel
+
+from ascend_tools.chips import Chip
+from ascend_tools.toolchain.dtypes import get_dtype
+
+AttrValue = bool | int | float | str | list[int] | list[float]
+
+
+class CaseTensor(BaseModel):
+    name: str
+    dtype: str
+    shape: list[int]
+
+    @property
+    def nbytes(self) -> int:
+        n = 1
+        for d in self.shape:
+            n *= d
+        return n * get_dtype(self.dtype).size
+
+    @property
+    def file(self) -> str:
+        return f"{self.name}.bin"
+
+
+class CaseAttr(BaseModel):
+    name: str
+    type: str  # int, float, bool, str, list_int, list_float (OpDef attr types)
+    value: AttrValue
+
+
+class Case(BaseModel):
+    """One launch: chip, op, entry, tensors in binding order and attributes in OpDef order."""
+
+    chip: Chip
+    op: str | None
+    kernel: str
+    block_dim: int | None = None
+    inputs: list[CaseTensor]
+    outputs: list[CaseTensor]
+    attrs: list[CaseAttr] = []
+
+
+def _attr_text(a: CaseAttr) -> str:
+    v = a.value
+    if a.type == "bool":
+        return f"bool {int(bool(v))}"
+    if a.type == "int":
+        return f"int {int(v)}"  # type: ignore[arg-type]
+    if a.type == "float":
+        return f"float {float(v)!r}"  # type: ignore[arg-type]
+    if a.type == "str":
+        text = str(v)
+        if not text or any(c.isspace() for c in text):
+            raise ValueError(f"attr {a.name}: string attributes must be non-empty without spaces")
+        return f"str {text}"
+    if a.type in ("list_int", "list_float"):
+        items = list(v)  # type: ignore[arg-type]
+        conv = int if a.type == "list_int" else float
+        return " ".join([a.type, str(len(items)), *(repr(conv(x)) for x in items)])
+    raise ValueError(f"attr {a.name}: unsupported attribute type {a.type!r}")
+
+
+def case_text(case: Case) -> str:
+    c = case.chip
+    chip_fields = [
+        c.name,
+        c.soc_version,
+        c.cce_aicore,
+        c.ub_bytes,
+        c.ub_safe_bytes,
+        c.l1_bytes,
+        c.l0a_bytes,
+        c.l0b_bytes,
+        c.l0c_bytes,
+        c.cube_cores,
+        c.vector_cores,
+        int(c.split_cores),
+        c.max_tensors_per_position,
+        int(c.has_datacopypad),
+        int(c.has_bf16),
+    ]
+    lines = [
+        "chip " + " ".join(map(str, chip_fields)),
+        f"op {case.op or '-'}",
+        f"kernel {case.kernel}",
+    ]
+    if case.block_dim is not None:
+        lines.append(f"block_dim {case.block_dim}")
+    for kind, tensors in (("input", case.inputs), ("output", case.outputs)):
+        for t in tensors:
+            dims = " ".join(map(str, t.shape))
+            lines.append(
+                " ".join(x for x in (kind, t.name, t.dtype, str(len(t.shape)), dims, t.file) if x)
+            )
+    lines += [f"attr {a.name} {_attr_text(a)}" for a in case.attrs]
+    return "\n".join(lines) + "\n"
+
+
+def write_case(directory: Path, case: Case, inputs: dict[str, bytes]) -> Path:
+    """Writes `case.txt` and one raw file per input into `directory`; returns the case path."""
+    for t in case.inputs:
+        data = inputs[t.name]
+        if len(data) != t.nbytes:
+            raise ValueError(
+                f"input {t.name}: {len(data)} bytes given, shape {t.shape} needs {t.nbytes}"
+            )
+        (directory / t.file).write_bytes(data)
+    path = directory / "case.txt"
+    path.write_text(case_text(case))
+    return path

@@ -1,0 +1,1 @@
+"""Compiling operator projects: the emulator build (g++) and the CANN toolkit probe."""

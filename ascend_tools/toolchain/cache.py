@@ -1,0 +1,81 @@
+"""Content-addressed build cache: an artifact lives under a key hashed from everything it depends
+on (sources, emulator headers, flags, chip, dtype combination), so a hit is always valid and a
+warm re-validation skips the compiler entirely."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import shutil
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+
+from ascend_tools.toolchain.flags import EMU_DIR
+
+
+def cache_root() -> Path:
+    """`$KERNELGEN_CACHE_DIR`, else `~/.cache/kernelgen`."""
+    env = os.environ.get("KERNELGEN_CACHE_DIR")
+    return Path(env).expanduser() if env else Path.home() / ".cache" / "kernelgen"
+
+
+def hash_parts(parts: Iterable[str | bytes]) -> str:
+    h = hashlib.sha256()
+    for p in parts:
+        b = p.encode() if isinstance(p, str) else p
+        h.update(len(b).to_bytes(8, "little"))
+        h.update(b)
+    return h.hexdigest()[:24]
+
+
+def hash_files(paths: Iterable[Path], root: Path | None = None) -> str:
+    parts: list[str | bytes] = []
+    for p in sorted(paths):
+        parts.append(str(p.relative_to(root)) if root else str(p))
+        parts.append(p.read_bytes())
+    return hash_parts(parts)
+
+
+_EMU_SIGNATURE: tuple[tuple[tuple[str, int, int], ...], str] | None = None
+
+
+def emulator_hash() -> str:
+    """Hash of the emulator headers and harness; recomputed only when a file's stat changes."""
+    global _EMU_SIGNATURE
+    files = sorted(
+        p for p in EMU_DIR.rglob("*") if p.is_file() and p.suffix in (".h", ".cpp", ".hpp")
+    )
+    stat = tuple((str(p), p.stat().st_mtime_ns, p.stat().st_size) for p in files)
+    if _EMU_SIGNATURE is None or _EMU_SIGNATURE[0] != stat:
+        _EMU_SIGNATURE = (stat, hash_files(files, EMU_DIR))
+    return _EMU_SIGNATURE[1]
+
+
+class CacheEntry:
+    """A directory for one key; filled in a private temporary directory and published with one
+    rename, so a concurrent or interrupted build never leaves a half-written entry."""
+
+    def __init__(self, kind: str, key: str) -> None:
+        self.path = cache_root() / kind / key
+
+    @property
+    def ready(self) -> bool:
+        return (self.path / ".complete").exists()
+
+    def staging(self) -> Path:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        return Path(tempfile.mkdtemp(prefix=f".{self.path.name}.", dir=self.path.parent))
+
+    def publish(self, staged: Path) -> None:
+        (staged / ".complete").write_text("")
+        try:
+            os.rename(staged, self.path)
+        except OSError:
+            # Someone else published the same key first (same content); keep theirs.
+            shutil.rmtree(staged, ignore_errors=True)
+            if not self.ready:
+                with contextlib.suppress(OSError):
+                    shutil.rmtree(self.path)
+                os.rename(staged, self.path)

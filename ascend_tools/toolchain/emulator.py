@@ -1,0 +1,295 @@
+"""Build an operator project against the CPU emulator with g++ (steps in `emu/README.md`).
+
+Every artifact is cached by content (see `cache.py`); the device header is precompiled once per
+chip so a kernel translation unit only parses the project's own code. Compilers run inside the
+sandbox: the sources are untrusted.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from ascend_tools.chips import Chip
+from ascend_tools.diagnostics import Diagnostic
+from ascend_tools.project import KernelProject
+from ascend_tools.runner.sandbox import SandboxLimits, SandboxResult, run_sandboxed
+from ascend_tools.toolchain.cache import CacheEntry, emulator_hash, hash_files, hash_parts
+from ascend_tools.toolchain.dtypes import get_dtype
+from ascend_tools.toolchain.errors import Locator, make_diagnostic, parse_compiler_output
+from ascend_tools.toolchain.flags import CXX, DEVICE_HEADER, EMU_INCLUDE, HARNESS_SOURCE, chip_flags
+from ascend_tools.toolchain.models import BuildResult, DescribeResult, OpDefinition
+
+COMPILE_LIMITS = SandboxLimits(
+    wall_seconds=300, cpu_seconds=300, memory_bytes=8 << 30, output_bytes=256 << 10
+)
+DESCRIBE_LIMITS = SandboxLimits(wall_seconds=30, cpu_seconds=30, memory_bytes=2 << 30)
+PCH_HEADER = "kernelgen_pch.h"
+WRAPPER = "kernel_entry.cpp"
+USE_PCH = True
+
+
+class _Step:
+    """Accumulates the compiler runs of one build: time, whether any ran, their diagnostics."""
+
+    def __init__(self) -> None:
+        self.start = time.monotonic()
+        self.cached = True
+
+    def compile(self, argv: Sequence[str | Path], cwd: Path) -> SandboxResult:
+        self.cached = False
+        return run_sandboxed([CXX, *map(str, argv)], cwd=cwd, limits=COMPILE_LIMITS)
+
+    @property
+    def seconds(self) -> float:
+        return time.monotonic() - self.start
+
+
+def _failed(out: SandboxResult, locator: Locator) -> list[Diagnostic]:
+    text = out.stderr + out.stdout
+    if out.timed_out or out.signal is not None:
+        text += f"\ncompiler {out.describe_end()}"
+    return parse_compiler_output(text, locator, failed=True)
+
+
+def _locator(project: KernelProject, remap: dict[Path, tuple[str, int]] | None = None) -> Locator:
+    fallback = (str(project.kernel_file), project.entry.line)
+    return Locator(project.root, fallback, remap or {})
+
+
+def _harness(chip: Chip, step: _Step) -> tuple[Path | None, list[Diagnostic]]:
+    flags = chip_flags(chip)
+    entry = CacheEntry("harness", hash_parts(["harness", emulator_hash(), *flags]))
+    if entry.ready:
+        return entry.path / "harness.o", []
+    if not HARNESS_SOURCE.exists():
+        return None, [_missing_emulator_part(HARNESS_SOURCE)]
+    stage = entry.staging()
+    out = step.compile([*flags, "-c", HARNESS_SOURCE, "-o", "harness.o"], stage)
+    if out.returncode != 0:
+        return None, parse_compiler_output(
+            out.stderr + out.stdout,
+            Locator(HARNESS_SOURCE.parent, ("harness_main.cpp", 1), {}),
+            failed=True,
+        )
+    entry.publish(stage)
+    return entry.path / "harness.o", []
+
+
+def _missing_emulator_part(path: Path) -> Diagnostic:
+    return make_diagnostic(
+        ("<emulator>", 1), 1, f"emulator part missing: {path} (is the install complete?)", True
+    )
+
+
+def describe(project: KernelProject, chip: Chip) -> DescribeResult:
+    """Compiles the host sources, links them with the harness and asks it for the OpDefs."""
+    step = _Step()
+    if project.layout != "msopgen":
+        return DescribeResult(ok=True, seconds=0.0, cached=True)
+    harness_o, diags = _harness(chip, step)
+    if harness_o is None:
+        return DescribeResult(ok=False, seconds=step.seconds, cached=False, diagnostics=diags)
+    flags = chip_flags(chip)
+    host_dir = project.root / "op_host"
+    key = hash_parts(
+        [
+            "host",
+            emulator_hash(),
+            *flags,
+            hash_files([project.abs(s) for s in project.sources], project.root),
+        ]
+    )
+    entry = CacheEntry("host", key)
+    if not entry.ready:
+        stage = entry.staging()
+        objects = []
+        for i, src in enumerate(project.host_files):
+            obj = f"host{i}.o"
+            out = step.compile([*flags, f"-I{host_dir}", "-c", project.abs(src), "-o", obj], stage)
+            if out.returncode != 0:
+                return DescribeResult(
+                    ok=False,
+                    seconds=step.seconds,
+                    cached=False,
+                    diagnostics=_failed(out, _locator(project)),
+                )
+            objects.append(obj)
+        out = step.compile([*objects, harness_o, "-pthread", "-o", "describe"], stage)
+        if out.returncode != 0:
+            return DescribeResult(
+                ok=False,
+                seconds=step.seconds,
+                cached=False,
+                diagnostics=_failed(out, _locator(project)),
+            )
+        ran = run_sandboxed(
+            [stage / "describe", "--describe", "describe.json"], cwd=stage, limits=DESCRIBE_LIMITS
+        )
+        if ran.returncode != 0 or not (stage / "describe.json").exists():
+            msg = (
+                f"the host code could not be described (harness --describe {ran.describe_end()}): "
+                f"{ran.stderr.strip()[-800:]}"
+            )
+            loc = (str(project.host_files[0]), 1)
+            return DescribeResult(
+                ok=False,
+                seconds=step.seconds,
+                cached=False,
+                diagnostics=[make_diagnostic(loc, 1, msg, True)],
+            )
+        entry.publish(stage)
+    return _read_description(project, entry.path, step)
+
+
+def _read_description(project: KernelProject, host_dir: Path, step: _Step) -> DescribeResult:
+    loc = (str(project.host_files[0]), 1)
+    try:
+        ops = [
+            OpDefinition(**o) for o in json.loads((host_dir / "describe.json").read_text())["ops"]
+        ]
+    except (ValueError, KeyError, TypeError, ValidationError) as exc:
+        return DescribeResult(
+            ok=False,
+            seconds=step.seconds,
+            cached=step.cached,
+            diagnostics=[make_diagnostic(loc, 1, f"unreadable --describe output: {exc}", True)],
+        )
+    wanted = project.op_type
+    match = [o for o in ops if o.name == wanted] or (ops if len(ops) == 1 else [])
+    if not match:
+        names = ", ".join(o.name for o in ops) or "none"
+        msg = (
+            f"no OpDef named {wanted} (from op_kernel/{project.op_name}.cpp) is registered with "
+            f"OP_ADD; registered: {names}"
+        )
+        return DescribeResult(
+            ok=False,
+            seconds=step.seconds,
+            cached=step.cached,
+            diagnostics=[make_diagnostic(loc, 1, msg, True)],
+        )
+    return DescribeResult(
+        ok=True, seconds=step.seconds, cached=step.cached, op=match[0], host_dir=host_dir
+    )
+
+
+def _pch(chip: Chip, step: _Step) -> tuple[Path | None, list[Diagnostic]]:
+    flags = chip_flags(chip)
+    entry = CacheEntry("pch", hash_parts(["pch", emulator_hash(), *flags]))
+    if entry.ready:
+        return entry.path / PCH_HEADER, []
+    if not (EMU_INCLUDE / DEVICE_HEADER).exists():
+        return None, [_missing_emulator_part(EMU_INCLUDE / DEVICE_HEADER)]
+    stage = entry.staging()
+    (stage / PCH_HEADER).write_text(f'#include "{DEVICE_HEADER}"\n')
+    out = step.compile([*flags, "-x", "c++-header", PCH_HEADER, "-o", PCH_HEADER + ".gch"], stage)
+    if out.returncode != 0:
+        return None, parse_compiler_output(
+            out.stderr + out.stdout, Locator(EMU_INCLUDE, (DEVICE_HEADER, 1), {}), failed=True
+        )
+    entry.publish(stage)
+    return entry.path / PCH_HEADER, []
+
+
+def wrapper_source(project: KernelProject, dtypes: dict[str, str], op_type: str | None) -> str:
+    """The translation unit that binds the kernel entry to the harness (README step 3).
+
+    The per-build macros are defined here, after the precompiled device header, so one
+    precompiled header serves every op and dtype combination.
+    """
+    lines = ["// generated by kernelgen: binds the kernel entry to the emulator harness"]
+    if op_type:
+        lines.append(f"#define KERNELGEN_OP_TYPE {op_type}")
+    for name, dt in dtypes.items():
+        d = get_dtype(dt)
+        lines.append(f"#define DTYPE_{name.upper()} {d.c_type}")
+        lines.append(f"#define ORIG_DTYPE_{name.upper()} {d.ge_type}")
+    if project.tiling_header:
+        lines.append(f'#include "{project.abs(project.tiling_header)}"')
+    lines.append(f'#include "{project.abs(project.kernel_file)}"')
+    n = len(project.entry.params)
+    args = ", ".join(f"a[{i}]" for i in range(n))
+    name = project.entry.name
+    lines += [
+        f"static void kernelgen_entry(uint8_t** a) {{ {name}({args}); }}",
+        f'static const bool kernelgen_registered = kernelgen::register_kernel("{name}", '
+        f"&kernelgen_entry, {n});",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def build(project: KernelProject, chip: Chip, dtypes: dict[str, str]) -> BuildResult:
+    """The run binary for one dtype combination ({OpDef tensor or entry parameter: dtype})."""
+    step = _Step()
+    desc = describe(project, chip)
+    if not desc.ok:
+        return BuildResult(
+            ok=False, seconds=step.seconds, cached=desc.cached, diagnostics=desc.diagnostics
+        )
+    harness_o, diags = _harness(chip, step)
+    pch, pch_diags = _pch(chip, step) if USE_PCH else (None, [])
+    if harness_o is None or (USE_PCH and pch is None):
+        return BuildResult(
+            ok=False, seconds=step.seconds, cached=False, diagnostics=diags + pch_diags
+        )
+    flags = chip_flags(chip)
+    op_type = desc.op.name if desc.op else None
+    key = hash_parts(
+        [
+            "kernel",
+            emulator_hash(),
+            *flags,
+            str(USE_PCH),
+            hash_files([project.abs(s) for s in project.sources], project.root),
+            str(project.root),
+            json.dumps(sorted(dtypes.items())),
+            op_type or "-",
+            project.entry.name,
+        ]
+    )
+    entry = CacheEntry("kernel", key)
+    if not entry.ready:
+        stage = entry.staging()
+        wrapper = stage / WRAPPER
+        wrapper.write_text(wrapper_source(project, dtypes, op_type))
+        locator = _locator(project, {wrapper: (str(project.kernel_file), project.entry.line)})
+        pch_flags = ["-include", str(pch)] if pch else []
+        out = step.compile(
+            [
+                *flags,
+                *pch_flags,
+                f"-I{project.abs(project.kernel_file).parent}",
+                "-c",
+                WRAPPER,
+                "-o",
+                "kernel.o",
+            ],
+            stage,
+        )
+        if out.returncode != 0:
+            return BuildResult(
+                ok=False, seconds=step.seconds, cached=False, diagnostics=_failed(out, locator)
+            )
+        warnings = parse_compiler_output(out.stderr, locator, failed=False)
+        (stage / "warnings.json").write_text(json.dumps([d.model_dump() for d in warnings]))
+        host_objs = sorted(desc.host_dir.glob("host*.o")) if desc.host_dir else []
+        out = step.compile(["kernel.o", *host_objs, harness_o, "-pthread", "-o", "run"], stage)
+        if out.returncode != 0:
+            return BuildResult(
+                ok=False, seconds=step.seconds, cached=False, diagnostics=_failed(out, locator)
+            )
+        entry.publish(stage)
+    warnings = [Diagnostic(**d) for d in json.loads((entry.path / "warnings.json").read_text())]
+    return BuildResult(
+        ok=True,
+        seconds=step.seconds,
+        cached=step.cached and desc.cached,
+        diagnostics=warnings,
+        binary=entry.path / "run",
+    )

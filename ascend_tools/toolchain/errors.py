@@ -1,0 +1,173 @@
+"""Compiler and linker output -> `Diagnostic`s at the project's own files and lines.
+
+An error inside an emulator header is moved to the project location that led there (the
+innermost `required from` line in the project, else the `#include` chain), so the developer sees
+it on their call, with the header's message. Unknown-name errors get a hint naming close AscendC
+API names from the API catalog.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from ascend_tools.catalog import load_catalog
+from ascend_tools.diagnostics import Diagnostic, RuleCode, Severity
+
+SOURCE = "kernelgen-compile"
+
+_LOCATED = re.compile(
+    r"^(?P<file>[^:\s][^:]*):(?P<line>\d+):(?:(?P<col>\d+):)?\s+"
+    r"(?P<kind>fatal error|error|warning|note):\s*(?P<msg>.*)$"
+)
+_CONTEXT = re.compile(
+    r"^(?:In file included from|\s+from)\s+(?P<file>[^:]+):(?P<line>\d+)(?::(?P<col>\d+))?[,:]?$"
+    r"|^(?P<file2>[^:\s][^:]*):(?P<line2>\d+):(?P<col2>\d+):\s+(?P<what>required from)"
+)
+_LINKER = re.compile(
+    r"(?:^|: )(?:(?P<file>[^:\s]+):\(\.\w+[^)]*\): )?(?P<msg>undefined reference to .*)$"
+)
+# (pattern, name group, owner group or None, member?) for gcc's and clang's unknown-name errors.
+_UNKNOWN_NAME: tuple[tuple[re.Pattern[str], bool], ...] = (
+    (
+        re.compile(
+            r"'(?:class |struct )?(?:[\w:]*::)?(?P<owner>\w+)(?:<[^']*>)?'"
+            r" has no member named '(?P<name>\w+)'"
+        ),
+        True,
+    ),
+    (
+        re.compile(
+            r"no member named '(?P<name>\w+)' in '(?:class |struct )?(?:[\w:]*::)?(?P<owner>\w+)"
+        ),
+        True,
+    ),
+    (re.compile(r"'(?:[\w:]*::)?(?P<name>\w+)' is not a member of"), False),
+    (re.compile(r"'(?P<name>\w+)' was not declared in this scope"), False),
+    (re.compile(r"use of undeclared identifier '(?P<name>\w+)'"), False),
+    (re.compile(r"'(?P<name>\w+)' does not name a type"), False),
+    (re.compile(r"'(?P<name>\w+)' has not been declared"), False),
+)
+
+
+def unknown_name_hint(message: str) -> str:
+    """`" (did you mean X, Y?)"` for an unknown-name error, from the API catalog; else `""`."""
+    for pattern, member in _UNKNOWN_NAME:
+        m = pattern.search(message)
+        if not m:
+            continue
+        name = m.group("name")
+        owner = m.groupdict().get("owner")
+        names = load_catalog().closest(
+            name, 3, owner=owner, member=member if owner is None else None
+        )
+        names = [c for c in names if c != name]
+        return f" (did you mean {', '.join(names)}?)" if names else ""
+    return ""
+
+
+class Locator:
+    """Maps compiler paths to project-relative ones; `remap` sends generated files (the kernel
+    wrapper) to a fixed project location."""
+
+    def __init__(self, root: Path, fallback: tuple[str, int], remap: dict[Path, tuple[str, int]]):
+        self.root = root.resolve()
+        self.fallback = fallback
+        self.remap = {p.resolve(): loc for p, loc in remap.items()}
+
+    def project_location(self, file: str, line: int) -> tuple[str, int] | None:
+        p = Path(file)
+        if not p.is_absolute():
+            return None
+        p = p.resolve()
+        if p in self.remap:
+            return self.remap[p]
+        try:
+            return str(p.relative_to(self.root)), line
+        except ValueError:
+            return None
+
+
+def parse_compiler_output(text: str, locator: Locator, *, failed: bool) -> list[Diagnostic]:
+    """Errors (and project warnings) from g++/ld output; a failed build yields at least one."""
+    diags: list[Diagnostic] = []
+    movable = False  # the last error sits outside the project; a macro-expansion note may place it
+    required: list[tuple[str, int, int]] = []
+    included: list[tuple[str, int, int]] = []
+    for raw in text.splitlines():
+        line = raw.rstrip()
+        ctx = _CONTEXT.match(line)
+        located = _LOCATED.match(line)
+        if ctx and not located:
+            file = ctx.group("file") or ctx.group("file2")
+            ln = int(ctx.group("line") or ctx.group("line2"))
+            col = int(ctx.group("col") or ctx.group("col2") or 1)
+            loc = locator.project_location(file, ln)
+            if loc:
+                target = required if ctx.group("what") else included
+                target.append((loc[0], loc[1], col))
+            continue
+        if located:
+            kind = located.group("kind")
+            if kind == "note":
+                note_loc = locator.project_location(
+                    located.group("file"), int(located.group("line"))
+                )
+                if movable and note_loc and "expansion of macro" in located.group("msg"):
+                    col = int(located.group("col") or 1)
+                    diags[-1] = diags[-1].model_copy(
+                        update={
+                            "file": note_loc[0],
+                            "line": note_loc[1],
+                            "end_line": note_loc[1],
+                            "column": col,
+                            "end_column": col + 1,
+                        }
+                    )
+                    movable = False
+                continue
+            file, ln = located.group("file"), int(located.group("line"))
+            col = int(located.group("col") or 1)
+            msg = located.group("msg")
+            loc = locator.project_location(file, ln)
+            movable = loc is None
+            if loc is None:
+                where = f"{Path(file).name}:{ln}"
+                pick = required[0] if required else (included[-1] if included else None)
+                if kind == "warning":
+                    required, included = [], []
+                    continue  # warnings inside the emulator are not the developer's concern
+                loc, col = ((pick[0], pick[1]), pick[2]) if pick else (locator.fallback, 1)
+                msg = f"{msg} (in {where})"
+            is_error = kind != "warning"
+            diags.append(
+                make_diagnostic(
+                    loc, col, msg + (unknown_name_hint(msg) if is_error else ""), is_error
+                )
+            )
+            required, included = [], []
+            continue
+        linker = _LINKER.search(line)
+        if linker:
+            diags.append(
+                make_diagnostic(locator.fallback, 1, f"link error: {linker.group('msg')}", True)
+            )
+            movable = False
+    if failed and not any(d.severity == Severity.ERROR for d in diags):
+        tail = "\n".join(text.strip().splitlines()[-15:]) or "the compiler failed without output"
+        diags.append(make_diagnostic(locator.fallback, 1, f"build failed: {tail}", True))
+    return diags
+
+
+def make_diagnostic(loc: tuple[str, int], col: int, msg: str, is_error: bool) -> Diagnostic:
+    return Diagnostic(
+        file=loc[0],
+        line=loc[1],
+        column=col,
+        end_line=loc[1],
+        end_column=col + 1,
+        severity=Severity.ERROR if is_error else Severity.WARNING,
+        code=(RuleCode.COMPILE_ERROR if is_error else RuleCode.COMPILE_WARNING).value,
+        message=msg,
+        source=SOURCE,
+    )

@@ -1,0 +1,37 @@
+"""Where the emulator lives and the compiler flags every emulator translation unit gets
+(the build steps of `ascend_tools/emu/README.md`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ascend_tools.chips import Chip
+
+EMU_DIR = Path(__file__).resolve().parent.parent / "emu"
+EMU_INCLUDE = EMU_DIR / "include"
+HARNESS_SOURCE = EMU_DIR / "harness" / "harness_main.cpp"
+DEVICE_HEADER = "kernel_operator.h"
+
+CXX = "g++"
+# -O1: the best trade between cold compile time and emulator speed measured in
+# bench/validate_bench.py; diagnostics without colour or caret so they parse line by line.
+BASE_FLAGS = (
+    "-std=c++17",
+    "-pthread",
+    "-O1",
+    "-g0",
+    "-fdiagnostics-color=never",
+    "-fno-diagnostics-show-caret",
+    "-fmax-errors=20",
+    "-Winvalid-pch",
+)
+
+
+def chip_flags(chip: Chip) -> list[str]:
+    return [
+        *BASE_FLAGS,
+        f"-I{EMU_INCLUDE}",
+        f"-D__CCE_AICORE__={chip.cce_aicore}",
+        "-D__CCE_KT_TEST__=1",
+        "-DASCENDC_CPU_DEBUG=1",
+    ]
