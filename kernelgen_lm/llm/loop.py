@@ -52,7 +52,9 @@ class _Chain(BaseModel):
     feedback: str = ""
 
 
-class _Outcome(BaseModel):
+class SampleOutcome(BaseModel):
+    """One answer after parsing and validation, with the feedback a repair turn would get."""
+
     attempt: Attempt
     feedback: str = ""
     report: ValidationReport | None = None
@@ -81,14 +83,14 @@ def _write_project(files: dict[str, str], dest: Path) -> None:
         path.write_text(text, encoding="utf-8")
 
 
-def _try_answer(answer: str, sample_dir: Path, ref_path: Path, chip: str, backend: str) -> _Outcome:
-    """Parse, write and validate one answer."""
+def validate_answer(answer: str, sample_dir: Path, ref_path: Path, chip: str, backend: str) -> SampleOutcome:
+    """Parses `answer`, writes its files under `sample_dir/project` and validates them."""
     (sample_dir / "answer.txt").write_text(answer, encoding="utf-8")
     try:
         parsed = parse_answer(answer)
     except AnswerFormatError as exc:
         msg = f"unusable answer: {exc}"
-        return _Outcome(
+        return SampleOutcome(
             attempt=Attempt(backend=backend, ok=False, stage="parse", message=msg),
             feedback=parse_feedback(str(exc)),
         )
@@ -97,7 +99,7 @@ def _try_answer(answer: str, sample_dir: Path, ref_path: Path, chip: str, backen
     try:
         report = validate_project(project, ref_path, chip=chip)
     except ValidationInputError as exc:  # files that do not form a project bound to the reference
-        return _Outcome(
+        return SampleOutcome(
             attempt=Attempt(backend=backend, ok=False, stage="parse", message=str(exc)),
             feedback=parse_feedback(str(exc)),
         )
@@ -105,14 +107,14 @@ def _try_answer(answer: str, sample_dir: Path, ref_path: Path, chip: str, backen
     stage = report_stage(report)
     if report.ok:
         msg = f"validated ({len(report.cases)} cases)"
-        return _Outcome(
+        return SampleOutcome(
             attempt=Attempt(backend=backend, ok=True, stage="done", message=msg),
             report=report,
             project=project,
         )
     feedback = report_feedback(report, project)
     first = feedback.splitlines()[1] if "\n" in feedback else feedback
-    return _Outcome(
+    return SampleOutcome(
         attempt=Attempt(backend=backend, ok=False, stage=stage, message=first[:300]),
         feedback=feedback,
         report=report,
@@ -189,14 +191,14 @@ def run_llm_generation(
     except BackendError as exc:
         return failed("llm", f"LLM backend {name} failed: {exc}", run_dir)
 
-    winners: list[_Outcome] = []
+    winners: list[SampleOutcome] = []
     for round_no in range(max_repairs + 1):
         for chain, answer in zip(chains, answers, strict=True):
             sample_dir = run_dir / f"round{round_no}" / f"sample{chain.index}"
             sample_dir.mkdir(parents=True)
             prompt = base if round_no == 0 else repair_messages(base, chain.answer, chain.feedback)
             _dump_prompt(sample_dir / "prompt.json", prompt)
-            outcome = _try_answer(answer, sample_dir, Path(ref_path), chip_spec.name, name)
+            outcome = validate_answer(answer, sample_dir, Path(ref_path), chip_spec.name, name)
             attempts.append(outcome.attempt)
             label = "repair" if round_no else "sample"
             say(

@@ -1,0 +1,145 @@
+"""Tiny causal LMs made on the spot for the LLM-path tests (no weights can be downloaded).
+
+A byte-level BPE tokenizer is trained with `tokenizers` on the texts the tests will use; the
+model is a 2-layer Llama (head_dim 64, about 0.2M parameters) saved with save_pretrained, so
+vLLM, `transformers serve` and the transformers backend load it like any model. `teach`
+overfits it on (chat, answer) lessons so that, greedily decoded, it writes a known answer to a
+known kind of turn: a real model answering through a real server, with scripted content.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import shutil
+from pathlib import Path
+from typing import Any
+
+CHAT_TEMPLATE = (
+    "{% for m in messages %}<|{{ m['role'] }}|>\n{{ m['content'] }}<|end|>\n{% endfor %}"
+    "{% if add_generation_prompt %}<|assistant|>\n{% endif %}"
+)
+SPECIALS = ["<|pad|>", "<|bos|>", "<|end|>", "<|system|>", "<|user|>", "<|assistant|>"]
+MAX_POSITIONS = 32768
+
+Lesson = tuple[list[dict[str, str]], str]
+
+
+def train_tokenizer(corpus: list[str], vocab_size: int = 1200) -> Any:
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+    from transformers import PreTrainedTokenizerFast
+
+    tok = Tokenizer(models.BPE())
+    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    tok.decoder = decoders.ByteLevel()
+    trainer = trainers.BpeTrainer(
+        vocab_size=vocab_size,
+        special_tokens=SPECIALS,
+        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+    )
+    tok.train_from_iterator(corpus, trainer=trainer)
+    fast = PreTrainedTokenizerFast(
+        tokenizer_object=tok,
+        bos_token="<|bos|>",
+        eos_token="<|end|>",
+        pad_token="<|pad|>",
+        model_max_length=MAX_POSITIONS,
+    )
+    fast.chat_template = CHAT_TEMPLATE
+    return fast
+
+
+def tiny_llama(tokenizer: Any, seed: int = 0) -> Any:
+    import torch
+    from transformers import LlamaConfig, LlamaForCausalLM
+
+    torch.manual_seed(seed)
+    config = LlamaConfig(
+        vocab_size=len(tokenizer),
+        hidden_size=64,
+        intermediate_size=128,
+        num_hidden_layers=2,
+        num_attention_heads=1,
+        num_key_value_heads=1,
+        head_dim=64,
+        max_position_embeddings=MAX_POSITIONS,
+        bos_token_id=tokenizer.bos_token_id,
+        eos_token_id=tokenizer.eos_token_id,
+        pad_token_id=tokenizer.pad_token_id,
+        tie_word_embeddings=True,
+        torch_dtype="float32",
+    )
+    return LlamaForCausalLM(config)
+
+
+def _encode(tokenizer: Any, messages: list[dict[str, str]], answer: str) -> tuple[list[int], int]:
+    prompt = tokenizer.apply_chat_template(messages, add_generation_prompt=True, tokenize=False)
+    p_ids = tokenizer(prompt, add_special_tokens=False).input_ids
+    a_ids = tokenizer(answer + "<|end|>", add_special_tokens=False).input_ids
+    return p_ids + a_ids, len(p_ids)
+
+
+def greedy_answer(model: Any, tokenizer: Any, messages: list[dict[str, str]], max_new: int) -> str:
+    import torch
+
+    ids = tokenizer.apply_chat_template(
+        messages, add_generation_prompt=True, return_tensors="pt", return_dict=True
+    )["input_ids"]
+    with torch.no_grad():
+        out = model.generate(
+            ids, max_new_tokens=max_new, do_sample=False, pad_token_id=tokenizer.pad_token_id
+        )
+    return tokenizer.decode(out[0, ids.shape[1] :], skip_special_tokens=True)
+
+
+def teach(model: Any, tokenizer: Any, lessons: list[Lesson], *, max_steps: int = 600) -> int:
+    """Trains until every lesson's answer comes back greedily; returns the steps it took."""
+    import torch
+
+    encoded = [_encode(tokenizer, m, a) for m, a in lessons]
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-2, weight_decay=0.0)
+    rng = random.Random(0)
+    model.train()
+    for step in range(1, max_steps + 1):
+        ids, n_prompt = encoded[rng.randrange(len(encoded))]
+        x = torch.tensor([ids])
+        labels = x.clone()
+        labels[0, :n_prompt] = -100
+        loss = model(input_ids=x, labels=labels).loss
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        if step % 50 == 0 and loss.item() < 0.01:
+            model.eval()
+            done = all(
+                greedy_answer(model, tokenizer, m, len(tokenizer(a).input_ids) + 8).strip()
+                == a.strip()
+                for m, a in lessons
+            )
+            model.train()
+            if done:
+                model.eval()
+                return step
+    model.eval()
+    raise RuntimeError(f"tiny model did not learn its lessons in {max_steps} steps")
+
+
+def build_model(dest: Path, corpus: list[str], lessons: list[Lesson]) -> Path:
+    """A model directory (cached by content): random weights if no lessons, else taught ones."""
+    key = hashlib.sha256(
+        json.dumps([corpus, lessons, Path(__file__).read_text()]).encode()
+    ).hexdigest()[:16]
+    out = dest / f"tiny-{'taught' if lessons else 'random'}-{key}"
+    if (out / "config.json").is_file():
+        return out
+    tokenizer = train_tokenizer(corpus + [a for _, a in lessons] * 4)
+    model = tiny_llama(tokenizer)
+    if lessons:
+        teach(model, tokenizer, lessons)
+    tmp = out.with_name(out.name + ".tmp")
+    shutil.rmtree(tmp, ignore_errors=True)
+    model.save_pretrained(tmp)
+    tokenizer.save_pretrained(tmp)
+    tmp.rename(out)
+    return out
