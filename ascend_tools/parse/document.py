@@ -1,0 +1,116 @@
+"""One source file kept parsed: incremental tree-sitter re-parse plus per-chunk fact reuse."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tree_sitter import Point, Tree
+
+from ascend_tools.parse.extract import chunk_node_span, extract_chunk, iter_chunk_nodes
+from ascend_tools.parse.facts import Chunk
+from ascend_tools.parse.source import LineIndex, blank_qualifiers
+from ascend_tools.parse.treesitter import new_parser
+
+
+@dataclass(frozen=True)
+class SourceEdit:
+    """A text change in character offsets of the old text (`start` up to `old_end` replaced
+    by `new_text`). The language server builds it from a didChange range."""
+
+    start: int
+    old_end: int
+    new_text: str
+
+
+def _point(data: bytes, offset: int) -> Point:
+    line = data.count(b"\n", 0, offset)
+    col = offset - (data.rfind(b"\n", 0, offset) + 1)
+    return Point(line, col)
+
+
+def diff_edit(old: str, new: str) -> SourceEdit | None:
+    """The single replacement that turns `old` into `new` (common prefix and suffix kept)."""
+    if old == new:
+        return None
+    n = min(len(old), len(new))
+    lo, hi = 0, n
+    while lo < hi:  # longest common prefix by bisection on slice equality (C-speed compares)
+        mid = (lo + hi + 1) // 2
+        if old[:mid] == new[:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    prefix = lo
+    lo, hi = 0, n - prefix
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if old[len(old) - mid:] == new[len(new) - mid:]:
+            lo = mid
+        else:
+            hi = mid - 1
+    suffix = lo
+    return SourceEdit(prefix, len(old) - suffix, new[prefix: len(new) - suffix])
+
+
+class Document:
+    """A file's text, tree and chunk facts. `update` re-parses incrementally and re-extracts
+    only chunks whose text changed."""
+
+    def __init__(self, path: str, text: str = "") -> None:
+        self.path = path
+        self.parser = new_parser()
+        self.text = ""
+        self.data = b""
+        self.tree: Tree | None = None
+        self.chunks: list[Chunk] = []
+        self.lines = LineIndex(b"")
+        self._cache: dict[tuple[str, str, bytes], list[Chunk]] = {}
+        self.reused = 0
+        self.extracted = 0
+        self.update(text)
+
+    def update(self, text: str, edit: SourceEdit | None = None) -> None:
+        if self.tree is not None and text == self.text:
+            return
+        if self.tree is not None and edit is None:
+            edit = diff_edit(self.text, text)
+        new_data = text.encode("utf-8")
+        blanked = blank_qualifiers(new_data)
+        old_tree = None
+        if self.tree is not None and edit is not None:
+            start_b = len(self.text[: edit.start].encode("utf-8"))
+            old_end_b = start_b + len(self.text[edit.start: edit.old_end].encode("utf-8"))
+            new_end_b = start_b + len(edit.new_text.encode("utf-8"))
+            self.tree.edit(
+                start_byte=start_b, old_end_byte=old_end_b, new_end_byte=new_end_b,
+                start_point=_point(self.data, start_b), old_end_point=_point(self.data, old_end_b),
+                new_end_point=_point(new_data, new_end_b),
+            )
+            old_tree = self.tree
+        self.tree = self.parser.parse(blanked, old_tree) if old_tree else self.parser.parse(blanked)
+        self.text, self.data = text, new_data
+        self.lines = LineIndex(new_data)
+        self._rechunk()
+
+    def _rechunk(self) -> None:
+        assert self.tree is not None
+        old = self._cache
+        fresh: dict[tuple[str, str, bytes], list[Chunk]] = {}
+        chunks: list[Chunk] = []
+        self.reused = self.extracted = 0
+        for node, cls in iter_chunk_nodes(self.tree.root_node):
+            real = chunk_node_span(node)
+            key = (cls, node.type, self.data[real.start_byte: real.end_byte])
+            pool = old.get(key)
+            if pool:
+                chunk = pool.pop()
+                chunk.base = real.start_byte
+                self.reused += 1
+            else:
+                chunk = extract_chunk(node, cls, self.data)
+                chunk.file = self.path
+                self.extracted += 1
+            fresh.setdefault(key, []).append(chunk)
+            chunks.append(chunk)
+        self._cache = fresh
+        self.chunks = chunks

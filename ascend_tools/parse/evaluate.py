@@ -1,0 +1,507 @@
+"""Evaluate sizes as far as the code lets us: constants, sizeof for the OpDef dtypes, member
+values set in Init from the kernel entry's arguments, host TilingFunc values (from constants or
+the shapes of a test binding), the chip's core counts. Values are intervals with notes that say
+where each number came from, so a message can show its working."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from ascend_tools.chips import Chip
+from ascend_tools.parse.expr import Expr, render
+from ascend_tools.parse.facts import Chunk, Decl, Define
+from ascend_tools.parse.host import GE_DTYPES
+from ascend_tools.parse.model import KernelModel
+
+TYPE_SIZES = {
+    "float": 4, "float32_t": 4, "half": 2, "float16_t": 2, "__fp16": 2, "bfloat16_t": 2,
+    "int8_t": 1, "uint8_t": 1, "int16_t": 2, "uint16_t": 2, "int32_t": 4, "uint32_t": 4,
+    "int64_t": 8, "uint64_t": 8, "double": 8, "bool": 1, "char": 1, "int": 4, "unsigned": 4,
+    "unsigned int": 4, "size_t": 8, "short": 2, "long": 8, "int4b_t": 1,
+}
+_MAX_DEPTH = 40
+
+
+@dataclass(frozen=True)
+class Value:
+    lo: float
+    hi: float
+    notes: tuple[str, ...] = ()
+
+    @property
+    def exact(self) -> bool:
+        return self.lo == self.hi
+
+    @property
+    def value(self) -> float:
+        return self.hi
+
+    def fmt(self) -> str:
+        def one(x: float) -> str:
+            return str(int(x)) if float(x).is_integer() else f"{x:g}"
+        return one(self.lo) if self.exact else f"{one(self.lo)}..{one(self.hi)}"
+
+    def why(self, limit: int = 5) -> str:
+        """Where the number came from, outermost facts first."""
+        seen: list[str] = []
+        for n in reversed(self.notes):
+            if n not in seen:
+                seen.append(n)
+        return "; ".join(seen[:limit])
+
+
+def _merge(*vals: Value) -> tuple[str, ...]:
+    out: list[str] = []
+    for v in vals:
+        out += [n for n in v.notes if n not in out]
+    return tuple(out)
+
+
+def _arith(op: str, a: Value, b: Value) -> Value | None:
+    notes = _merge(a, b)
+    both_int = all(float(x).is_integer() for x in (a.lo, a.hi, b.lo, b.hi))
+    try:
+        if op == "+":
+            return Value(a.lo + b.lo, a.hi + b.hi, notes)
+        if op == "-":
+            return Value(a.lo - b.hi, a.hi - b.lo, notes)
+        if op == "*":
+            c = [a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi]
+            return Value(min(c), max(c), notes)
+        if op == "/":
+            if b.lo <= 0 <= b.hi:
+                return None
+            if both_int and a.lo >= 0 and b.lo > 0:
+                return Value(a.lo // b.hi, a.hi // b.lo, notes)
+            c = [a.lo / b.lo, a.lo / b.hi, a.hi / b.lo, a.hi / b.hi]
+            return Value(min(c), max(c), notes)
+        if op == "%":
+            if not (a.exact and b.exact) or b.lo == 0:
+                return Value(0, max(b.hi - 1, 0), notes) if b.lo > 0 else None
+            return Value(math.fmod(a.lo, b.lo), math.fmod(a.lo, b.lo), notes)
+        if op in ("<<", ">>") and a.exact and b.exact and both_int:
+            r = int(a.lo) << int(b.lo) if op == "<<" else int(a.lo) >> int(b.lo)
+            return Value(r, r, notes)
+        if op in ("&", "|") and a.exact and b.exact and both_int:
+            r = int(a.lo) & int(b.lo) if op == "&" else int(a.lo) | int(b.lo)
+            return Value(r, r, notes)
+    except (OverflowError, ZeroDivisionError):
+        return None
+    return None
+
+
+def clean_type(t: str) -> str:
+    t = t.replace("const ", "").replace("&", "").replace("*", "").strip()
+    return t.rsplit("::", 1)[-1].strip()
+
+
+class Evaluator:
+    """Evaluates expressions of one KernelModel for one chip and optional input shapes."""
+
+    def __init__(self, model: KernelModel, chip: Chip,
+                 shapes: list[list[int]] | None = None,
+                 overrides: dict[str, float] | None = None) -> None:
+        self.model = model
+        self.overrides = overrides or {}
+        self.chip = chip
+        self.shapes = shapes
+        self._tiling: dict[str, Value] | None = None
+        self._block_dim: Value | None = None
+        self._host_fn: Chunk | None = None
+        self._type_args: dict[str, dict[str, str]] | None = None
+        self._bindings: dict[int, dict[str, tuple[Expr, Chunk, int]]] = {}
+        self._busy: set[tuple[int, str]] = set()
+        self._memo: dict[tuple[int, int, str], Value | None] = {}
+
+    # ------------------------------------------------------------------ types
+    def type_args(self, class_name: str) -> dict[str, str]:
+        if self._type_args is None:
+            self._type_args = {}
+            for c in self.model.kernel_chunks():
+                for d in c.decls:
+                    cls = self.model.classes.get(d.type_base)
+                    if cls and cls.klass and d.template_args and cls.klass.template_params:
+                        self._type_args[d.type_base] = dict(
+                            zip(cls.klass.template_params, d.template_args, strict=False))
+        return self._type_args.get(class_name, {})
+
+    def type_size(self, type_text: str, chunk: Chunk | None) -> Value | None:
+        t = clean_type(type_text)
+        if t in TYPE_SIZES:
+            n = TYPE_SIZES[t]
+            return Value(n, n, (f"sizeof({t}) = {n}",))
+        if chunk is not None and chunk.class_name:
+            mapped = self.type_args(chunk.class_name).get(t)
+            if mapped and mapped != t:
+                v = self.type_size(mapped, None)
+                if v is not None:
+                    return Value(v.lo, v.hi, (f"{t} = {clean_type(mapped)}", *v.notes))
+        if t.startswith(("DTYPE_", "ORIG_DTYPE_")):
+            pname = t.split("DTYPE_", 1)[1].lower()
+            op = self.model.opdef()
+            if op:
+                for p in op.params:
+                    if p.name.lower() == pname and p.dtypes:
+                        sizes = [GE_DTYPES[d][1] for d in p.dtypes if d in GE_DTYPES]
+                        if sizes:
+                            names = ", ".join(sorted({GE_DTYPES[d][0] for d in p.dtypes
+                                                      if d in GE_DTYPES}))
+                            v = Value(min(sizes), max(sizes))
+                            return Value(v.lo, v.hi, (f"sizeof({t}) = {v.fmt()} "
+                                                      f"(OpDef dtypes {names})",))
+        return None
+
+    def element_type(self, type_text: str, chunk: Chunk | None) -> str:
+        """`LocalTensor<T>`'s T resolved through class template arguments."""
+        t = clean_type(type_text)
+        if chunk is not None and chunk.class_name:
+            t = clean_type(self.type_args(chunk.class_name).get(t, t))
+        return t
+
+    # ------------------------------------------------------------------ evaluation
+    def eval(self, expr: Expr | None, chunk: Chunk, order: int | None = None) -> Value | None:
+        if expr is None:
+            return None
+        key = (id(chunk), order or 0, repr(expr)) if len(self._busy) == 0 else None
+        if key is not None and key in self._memo:
+            return self._memo[key]
+        v = self._eval(expr, chunk, order, 0)
+        if key is not None:
+            self._memo[key] = v
+        return v
+
+    def _eval(self, e: Expr, chunk: Chunk, order: int | None, depth: int) -> Value | None:
+        if depth > _MAX_DEPTH:
+            return None
+        tag = e[0]
+        if tag == "n":
+            return Value(float(e[1]), float(e[1]))
+        if tag == "id":
+            return self._name(e[1], chunk, order, depth)
+        if tag == "f":
+            return self._field(e, chunk, order, depth)
+        if tag == "b":
+            a = self._eval(e[2], chunk, order, depth + 1)
+            b = self._eval(e[3], chunk, order, depth + 1)
+            return _arith(e[1], a, b) if a is not None and b is not None else None
+        if tag == "u":
+            v = self._eval(e[2], chunk, order, depth + 1)
+            if v is None:
+                return None
+            if e[1] == "-":
+                return Value(-v.hi, -v.lo, v.notes)
+            return v if e[1] == "+" else None
+        if tag == "sz":
+            return self.type_size(e[1], chunk)
+        if tag == "cast":
+            return self._eval(e[2], chunk, order, depth + 1)
+        if tag == "t":
+            a = self._eval(e[2], chunk, order, depth + 1)
+            b = self._eval(e[3], chunk, order, depth + 1)
+            if a is None or b is None:
+                return None
+            return Value(min(a.lo, b.lo), max(a.hi, b.hi), _merge(a, b))
+        if tag == "c":
+            return self._call(e, chunk, order, depth)
+        return None
+
+    def _call(self, e: Expr, chunk: Chunk, order: int | None, depth: int) -> Value | None:
+        name, recv, args = e[1], e[2], e[3]
+        if (name in ("min", "max", "Min", "Max") and len(args) == 2 and recv is None) or (
+            name in ("min", "max") and len(args) == 2
+        ):
+            a = self._eval(args[0], chunk, order, depth + 1)
+            b = self._eval(args[1], chunk, order, depth + 1)
+            if a is not None and b is not None:
+                f = min if name.lower() == "min" else max
+                return Value(f(a.lo, b.lo), f(a.hi, b.hi), _merge(a, b))
+            bound = a or b
+            if bound is not None and name.lower() == "min":
+                return Value(0, bound.hi, bound.notes)
+            return None
+        if name == "GetBlockNum":
+            return self.block_dim()
+        if name in ("GetCoreNumAiv", "GetCoreNum"):
+            n = self.chip.vector_cores
+            return Value(n, n, (f"{name}() = {n} on {self.chip.name}",))
+        if name == "GetCoreNumAic":
+            n = self.chip.cube_cores
+            return Value(n, n, (f"{name}() = {n} on {self.chip.name}",))
+        if name in ("GetShapeSize", "GetDim", "GetDimNum"):
+            return self._shape_value(e, chunk, order, depth)
+        if name in ("CeilDiv", "DivCeil", "CeilDivision") and len(args) == 2:
+            a = self._eval(args[0], chunk, order, depth + 1)
+            b = self._eval(args[1], chunk, order, depth + 1)
+            if a is not None and b is not None and b.lo > 0:
+                return Value(math.ceil(a.lo / b.hi), math.ceil(a.hi / b.lo), _merge(a, b))
+        return None
+
+    def _shape_value(self, e: Expr, chunk: Chunk, order: int | None, depth: int) -> Value | None:
+        if self.shapes is None:
+            return None
+        index = self._shape_index(e[2], chunk, order, depth)
+        if index is None or index >= len(self.shapes):
+            return None
+        shape = self.shapes[index]
+        note = f"input {index} shape {list(shape)} from the test binding"
+        if e[1] == "GetShapeSize":
+            n = math.prod(shape)
+        elif e[1] == "GetDimNum":
+            n = len(shape)
+        else:
+            k = self._eval(e[3][0], chunk, order, depth + 1) if e[3] else None
+            if k is None or not k.exact:
+                return None
+            kk = int(k.lo)
+            if kk < 0:
+                kk += len(shape)
+            if not 0 <= kk < len(shape):
+                return None
+            n = shape[kk]
+        return Value(n, n, (note,))
+
+    def _shape_index(self, recv: Expr | None, chunk: Chunk, order: int | None,
+                     depth: int) -> int | None:
+        """Which input a shape chain starts from (`ctx->GetInputShape(0)->GetStorageShape()`,
+        possibly through local variables)."""
+        hops = 0
+        while recv is not None and hops < 12:
+            hops += 1
+            if recv[0] == "c":
+                if recv[1] in ("GetInputShape", "GetInputTensor", "GetDynamicInputShape"):
+                    v = self._eval(recv[3][0], chunk, order, depth + 1) if recv[3] else None
+                    return int(v.lo) if v is not None and v.exact else None
+                recv = recv[2]
+            elif recv[0] == "id":
+                d = self.model.variable_decl(chunk, recv[1])
+                recv = d.init if d is not None else None
+            elif recv[0] == "u":
+                recv = recv[2]
+            else:
+                return None
+        return None
+
+    def _name(self, name: str, chunk: Chunk, order: int | None, depth: int) -> Value | None:
+        guard = (id(chunk), name)
+        if guard in self._busy:
+            return None
+        self._busy.add(guard)
+        try:
+            return self._name_inner(name, chunk, order, depth)
+        finally:
+            self._busy.discard(guard)
+
+    def _latest_local(self, name: str, chunk: Chunk, order: int | None):
+        best = None
+        for d in chunk.decls:
+            if d.name == name and (order is None or d.order < order) and (
+                best is None or d.order > best.order
+            ):
+                best = d
+        for a in chunk.assigns:
+            if a.target == ("id", name) and (order is None or a.order < order) and (
+                best is None or a.order > best.order
+            ):
+                best = a
+        return best
+
+    def _name_inner(self, name: str, chunk: Chunk, order: int | None,
+                    depth: int) -> Value | None:
+        local = self._latest_local(name, chunk, order)
+        if local is not None:
+            if isinstance(local, Decl):
+                if local.init is None:
+                    special = self._out_param(name, chunk)
+                    return special
+                v = self._eval(local.init, chunk, local.order, depth + 1)
+            else:
+                if local.op != "=" or local.loop_depth:
+                    return None
+                v = self._eval(local.value, chunk, local.order, depth + 1)
+            return self._named(name, v, local)
+        bound = self.bindings(chunk).get(name)
+        if bound is not None:
+            expr, site, site_order = bound
+            v = self._eval(expr, site, site_order, depth + 1)
+            return v
+        if chunk.class_name:
+            v = self._member(name, chunk.class_name, depth)
+            if v is not None:
+                return v
+        const = self.model.constants.get(name)
+        if name in self.overrides:
+            n = self.overrides[name]
+            return Value(n, n, (f"{name} = {n:g} (proposed)",))
+        if const is not None:
+            expr = const.value if isinstance(const, Define) else const.init
+            v = self._eval(expr, const.chunk, None, depth + 1)
+            return self._named(name, v, const)
+        return None
+
+    def _out_param(self, name: str, chunk: Chunk) -> Value | None:
+        """`GetCoreMemSize(CoreMemType::UB, ubSize)` writes the UB size into ubSize."""
+        for c in chunk.calls:
+            if (c.name == "GetCoreMemSize" and len(c.args) == 2
+                    and c.args[1].text.strip() == name and "UB" in c.args[0].text):
+                n = self.chip.ub_bytes
+                return Value(n, n, (f"{name} = {n} (UB size of {self.chip.name})",))
+        return None
+
+    def _named(self, name: str, v: Value | None, fact) -> Value | None:
+        if v is None:
+            return None
+        note = f"{name} = {v.fmt()} from {self.model.where(fact)}"
+        return Value(v.lo, v.hi, (*v.notes, note))
+
+    def _member(self, name: str, class_name: str, depth: int) -> Value | None:
+        assigns = []
+        for m in self.model.methods(class_name):
+            for a in m.assigns:
+                t = a.target
+                if (t == ("id", name) and self.model.variable_decl(m, name) is None
+                        and not self._is_param(m, name)) or (
+                        t[0] == "f" and t[1] == ("this",) and t[2] == name):
+                    assigns.append((m, a))
+        member = self.model.members(class_name).get(name)
+        if not assigns:
+            if member is not None and member.init is not None:
+                v = self._eval(member.init, member.chunk, None, depth + 1)
+                return self._named(name, v, member)
+            return None
+        if any(a.op != "=" or a.loop_depth for _, a in assigns):
+            return None
+        vals = []
+        for m, a in assigns:
+            v = self._eval(a.value, m, a.order, depth + 1)
+            if v is None:
+                return None
+            vals.append((v, a))
+        lo = min(v.lo for v, _ in vals)
+        hi = max(v.hi for v, _ in vals)
+        merged = Value(lo, hi, _merge(*(v for v, _ in vals)))
+        return self._named(name, merged, vals[-1][1])
+
+    @staticmethod
+    def _is_param(chunk: Chunk, name: str) -> bool:
+        return bool(chunk.function and any(p.name == name for p in chunk.function.params))
+
+    def _field(self, e: Expr, chunk: Chunk, order: int | None, depth: int) -> Value | None:
+        base, name = e[1], e[2]
+        if base == ("this",):
+            if chunk.class_name:
+                return self._member(name, chunk.class_name, depth)
+            return None
+        if base[0] == "id" and self._is_tiling_var(base[1], chunk):
+            v = self.tiling_values().get(name)
+            return v
+        return None
+
+    def _is_tiling_var(self, var: str, chunk: Chunk) -> bool:
+        return any(t[0] == var for t in chunk.tiling_macro)
+
+    # ------------------------------------------------------------------ bindings
+    def bindings(self, chunk: Chunk) -> dict[str, tuple[Expr, Chunk, int]]:
+        """Parameters of a method bound to the arguments of its single call site in the kernel
+        (`op.Init(x, y, td.totalLength)` in the entry binds Init's third parameter)."""
+        key = id(chunk)
+        if key in self._bindings:
+            return self._bindings[key]
+        out: dict[str, tuple[Expr, Chunk, int]] = {}
+        self._bindings[key] = out
+        fn = chunk.function
+        if fn is None or not fn.params:
+            return out
+        sites = []
+        for c in self.model.kernel_chunks():
+            for call in c.calls:
+                if call.name != chunk.name or len(call.args) != len(fn.params):
+                    continue
+                if chunk.class_name:
+                    recv = call.receiver_name
+                    d = self.model.variable_decl(c, recv) if recv else None
+                    if d is None or d.type_base != chunk.class_name:
+                        continue
+                elif call.receiver is not None:
+                    continue
+                sites.append((c, call))
+        if len(sites) == 1:
+            c, call = sites[0]
+            for p, a in zip(fn.params, call.args, strict=False):
+                if p.name:
+                    out[p.name] = (a.expr, c, call.order)
+        return out
+
+    # ------------------------------------------------------------------ host
+    def host_tiling_function(self) -> Chunk | None:
+        if self._host_fn is not None:
+            return self._host_fn
+        host = self.model.host_chunks()
+        name = "TilingFunc"
+        for c in host:
+            for call in c.calls:
+                if call.name == "SetTiling" and call.args:
+                    name = call.args[0].text.strip().rsplit("::", 1)[-1]
+        for c in host:
+            if c.kind == "function" and c.name == name:
+                self._host_fn = c
+        return self._host_fn
+
+    def tiling_values(self) -> dict[str, Value]:
+        """Tiling fields the host TilingFunc sets, where their values can be computed."""
+        if self._tiling is not None:
+            return self._tiling
+        self._tiling = {}
+        fn = self.host_tiling_function()
+        if fn is None:
+            return self._tiling
+        struct = self.model.tiling_struct()
+        fields = {f.name for f in struct.fields} if struct else set()
+        for call in fn.calls:
+            if call.name.startswith("set_") and len(call.args) == 1:
+                field = call.name[4:]
+                v = self.eval(call.args[0].expr, fn, call.order)
+                if v is not None:
+                    self._tiling[field] = Value(v.lo, v.hi, (
+                        *v.notes, f"{field} = {v.fmt()} from {self.model.where(call)}"))
+        for a in fn.assigns:
+            t = a.target
+            if t[0] == "f" and t[2] in fields and a.op == "=":
+                v = self.eval(a.value, fn, a.order)
+                if v is not None:
+                    self._tiling[t[2]] = Value(v.lo, v.hi, (
+                        *v.notes, f"{t[2]} = {v.fmt()} from {self.model.where(a)}"))
+        return self._tiling
+
+    def block_dim(self) -> Value | None:
+        """blockDim: the host's SetBlockDim, or `// kernelgen: block_dim=N` of a single file."""
+        if self._block_dim is not None:
+            return self._block_dim
+        fn = self.host_tiling_function()
+        if fn is not None:
+            for call in fn.calls:
+                if call.name == "SetBlockDim" and call.args:
+                    v = self.eval(call.args[0].expr, fn, call.order)
+                    if v is not None:
+                        self._block_dim = Value(v.lo, v.hi, (
+                            *v.notes, f"blockDim = {v.fmt()} from {self.model.where(call)}"))
+                    return self._block_dim
+        for path in self.model.kernel_files:
+            doc = self.model.documents[path]
+            idx = doc.text.find("kernelgen: block_dim=")
+            if idx >= 0:
+                digits = ""
+                for ch in doc.text[idx + len("kernelgen: block_dim="):]:
+                    if not ch.isdigit():
+                        break
+                    digits += ch
+                if digits:
+                    n = int(digits)
+                    self._block_dim = Value(n, n, (f"block_dim = {n} from the "
+                                                   f"`kernelgen: block_dim` comment",))
+        return self._block_dim
+
+    def describe(self, expr: Expr, v: Value) -> str:
+        """`TILE * sizeof(float) = 65536 B (TILE = 16384 from k.cpp:3; sizeof(float) = 4)`."""
+        why = v.why()
+        return f"{render(expr)} = {v.fmt()}" + (f" ({why})" if why else "")

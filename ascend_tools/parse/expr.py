@@ -1,0 +1,207 @@
+"""Expressions as small immutable tuples, converted once from tree-sitter nodes so the evaluator
+never touches the tree again (facts of unchanged functions are reused across keystrokes).
+
+Forms: ("n", number) ("id", name) ("this",) ("f", base, field) ("b", op, left, right)
+("u", op, operand) ("sz", type) ("c", name, receiver | None, args, template_args)
+("t", cond, then, else) ("ix", base, index) ("cast", type, operand) ("?", text)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tree_sitter import Node
+
+Expr = tuple[Any, ...]
+
+_WRAPPERS = {"parenthesized_expression", "expression_statement", "condition_clause"}
+
+
+def text(node: Node) -> str:
+    return node.text.decode("utf-8", errors="replace") if node.text is not None else ""
+
+
+def number(literal: str) -> int | float | None:
+    s = literal.replace("'", "").rstrip("uUlLfF")
+    try:
+        if s.lower().startswith("0x"):
+            return int(s, 16)
+        if s.lower().startswith("0b"):
+            return int(s[2:], 2)
+        if "." in s or "e" in s.lower():
+            return float(s)
+        if len(s) > 1 and s.startswith("0"):
+            return int(s, 8)
+        return int(s)
+    except ValueError:
+        return None
+
+
+def callee_parts(fn: Node) -> tuple[str, Node | None, list[str], str]:
+    """(name, receiver node, template args, qualifier) of a call's function node."""
+    receiver: Node | None = None
+    qualifier = ""
+    targs: list[str] = []
+    node = fn
+    if node.type == "field_expression":
+        receiver = node.child_by_field_name("argument")
+        node = node.child_by_field_name("field") or node
+    while node.type == "qualified_identifier":
+        scope = node.child_by_field_name("scope")
+        if scope is not None:
+            qualifier = f"{qualifier}::{text(scope)}" if qualifier else text(scope)
+        node = node.child_by_field_name("name") or node
+        if node is fn:
+            break
+    if node.type in ("template_function", "template_method"):
+        args = node.child_by_field_name("arguments")
+        if args is not None:
+            targs = [text(c) for c in args.named_children]
+        node = node.child_by_field_name("name") or node
+    return text(node), receiver, targs, qualifier
+
+
+def to_expr(node: Node | None) -> Expr:
+    if node is None:
+        return ("?", "")
+    t = node.type
+    if t in _WRAPPERS:
+        inner = node.named_children
+        return to_expr(inner[0]) if inner else ("?", text(node))
+    if t == "number_literal":
+        v = number(text(node))
+        return ("n", v) if v is not None else ("?", text(node))
+    if t in ("true", "false"):
+        return ("n", int(t == "true"))
+    if t == "char_literal":
+        return ("?", text(node))
+    if t in ("identifier", "field_identifier", "namespace_identifier", "type_identifier"):
+        return ("id", text(node))
+    if t == "qualified_identifier":
+        return ("id", text(node).rsplit("::", 1)[-1])
+    if t == "this":
+        return ("this",)
+    if t == "field_expression":
+        return ("f", to_expr(node.child_by_field_name("argument")),
+                text(node.child_by_field_name("field")))  # type: ignore[arg-type]
+    if t == "binary_expression":
+        op = node.child_by_field_name("operator")
+        return ("b", text(op) if op else "?", to_expr(node.child_by_field_name("left")),
+                to_expr(node.child_by_field_name("right")))
+    if t == "unary_expression":
+        op = node.child_by_field_name("operator")
+        return ("u", text(op) if op else "?", to_expr(node.child_by_field_name("argument")))
+    if t == "sizeof_expression":
+        ty = node.child_by_field_name("type")
+        if ty is not None:
+            return ("sz", text(ty).strip())
+        val = node.child_by_field_name("value")
+        return ("sz", text(val).strip("() ") if val is not None else "")
+    if t == "call_expression":
+        fn = node.child_by_field_name("function")
+        if fn is None:
+            return ("?", text(node))
+        name, receiver, targs, _ = callee_parts(fn)
+        args = node.child_by_field_name("arguments")
+        arg_exprs = tuple(to_expr(a) for a in args.named_children) if args else ()
+        if name in ("static_cast", "reinterpret_cast") and arg_exprs:
+            return ("cast", targs[0] if targs else "", arg_exprs[0])
+        return ("c", name, to_expr(receiver) if receiver is not None else None, arg_exprs,
+                tuple(targs))
+    if t == "conditional_expression":
+        return ("t", to_expr(node.child_by_field_name("condition")),
+                to_expr(node.child_by_field_name("consequence")),
+                to_expr(node.child_by_field_name("alternative")))
+    if t == "subscript_expression":
+        idx = node.child_by_field_name("indices") or node.child_by_field_name("index")
+        if idx is not None and idx.type == "subscript_argument_list":
+            idx = idx.named_children[0] if idx.named_children else None
+        return ("ix", to_expr(node.child_by_field_name("argument")), to_expr(idx))
+    if t == "cast_expression":
+        ty = node.child_by_field_name("type")
+        return ("cast", text(ty) if ty else "", to_expr(node.child_by_field_name("value")))
+    if t in ("initializer_list", "compound_literal_expression"):
+        return ("?", text(node))
+    return ("?", text(node))
+
+
+def names_in(expr: Expr) -> set[str]:
+    """Identifiers and fields an expression reads (for dependency questions)."""
+    out: set[str] = set()
+    stack = [expr]
+    while stack:
+        e = stack.pop()
+        if not e:
+            continue
+        tag = e[0]
+        if tag == "id":
+            out.add(e[1])
+        elif tag == "f":
+            out.add(e[2])
+            stack.append(e[1])
+        elif tag in ("b",):
+            stack += [e[2], e[3]]
+        elif tag in ("u",):
+            stack.append(e[2])
+        elif tag == "c":
+            if e[2] is not None:
+                stack.append(e[2])
+            stack += list(e[3])
+        elif tag == "t":
+            stack += [e[1], e[2], e[3]]
+        elif tag == "ix":
+            stack += [e[1], e[2]]
+        elif tag == "cast":
+            stack.append(e[2])
+    return out
+
+
+def has_op(expr: Expr, ops: set[str]) -> bool:
+    stack = [expr]
+    while stack:
+        e = stack.pop()
+        if not e:
+            continue
+        if e[0] == "b":
+            if e[1] in ops:
+                return True
+            stack += [e[2], e[3]]
+        elif e[0] == "u":
+            stack.append(e[2])
+        elif e[0] == "c":
+            stack += list(e[3])
+        elif e[0] == "t":
+            stack += [e[1], e[2], e[3]]
+        elif e[0] == "cast":
+            stack.append(e[2])
+    return False
+
+
+def render(expr: Expr) -> str:
+    """Compact source-like text of an expression, for messages."""
+    tag = expr[0]
+    if tag == "n":
+        return str(expr[1])
+    if tag == "id":
+        return expr[1]
+    if tag == "this":
+        return "this"
+    if tag == "f":
+        base = render(expr[1])
+        return expr[2] if base == "this" else f"{base}.{expr[2]}"
+    if tag == "b":
+        return f"{render(expr[2])} {expr[1]} {render(expr[3])}"
+    if tag == "u":
+        return f"{expr[1]}{render(expr[2])}"
+    if tag == "sz":
+        return f"sizeof({expr[1]})"
+    if tag == "c":
+        recv = f"{render(expr[2])}." if expr[2] is not None else ""
+        return f"{recv}{expr[1]}({', '.join(render(a) for a in expr[3])})"
+    if tag == "t":
+        return f"{render(expr[1])} ? {render(expr[2])} : {render(expr[3])}"
+    if tag == "ix":
+        return f"{render(expr[1])}[{render(expr[2])}]"
+    if tag == "cast":
+        return render(expr[2])
+    return str(expr[1]) if len(expr) > 1 else "?"

@@ -1,0 +1,111 @@
+"""Host-side facts read with patterns: tiling-data definitions and OpDef declarations.
+
+These are macro-heavy (`BEGIN_TILING_DATA_DEF`, builder chains) where tree-sitter sees little
+structure, while their textual shape is fixed by the framework.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+_COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
+_BEGIN = re.compile(r"BEGIN_TILING_DATA_DEF\s*\(\s*(\w+)\s*\)")
+_END = re.compile(r"END_TILING_DATA_DEF")
+_FIELD = re.compile(
+    r"TILING_DATA_FIELD_DEF(_ARR|_STRUCT)?\s*\(\s*([\w:]+)\s*,\s*(?:(\w+)\s*,\s*)?(\w+)\s*\)"
+)
+_REGISTER = re.compile(r"REGISTER_TILING_DATA_CLASS\s*\(\s*(\w+)\s*,\s*(\w+)\s*\)")
+_OP_CLASS = re.compile(r"class\s+(\w+)\s*:\s*public\s+(?:ge::)?OpDef")
+_PARAM = re.compile(r"this\s*->\s*(Input|Output)\s*\(\s*\"(\w+)\"\s*\)([^;]*);", re.S)
+_DTYPES = re.compile(r"\.DataType(?:List)?\s*\(\s*\{([^}]*)\}")
+_ATTR = re.compile(r"this\s*->\s*Attr\s*\(\s*\"(\w+)\"\s*\)")
+_CONFIG = re.compile(r"AddConfig\s*\(\s*\"(\w+)\"")
+
+GE_DTYPES = {  # ge::DataType -> (C type in kernels, bytes)
+    "DT_FLOAT": ("float", 4), "DT_FLOAT16": ("half", 2), "DT_BF16": ("bfloat16_t", 2),
+    "DT_INT8": ("int8_t", 1), "DT_INT16": ("int16_t", 2), "DT_INT32": ("int32_t", 4),
+    "DT_INT64": ("int64_t", 8), "DT_UINT8": ("uint8_t", 1), "DT_UINT16": ("uint16_t", 2),
+    "DT_UINT32": ("uint32_t", 4), "DT_UINT64": ("uint64_t", 8), "DT_BOOL": ("bool", 1),
+    "DT_DOUBLE": ("double", 8),
+}
+
+
+def blank_comments(text: str) -> str:
+    return _COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+
+
+@dataclass
+class TilingField:
+    type_text: str
+    name: str
+    count: int | None  # array length for _ARR fields
+    file: str
+    offset: int
+
+
+@dataclass
+class TilingStruct:
+    name: str
+    fields: list[TilingField]
+    file: str
+    offset: int
+
+
+@dataclass
+class OpParam:
+    name: str
+    direction: str  # "input" | "output"
+    dtypes: list[str]  # ge names, e.g. DT_FLOAT16
+
+
+@dataclass
+class OpDefFacts:
+    name: str
+    params: list[OpParam] = field(default_factory=list)
+    attrs: list[str] = field(default_factory=list)
+    configs: list[str] = field(default_factory=list)
+    file: str = ""
+
+    @property
+    def inputs(self) -> list[OpParam]:
+        return [p for p in self.params if p.direction == "input"]
+
+    @property
+    def outputs(self) -> list[OpParam]:
+        return [p for p in self.params if p.direction == "output"]
+
+
+def tiling_structs(text: str, file: str) -> tuple[list[TilingStruct], dict[str, str]]:
+    """Tiling-data classes defined with the host macros, and op type -> class registrations."""
+    clean = blank_comments(text)
+    structs = []
+    for m in _BEGIN.finditer(clean):
+        end = _END.search(clean, m.end())
+        body_end = end.start() if end else len(clean)
+        fields = []
+        for f in _FIELD.finditer(clean, m.end(), body_end):
+            kind, ty, count, name = f.groups()
+            n = int(count) if kind == "_ARR" and count and count.isdigit() else None
+            fields.append(TilingField(ty, name, n, file, f.start()))
+        structs.append(TilingStruct(m.group(1), fields, file, m.start()))
+    registered = {m.group(1): m.group(2) for m in _REGISTER.finditer(clean)}
+    return structs, registered
+
+
+def opdefs(text: str, file: str) -> list[OpDefFacts]:
+    clean = blank_comments(text)
+    out = []
+    for m in _OP_CLASS.finditer(clean):
+        nxt = _OP_CLASS.search(clean, m.end())
+        body = clean[m.end(): nxt.start() if nxt else len(clean)]
+        op = OpDefFacts(m.group(1), file=file)
+        for p in _PARAM.finditer(body):
+            kind, name, chain = p.groups()
+            d = _DTYPES.search(chain)
+            dts = re.findall(r"DT_\w+", d.group(1)) if d else []
+            op.params.append(OpParam(name, kind.lower() + "", dts))
+        op.attrs = [a.group(1) for a in _ATTR.finditer(body)]
+        op.configs = _CONFIG.findall(body)
+        out.append(op)
+    return out

@@ -1,0 +1,171 @@
+"""KernelModel: the facts of a kernel project (kernel file plus op_host files when present),
+indexed for the lint rules, completion and the evaluator."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ascend_tools.parse.document import Document
+from ascend_tools.parse.facts import Assign, Call, Chunk, Decl, Define, Located
+from ascend_tools.parse.host import OpDefFacts, TilingStruct, opdefs, tiling_structs
+
+QUEUE_TYPES = {"TQue", "TQueBind", "TBuf"}
+UB_POSITIONS = {"VECIN", "VECOUT", "VECCALC"}
+
+
+@dataclass
+class QueueInfo:
+    """A TQue/TQueBind/TBuf member or variable, with its position and depth."""
+
+    name: str
+    kind: str
+    position: str
+    depth_text: str
+    decl: Decl
+
+    @property
+    def in_ub(self) -> bool:
+        return self.position in UB_POSITIONS
+
+
+def _position(arg: str) -> str:
+    return arg.replace(" ", "").rsplit("::", 1)[-1]
+
+
+class KernelModel:
+    """Indexes over every document of a project. Cheap to rebuild: it only walks chunks."""
+
+    def __init__(self, documents: dict[str, Document], kernel_files: list[str] | None = None):
+        self.documents = documents
+        self.kernel_files = kernel_files if kernel_files is not None else [
+            p for p in documents if "op_host" not in p.replace("\\", "/").split("/")]
+        self.chunks: list[Chunk] = [c for d in documents.values() for c in d.chunks]
+        self.functions: dict[str, list[Chunk]] = {}
+        self.classes: dict[str, Chunk] = {}
+        self.constants: dict[str, Define | Decl] = {}
+        self.calls: list[Call] = []
+        self.tiling_structs: list[TilingStruct] = []
+        self.tiling_registrations: dict[str, str] = {}
+        self.opdefs: list[OpDefFacts] = []
+        self.entry: Chunk | None = None
+        for c in self.chunks:
+            kernel = c.file in self.kernel_files
+            if c.kind == "function":
+                self.functions.setdefault(c.qualified, []).append(c)
+                if c.class_name:
+                    self.functions.setdefault(c.name, []).append(c)
+                if c.function and c.function.is_entry and kernel and self.entry is None:
+                    self.entry = c
+            elif c.kind == "class" and c.name:
+                self.classes.setdefault(c.name, c)
+            for d in c.defines:
+                self.constants.setdefault(d.name, d)
+            if c.kind == "other":
+                for decl in c.decls:
+                    if decl.is_const and decl.init is not None:
+                        self.constants.setdefault(decl.name, decl)
+            if c.kind == "class":
+                for decl in c.decls:
+                    if decl.is_const and decl.init is not None:
+                        self.constants.setdefault(decl.name, decl)
+            if kernel:
+                self.calls.extend(c.calls)
+        for path, doc in documents.items():
+            if "TILING_DATA" in doc.text:
+                structs, reg = tiling_structs(doc.text, path)
+                self.tiling_structs += structs
+                self.tiling_registrations.update(reg)
+            if "OpDef" in doc.text:
+                self.opdefs += opdefs(doc.text, path)
+
+    # -------------------------------------------------------------- lookups
+    def host_chunks(self) -> list[Chunk]:
+        return [c for c in self.chunks if c.file not in self.kernel_files]
+
+    def kernel_chunks(self) -> list[Chunk]:
+        return [c for c in self.chunks if c.file in self.kernel_files]
+
+    def where(self, fact: Located | Chunk) -> str:
+        """`file:line` of a fact, for messages."""
+        chunk = fact.chunk if isinstance(fact, Located) else fact
+        start = fact.start if isinstance(fact, Located) else fact.base
+        doc = self.documents[chunk.file]
+        line, _ = doc.lines.position(start)
+        return f"{_short(chunk.file)}:{line}"
+
+    def members(self, class_name: str) -> dict[str, Decl]:
+        c = self.classes.get(class_name)
+        return {d.name: d for d in c.decls} if c else {}
+
+    def methods(self, class_name: str) -> list[Chunk]:
+        return [c for c in self.chunks if c.kind == "function" and c.class_name == class_name]
+
+    def variable_decl(self, chunk: Chunk, name: str, before: int | None = None) -> Decl | None:
+        """The declaration a name refers to inside `chunk`: a local, then a member of the class."""
+        best = None
+        for d in chunk.decls:
+            if d.name == name and (before is None or d.order <= before):
+                best = d
+        if best is not None:
+            return best
+        if chunk.class_name:
+            return self.members(chunk.class_name).get(name)
+        return None
+
+    def param_type(self, chunk: Chunk, name: str) -> str | None:
+        if chunk.function:
+            for p in chunk.function.params:
+                if p.name == name:
+                    return p.type_text
+        return None
+
+    def queues(self) -> dict[tuple[str, str], QueueInfo]:
+        """(class or function qualified name, variable) -> queue info, for kernel files."""
+        out: dict[tuple[str, str], QueueInfo] = {}
+        for c in self.kernel_chunks():
+            for d in c.decls:
+                if d.type_base in QUEUE_TYPES:
+                    if d.type_base == "TBuf":
+                        pos = _position(d.template_args[0]) if d.template_args else "VECCALC"
+                        depth = ""
+                    elif d.type_base == "TQueBind":
+                        pos = _position(d.template_args[0]) if d.template_args else "?"
+                        depth = d.template_args[2] if len(d.template_args) > 2 else "1"
+                    else:
+                        pos = _position(d.template_args[0]) if d.template_args else "?"
+                        depth = d.template_args[1] if len(d.template_args) > 1 else "1"
+                    scope = c.class_name if c.kind == "class" else c.qualified
+                    out[(scope, d.name)] = QueueInfo(d.name, d.type_base, pos, depth, d)
+        return out
+
+    def queue_for(self, chunk: Chunk, receiver: str | None) -> QueueInfo | None:
+        if receiver is None:
+            return None
+        qs = self._queue_cache if hasattr(self, "_queue_cache") else None
+        if qs is None:
+            qs = self._queue_cache = self.queues()
+        return qs.get((chunk.qualified, receiver)) or qs.get((chunk.class_name, receiver))
+
+    def all_assigns(self) -> list[Assign]:
+        return [a for c in self.chunks for a in c.assigns]
+
+    def opdef(self) -> OpDefFacts | None:
+        return self.opdefs[0] if self.opdefs else None
+
+    def tiling_struct(self) -> TilingStruct | None:
+        """The host tiling-data class of this op (registered for the OpDef, else the first)."""
+        if not self.tiling_structs:
+            return None
+        op = self.opdef()
+        if op and op.name in self.tiling_registrations:
+            want = self.tiling_registrations[op.name]
+            for s in self.tiling_structs:
+                if s.name == want:
+                    return s
+        return self.tiling_structs[0]
+
+
+def _short(path: str) -> str:
+    parts = path.replace("\\", "/").split("/")
+    return "/".join(parts[-2:]) if len(parts) >= 2 and parts[-2] in ("op_host", "op_kernel") else (
+        parts[-1])

@@ -1,0 +1,50 @@
+"""Source text as tree-sitter sees it: AscendC qualifiers blanked, offsets kept."""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+
+# Qualifiers tree-sitter-cpp does not know; each turns into an ERROR node unless blanked.
+_QUALIFIERS = re.compile(
+    rb"\b(?:__global__|__aicore__|__gm__|__ubuf__|__inline__|__vector__|__cube__"
+    rb"|__mix__\s*\([^)]*\))"
+)
+
+
+def blank_qualifiers(data: bytes) -> bytes:
+    """Replaces the AscendC qualifiers by spaces of the same length, so every byte offset and
+    line/column of the original text stays valid in the tree."""
+    return _QUALIFIERS.sub(lambda m: b" " * (m.end() - m.start()), data)
+
+
+class LineIndex:
+    """Byte offset <-> 1-based line/column conversion for one text."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.starts = [0] + [m.end() for m in re.finditer(rb"\n", data)]
+
+    def position(self, offset: int) -> tuple[int, int]:
+        """1-based (line, column); columns count characters of the line."""
+        line = bisect_right(self.starts, offset) - 1
+        start = self.starts[line]
+        column = len(self.data[start:offset].decode("utf-8", errors="replace")) + 1
+        return line + 1, column
+
+    def offset(self, line: int, column: int) -> int:
+        """Byte offset of a 1-based line and character column."""
+        line = min(max(line, 1), len(self.starts))
+        start = self.starts[line - 1]
+        end = self.starts[line] if line < len(self.starts) else len(self.data)
+        text = self.data[start:end].decode("utf-8", errors="replace")
+        return start + len(text[: column - 1].encode("utf-8"))
+
+    def line_text(self, line: int) -> str:
+        start = self.starts[line - 1]
+        end = self.starts[line] if line < len(self.starts) else len(self.data)
+        return self.data[start:end].decode("utf-8", errors="replace").rstrip("\r\n")
+
+    @property
+    def line_count(self) -> int:
+        return len(self.starts)
