@@ -1,0 +1,107 @@
+// High-level elementwise APIs (activation and math library): each takes an optional
+// sharedTmpBuffer (ignored here: the CPU needs no scratch) and computes in float, rounding to T.
+#pragma once
+
+#include "vec_core.h"
+
+namespace kernelgen::op {
+inline float sigmoid(float x) { return 1.0f / (1.0f + std::exp(-x)); }
+// Documented tanh approximation: 0.5x(1 + tanh(sqrt(2/pi)(x + 0.044715x^3))) = x * sigmoid(2 * ...).
+inline float gelu(float x) { return x * sigmoid(1.5957691216057308f * (x + 0.044715f * x * x * x)); }
+inline float faster_gelu(float x) { return x * sigmoid(1.702f * x); }
+inline float silu(float x) { return x * sigmoid(x); }
+inline float sign(float x) { return x > 0 ? 1.0f : (x < 0 ? -1.0f : 0.0f); }
+inline float frac(float x) { return x - std::trunc(x); }
+}  // namespace kernelgen::op
+
+// Two forms: (dst, src, sharedTmpBuffer, count) and (dst, src, count).
+#define KG_MATH_API(NAME, FN)                                                                                          \
+    template <class T, bool isReuseSource = false>                                                                     \
+    inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint8_t>&, int64_t count, \
+                     KG_LOC) {                                                                                         \
+        kernelgen::unary_count(#NAME, dst, src, count, [](auto x) { return FN(static_cast<float>(x)); }, file, line);  \
+    }                                                                                                                  \
+    template <class T, bool isReuseSource = false>                                                                     \
+    inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, int64_t count, KG_LOC) {                  \
+        kernelgen::unary_count(#NAME, dst, src, count, [](auto x) { return FN(static_cast<float>(x)); }, file, line);  \
+    }
+
+namespace AscendC {
+
+KG_MATH_API(Sigmoid, kernelgen::op::sigmoid)
+KG_MATH_API(Tanh, std::tanh)
+KG_MATH_API(FasterGelu, kernelgen::op::faster_gelu)
+KG_MATH_API(Silu, kernelgen::op::silu)
+KG_MATH_API(Erf, std::erf)
+KG_MATH_API(Erfc, std::erfc)
+KG_MATH_API(Log, std::log)
+KG_MATH_API(Log2, std::log2)
+KG_MATH_API(Log10, std::log10)
+KG_MATH_API(Sin, std::sin)
+KG_MATH_API(Cos, std::cos)
+KG_MATH_API(Tan, std::tan)
+KG_MATH_API(Asin, std::asin)
+KG_MATH_API(Acos, std::acos)
+KG_MATH_API(Atan, std::atan)
+KG_MATH_API(Sinh, std::sinh)
+KG_MATH_API(Cosh, std::cosh)
+KG_MATH_API(Asinh, std::asinh)
+KG_MATH_API(Acosh, std::acosh)
+KG_MATH_API(Atanh, std::atanh)
+KG_MATH_API(Floor, std::floor)
+KG_MATH_API(Ceil, std::ceil)
+KG_MATH_API(Trunc, std::trunc)
+KG_MATH_API(Round, std::nearbyint)
+KG_MATH_API(Sign, kernelgen::op::sign)
+KG_MATH_API(Frac, kernelgen::op::frac)
+
+// Gelu<T, highPrecision, highPerformance>: the tanh approximation (both flags give the same
+// result here).
+template <class T, bool highPrecision = false, bool highPerformance = false>
+inline void Gelu(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint8_t>&, int64_t count,
+                 KG_LOC) {
+    kernelgen::unary_count("Gelu", dst, src, count, [](auto x) { return kernelgen::op::gelu(static_cast<float>(x)); },
+                           file, line);
+}
+template <class T, bool highPrecision = false, bool highPerformance = false>
+inline void Gelu(const LocalTensor<T>& dst, const LocalTensor<T>& src, int64_t count, KG_LOC) {
+    kernelgen::unary_count("Gelu", dst, src, count, [](auto x) { return kernelgen::op::gelu(static_cast<float>(x)); },
+                           file, line);
+}
+
+// Swish(x) = x * sigmoid(beta * x).
+template <class T, bool isReuseSource = false>
+inline void Swish(const LocalTensor<T>& dst, const LocalTensor<T>& src, int64_t count, const kernelgen::nd_t<T>& beta,
+                  KG_LOC) {
+    float b = static_cast<float>(static_cast<T>(beta));
+    kernelgen::unary_count("Swish", dst, src, count,
+                           [b](auto x) { return static_cast<float>(x) * kernelgen::op::sigmoid(b * static_cast<float>(x)); },
+                           file, line);
+}
+
+// Power: tensor^tensor, tensor^scalar, scalar^tensor (optional sharedTmpBuffer before count).
+template <class T, bool isReuseSource = false>
+inline void Power(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, int64_t count,
+                  KG_LOC) {
+    kernelgen::binary_count("Power", dst, src0, src1, count,
+                            [](auto a, auto b) { return std::pow(static_cast<float>(a), static_cast<float>(b)); }, file, line);
+}
+template <class T, bool isReuseSource = false>
+inline void Power(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+                  const LocalTensor<uint8_t>&, int64_t count, KG_LOC) {
+    Power<T, isReuseSource>(dst, src0, src1, count, file, line);
+}
+template <class T, bool isReuseSource = false>
+inline void Power(const LocalTensor<T>& dst, const LocalTensor<T>& src, const kernelgen::nd_t<T>& exponent, int64_t count,
+                  KG_LOC) {
+    float e = static_cast<float>(static_cast<T>(exponent));
+    kernelgen::unary_count("Power", dst, src, count, [e](auto a) { return std::pow(static_cast<float>(a), e); }, file, line);
+}
+template <class T, bool isReuseSource = false>
+inline void Power(const LocalTensor<T>& dst, const kernelgen::nd_t<T>& base, const LocalTensor<T>& src, int64_t count,
+                  KG_LOC) {
+    float b = static_cast<float>(static_cast<T>(base));
+    kernelgen::unary_count("Power", dst, src, count, [b](auto a) { return std::pow(b, static_cast<float>(a)); }, file, line);
+}
+
+}  // namespace AscendC

@@ -1,0 +1,227 @@
+// Compare / CompareScalar (bit-mask output, LSB first: bit i of byte i/8 is element i) and
+// Select (VSEL_CMPMASK_SPR: the first per-repeat bits reused each repeat; TENSOR_SCALAR and
+// TENSOR_TENSOR: one bit per element across the whole count).
+#pragma once
+
+#include "vec_core.h"
+
+namespace kernelgen {
+
+using AscendC::CMPMODE;
+using AscendC::SELMODE;
+
+template <class A>
+inline bool compare(A a, A b, CMPMODE m) {
+    switch (m) {
+        case CMPMODE::LT: return a < b;
+        case CMPMODE::GT: return a > b;
+        case CMPMODE::EQ: return a == b;
+        case CMPMODE::LE: return a <= b;
+        case CMPMODE::GE: return a >= b;
+        default: return a != b;
+    }
+}
+
+inline void set_bit(uint8_t* bits, uint64_t i, bool v) {
+    uint8_t m = static_cast<uint8_t>(1u << (i % 8));
+    bits[i / 8] = v ? (bits[i / 8] | m) : (bits[i / 8] & static_cast<uint8_t>(~m));
+}
+inline bool get_bit(const uint8_t* bits, uint64_t i) { return (bits[i / 8] >> (i % 8)) & 1u; }
+
+// The bit-mask destination must hold ceil(n / 8) bytes.
+template <class U>
+inline void check_mask_dst(const char* api, const LocalTensor<U>& dst, uint64_t bits, const char* file, int line) {
+    check_vec_operand(api, "dst", dst, ceil_div(ceil_div(bits, 8), sizeof(U)), file, line);
+}
+
+template <class T, class U, class F>
+inline void compare_count(const char* api, const LocalTensor<U>& dst, const LocalTensor<T>& src0, int64_t count,
+                          bool aligned256, F f, const char* file, int line) {
+    check_count_nonneg(api, count, file, line);
+    uint64_t n = static_cast<uint64_t>(count);
+    if (aligned256 && (n * sizeof(T)) % 256 != 0)
+        failf("param-range", file, line, "%s: count %llu x sizeof(%s) = %llu bytes is not a multiple of 256", api,
+              (unsigned long long)n, type_name<T>(), (unsigned long long)(n * sizeof(T)));
+    check_vec_operand(api, "src0", src0, n, file, line);
+    check_mask_dst(api, dst, n, file, line);
+    count_bytes_as_repeats(api, n * sizeof(T));
+    auto* bits = reinterpret_cast<uint8_t*>(dst.data());
+    for (uint64_t i = 0; i < n; ++i) set_bit(bits, i, f(i));
+}
+
+}  // namespace kernelgen
+
+namespace AscendC {
+
+template <class T, class U>
+inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE mode,
+                    int64_t count, KG_LOC) {
+    kernelgen::check_vec_operand("Compare", "src1", src1, static_cast<uint64_t>(count < 0 ? 0 : count), file, line);
+    const T *a = src0.data(), *b = src1.data();
+    kernelgen::compare_count("Compare", dst, src0, count, true,
+                             [&](uint64_t i) { return kernelgen::compare(kernelgen::widen(a[i]), kernelgen::widen(b[i]), mode); },
+                             file, line);
+}
+
+template <class T, class U>
+inline void CompareScalar(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const kernelgen::nd_t<T>& scalar,
+                          CMPMODE mode, int64_t count, KG_LOC) {
+    const T* a = src0.data();
+    auto s = kernelgen::widen(static_cast<T>(scalar));
+    kernelgen::compare_count("CompareScalar", dst, src0, count, false,
+                             [&](uint64_t i) { return kernelgen::compare(kernelgen::widen(a[i]), s, mode); }, file, line);
+}
+
+namespace detail {
+// Mask form: repeat r writes its per-repeat bits contiguously at bit r * perRepeat.
+template <class T, class U, class F>
+inline void compare_mask(const char* api, const LocalTensor<U>& dst, const kernelgen::Lanes& l, F f, const char* file,
+                         int line) {
+    kernelgen::check_mask_dst(api, dst, uint64_t(l.repeats) * l.per_repeat, file, line);
+    kernelgen::count_mask_repeats(api, l);
+    auto* bits = reinterpret_cast<uint8_t*>(dst.data());
+    kernelgen::for_lanes(l, [&](uint32_t r, uint32_t k) { kernelgen::set_bit(bits, uint64_t(r) * l.per_repeat + k, f(r, k)); });
+}
+}  // namespace detail
+
+template <class T, class U, bool isSetMask = true>
+inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE mode,
+                    uint64_t mask, int64_t repeatTimes, const BinaryRepeatParams& p, KG_LOC) {
+    auto l = kernelgen::lanes_from_count_mask("Compare", mask, repeatTimes, kernelgen::per_repeat<T>(), isSetMask, file, line);
+    auto s0 = kernelgen::stride_of<T>(p.src0BlkStride, p.src0RepStride), s1 = kernelgen::stride_of<T>(p.src1BlkStride, p.src1RepStride);
+    kernelgen::check_strided("Compare", "src0", src0, l, s0, file, line);
+    kernelgen::check_strided("Compare", "src1", src1, l, s1, file, line);
+    detail::compare_mask("Compare", dst, l, [&](uint32_t r, uint32_t k) {
+        return kernelgen::compare(kernelgen::widen(src0.data()[s0.at(r, k)]), kernelgen::widen(src1.data()[s1.at(r, k)]), mode);
+    }, file, line);
+}
+template <class T, class U, bool isSetMask = true>
+inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE mode,
+                    const uint64_t mask[], int64_t repeatTimes, const BinaryRepeatParams& p, KG_LOC) {
+    auto l = kernelgen::lanes_from_bit_mask("Compare", mask, repeatTimes, kernelgen::per_repeat<T>(), isSetMask, file, line);
+    auto s0 = kernelgen::stride_of<T>(p.src0BlkStride, p.src0RepStride), s1 = kernelgen::stride_of<T>(p.src1BlkStride, p.src1RepStride);
+    kernelgen::check_strided("Compare", "src0", src0, l, s0, file, line);
+    kernelgen::check_strided("Compare", "src1", src1, l, s1, file, line);
+    detail::compare_mask("Compare", dst, l, [&](uint32_t r, uint32_t k) {
+        return kernelgen::compare(kernelgen::widen(src0.data()[s0.at(r, k)]), kernelgen::widen(src1.data()[s1.at(r, k)]), mode);
+    }, file, line);
+}
+
+// Register form: one repeat, result in the CMPMASK register (read by GetCmpMask / Select mode 0).
+template <class T, bool isSetMask = true>
+inline void Compare(const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE mode, uint64_t mask,
+                    const BinaryRepeatParams& p, KG_LOC) {
+    auto l = kernelgen::lanes_from_count_mask("Compare", mask, 1, kernelgen::per_repeat<T>(), isSetMask, file, line);
+    l.repeats = 1;
+    auto s0 = kernelgen::stride_of<T>(p.src0BlkStride, p.src0RepStride), s1 = kernelgen::stride_of<T>(p.src1BlkStride, p.src1RepStride);
+    kernelgen::check_strided("Compare", "src0", src0, l, s0, file, line);
+    kernelgen::check_strided("Compare", "src1", src1, l, s1, file, line);
+    kernelgen::count_mask_repeats("Compare", l);
+    uint8_t* bits = kernelgen::block().cmpmask;
+    kernelgen::for_lanes(l, [&](uint32_t r, uint32_t k) {
+        kernelgen::set_bit(bits, k, kernelgen::compare(kernelgen::widen(src0.data()[s0.at(r, k)]), kernelgen::widen(src1.data()[s1.at(r, k)]), mode));
+    });
+}
+
+template <class U>
+inline void GetCmpMask(const LocalTensor<U>& dst, KG_LOC) {
+    kernelgen::check_vec_operand("GetCmpMask", "dst", dst, kernelgen::ceil_div(16, sizeof(U)), file, line);
+    std::memcpy(dst.data(), kernelgen::block().cmpmask, 16);
+}
+template <class U>
+inline void SetCmpMask(const LocalTensor<U>& src, KG_LOC) {
+    kernelgen::check_vec_operand("SetCmpMask", "src", src, kernelgen::ceil_div(16, sizeof(U)), file, line);
+    std::memcpy(kernelgen::block().cmpmask, src.data(), 16);
+}
+
+// ---------------------------------------------------------------- Select
+namespace detail {
+template <class T, class U, class Pick>
+inline void select_count(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
+                         SELMODE mode, int64_t count, Pick other, const char* file, int line) {
+    const char* api = "Select";
+    kernelgen::check_count_nonneg(api, count, file, line);
+    uint64_t n = static_cast<uint64_t>(count);
+    const uint64_t per = kernelgen::per_repeat<T>();
+    kernelgen::check_vec_operand(api, "dst", dst, n, file, line);
+    kernelgen::check_vec_operand(api, "src0", src0, n, file, line);
+    uint64_t mask_bits = mode == SELMODE::VSEL_CMPMASK_SPR ? (n < per ? n : per) : n;
+    kernelgen::check_vec_operand(api, "selMask", selMask, kernelgen::ceil_div(kernelgen::ceil_div(mask_bits, 8), sizeof(U)),
+                                 file, line);
+    kernelgen::count_bytes_as_repeats(api, n * sizeof(T));
+    const auto* bits = reinterpret_cast<const uint8_t*>(selMask.data());
+    for (uint64_t i = 0; i < n; ++i) {
+        uint64_t b = mode == SELMODE::VSEL_CMPMASK_SPR ? i % per : i;
+        dst.data()[i] = kernelgen::get_bit(bits, b) ? src0.data()[i] : other(i);
+    }
+}
+}  // namespace detail
+
+template <class T, class U>
+inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
+                   const LocalTensor<T>& src1, SELMODE mode, int64_t count, KG_LOC) {
+    kernelgen::check_vec_operand("Select", "src1", src1, static_cast<uint64_t>(count < 0 ? 0 : count), file, line);
+    const T* b = src1.data();
+    detail::select_count(dst, selMask, src0, mode, count, [b](uint64_t i) { return b[i]; }, file, line);
+}
+template <class T, class U>
+inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
+                   const kernelgen::nd_t<T>& scalar, SELMODE mode, int64_t count, KG_LOC) {
+    T s = static_cast<T>(scalar);
+    detail::select_count(dst, selMask, src0, mode, count, [s](uint64_t) { return s; }, file, line);
+}
+
+namespace detail {
+template <class T, class U, class Other>
+inline void select_mask(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
+                        SELMODE mode, const kernelgen::Lanes& l, const BinaryRepeatParams& p, Other other,
+                        const char* file, int line) {
+    auto sd = kernelgen::stride_of<T>(p.dstBlkStride, p.dstRepStride), s0 = kernelgen::stride_of<T>(p.src0BlkStride, p.src0RepStride);
+    kernelgen::check_strided("Select", "dst", dst, l, sd, file, line);
+    kernelgen::check_strided("Select", "src0", src0, l, s0, file, line);
+    kernelgen::count_mask_repeats("Select", l);
+    const uint8_t* bits = selMask.valid() ? reinterpret_cast<const uint8_t*>(selMask.data()) : kernelgen::block().cmpmask;
+    kernelgen::for_lanes(l, [&](uint32_t r, uint32_t k) {
+        uint64_t b = mode == SELMODE::VSEL_CMPMASK_SPR ? k : uint64_t(r) * l.per_repeat + k;
+        dst.data()[sd.at(r, k)] = kernelgen::get_bit(bits, b) ? src0.data()[s0.at(r, k)] : other(r, k);
+    });
+}
+}  // namespace detail
+
+template <class T, class U, bool isSetMask = true>
+inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
+                   const LocalTensor<T>& src1, SELMODE mode, uint64_t mask, int64_t repeatTimes,
+                   const BinaryRepeatParams& p, KG_LOC) {
+    auto l = kernelgen::lanes_from_count_mask("Select", mask, repeatTimes, kernelgen::per_repeat<T>(), isSetMask, file, line);
+    auto s1 = kernelgen::stride_of<T>(p.src1BlkStride, p.src1RepStride);
+    kernelgen::check_strided("Select", "src1", src1, l, s1, file, line);
+    detail::select_mask(dst, selMask, src0, mode, l, p, [&](uint32_t r, uint32_t k) { return src1.data()[s1.at(r, k)]; },
+                        file, line);
+}
+template <class T, class U, bool isSetMask = true>
+inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
+                   const kernelgen::nd_t<T>& scalar, SELMODE mode, uint64_t mask, int64_t repeatTimes,
+                   const BinaryRepeatParams& p, KG_LOC) {
+    auto l = kernelgen::lanes_from_count_mask("Select", mask, repeatTimes, kernelgen::per_repeat<T>(), isSetMask, file, line);
+    T s = static_cast<T>(scalar);
+    detail::select_mask(dst, selMask, src0, mode, l, p, [s](uint32_t, uint32_t) { return s; }, file, line);
+}
+// Mode 0 with the CMPMASK register (set by the register form of Compare or SetCmpMask).
+template <class T, SELMODE mode = SELMODE::VSEL_CMPMASK_SPR>
+inline void Select(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+                   int64_t repeatTimes, const BinaryRepeatParams& p, KG_LOC) {
+    auto& st = kernelgen::block();
+    kernelgen::Lanes l{kernelgen::per_repeat<T>(), 0, st.mask_counter, st.mask_lo, {st.mask_lo, st.mask_hi}};
+    if (l.counter) {
+        l.repeats = static_cast<uint32_t>(kernelgen::ceil_div(l.count, l.per_repeat));
+    } else {
+        kernelgen::check_repeat("Select", repeatTimes, file, line);
+        l.repeats = static_cast<uint32_t>(repeatTimes);
+    }
+    auto s1 = kernelgen::stride_of<T>(p.src1BlkStride, p.src1RepStride);
+    kernelgen::check_strided("Select", "src1", src1, l, s1, file, line);
+    detail::select_mask(dst, LocalTensor<uint8_t>(), src0, SELMODE::VSEL_CMPMASK_SPR, l, p,
+                        [&](uint32_t r, uint32_t k) { return src1.data()[s1.at(r, k)]; }, file, line);
+}
+
+}  // namespace AscendC

@@ -1,0 +1,276 @@
+// Data movement: DataCopy (GM <-> UB/L1, UB -> UB; count and DataCopyParams forms, Nd2Nz),
+// DataCopyPad (unaligned GM <-> UB), atomic accumulation into GM.
+#pragma once
+
+#include "tensor.h"
+
+namespace kernelgen {
+
+using AscendC::TPosition;
+
+inline bool is_l1_position(TPosition p) {
+    return p == TPosition::A1 || p == TPosition::B1 || p == TPosition::C1 || p == TPosition::TSCM;
+}
+
+template <class T>
+inline void check_local_side(const char* api, const char* role, const AscendC::LocalTensor<T>& t, bool to_gm, bool pad,
+                             const char* file, int line) {
+    using AscendC::position_name;
+    if (!t.valid()) failf("queue-protocol", file, line, "%s: %s is a LocalTensor that holds no buffer", api, role);
+    TPosition p = t.GetPosition();
+    bool ok = to_gm ? (AscendC::is_ub_position(p) || p == TPosition::CO2)
+                    : (p == TPosition::VECIN || p == TPosition::VECCALC || (pad && p == TPosition::VECOUT) ||
+                       (!pad && is_l1_position(p)));
+    if (!ok)
+        failf("tensor-position", file, line, "%s: %s is in position %s; %s", api, role, position_name(p),
+              to_gm ? "copies to GM come from UB (VECOUT)"
+                    : (pad ? "DataCopyPad from GM targets VECIN/VECOUT" : "copies from GM target VECIN (or A1/B1 in L1)"));
+    if (t.ub_offset() % 32 != 0)
+        failf("ub-offset-align", file, line, "%s: %s starts at on-chip offset %llu, which is not 32-byte aligned", api, role,
+              (unsigned long long)t.ub_offset());
+}
+
+inline void check_align32(const char* api, uint64_t bytes, uint64_t count, const char* tname, const char* file, int line) {
+    if (bytes % 32 != 0)
+        failf("datacopy-align", file, line,
+              "%s: count %llu x sizeof(%s) = %llu bytes is not a multiple of 32 (the NPU drops the last %llu bytes); "
+              "use DataCopyPad or pad the length",
+              api, (unsigned long long)count, tname, (unsigned long long)bytes, (unsigned long long)(bytes % 32));
+}
+
+inline void check_block_count(const char* api, uint32_t blockCount, const char* file, int line) {
+    if (blockCount > 4095)
+        failf("datacopy-align", file, line, "%s: blockCount is %u, must be <= 4095", api, blockCount);
+}
+
+// Writes `n` elements to GM, honouring the atomic mode of SetAtomicAdd/Max/Min.
+template <class T>
+inline void gm_store(T* dst, const T* src, uint64_t n) {
+    AtomicMode m = block().atomic;
+    if (m == AtomicMode::NONE) {
+        std::memmove(dst, src, n * sizeof(T));
+        return;
+    }
+    for (uint64_t i = 0; i < n; ++i) {
+        auto a = widen(dst[i]);
+        auto b = widen(src[i]);
+        dst[i] = narrow<T>(m == AtomicMode::ADD ? a + b : m == AtomicMode::MAX ? (a > b ? a : b) : (a < b ? a : b));
+    }
+}
+
+template <class T>
+inline void check_local_need(const char* api, const char* role, const AscendC::LocalTensor<T>& t, uint64_t elems,
+                             const char* file, int line) {
+    if (elems > t.GetSize())
+        failf("count-exceeds-tensor", file, line, "%s: moves %llu elements through %s, a LocalTensor<%s> of %u elements",
+              api, (unsigned long long)elems, role, type_name<T>(), t.GetSize());
+}
+
+}  // namespace kernelgen
+
+namespace AscendC {
+
+// ---------------------------------------------------------------- DataCopy, count form
+template <class T>
+inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, int64_t count, KG_LOC) {
+    const char* api = "DataCopy(GM->UB)";
+    kernelgen::check_count_nonneg(api, count, file, line);
+    kernelgen::check_local_side(api, "dst", dst, false, false, file, line);
+    uint64_t n = static_cast<uint64_t>(count), bytes = n * sizeof(T);
+    kernelgen::check_align32(api, bytes, n, kernelgen::type_name<T>(), file, line);
+    kernelgen::check_local_need(api, "dst", dst, n, file, line);
+    src.check_access(api, 0, n, false, file, line);
+    std::memmove(dst.data(), src.data(), bytes);
+    kernelgen::counters().gm_to_ub_bytes += bytes;
+}
+
+template <class T>
+inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, int64_t count, KG_LOC) {
+    const char* api = "DataCopy(UB->GM)";
+    kernelgen::check_count_nonneg(api, count, file, line);
+    kernelgen::check_local_side(api, "src", src, true, false, file, line);
+    uint64_t n = static_cast<uint64_t>(count), bytes = n * sizeof(T);
+    kernelgen::check_align32(api, bytes, n, kernelgen::type_name<T>(), file, line);
+    kernelgen::check_local_need(api, "src", src, n, file, line);
+    dst.check_access(api, 0, n, true, file, line);
+    kernelgen::gm_store(dst.data(), src.data(), n);
+    kernelgen::counters().ub_to_gm_bytes += bytes;
+}
+
+template <class T>
+inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, int64_t count, KG_LOC) {
+    const char* api = "DataCopy(UB->UB)";
+    kernelgen::check_count_nonneg(api, count, file, line);
+    uint64_t n = static_cast<uint64_t>(count), bytes = n * sizeof(T);
+    kernelgen::check_vec_operand(api, "src", src, n, file, line);
+    kernelgen::check_local_need(api, "dst", dst, n, file, line);
+    kernelgen::check_align32(api, bytes, n, kernelgen::type_name<T>(), file, line);
+    std::memmove(dst.data(), src.data(), bytes);
+    kernelgen::counters().ub_to_ub_bytes += bytes;
+}
+
+// ---------------------------------------------------------------- DataCopy, DataCopyParams form
+// blockCount blocks of blockLen x 32 bytes; srcStride/dstStride: 32-byte blocks between blocks.
+template <class T>
+inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& p, KG_LOC) {
+    const char* api = "DataCopy(GM->UB, DataCopyParams)";
+    kernelgen::check_block_count(api, p.blockCount, file, line);
+    kernelgen::check_local_side(api, "dst", dst, false, false, file, line);
+    const uint64_t epb = 32 / sizeof(T), len = uint64_t(p.blockLen) * epb;
+    for (uint32_t i = 0; i < p.blockCount; ++i) {
+        uint64_t s = i * (len + uint64_t(p.srcStride) * epb), d = i * (len + uint64_t(p.dstStride) * epb);
+        kernelgen::check_local_need(api, "dst", dst, d + len, file, line);
+        src.check_access(api, s, len, false, file, line);
+        std::memmove(dst.data() + d, src.data() + s, len * sizeof(T));
+    }
+    kernelgen::counters().gm_to_ub_bytes += uint64_t(p.blockCount) * len * sizeof(T);
+}
+
+template <class T>
+inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p, KG_LOC) {
+    const char* api = "DataCopy(UB->GM, DataCopyParams)";
+    kernelgen::check_block_count(api, p.blockCount, file, line);
+    kernelgen::check_local_side(api, "src", src, true, false, file, line);
+    const uint64_t epb = 32 / sizeof(T), len = uint64_t(p.blockLen) * epb;
+    for (uint32_t i = 0; i < p.blockCount; ++i) {
+        uint64_t s = i * (len + uint64_t(p.srcStride) * epb), d = i * (len + uint64_t(p.dstStride) * epb);
+        kernelgen::check_local_need(api, "src", src, s + len, file, line);
+        dst.check_access(api, d, len, true, file, line);
+        kernelgen::gm_store(dst.data() + d, src.data() + s, len);
+    }
+    kernelgen::counters().ub_to_gm_bytes += uint64_t(p.blockCount) * len * sizeof(T);
+}
+
+template <class T>
+inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p, KG_LOC) {
+    const char* api = "DataCopy(UB->UB, DataCopyParams)";
+    kernelgen::check_block_count(api, p.blockCount, file, line);
+    kernelgen::check_vec_operand(api, "src", src, 0, file, line);
+    const uint64_t epb = 32 / sizeof(T), len = uint64_t(p.blockLen) * epb;
+    for (uint32_t i = 0; i < p.blockCount; ++i) {
+        uint64_t s = i * (len + uint64_t(p.srcStride) * epb), d = i * (len + uint64_t(p.dstStride) * epb);
+        kernelgen::check_local_need(api, "src", src, s + len, file, line);
+        kernelgen::check_local_need(api, "dst", dst, d + len, file, line);
+        std::memmove(dst.data() + d, src.data() + s, len * sizeof(T));
+    }
+    kernelgen::counters().ub_to_ub_bytes += uint64_t(p.blockCount) * len * sizeof(T);
+}
+
+// ND (row-major nValue x dValue, row stride srcDValue) -> Nz fractals of 32-byte columns.
+template <class T>
+inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Nd2NzParams& p, KG_LOC) {
+    const char* api = "DataCopy(GM->L1, Nd2NzParams)";
+    kernelgen::check_local_side(api, "dst", dst, false, false, file, line);
+    const uint64_t c0 = 32 / sizeof(T);
+    uint64_t moved = 0;
+    for (uint32_t m = 0; m < p.ndNum; ++m)
+        for (uint32_t n = 0; n < p.nValue; ++n) {
+            uint64_t s = uint64_t(m) * p.srcNdMatrixStride + uint64_t(n) * p.srcDValue;
+            src.check_access(api, s, p.dValue, false, file, line);
+            for (uint32_t d = 0; d < p.dValue; ++d) {
+                uint64_t o = uint64_t(m) * p.dstNzMatrixStride + (d / c0) * p.dstNzC0Stride * c0 +
+                             uint64_t(n) * p.dstNzNStride * c0 + d % c0;
+                kernelgen::check_local_need(api, "dst", dst, o + 1, file, line);
+                dst.data()[o] = src.data()[s + d];
+            }
+            moved += p.dValue;
+        }
+    kernelgen::counters().gm_to_ub_bytes += moved * sizeof(T);
+}
+
+// ---------------------------------------------------------------- DataCopyPad
+// GM rows of blockLen BYTES (GM stride in bytes) <-> UB rows padded to 32 bytes (UB stride in
+// 32-byte blocks). Not on chips without the instruction (910, 310P).
+namespace detail {
+
+inline void check_pad_chip(const char* api, const char* file, int line) {
+    if (!kernelgen::chip().has_datacopypad)
+        kernelgen::failf("chip-support", file, line, "%s is not supported on %s; use DataCopy with 32-byte aligned lengths",
+                         api, kernelgen::chip().name.c_str());
+}
+
+template <class T>
+inline void pad_in(const LocalTensor<T>& dst, const GlobalTensor<T>& src, uint32_t blockCount, uint32_t blockLen,
+                   uint32_t srcStride, uint32_t dstStride, bool isPad, uint32_t left, uint32_t right, T value,
+                   const char* file, int line) {
+    const char* api = "DataCopyPad(GM->UB)";
+    check_pad_chip(api, file, line);
+    kernelgen::check_block_count(api, blockCount, file, line);
+    kernelgen::check_local_side(api, "dst", dst, false, true, file, line);
+    if (left * sizeof(T) > 32 || right * sizeof(T) > 32)
+        kernelgen::failf("param-range", file, line, "%s: leftPadding %u / rightPadding %u elements exceed 32 bytes", api,
+                         left, right);
+    if (blockLen % sizeof(T) != 0)
+        kernelgen::failf("param-range", file, line, "%s: blockLen %u bytes is not a whole number of %s elements", api,
+                         blockLen, kernelgen::type_name<T>());
+    const uint64_t len = blockLen / sizeof(T);
+    const uint64_t row = kernelgen::align_up((left + right) * sizeof(T) + blockLen, 32) / sizeof(T);
+    const uint64_t ustride = row + uint64_t(dstStride) * (32 / sizeof(T));
+    auto* gbase = reinterpret_cast<const uint8_t*>(src.data());
+    for (uint32_t i = 0; i < blockCount; ++i) {
+        uint64_t gbyte = uint64_t(i) * (blockLen + uint64_t(srcStride));
+        uint64_t d = i * ustride;
+        kernelgen::check_local_need(api, "dst", dst, d + row, file, line);
+        if (gbyte % sizeof(T) != 0)
+            kernelgen::failf("param-range", file, line, "%s: srcStride %u bytes leaves rows off the %s element grid", api,
+                             srcStride, kernelgen::type_name<T>());
+        src.check_access(api, gbyte / sizeof(T), len, false, file, line);
+        T* out = dst.data() + d;
+        if (isPad) {
+            for (uint32_t k = 0; k < left; ++k) out[k] = value;
+            for (uint64_t k = left + len; k < row; ++k) out[k] = value;
+        }
+        std::memmove(out + left, gbase + gbyte, blockLen);
+    }
+    kernelgen::counters().gm_to_ub_bytes += uint64_t(blockCount) * blockLen;
+}
+
+template <class T>
+inline void pad_out(const GlobalTensor<T>& dst, const LocalTensor<T>& src, uint32_t blockCount, uint32_t blockLen,
+                    uint32_t srcStride, uint32_t dstStride, const char* file, int line) {
+    const char* api = "DataCopyPad(UB->GM)";
+    check_pad_chip(api, file, line);
+    kernelgen::check_block_count(api, blockCount, file, line);
+    kernelgen::check_local_side(api, "src", src, true, true, file, line);
+    if (blockLen % sizeof(T) != 0)
+        kernelgen::failf("param-range", file, line, "%s: blockLen %u bytes is not a whole number of %s elements", api,
+                         blockLen, kernelgen::type_name<T>());
+    const uint64_t len = blockLen / sizeof(T);
+    const uint64_t ustride = (kernelgen::align_up(blockLen, 32) + uint64_t(srcStride) * 32) / sizeof(T);
+    for (uint32_t i = 0; i < blockCount; ++i) {
+        uint64_t gbyte = uint64_t(i) * (blockLen + uint64_t(dstStride));
+        uint64_t s = i * ustride;
+        kernelgen::check_local_need(api, "src", src, s + len, file, line);
+        if (gbyte % sizeof(T) != 0)
+            kernelgen::failf("param-range", file, line, "%s: dstStride %u bytes leaves rows off the %s element grid", api,
+                             dstStride, kernelgen::type_name<T>());
+        dst.check_access(api, gbyte / sizeof(T), len, true, file, line);
+        kernelgen::gm_store(dst.data() + gbyte / sizeof(T), src.data() + s, len);
+    }
+    kernelgen::counters().ub_to_gm_bytes += uint64_t(blockCount) * blockLen;
+}
+
+}  // namespace detail
+
+template <class T>
+inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyExtParams& p,
+                        const DataCopyPadExtParams<kernelgen::nd_t<T>>& pad, KG_LOC) {
+    detail::pad_in(dst, src, p.blockCount, p.blockLen, p.srcStride, p.dstStride, pad.isPad, pad.leftPadding,
+                   pad.rightPadding, pad.paddingValue, file, line);
+}
+template <class T>
+inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& p,
+                        const DataCopyPadParams& pad, KG_LOC) {
+    detail::pad_in(dst, src, p.blockCount, p.blockLen, p.srcStride, p.dstStride, pad.isPad, pad.leftPadding,
+                   pad.rightPadding, static_cast<T>(pad.paddingValue), file, line);
+}
+template <class T>
+inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyExtParams& p, KG_LOC) {
+    detail::pad_out(dst, src, p.blockCount, p.blockLen, p.srcStride, p.dstStride, file, line);
+}
+template <class T>
+inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p, KG_LOC) {
+    detail::pad_out(dst, src, p.blockCount, p.blockLen, p.srcStride, p.dstStride, file, line);
+}
+
+}  // namespace AscendC

@@ -1,0 +1,98 @@
+// Remaining vector helpers: Brcb, Gather, CreateVecIndex, Axpy, and DumpTensor (prints).
+#pragma once
+
+#include <cstdio>
+
+#include "vec_core.h"
+
+namespace AscendC {
+
+// Each of 8 source elements per repeat fills one 32-byte block of dst.
+template <class T>
+inline void Brcb(const LocalTensor<T>& dst, const LocalTensor<T>& src, int64_t repeatTimes, const BrcbRepeatParams& p,
+                 KG_LOC) {
+    const char* api = "Brcb";
+    kernelgen::check_repeat(api, repeatTimes, file, line);
+    const uint64_t epb = 32 / sizeof(T), reps = static_cast<uint64_t>(repeatTimes);
+    kernelgen::check_vec_operand(api, "src", src, reps * 8, file, line);
+    uint64_t need = reps ? ((reps - 1) * p.dstRepStride + 7ull * p.dstBlkStride) * epb + epb : 0;
+    kernelgen::check_vec_operand(api, "dst", dst, need, file, line);
+    kernelgen::count_repeats(api, reps);
+    for (uint64_t r = 0; r < reps; ++r)
+        for (uint64_t j = 0; j < 8; ++j) {
+            T v = src.data()[r * 8 + j];
+            T* out = dst.data() + (r * p.dstRepStride + j * p.dstBlkStride) * epb;
+            for (uint64_t e = 0; e < epb; ++e) out[e] = v;
+        }
+}
+
+// dst[i] = element at byte offset srcOffset[i] + srcBaseAddr of src.
+template <class T>
+inline void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint32_t>& srcOffset,
+                   uint32_t srcBaseAddr, int64_t count, KG_LOC) {
+    const char* api = "Gather";
+    kernelgen::check_count_nonneg(api, count, file, line);
+    uint64_t n = static_cast<uint64_t>(count);
+    kernelgen::check_vec_operand(api, "dst", dst, n, file, line);
+    kernelgen::check_vec_operand(api, "srcOffset", srcOffset, n, file, line);
+    kernelgen::check_vec_operand(api, "src", src, 0, file, line);
+    kernelgen::count_bytes_as_repeats(api, n * sizeof(T));
+    const uint64_t limit = uint64_t(src.GetSize()) * sizeof(T);
+    for (uint64_t i = 0; i < n; ++i) {
+        uint64_t byte = uint64_t(srcBaseAddr) + srcOffset.data()[i];
+        if (byte % sizeof(T) != 0 || byte + sizeof(T) > limit)
+            kernelgen::failf("count-exceeds-tensor", file, line,
+                             "Gather: offset %llu bytes (element %llu) is outside the %llu-byte src or not element aligned",
+                             (unsigned long long)byte, (unsigned long long)i, (unsigned long long)limit);
+        std::memcpy(dst.data() + i, reinterpret_cast<const uint8_t*>(src.data()) + byte, sizeof(T));
+    }
+}
+
+// dst[i] = firstValue + i.
+template <class T>
+inline void CreateVecIndex(const LocalTensor<T>& dst, const kernelgen::nd_t<T>& firstValue, int64_t count, KG_LOC) {
+    const char* api = "CreateVecIndex";
+    kernelgen::check_count_nonneg(api, count, file, line);
+    uint64_t n = static_cast<uint64_t>(count);
+    kernelgen::check_vec_operand(api, "dst", dst, n, file, line);
+    kernelgen::count_bytes_as_repeats(api, n * sizeof(T));
+    auto base = kernelgen::widen(static_cast<T>(firstValue));
+    for (uint64_t i = 0; i < n; ++i) dst.data()[i] = kernelgen::narrow<T>(base + static_cast<decltype(base)>(i));
+}
+
+// dst[i] += src[i] * scalar (dst may be wider than src, e.g. float += half * half).
+template <class T, class U>
+inline void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const kernelgen::nd_t<U>& scalar, int64_t count,
+                 KG_LOC) {
+    const char* api = "Axpy";
+    kernelgen::check_count_nonneg(api, count, file, line);
+    uint64_t n = static_cast<uint64_t>(count);
+    kernelgen::check_vec_operand(api, "dst", dst, n, file, line);
+    kernelgen::check_vec_operand(api, "src", src, n, file, line);
+    kernelgen::count_bytes_as_repeats(api, n * (sizeof(T) > sizeof(U) ? sizeof(T) : sizeof(U)));
+    float s = static_cast<float>(static_cast<U>(scalar));
+    for (uint64_t i = 0; i < n; ++i)
+        dst.data()[i] = kernelgen::narrow<T>(static_cast<float>(dst.data()[i]) + static_cast<float>(src.data()[i]) * s);
+}
+
+// Prints the first dumpSize elements with a description number, as the CPU debug mode does.
+template <class T>
+inline void DumpTensor(const LocalTensor<T>& t, uint32_t desc, uint32_t dumpSize) {
+    std::printf("DumpTensor: desc=%u, block=%d, size=%u\n", desc, kernelgen::current_block(), dumpSize);
+    for (uint32_t i = 0; i < dumpSize && i < t.GetSize(); ++i) {
+        if constexpr (std::is_integral_v<T>) std::printf("%lld ", static_cast<long long>(t.data()[i]));
+        else std::printf("%g ", static_cast<double>(static_cast<float>(t.data()[i])));
+    }
+    std::printf("\n");
+}
+template <class T>
+inline void DumpTensor(const GlobalTensor<T>& t, uint32_t desc, uint32_t dumpSize) {
+    std::printf("DumpTensor: desc=%u, block=%d, size=%u\n", desc, kernelgen::current_block(), dumpSize);
+    for (uint32_t i = 0; i < dumpSize; ++i) {
+        if constexpr (std::is_integral_v<T>) std::printf("%lld ", static_cast<long long>(t.data()[i]));
+        else std::printf("%g ", static_cast<double>(static_cast<float>(t.data()[i])));
+    }
+    std::printf("\n");
+}
+
+}  // namespace AscendC

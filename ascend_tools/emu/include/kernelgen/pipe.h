@@ -1,0 +1,412 @@
+// TPipe (on-chip arenas: UB, L1, L0A/B/C per pipe per block), queues (TQue, TQueBind) with the
+// queue protocol checks, TBuf, and the single-TPipe and leak rules.
+#pragma once
+
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "tensor.h"
+
+namespace kernelgen {
+
+enum class SlotState : uint8_t { FREE, ALLOCATED, ENQUEUED, DEQUEUED };
+
+inline const char* slot_state_name(SlotState s) {
+    static const char* const names[] = {"free", "allocated", "enqueued", "dequeued"};
+    return names[static_cast<int>(s)];
+}
+
+struct Arena {
+    uint8_t* base = nullptr;
+    uint64_t bytes = 0;
+    uint64_t used = 0;
+    const char* name = "";
+};
+
+// One InitBuffer call, remembered for overflow messages.
+struct BufferRecord {
+    std::string what;  // "TQue<VECIN>" / "TBuf<VECCALC>"
+    uint32_t num;
+    uint64_t bytes_each;
+    int line;
+    const char* arena;
+};
+
+struct LeakRecord {
+    std::string message;
+    const char* file;
+    int line;
+};
+
+inline std::vector<LeakRecord>& pending_leaks() {
+    static thread_local std::vector<LeakRecord> v;
+    return v;
+}
+
+// State shared by every queue type: slots (buffers), their states, the FIFO of enqueued slots.
+class QueueCore {
+  public:
+    QueueCore(AscendC::TPosition pos, int32_t depth) : pos_(pos), depth_(depth) {}
+    QueueCore(const QueueCore&) = delete;
+    QueueCore& operator=(const QueueCore&) = delete;
+    ~QueueCore() { record_leaks(); }
+
+    struct Slot {
+        uint8_t* data;
+        SlotState state = SlotState::FREE;
+        const char* file = "";
+        int line = 0;  // AllocTensor call of the current use
+    };
+
+    void init(uint8_t* base, uint32_t num, uint64_t bytes_each, const uint8_t* arena, int* pos_counter) {
+        slots_.clear();
+        for (uint32_t i = 0; i < num; ++i) slots_.push_back(Slot{base + i * bytes_each});
+        bytes_each_ = bytes_each;
+        arena_ = arena;
+        pos_counter_ = pos_counter;
+        fifo_.clear();
+    }
+
+    std::string label() const {
+        return std::string("TQue<") + AscendC::position_name(pos_) + ", " + std::to_string(depth_) + ">";
+    }
+
+    template <class T>
+    AscendC::LocalTensor<T> alloc(const char* file, int line) {
+        if (slots_.empty())
+            failf("queue-protocol", file, line, "AllocTensor on %s before pipe.InitBuffer gave it buffers", label().c_str());
+        for (size_t i = 0; i < slots_.size(); ++i) {
+            if (slots_[i].state != SlotState::FREE) continue;
+            int limit = static_cast<int>(chip().max_tensors_per_position);
+            if (pos_counter_ && *pos_counter_ + 1 > limit)
+                failf("buffer-count", file, line,
+                      "AllocTensor on %s: %d tensors of position %s would be allocated at once, the chip allows %d",
+                      label().c_str(), *pos_counter_ + 1, AscendC::position_name(pos_), limit);
+            if (pos_counter_) ++*pos_counter_;
+            slots_[i].state = SlotState::ALLOCATED;
+            slots_[i].file = file;
+            slots_[i].line = line;
+            return AscendC::LocalTensor<T>(reinterpret_cast<T*>(slots_[i].data),
+                                           static_cast<uint32_t>(bytes_each_ / sizeof(T)), pos_, arena_, this,
+                                           static_cast<int32_t>(i));
+        }
+        failf("queue-protocol", file, line,
+              "AllocTensor on %s: all %zu buffers are in use (allocated at line %d%s); a FreeTensor is missing and "
+              "the NPU would hang here",
+              label().c_str(), slots_.size(), slots_[0].line, slots_.size() > 1 ? ", ..." : "");
+    }
+
+    template <class T>
+    Slot& own_slot(const char* api, const AscendC::LocalTensor<T>& t, const char* file, int line) {
+        if (t.owner() != this || t.slot() < 0 || static_cast<size_t>(t.slot()) >= slots_.size())
+            failf("queue-protocol", file, line, "%s on %s with a tensor that is not a whole buffer of this queue%s", api,
+                  label().c_str(),
+                  t.owner() == nullptr ? (t.is_view() ? " (a view t[offset])" : " (a TBuf tensor or a view)") : "");
+        return slots_[static_cast<size_t>(t.slot())];
+    }
+
+    template <class T>
+    void free(const AscendC::LocalTensor<T>& t, const char* file, int line) {
+        Slot& s = own_slot("FreeTensor", t, file, line);
+        if (s.state == SlotState::FREE)
+            failf("queue-protocol", file, line, "FreeTensor on %s of a buffer that is already free", label().c_str());
+        if (s.state == SlotState::ENQUEUED)
+            failf("queue-protocol", file, line, "FreeTensor on %s of a tensor still enqueued (EnQue without DeQue)",
+                  label().c_str());
+        s.state = SlotState::FREE;
+        if (pos_counter_) --*pos_counter_;
+    }
+
+    template <class T>
+    bool enque(const AscendC::LocalTensor<T>& t, const char* file, int line) {
+        Slot& s = own_slot("EnQue", t, file, line);
+        if (s.state != SlotState::ALLOCATED && s.state != SlotState::DEQUEUED)
+            failf("queue-protocol", file, line, "EnQue on %s of a tensor that is %s", label().c_str(),
+                  slot_state_name(s.state));
+        if (depth_ > 0 && fifo_.size() + 1 > static_cast<size_t>(depth_))
+            failf("queue-depth", file, line, "EnQue on %s: %zu tensors would be in flight, depth is %d", label().c_str(),
+                  fifo_.size() + 1, depth_);
+        s.state = SlotState::ENQUEUED;
+        s.file = file;
+        s.line = line;
+        fifo_.push_back(t.slot());
+        return true;
+    }
+
+    template <class T>
+    AscendC::LocalTensor<T> deque(const char* file, int line) {
+        if (fifo_.empty())
+            failf("queue-protocol", file, line, "DeQue on %s with nothing enqueued (EnQue missing or DeQue twice)",
+                  label().c_str());
+        int32_t i = fifo_.front();
+        fifo_.erase(fifo_.begin());
+        Slot& s = slots_[static_cast<size_t>(i)];
+        s.state = SlotState::DEQUEUED;
+        return AscendC::LocalTensor<T>(reinterpret_cast<T*>(s.data), static_cast<uint32_t>(bytes_each_ / sizeof(T)),
+                                       pos_, arena_, this, i);
+    }
+
+    size_t in_queue() const { return fifo_.size(); }
+    bool has_idle() const {
+        for (const auto& s : slots_)
+            if (s.state == SlotState::FREE) return true;
+        return false;
+    }
+    int32_t depth() const { return depth_; }
+
+    // Tensors still allocated or enqueued when the queue goes away leak a buffer.
+    void record_leaks() {
+        for (const auto& s : slots_) {
+            if (s.state == SlotState::FREE) continue;
+            pending_leaks().push_back(LeakRecord{
+                label() + ": a tensor from AllocTensor/EnQue here is still " + slot_state_name(s.state) +
+                    " when the block ends (FreeTensor missing: the buffer leaks)",
+                s.file, s.line});
+        }
+        slots_.clear();
+        fifo_.clear();
+    }
+
+  private:
+    AscendC::TPosition pos_;
+    int32_t depth_;
+    std::vector<Slot> slots_;
+    std::vector<int32_t> fifo_;
+    uint64_t bytes_each_ = 0;
+    const uint8_t* arena_ = nullptr;
+    int* pos_counter_ = nullptr;
+};
+
+inline bool register_leak_hook() {
+    block_end_hooks().push_back([] {
+        auto& leaks = pending_leaks();
+        if (leaks.empty()) return;
+        LeakRecord first = leaks.front();
+        leaks.clear();
+        fail("queue-protocol", first.message, first.file, first.line);
+    });
+    return true;
+}
+inline const bool kLeakHookRegistered = register_leak_hook();
+
+}  // namespace kernelgen
+
+namespace AscendC {
+
+template <TPosition src, TPosition dst, int32_t depth, auto mask = 0>
+class TQueBind {
+  public:
+    TQueBind() : core_(src, depth) {}
+
+    template <class T>
+    LocalTensor<T> AllocTensor(KG_LOC) {
+        return core_.template alloc<T>(file, line);
+    }
+    template <class T>
+    void FreeTensor(LocalTensor<T>& t, KG_LOC) {
+        core_.free(t, file, line);
+    }
+    template <class T>
+    bool EnQue(const LocalTensor<T>& t, KG_LOC) {
+        return core_.enque(t, file, line);
+    }
+    template <class T>
+    LocalTensor<T> DeQue(KG_LOC) {
+        return core_.template deque<T>(file, line);
+    }
+    bool VacantInQue() const { return depth <= 0 || core_.in_queue() < static_cast<size_t>(depth); }
+    bool HasTensorInQue() const { return core_.in_queue() > 0; }
+    int32_t GetTensorCountInQue() const { return static_cast<int32_t>(core_.in_queue()); }
+    bool HasIdleBuffer() const { return core_.has_idle(); }
+    void FreeAllEvent() {}
+
+    kernelgen::QueueCore& core() { return core_; }
+    static constexpr TPosition position = src;
+
+  private:
+    kernelgen::QueueCore core_;
+};
+
+template <TPosition pos, int32_t depth, auto mask = 0>
+class TQue : public TQueBind<pos, pos, depth, mask> {};
+
+template <TPosition pos = TPosition::VECCALC>
+class TBuf {
+  public:
+    template <class T>
+    LocalTensor<T> Get(KG_LOC) const {
+        need_init(file, line);
+        return LocalTensor<T>(reinterpret_cast<T*>(data_), static_cast<uint32_t>(bytes_ / sizeof(T)), pos, arena_,
+                              nullptr, -1);
+    }
+    template <class T>
+    LocalTensor<T> Get(uint32_t lenElems, KG_LOC) const {
+        need_init(file, line);
+        if (uint64_t(lenElems) * sizeof(T) > bytes_)
+            kernelgen::failf("count-exceeds-tensor", file, line, "TBuf::Get<%s>(%u) needs %llu bytes, the TBuf has %llu",
+                             kernelgen::type_name<T>(), lenElems, (unsigned long long)(uint64_t(lenElems) * sizeof(T)),
+                             (unsigned long long)bytes_);
+        return LocalTensor<T>(reinterpret_cast<T*>(data_), lenElems, pos, arena_, nullptr, -1);
+    }
+    template <class T>
+    LocalTensor<T> GetWithOffset(uint32_t lenElems, uint32_t offsetBytes, KG_LOC) const {
+        need_init(file, line);
+        if (offsetBytes + uint64_t(lenElems) * sizeof(T) > bytes_)
+            kernelgen::failf("count-exceeds-tensor", file, line, "TBuf::GetWithOffset: %u bytes + %u elements exceed the TBuf's %llu bytes",
+                             offsetBytes, lenElems, (unsigned long long)bytes_);
+        return LocalTensor<T>(reinterpret_cast<T*>(data_ + offsetBytes), lenElems, pos, arena_, nullptr, -1);
+    }
+    void init(uint8_t* data, uint64_t bytes, const uint8_t* arena) {
+        data_ = data;
+        bytes_ = bytes;
+        arena_ = arena;
+    }
+    static constexpr TPosition position = pos;
+
+  private:
+    void need_init(const char* file, int line) const {
+        if (!data_) kernelgen::failf("queue-protocol", file, line, "TBuf::Get before pipe.InitBuffer gave the TBuf memory");
+    }
+    uint8_t* data_ = nullptr;
+    uint64_t bytes_ = 0;
+    const uint8_t* arena_ = nullptr;
+};
+
+class TPipe {
+  public:
+    TPipe(KG_LOC) {  // NOLINT: real code writes `TPipe pipe;`
+        auto& b = kernelgen::block();
+        if (b.live_pipe)
+            kernelgen::failf("single-tpipe", file, line,
+                             "a second TPipe is constructed while the TPipe from %s:%d is alive in this block",
+                             b.live_pipe_file, b.live_pipe_line);
+        b.live_pipe = this;
+        b.live_pipe_file = file;
+        b.live_pipe_line = line;
+        const auto& c = kernelgen::chip();
+        make_arena(ub_, c.ub_bytes, "UB");
+        make_arena(l1_, c.l1_bytes, "L1");
+        make_arena(l0a_, c.l0a_bytes, "L0A");
+        make_arena(l0b_, c.l0b_bytes, "L0B");
+        make_arena(l0c_, c.l0c_bytes, "L0C");
+        make_arena(bt_, 1024, "BT");
+    }
+    TPipe(const TPipe&) = delete;
+    TPipe& operator=(const TPipe&) = delete;
+    ~TPipe() { Destroy(); }
+
+    template <TPosition src, TPosition dst, int32_t depth, auto mask>
+    bool InitBuffer(TQueBind<src, dst, depth, mask>& que, uint8_t num, uint32_t len, KG_LOC) {
+        kernelgen::Arena& a = arena_for(src);
+        uint64_t each = kernelgen::align_up(len, 32);
+        std::string what = que.core().label();
+        uint8_t* p = take(a, what, num, each, file, line);
+        que.core().init(p, num, each, a.base, &pos_counts_[static_cast<size_t>(src)]);
+        return true;
+    }
+    template <TPosition pos>
+    bool InitBuffer(TBuf<pos>& buf, uint32_t len, KG_LOC) {
+        kernelgen::Arena& a = arena_for(pos);
+        uint64_t each = kernelgen::align_up(len, 32);
+        uint8_t* p = take(a, std::string("TBuf<") + position_name(pos) + ">", 1, each, file, line);
+        buf.init(p, each, a.base);
+        return true;
+    }
+
+    TEventID FetchEventID(HardEvent) { return next_event_++ & 7; }
+    template <HardEvent evt>
+    TEventID FetchEventID() {
+        return next_event_++ & 7;
+    }
+    template <HardEvent evt>
+    TEventID AllocEventID() {
+        return next_event_++ & 7;
+    }
+    template <HardEvent evt>
+    void ReleaseEventID(TEventID) {}
+
+    // Frees every buffer (InitBuffer starts from the bottom of each arena again).
+    void Reset() {
+        for (auto* a : {&ub_, &l1_, &l0a_, &l0b_, &l0c_, &bt_}) a->used = 0;
+        records_.clear();
+        buffers_ = 0;
+    }
+    void Destroy() {
+        auto& b = kernelgen::block();
+        if (b.live_pipe == this) b.live_pipe = nullptr;
+    }
+    void Init() {}
+
+    uint64_t ub_used() const { return ub_.used; }
+
+  private:
+    struct Free {
+        void operator()(uint8_t* p) const { std::free(p); }
+    };
+
+    void make_arena(kernelgen::Arena& a, uint64_t bytes, const char* name) {
+        uint64_t n = kernelgen::align_up(bytes ? bytes : 32, 4096);
+        auto* p = static_cast<uint8_t*>(std::aligned_alloc(4096, n));
+        if (!p) kernelgen::fail("crash", "out of host memory for the on-chip arenas", __FILE__, __LINE__);
+        std::memset(p, 0xFF, n);  // uninitialised UB reads as NaN / -1, as garbage would
+        owned_.emplace_back(p);
+        a.base = p;
+        a.bytes = bytes;
+        a.used = 0;
+        a.name = name;
+    }
+
+    kernelgen::Arena& arena_for(TPosition p) {
+        switch (p) {
+            case TPosition::A1:
+            case TPosition::B1:
+            case TPosition::C1:
+            case TPosition::TSCM: return l1_;
+            case TPosition::A2: return l0a_;
+            case TPosition::B2: return l0b_;
+            case TPosition::CO1: return l0c_;
+            case TPosition::C2: return bt_;
+            default: return ub_;
+        }
+    }
+
+    uint8_t* take(kernelgen::Arena& a, const std::string& what, uint32_t num, uint64_t each, const char* file,
+                  int line) {
+        buffers_ += num;
+        if (buffers_ > MAX_BUFFERS_PER_PIPE)
+            kernelgen::failf("buffer-count", file, line,
+                             "InitBuffer of %s with %u buffers brings this TPipe to %u buffers; at most %d are allowed",
+                             what.c_str(), num, buffers_, MAX_BUFFERS_PER_PIPE);
+        uint64_t need = uint64_t(num) * each;
+        if (a.used + need > a.bytes) {
+            std::string used;
+            for (const auto& r : records_) {
+                if (r.arena != a.name) continue;
+                used += "; " + r.what + " " + std::to_string(r.num) + " x " + std::to_string(r.bytes_each) +
+                        " B (line " + std::to_string(r.line) + ")";
+            }
+            kernelgen::failf("ub-overflow", file, line,
+                             "InitBuffer of %s needs %u x %llu = %llu B but %s has %llu B of %llu B left (%llu B in use%s)",
+                             what.c_str(), num, (unsigned long long)each, (unsigned long long)need, a.name,
+                             (unsigned long long)(a.bytes - a.used), (unsigned long long)a.bytes,
+                             (unsigned long long)a.used, used.c_str());
+        }
+        uint8_t* p = a.base + a.used;
+        a.used += need;
+        records_.push_back(kernelgen::BufferRecord{what, num, each, line, a.name});
+        return p;
+    }
+
+    kernelgen::Arena ub_, l1_, l0a_, l0b_, l0c_, bt_;
+    std::vector<std::unique_ptr<uint8_t, Free>> owned_;
+    std::vector<kernelgen::BufferRecord> records_;
+    uint32_t buffers_ = 0;
+    int pos_counts_[static_cast<size_t>(TPosition::MAX) + 1] = {};
+    int next_event_ = 0;
+};
+
+inline TPipe* GetTPipePtr() { return static_cast<TPipe*>(kernelgen::block().live_pipe); }
+
+}  // namespace AscendC

@@ -1,0 +1,256 @@
+// Reductions: ReduceSum/Max/Min (whole count -> dst[0], index in dst[1] as integer bits),
+// WholeReduceSum/Max/Min (one result per repeat), BlockReduceSum/Max/Min (one per 32-byte
+// block), and the high-level Sum over rows. Sums accumulate in double and round once.
+#pragma once
+
+#include "vec_core.h"
+
+namespace kernelgen {
+
+enum class RedKind { SUM, MAX, MIN };
+
+// Running reduction over values of T; `index` is the position of the first extreme value.
+template <class T>
+struct Reducer {
+    RedKind kind;
+    double sum = 0;
+    acc_t<T> best{};
+    uint64_t index = 0;
+    bool any = false;
+    void add(T v, uint64_t i) {
+        acc_t<T> x = widen(v);
+        if (kind == RedKind::SUM) {
+            sum += static_cast<double>(x);
+        } else if (!any || (kind == RedKind::MAX ? x > best : x < best)) {
+            best = x;
+            index = i;
+        }
+        any = true;
+    }
+    T value() const { return kind == RedKind::SUM ? narrow<T>(sum) : narrow<T>(best); }
+};
+
+// Stores an index in a T slot as the unsigned integer of T's width (read back with ReinterpretCast).
+template <class T>
+inline T index_bits(uint64_t i) {
+    T out;
+    if constexpr (sizeof(T) == 2) {
+        uint16_t v = static_cast<uint16_t>(i);
+        std::memcpy(&out, &v, 2);
+    } else if constexpr (sizeof(T) == 4) {
+        uint32_t v = static_cast<uint32_t>(i);
+        std::memcpy(&out, &v, 4);
+    } else {
+        out = static_cast<T>(i);
+    }
+    return out;
+}
+
+template <class T>
+inline void reduce_count(const char* api, RedKind kind, const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                         const LocalTensor<T>& tmp, int64_t count, bool calIndex, const char* file, int line) {
+    if (count < 1) failf("param-range", file, line, "%s: count is %lld, must be >= 1", api, (long long)count);
+    uint64_t n = static_cast<uint64_t>(count);
+    check_vec_operand(api, "src", src, n, file, line);
+    check_vec_operand(api, "dst", dst, calIndex ? 2 : 1, file, line, sizeof(T));
+    if (tmp.valid()) check_vec_operand(api, "sharedTmpBuffer", tmp, 0, file, line);
+    count_bytes_as_repeats(api, n * sizeof(T));
+    Reducer<T> red{kind};
+    for (uint64_t i = 0; i < n; ++i) red.add(src.data()[i], i);
+    dst.data()[0] = red.value();
+    if (calIndex) dst.data()[1] = index_bits<T>(red.index);
+}
+
+}  // namespace kernelgen
+
+namespace AscendC {
+
+template <class T>
+inline void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,
+                      int64_t count, KG_LOC) {
+    kernelgen::reduce_count("ReduceSum", kernelgen::RedKind::SUM, dst, src, sharedTmpBuffer, count, false, file, line);
+}
+template <class T>
+inline void ReduceMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,
+                      int64_t count, bool calIndex = false, KG_LOC) {
+    kernelgen::reduce_count("ReduceMax", kernelgen::RedKind::MAX, dst, src, sharedTmpBuffer, count, calIndex, file, line);
+}
+template <class T>
+inline void ReduceMin(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,
+                      int64_t count, bool calIndex = false, KG_LOC) {
+    kernelgen::reduce_count("ReduceMin", kernelgen::RedKind::MIN, dst, src, sharedTmpBuffer, count, calIndex, file, line);
+}
+
+namespace detail {
+// Mask form of ReduceSum/Max/Min: all active lanes of all repeats -> dst[0] (index in dst[1]).
+template <class T>
+inline void reduce_mask(const char* api, kernelgen::RedKind kind, const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                        const kernelgen::Lanes& l, uint32_t srcRepStride, bool calIndex, const char* file, int line) {
+    auto ss = kernelgen::stride_of<T>(1, srcRepStride);
+    kernelgen::check_strided(api, "src", src, l, ss, file, line);
+    kernelgen::check_vec_operand(api, "dst", dst, calIndex ? 2 : 1, file, line, sizeof(T));
+    kernelgen::count_mask_repeats(api, l);
+    kernelgen::Reducer<T> red{kind};
+    kernelgen::for_lanes(l, [&](uint32_t r, uint32_t k) { red.add(src.data()[ss.at(r, k)], ss.at(r, k)); });
+    dst.data()[0] = red.value();
+    if (calIndex) dst.data()[1] = kernelgen::index_bits<T>(red.index);
+}
+}  // namespace detail
+
+template <class T, bool isSetMask = true>
+inline void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>&, uint64_t mask,
+                      int64_t repeatTimes, int32_t srcRepStride, KG_LOC) {
+    auto l = kernelgen::lanes_from_count_mask("ReduceSum", mask, repeatTimes, kernelgen::per_repeat<T>(), isSetMask, file, line);
+    detail::reduce_mask("ReduceSum", kernelgen::RedKind::SUM, dst, src, l, srcRepStride, false, file, line);
+}
+template <class T, bool isSetMask = true>
+inline void ReduceMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>&, uint64_t mask,
+                      int64_t repeatTimes, int32_t srcRepStride, bool calIndex = false, KG_LOC) {
+    auto l = kernelgen::lanes_from_count_mask("ReduceMax", mask, repeatTimes, kernelgen::per_repeat<T>(), isSetMask, file, line);
+    detail::reduce_mask("ReduceMax", kernelgen::RedKind::MAX, dst, src, l, srcRepStride, calIndex, file, line);
+}
+template <class T, bool isSetMask = true>
+inline void ReduceMin(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>&, uint64_t mask,
+                      int64_t repeatTimes, int32_t srcRepStride, bool calIndex = false, KG_LOC) {
+    auto l = kernelgen::lanes_from_count_mask("ReduceMin", mask, repeatTimes, kernelgen::per_repeat<T>(), isSetMask, file, line);
+    detail::reduce_mask("ReduceMin", kernelgen::RedKind::MIN, dst, src, l, srcRepStride, calIndex, file, line);
+}
+
+// ---------------------------------------------------------------- WholeReduce
+namespace detail {
+// Repeat r's result goes to dst at r * dstRepStride units; a unit is the size of one result
+// (value+index pair = 2 elements; value only = 1 element; index only = one uint32).
+template <class T>
+inline void whole_reduce(const char* api, kernelgen::RedKind kind, const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                         const kernelgen::Lanes& l, int32_t dstRepStride, int32_t srcBlkStride, int32_t srcRepStride,
+                         ReduceOrder order, const char* file, int line) {
+    auto ss = kernelgen::stride_of<T>(static_cast<uint32_t>(srcBlkStride), static_cast<uint32_t>(srcRepStride));
+    kernelgen::check_strided(api, "src", src, l, ss, file, line);
+    bool pair = kind != kernelgen::RedKind::SUM &&
+                (order == ReduceOrder::ORDER_VALUE_INDEX || order == ReduceOrder::ORDER_INDEX_VALUE);
+    bool only_index = kind != kernelgen::RedKind::SUM && order == ReduceOrder::ORDER_ONLY_INDEX;
+    uint64_t unit = only_index ? 4 / sizeof(T) : (pair ? 2 : 1);
+    if (unit == 0) unit = 1;
+    uint64_t need = l.repeats ? (uint64_t(l.repeats) - 1) * uint64_t(dstRepStride) * unit + (pair ? 2 : unit) : 0;
+    kernelgen::check_vec_operand(api, "dst", dst, need, file, line, sizeof(T));
+    kernelgen::count_mask_repeats(api, l);
+    for (uint32_t r = 0; r < l.repeats; ++r) {
+        kernelgen::Reducer<T> red{kind};
+        for (uint32_t k = 0; k < l.per_repeat; ++k)
+            if (l.active(r, k)) red.add(src.data()[ss.at(r, k)], k);
+        if (!red.any) continue;
+        T* out = dst.data() + uint64_t(r) * uint64_t(dstRepStride) * unit;
+        if (only_index) {
+            uint32_t idx = static_cast<uint32_t>(red.index);
+            std::memcpy(out, &idx, 4);
+        } else if (!pair) {
+            out[0] = red.value();
+        } else if (order == ReduceOrder::ORDER_VALUE_INDEX) {
+            out[0] = red.value();
+            out[1] = kernelgen::index_bits<T>(red.index);
+        } else {
+            out[0] = kernelgen::index_bits<T>(red.index);
+            out[1] = red.value();
+        }
+    }
+}
+}  // namespace detail
+
+#define KG_WHOLE_REDUCE(NAME, KIND, ORDER_PARAM, ORDER_ARG)                                                         \
+    template <class T, bool isSetMask = true>                                                                       \
+    inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t mask, int64_t repeatTimes,    \
+                     int32_t dstRepStride, int32_t srcBlkStride, int32_t srcRepStride ORDER_PARAM, KG_LOC) {       \
+        auto l = kernelgen::lanes_from_count_mask(#NAME, mask, repeatTimes, kernelgen::per_repeat<T>(), isSetMask, \
+                                                  file, line);                                                      \
+        detail::whole_reduce(#NAME, KIND, dst, src, l, dstRepStride, srcBlkStride, srcRepStride, ORDER_ARG, file,   \
+                             line);                                                                                 \
+    }                                                                                                               \
+    template <class T, bool isSetMask = true>                                                                       \
+    inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask[],                 \
+                     int64_t repeatTimes, int32_t dstRepStride, int32_t srcBlkStride,                              \
+                     int32_t srcRepStride ORDER_PARAM, KG_LOC) {                                                    \
+        auto l = kernelgen::lanes_from_bit_mask(#NAME, mask, repeatTimes, kernelgen::per_repeat<T>(), isSetMask,    \
+                                                file, line);                                                        \
+        detail::whole_reduce(#NAME, KIND, dst, src, l, dstRepStride, srcBlkStride, srcRepStride, ORDER_ARG, file,   \
+                             line);                                                                                 \
+    }
+
+#define KG_COMMA ,
+KG_WHOLE_REDUCE(WholeReduceSum, kernelgen::RedKind::SUM, , ReduceOrder::ORDER_ONLY_VALUE)
+KG_WHOLE_REDUCE(WholeReduceMax, kernelgen::RedKind::MAX, KG_COMMA ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX, order)
+KG_WHOLE_REDUCE(WholeReduceMin, kernelgen::RedKind::MIN, KG_COMMA ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX, order)
+#undef KG_WHOLE_REDUCE
+
+// ---------------------------------------------------------------- BlockReduce
+namespace detail {
+// Each repeat yields 8 results (one per 32-byte block), written at r * dstRepStride * 8 elements.
+template <class T>
+inline void block_reduce(const char* api, kernelgen::RedKind kind, const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                         const kernelgen::Lanes& l, int32_t dstRepStride, int32_t srcBlkStride, int32_t srcRepStride,
+                         const char* file, int line) {
+    auto ss = kernelgen::stride_of<T>(static_cast<uint32_t>(srcBlkStride), static_cast<uint32_t>(srcRepStride));
+    kernelgen::check_strided(api, "src", src, l, ss, file, line);
+    uint64_t need = l.repeats ? (uint64_t(l.repeats) - 1) * uint64_t(dstRepStride) * 8 + 8 : 0;
+    kernelgen::check_vec_operand(api, "dst", dst, need, file, line, sizeof(T));
+    kernelgen::count_mask_repeats(api, l);
+    const uint32_t epb = ss.epb;
+    for (uint32_t r = 0; r < l.repeats; ++r)
+        for (uint32_t b = 0; b < 8; ++b) {
+            kernelgen::Reducer<T> red{kind};
+            for (uint32_t k = b * epb; k < (b + 1) * epb && k < l.per_repeat; ++k)
+                if (l.active(r, k)) red.add(src.data()[ss.at(r, k)], k);
+            if (red.any) dst.data()[uint64_t(r) * uint64_t(dstRepStride) * 8 + b] = red.value();
+        }
+}
+}  // namespace detail
+
+#define KG_BLOCK_REDUCE(NAME, KIND)                                                                                 \
+    template <class T, bool isSetMask = true>                                                                       \
+    inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, int64_t repeatTimes, uint64_t mask,    \
+                     int32_t dstRepStride, int32_t srcBlkStride, int32_t srcRepStride, KG_LOC) {                   \
+        auto l = kernelgen::lanes_from_count_mask(#NAME, mask, repeatTimes, kernelgen::per_repeat<T>(), isSetMask, \
+                                                  file, line);                                                      \
+        detail::block_reduce(#NAME, KIND, dst, src, l, dstRepStride, srcBlkStride, srcRepStride, file, line);       \
+    }                                                                                                               \
+    template <class T, bool isSetMask = true>                                                                       \
+    inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, int64_t repeatTimes,                   \
+                     const uint64_t mask[], int32_t dstRepStride, int32_t srcBlkStride, int32_t srcRepStride,      \
+                     KG_LOC) {                                                                                      \
+        auto l = kernelgen::lanes_from_bit_mask(#NAME, mask, repeatTimes, kernelgen::per_repeat<T>(), isSetMask,    \
+                                                file, line);                                                        \
+        detail::block_reduce(#NAME, KIND, dst, src, l, dstRepStride, srcBlkStride, srcRepStride, file, line);       \
+    }
+KG_BLOCK_REDUCE(BlockReduceSum, kernelgen::RedKind::SUM)
+KG_BLOCK_REDUCE(BlockReduceMax, kernelgen::RedKind::MAX)
+KG_BLOCK_REDUCE(BlockReduceMin, kernelgen::RedKind::MIN)
+#undef KG_BLOCK_REDUCE
+
+// ---------------------------------------------------------------- Sum (high level)
+struct SumParams {
+    uint32_t outter = 1;  // rows
+    uint32_t inner = 0;   // row length in elements (32-byte padded)
+    uint32_t n = 0;       // valid elements per row
+};
+
+template <class T, int32_t reduceDim = -1, bool isReuseSource = false, bool isBasicBlock = false>
+inline void Sum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint8_t>& sharedTmpBuffer,
+                const SumParams& p, KG_LOC) {
+    (void)sharedTmpBuffer;
+    const char* api = "Sum";
+    if (p.n > p.inner)
+        kernelgen::failf("param-range", file, line, "Sum: n (%u) exceeds inner (%u)", p.n, p.inner);
+    kernelgen::check_vec_operand(api, "src", src, uint64_t(p.outter) * p.inner, file, line);
+    kernelgen::check_vec_operand(api, "dst", dst, p.outter, file, line, sizeof(T));
+    kernelgen::count_bytes_as_repeats(api, uint64_t(p.outter) * p.inner * sizeof(T));
+    for (uint32_t o = 0; o < p.outter; ++o) {
+        kernelgen::Reducer<T> red{kernelgen::RedKind::SUM};
+        for (uint32_t i = 0; i < p.n; ++i) red.add(src.data()[uint64_t(o) * p.inner + i], i);
+        dst.data()[o] = red.value();
+    }
+}
+template <class T, int32_t reduceDim = -1, bool isReuseSource = false, bool isBasicBlock = false>
+inline void Sum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const SumParams& p, KG_LOC) {
+    Sum<T, reduceDim, isReuseSource, isBasicBlock>(dst, src, LocalTensor<uint8_t>(), p, file, line);
+}
+
+}  // namespace AscendC

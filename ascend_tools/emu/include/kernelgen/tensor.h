@@ -1,0 +1,214 @@
+// LocalTensor (a view into an on-chip arena of the TPipe) and GlobalTensor (a view of GM) with
+// the checks that belong to a single operand: position, UB alignment, size, GM extents.
+#pragma once
+
+#include "device.h"
+
+namespace kernelgen {
+
+class QueueCore;  // pipe.h
+
+struct TensorExprTag {};  // base of `a + b` style expressions (vec_binary.h)
+
+}  // namespace kernelgen
+
+namespace AscendC {
+
+template <class T>
+class LocalTensor {
+  public:
+    using PrimType = T;
+
+    LocalTensor() = default;
+    LocalTensor(T* data, uint32_t size, TPosition pos, const uint8_t* arena,
+                kernelgen::QueueCore* owner, int32_t slot)
+        : data_(data), size_(size), pos_(pos), arena_(arena), owner_(owner), slot_(slot) {}
+
+    // A view starting `offset` elements further; its size is what is left of this one.
+    LocalTensor operator[](uint32_t offset) const {
+        LocalTensor t = *this;
+        t.data_ = data_ + offset;
+        t.size_ = offset <= size_ ? size_ - offset : 0;
+        t.owner_ = nullptr;
+        t.slot_ = -1;
+        t.view_ = true;
+        return t;
+    }
+
+    uint32_t GetSize() const { return size_; }
+    void SetSize(uint32_t n) { size_ = n; }
+    uint32_t GetLength() const { return size_ * static_cast<uint32_t>(sizeof(T)); }
+    TPosition GetPosition() const { return pos_; }
+    uint64_t GetPhyAddr() const { return reinterpret_cast<uint64_t>(data_); }
+    uint64_t GetPhyAddr(uint32_t offset) const { return reinterpret_cast<uint64_t>(data_ + offset); }
+
+    template <class U>
+    LocalTensor<U> ReinterpretCast() const {
+        LocalTensor<U> t(reinterpret_cast<U*>(data_),
+                         static_cast<uint32_t>(uint64_t(size_) * sizeof(T) / sizeof(U)), pos_, arena_,
+                         owner_, slot_);
+        t.view_ = view_;
+        return t;
+    }
+
+    T GetValue(uint32_t i, KG_LOC) const {
+        check_index("GetValue", i, file, line);
+        kernelgen::counters().scalar_accesses++;
+        return data_[i];
+    }
+    template <class V>
+    void SetValue(uint32_t i, V v, KG_LOC) const {
+        check_index("SetValue", i, file, line);
+        kernelgen::counters().scalar_accesses++;
+        data_[i] = kernelgen::narrow<T>(v);
+    }
+    T& operator()(uint32_t i) const {
+        kernelgen::counters().scalar_accesses++;
+        return data_[i];
+    }
+
+    template <class E, std::enable_if_t<std::is_base_of_v<kernelgen::TensorExprTag, E>, int> = 0>
+    LocalTensor& operator=(const E& e) {
+        e.assign(*this);
+        return *this;
+    }
+    LocalTensor(const LocalTensor&) = default;
+    LocalTensor& operator=(const LocalTensor&) = default;
+
+    // ---- emulator internals (used by the API implementations)
+    T* data() const { return data_; }
+    const uint8_t* arena() const { return arena_; }
+    uint64_t ub_offset() const {
+        return static_cast<uint64_t>(reinterpret_cast<const uint8_t*>(data_) - arena_);
+    }
+    kernelgen::QueueCore* owner() const { return owner_; }
+    int32_t slot() const { return slot_; }
+    bool is_view() const { return view_; }
+    bool valid() const { return data_ != nullptr; }
+
+    void check_index(const char* api, uint64_t i, const char* file, int line) const {
+        if (!data_) kernelgen::failf("queue-protocol", file, line, "%s on a LocalTensor that holds no buffer", api);
+        if (i >= size_)
+            kernelgen::failf("count-exceeds-tensor", file, line, "%s(%llu) on a LocalTensor<%s> of %u elements", api,
+                             (unsigned long long)i, kernelgen::type_name<T>(), size_);
+    }
+
+    template <class U>
+    friend class LocalTensor;
+
+  private:
+    T* data_ = nullptr;
+    uint32_t size_ = 0;
+    TPosition pos_ = TPosition::VECCALC;
+    const uint8_t* arena_ = nullptr;
+    kernelgen::QueueCore* owner_ = nullptr;
+    int32_t slot_ = -1;
+    bool view_ = false;
+};
+
+template <class T>
+class GlobalTensor {
+  public:
+    using PrimType = T;
+
+    void SetGlobalBuffer(__gm__ T* p, uint64_t sizeElems) {
+        addr_ = p;
+        origin_ = p;
+        size_ = sizeElems;
+        sized_ = true;
+    }
+    void SetGlobalBuffer(__gm__ T* p) {
+        addr_ = p;
+        origin_ = p;
+        size_ = 0;
+        sized_ = false;
+    }
+    GlobalTensor operator[](uint64_t offset) const {
+        GlobalTensor g = *this;
+        g.addr_ = addr_ + offset;
+        if (sized_) g.size_ = offset <= size_ ? size_ - offset : 0;
+        return g;
+    }
+    uint64_t GetSize() const { return size_; }
+    __gm__ T* GetPhyAddr() const { return addr_; }
+    __gm__ T* GetPhyAddr(uint64_t offset) const { return addr_ + offset; }
+    template <class... A>
+    void SetL2CacheHint(A...) {}
+
+    T GetValue(uint64_t i, KG_LOC) const {
+        check_access("GetValue", i, 1, false, file, line);
+        kernelgen::counters().scalar_accesses++;
+        return addr_[i];
+    }
+    template <class V>
+    void SetValue(uint64_t i, V v, KG_LOC) const {
+        check_access("SetValue", i, 1, true, file, line);
+        kernelgen::counters().scalar_accesses++;
+        addr_[i] = kernelgen::narrow<T>(v);
+    }
+    T& operator()(uint64_t i) const {
+        kernelgen::counters().scalar_accesses++;
+        return addr_[i];
+    }
+
+    T* data() const { return addr_; }
+
+    // Elements [first, first + n) of this view must lie inside the SetGlobalBuffer extent and the
+    // real allocation (reads may touch the 32-byte padding of the allocation).
+    void check_access(const char* api, uint64_t first, uint64_t n, bool write, const char* file, int line) const {
+        if (n == 0) return;
+        if (!addr_) kernelgen::failf("gm-out-of-bounds", file, line, "%s on a GlobalTensor with no buffer (SetGlobalBuffer missing)", api);
+        if (sized_ && first + n > size_) {
+            uint64_t base = static_cast<uint64_t>(addr_ - origin_);
+            kernelgen::failf("gm-out-of-bounds", file, line,
+                             "%s %s elements [%llu, %llu) of a GlobalTensor<%s> set with %llu elements", api,
+                             write ? "writes" : "reads", (unsigned long long)(base + first),
+                             (unsigned long long)(base + first + n), kernelgen::type_name<T>(),
+                             (unsigned long long)(size_ + base));
+        }
+        if (kernelgen::gm_allocations().empty()) return;  // pointers not from a harness: nothing known
+        const auto* start = reinterpret_cast<const uint8_t*>(addr_ + first);
+        const auto* end = reinterpret_cast<const uint8_t*>(addr_ + first + n);
+        const kernelgen::GmAllocation* a = kernelgen::gm_find(origin_);
+        if (!a) a = kernelgen::gm_find(start);
+        if (!a)
+            kernelgen::failf("gm-out-of-bounds", file, line, "%s %s %llu bytes at an address outside every GM buffer", api,
+                             write ? "writes" : "reads", (unsigned long long)(end - start));
+        uint64_t limit = write ? a->bytes : kernelgen::align_up(a->bytes, 32);
+        if (start < a->base || end > a->base + limit) {
+            long long lo = static_cast<long long>(start - a->base);
+            long long hi = static_cast<long long>(end - a->base);
+            kernelgen::failf("gm-out-of-bounds", file, line, "%s %s bytes [%lld, %lld) of GM buffer '%s' of %llu bytes", api,
+                             write ? "writes" : "reads", lo, hi, a->name.c_str(), (unsigned long long)a->bytes);
+        }
+    }
+
+  private:
+    T* addr_ = nullptr;
+    const T* origin_ = nullptr;
+    uint64_t size_ = 0;
+    bool sized_ = false;
+};
+
+}  // namespace AscendC
+
+namespace kernelgen {
+
+// Checks of a LocalTensor used as a vector operand: UB position, 32-byte aligned address,
+// `need` elements available.
+template <class T>
+inline void check_vec_operand(const char* api, const char* role, const AscendC::LocalTensor<T>& t, uint64_t need,
+                              const char* file, int line, uint32_t align = 32) {
+    if (!t.valid()) failf("queue-protocol", file, line, "%s: %s is a LocalTensor that holds no buffer", api, role);
+    if (!AscendC::is_ub_position(t.GetPosition()))
+        failf("tensor-position", file, line, "%s: %s is in position %s; vector operands must be in UB (VECIN/VECOUT/VECCALC)",
+              api, role, AscendC::position_name(t.GetPosition()));
+    if (t.ub_offset() % align != 0)
+        failf("ub-offset-align", file, line, "%s: %s starts at UB offset %llu, which is not %u-byte aligned", api, role,
+              (unsigned long long)t.ub_offset(), align);
+    if (need > t.GetSize())
+        failf("count-exceeds-tensor", file, line, "%s: needs %llu elements of %s, a LocalTensor<%s> of %u elements", api,
+              (unsigned long long)need, role, type_name<T>(), t.GetSize());
+}
+
+}  // namespace kernelgen

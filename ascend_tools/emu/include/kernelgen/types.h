@@ -1,0 +1,285 @@
+// Basic vocabulary of AscendC device code: qualifiers, element types (half, bfloat16_t),
+// positions, enums and the parameter structs of the data-movement and vector APIs.
+// Written from the documented behaviour (ASCENDC_SPEC.md sections 1-4), not from vendor headers.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+
+#include "runtime.h"
+
+// ---------------------------------------------------------------- qualifiers and macros
+// Device qualifiers carry no meaning on the CPU. (__inline__ is already a GNU keyword.)
+#define __global__
+#define __aicore__
+#define __gm__
+#define __ubuf__
+#define __vector__
+#define __cube__
+#define __mix__(c, v)
+#define GM_ADDR __gm__ uint8_t*
+
+#ifndef __CCE_AICORE__
+#define __CCE_AICORE__ 220
+#endif
+#ifndef __CCE_KT_TEST__
+#define __CCE_KT_TEST__ 1
+#endif
+
+// The element type AscendC code names unqualified.
+using half = _Float16;
+
+// bfloat16: the top 16 bits of a float; conversion from float rounds to nearest even.
+struct bfloat16_t {
+    uint16_t bits = 0;
+
+    bfloat16_t() = default;
+    template <class U, class = std::enable_if_t<std::is_arithmetic_v<U> || std::is_same_v<U, _Float16>>>
+    bfloat16_t(U v) : bits(from_float(static_cast<float>(v))) {}  // NOLINT: implicit like the real type
+
+    operator float() const {  // NOLINT
+        uint32_t u = static_cast<uint32_t>(bits) << 16;
+        float f;
+        std::memcpy(&f, &u, 4);
+        return f;
+    }
+    static bfloat16_t from_bits(uint16_t b) {
+        bfloat16_t r;
+        r.bits = b;
+        return r;
+    }
+    static uint16_t from_float(float f) {
+        uint32_t u;
+        std::memcpy(&u, &f, 4);
+        if ((u & 0x7fffffffu) > 0x7f800000u) return static_cast<uint16_t>((u >> 16) | 0x40u);  // quiet NaN
+        u += 0x7fffu + ((u >> 16) & 1u);
+        return static_cast<uint16_t>(u >> 16);
+    }
+    bfloat16_t& operator+=(float o) { return *this = bfloat16_t(float(*this) + o); }
+    bfloat16_t& operator-=(float o) { return *this = bfloat16_t(float(*this) - o); }
+    bfloat16_t& operator*=(float o) { return *this = bfloat16_t(float(*this) * o); }
+    bfloat16_t& operator/=(float o) { return *this = bfloat16_t(float(*this) / o); }
+    bfloat16_t operator-() const { return from_bits(static_cast<uint16_t>(bits ^ 0x8000u)); }
+};
+
+// Kernel types (KERNEL_TASK_TYPE_DEFAULT); used unqualified in kernels.
+enum KernelType {
+    KERNEL_TYPE_AIV_ONLY,
+    KERNEL_TYPE_AIC_ONLY,
+    KERNEL_TYPE_MIX_AIV_1_0,
+    KERNEL_TYPE_MIX_AIC_1_0,
+    KERNEL_TYPE_MIX_AIC_1_1,
+    KERNEL_TYPE_MIX_AIC_1_2,
+    KERNEL_TYPE_MIX_AIV_HARD_SYNC,
+    KERNEL_TYPE_MIX_AIC_HARD_SYNC,
+};
+
+namespace AscendC {
+
+using ::bfloat16_t;
+using ::KernelType;
+using ::half;
+
+// ---------------------------------------------------------------- constants
+constexpr int32_t ONE_BLK_SIZE = 32;
+constexpr int32_t ONE_REPEAT_BYTE_SIZE = 256;
+constexpr int32_t BLOCK_CUBE = 16;
+constexpr int32_t DEFAULT_BLK_NUM = 8;
+constexpr int32_t DEFAULT_BLK_STRIDE = 1;
+constexpr int32_t DEFAULT_REPEAT_STRIDE = 8;
+constexpr int32_t MAX_REPEAT_TIMES = 255;
+constexpr int32_t ONE_BYTE_BIT_SIZE = 8;
+constexpr int32_t CUBE_MAX_SIZE = 256;
+constexpr uint64_t MASK_PLACEHOLDER = 0;
+constexpr uint64_t FULL_MASK = ~uint64_t(0);
+constexpr int32_t MAX_BUFFERS_PER_PIPE = 64;
+
+
+// ---------------------------------------------------------------- positions
+enum class TPosition : uint8_t {
+    GM, A1, A2, B1, B2, C1, C2, CO1, CO2, VECIN, VECOUT, VECCALC,
+    LCM = VECCALC, SPM = 13, SHM, TSCM, C2PIPE2GM, C2PIPE2LOCAL, MAX,
+};
+using QuePosition = TPosition;
+
+inline const char* position_name(TPosition p) {
+    static const char* const names[] = {"GM",  "A1",  "A2",     "B1",     "B2",      "C1",
+                                        "C2",  "CO1", "CO2",    "VECIN",  "VECOUT",  "VECCALC",
+                                        "?",   "SPM", "SHM",    "TSCM",   "C2PIPE2GM", "C2PIPE2LOCAL"};
+    auto i = static_cast<size_t>(p);
+    return i < sizeof(names) / sizeof(names[0]) ? names[i] : "?";
+}
+
+inline bool is_ub_position(TPosition p) {
+    return p == TPosition::VECIN || p == TPosition::VECOUT || p == TPosition::VECCALC;
+}
+
+// ---------------------------------------------------------------- enums
+enum class RoundMode : uint8_t {
+    CAST_NONE = 0, CAST_RINT, CAST_FLOOR, CAST_CEIL, CAST_ROUND, CAST_TRUNC, CAST_ODD,
+};
+enum class CMPMODE : uint8_t { LT = 0, GT, EQ, LE, GE, NE };
+enum class SELMODE : uint8_t { VSEL_CMPMASK_SPR = 0, VSEL_TENSOR_SCALAR_MODE, VSEL_TENSOR_TENSOR_MODE };
+enum class ReduceOrder : uint8_t { ORDER_VALUE_INDEX = 0, ORDER_INDEX_VALUE, ORDER_ONLY_VALUE, ORDER_ONLY_INDEX };
+enum class MaskMode : uint8_t { NORMAL = 0, COUNTER };
+
+enum class HardEvent : uint8_t {
+    MTE2_MTE1, MTE1_MTE2, MTE1_M, M_MTE1, MTE2_V, V_MTE2, MTE3_V, V_MTE3, M_V, V_M, V_V,
+    MTE3_MTE1, MTE1_MTE3, MTE1_V, MTE2_M, M_MTE2, V_MTE1, M_FIX, FIX_M, MTE3_MTE2, MTE2_MTE3,
+    S_V, V_S, S_MTE2, MTE2_S, S_MTE3, MTE3_S, MTE2_FIX, FIX_MTE2, FIX_S, M_S, FIX_MTE3,
+    MTE1_FIX, FIX_MTE1, FIX_FIX, MAX,
+};
+
+enum pipe_t : uint8_t {
+    PIPE_S = 0, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_ALL, PIPE_MTE4, PIPE_MTE5,
+    PIPE_V2, PIPE_FIX,
+};
+
+using TEventID = int8_t;
+enum event_t : uint8_t {
+    EVENT_ID0 = 0, EVENT_ID1, EVENT_ID2, EVENT_ID3, EVENT_ID4, EVENT_ID5, EVENT_ID6, EVENT_ID7,
+};
+
+// ---------------------------------------------------------------- parameter structs
+struct DataCopyParams {
+    uint16_t blockCount = 1;
+    uint16_t blockLen = 0;   // 32-byte blocks
+    uint16_t srcStride = 0;  // gap between blocks of the source (32-byte blocks; GM side too)
+    uint16_t dstStride = 0;
+    DataCopyParams() = default;
+    DataCopyParams(uint16_t count, uint16_t len, uint16_t srcGap, uint16_t dstGap)
+        : blockCount(count), blockLen(len), srcStride(srcGap), dstStride(dstGap) {}
+};
+
+struct DataCopyExtParams {
+    uint16_t blockCount = 1;
+    uint32_t blockLen = 0;   // bytes
+    uint32_t srcStride = 0;  // bytes on GM, 32-byte blocks on UB
+    uint32_t dstStride = 0;
+    uint32_t rsv = 0;
+    DataCopyExtParams() = default;
+    DataCopyExtParams(uint16_t count, uint32_t len, uint32_t srcGap, uint32_t dstGap, uint32_t r = 0)
+        : blockCount(count), blockLen(len), srcStride(srcGap), dstStride(dstGap), rsv(r) {}
+};
+
+struct DataCopyPadParams {
+    bool isPad = false;
+    uint8_t leftPadding = 0;
+    uint8_t rightPadding = 0;
+    uint8_t paddingValue = 0;
+    DataCopyPadParams() = default;
+    DataCopyPadParams(bool pad, uint8_t left, uint8_t right, uint8_t value)
+        : isPad(pad), leftPadding(left), rightPadding(right), paddingValue(value) {}
+};
+
+template <class T>
+struct DataCopyPadExtParams {
+    bool isPad = false;
+    uint8_t leftPadding = 0;
+    uint8_t rightPadding = 0;
+    T paddingValue = T(0);
+    DataCopyPadExtParams() = default;
+    DataCopyPadExtParams(bool pad, uint8_t left, uint8_t right, T value)
+        : isPad(pad), leftPadding(left), rightPadding(right), paddingValue(value) {}
+};
+
+struct BinaryRepeatParams {
+    uint8_t dstBlkStride = 1, src0BlkStride = 1, src1BlkStride = 1;
+    uint8_t dstRepStride = 8, src0RepStride = 8, src1RepStride = 8;
+    BinaryRepeatParams() = default;
+    BinaryRepeatParams(uint8_t db, uint8_t s0b, uint8_t s1b, uint8_t dr, uint8_t s0r, uint8_t s1r)
+        : dstBlkStride(db), src0BlkStride(s0b), src1BlkStride(s1b), dstRepStride(dr),
+          src0RepStride(s0r), src1RepStride(s1r) {}
+};
+
+struct UnaryRepeatParams {
+    uint16_t dstBlkStride = 1, srcBlkStride = 1;
+    uint8_t dstRepStride = 8, srcRepStride = 8;
+    UnaryRepeatParams() = default;
+    UnaryRepeatParams(uint16_t db, uint16_t sb, uint8_t dr, uint8_t sr)
+        : dstBlkStride(db), srcBlkStride(sb), dstRepStride(dr), srcRepStride(sr) {}
+};
+
+struct BrcbRepeatParams {
+    uint16_t dstBlkStride = 1;
+    uint16_t dstRepStride = 8;
+    BrcbRepeatParams() = default;
+    BrcbRepeatParams(uint16_t db, uint16_t dr) : dstBlkStride(db), dstRepStride(dr) {}
+};
+
+struct GatherRepeatParams {
+    uint8_t dstBlkStride = 1;
+    uint8_t dstRepStride = 8;
+};
+
+struct Nd2NzParams {
+    uint16_t ndNum = 1, nValue = 0, dValue = 0, srcNdMatrixStride = 0, srcDValue = 0,
+             dstNzC0Stride = 0, dstNzNStride = 0, dstNzMatrixStride = 0;
+    Nd2NzParams() = default;
+    Nd2NzParams(uint16_t nd, uint16_t n, uint16_t d, uint16_t srcMat, uint16_t srcD, uint16_t c0,
+                uint16_t nStride, uint16_t dstMat)
+        : ndNum(nd), nValue(n), dValue(d), srcNdMatrixStride(srcMat), srcDValue(srcD),
+          dstNzC0Stride(c0), dstNzNStride(nStride), dstNzMatrixStride(dstMat) {}
+};
+
+// Used by high-level APIs (SoftMax family) to describe the shape of the tile they work on.
+struct SoftMaxShapeInfo {
+    uint32_t srcM = 0, srcK = 0, oriSrcM = 0, oriSrcK = 0;
+};
+
+}  // namespace AscendC
+
+namespace kernelgen {
+
+template <class T>
+struct nd_type {
+    using type = T;
+};
+// Non-deduced context: lets scalars of another arithmetic type bind to `T` (Adds(h, h, 2.0f, n)).
+template <class T>
+using nd_t = typename nd_type<T>::type;
+
+template <class T>
+constexpr bool is_half_like_v = std::is_same_v<T, _Float16> || std::is_same_v<T, bfloat16_t>;
+template <class T>
+constexpr bool is_float_like_v = is_half_like_v<T> || std::is_floating_point_v<T>;
+
+// Arithmetic type an op computes in: half and bf16 compute in float, rounded per op.
+template <class T>
+using acc_t = std::conditional_t<is_float_like_v<T>, float, T>;
+
+template <class T>
+inline acc_t<T> widen(T v) {
+    return static_cast<acc_t<T>>(v);
+}
+
+// Narrowing store used by the vector ops (float -> half / bf16 rounds to nearest even).
+template <class T, class A>
+inline T narrow(A v) {
+    if constexpr (std::is_same_v<T, bfloat16_t>) {
+        return bfloat16_t(static_cast<float>(v));
+    } else {
+        return static_cast<T>(v);
+    }
+}
+
+template <class T>
+inline const char* type_name() {
+    if constexpr (std::is_same_v<T, float>) return "float";
+    else if constexpr (std::is_same_v<T, _Float16>) return "half";
+    else if constexpr (std::is_same_v<T, bfloat16_t>) return "bfloat16_t";
+    else if constexpr (std::is_same_v<T, int8_t>) return "int8_t";
+    else if constexpr (std::is_same_v<T, uint8_t>) return "uint8_t";
+    else if constexpr (std::is_same_v<T, int16_t>) return "int16_t";
+    else if constexpr (std::is_same_v<T, uint16_t>) return "uint16_t";
+    else if constexpr (std::is_same_v<T, int32_t>) return "int32_t";
+    else if constexpr (std::is_same_v<T, uint32_t>) return "uint32_t";
+    else if constexpr (std::is_same_v<T, int64_t>) return "int64_t";
+    else if constexpr (std::is_same_v<T, uint64_t>) return "uint64_t";
+    else return "T";
+}
+
+}  // namespace kernelgen

@@ -1,0 +1,96 @@
+// Two-source elementwise APIs (Add Sub Mul Div Max Min And Or ...) and the operator forms
+// `dst = a + b` that apply them over the whole destination.
+#pragma once
+
+#include "vec_core.h"
+
+namespace kernelgen::op {
+inline constexpr auto add = [](auto a, auto b) { return a + b; };
+inline constexpr auto sub = [](auto a, auto b) { return a - b; };
+inline constexpr auto mul = [](auto a, auto b) { return a * b; };
+inline constexpr auto div = [](auto a, auto b) { return a / b; };
+inline constexpr auto max = [](auto a, auto b) { return a > b ? a : b; };
+inline constexpr auto min = [](auto a, auto b) { return a < b ? a : b; };
+inline constexpr auto band = [](auto a, auto b) { return a & b; };
+inline constexpr auto bor = [](auto a, auto b) { return a | b; };
+inline constexpr auto addrelu = [](auto a, auto b) { auto s = a + b; return s > decltype(s)(0) ? s : decltype(s)(0); };
+inline constexpr auto subrelu = [](auto a, auto b) { auto s = a - b; return s > decltype(s)(0) ? s : decltype(s)(0); };
+}  // namespace kernelgen::op
+
+namespace AscendC {
+
+KG_BINARY_API(Add, kernelgen::op::add)
+KG_BINARY_API(Sub, kernelgen::op::sub)
+KG_BINARY_API(Mul, kernelgen::op::mul)
+KG_BINARY_API(Div, kernelgen::op::div)
+KG_BINARY_API(Max, kernelgen::op::max)
+KG_BINARY_API(Min, kernelgen::op::min)
+KG_BINARY_API(And, kernelgen::op::band)
+KG_BINARY_API(Or, kernelgen::op::bor)
+KG_BINARY_API(AddRelu, kernelgen::op::addrelu)
+KG_BINARY_API(SubRelu, kernelgen::op::subrelu)
+
+namespace detail {
+// Three-operand forms where the destination is also an input.
+template <class T, class F>
+inline void ternary_count(const char* api, const LocalTensor<T>& dst, const LocalTensor<T>& src0,
+                          const LocalTensor<T>& src1, int64_t count, F f, const char* file, int line) {
+    kernelgen::check_count_nonneg(api, count, file, line);
+    uint64_t n = static_cast<uint64_t>(count);
+    kernelgen::check_vec_operand(api, "dst", dst, n, file, line);
+    kernelgen::check_vec_operand(api, "src0", src0, n, file, line);
+    kernelgen::check_vec_operand(api, "src1", src1, n, file, line);
+    kernelgen::count_bytes_as_repeats(api, n * sizeof(T));
+    using kernelgen::widen;
+    for (uint64_t i = 0; i < n; ++i)
+        dst.data()[i] = kernelgen::narrow<T>(f(widen(src0.data()[i]), widen(src1.data()[i]), widen(dst.data()[i])));
+}
+}  // namespace detail
+
+// dst = src0 * src1 + dst.
+template <class T>
+inline void MulAddDst(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, int64_t count,
+                      KG_LOC) {
+    detail::ternary_count("MulAddDst", dst, src0, src1, count, [](auto a, auto b, auto d) { return a * b + d; }, file, line);
+}
+
+// dst = src0 * dst + src1.
+template <class T>
+inline void FusedMulAdd(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, int64_t count,
+                        KG_LOC) {
+    detail::ternary_count("FusedMulAdd", dst, src0, src1, count, [](auto a, auto b, auto d) { return a * d + b; }, file, line);
+}
+
+}  // namespace AscendC
+
+namespace kernelgen {
+
+// `a + b` etc.: applied when assigned to a LocalTensor, over the destination's size.
+template <class T, class Op>
+struct BinaryExpr : TensorExprTag {
+    const LocalTensor<T>& a;
+    const LocalTensor<T>& b;
+    const char* api;
+    Op op;
+    BinaryExpr(const LocalTensor<T>& x, const LocalTensor<T>& y, const char* name, Op o) : a(x), b(y), api(name), op(o) {}
+    void assign(const LocalTensor<T>& dst) const { binary_count(api, dst, a, b, dst.GetSize(), op, "<operator form>", 0); }
+};
+
+}  // namespace kernelgen
+
+namespace AscendC {
+
+#define KG_OPERATOR(SYM, NAME, OP)                                                              \
+    template <class T>                                                                          \
+    inline auto operator SYM(const LocalTensor<T>& a, const LocalTensor<T>& b) {                \
+        return kernelgen::BinaryExpr<T, std::decay_t<decltype(OP)>>(a, b, NAME, OP);            \
+    }
+KG_OPERATOR(+, "Add", kernelgen::op::add)
+KG_OPERATOR(-, "Sub", kernelgen::op::sub)
+KG_OPERATOR(*, "Mul", kernelgen::op::mul)
+KG_OPERATOR(/, "Div", kernelgen::op::div)
+KG_OPERATOR(&, "And", kernelgen::op::band)
+KG_OPERATOR(|, "Or", kernelgen::op::bor)
+#undef KG_OPERATOR
+
+}  // namespace AscendC

@@ -1,0 +1,148 @@
+// Engines shared by the elementwise vector APIs: the continuous (count) form and the
+// mask/repeat form, for one and two sources. Each checks its operands, counts repeats and
+// applies `op` in the compute type (float for half/bf16, rounded to T per op).
+#pragma once
+
+#include "mask.h"
+
+namespace kernelgen {
+
+using AscendC::BinaryRepeatParams;
+using AscendC::LocalTensor;
+using AscendC::UnaryRepeatParams;
+
+template <class T, class Op>
+inline void binary_count(const char* api, const LocalTensor<T>& dst, const LocalTensor<T>& a, const LocalTensor<T>& b,
+                         int64_t count, Op op, const char* file, int line) {
+    check_count_nonneg(api, count, file, line);
+    uint64_t n = static_cast<uint64_t>(count);
+    check_vec_operand(api, "dst", dst, n, file, line);
+    check_vec_operand(api, "src0", a, n, file, line);
+    check_vec_operand(api, "src1", b, n, file, line);
+    count_bytes_as_repeats(api, n * sizeof(T));
+    T* d = dst.data();
+    const T *x = a.data(), *y = b.data();
+    for (uint64_t i = 0; i < n; ++i) d[i] = narrow<T>(op(widen(x[i]), widen(y[i])));
+}
+
+template <class T, class Op>
+inline void unary_count(const char* api, const LocalTensor<T>& dst, const LocalTensor<T>& src, int64_t count, Op op,
+                        const char* file, int line) {
+    check_count_nonneg(api, count, file, line);
+    uint64_t n = static_cast<uint64_t>(count);
+    check_vec_operand(api, "dst", dst, n, file, line);
+    check_vec_operand(api, "src", src, n, file, line);
+    count_bytes_as_repeats(api, n * sizeof(T));
+    T* d = dst.data();
+    const T* x = src.data();
+    for (uint64_t i = 0; i < n; ++i) d[i] = narrow<T>(op(widen(x[i])));
+}
+
+template <class T>
+inline void check_strided(const char* api, const char* role, const LocalTensor<T>& t, const Lanes& l, const Stride& s,
+                          const char* file, int line) {
+    check_vec_operand(api, role, t, extent(l, s), file, line);
+}
+
+inline void count_mask_repeats(const char* api, const Lanes& l) { count_repeats(api, l.repeats); }
+
+template <class T, class Op>
+inline void binary_mask(const char* api, const LocalTensor<T>& dst, const LocalTensor<T>& a, const LocalTensor<T>& b,
+                        const Lanes& l, const BinaryRepeatParams& p, Op op, const char* file, int line) {
+    Stride sd = stride_of<T>(p.dstBlkStride, p.dstRepStride), s0 = stride_of<T>(p.src0BlkStride, p.src0RepStride),
+           s1 = stride_of<T>(p.src1BlkStride, p.src1RepStride);
+    check_strided(api, "dst", dst, l, sd, file, line);
+    check_strided(api, "src0", a, l, s0, file, line);
+    check_strided(api, "src1", b, l, s1, file, line);
+    count_mask_repeats(api, l);
+    T* d = dst.data();
+    const T *x = a.data(), *y = b.data();
+    for_lanes(l, [&](uint32_t r, uint32_t k) { d[sd.at(r, k)] = narrow<T>(op(widen(x[s0.at(r, k)]), widen(y[s1.at(r, k)]))); });
+}
+
+template <class T, class Op>
+inline void unary_mask(const char* api, const LocalTensor<T>& dst, const LocalTensor<T>& src, const Lanes& l,
+                       const UnaryRepeatParams& p, Op op, const char* file, int line) {
+    Stride sd = stride_of<T>(p.dstBlkStride, p.dstRepStride), ss = stride_of<T>(p.srcBlkStride, p.srcRepStride);
+    check_strided(api, "dst", dst, l, sd, file, line);
+    check_strided(api, "src", src, l, ss, file, line);
+    count_mask_repeats(api, l);
+    T* d = dst.data();
+    const T* x = src.data();
+    for_lanes(l, [&](uint32_t r, uint32_t k) { d[sd.at(r, k)] = narrow<T>(op(widen(x[ss.at(r, k)]))); });
+}
+
+template <class T>
+constexpr uint32_t per_repeat() {
+    return static_cast<uint32_t>(256 / sizeof(T));
+}
+
+}  // namespace kernelgen
+
+// Stamps the three forms of a one-source API (count, count-mask + repeats, bit-mask + repeats).
+#define KG_UNARY_API(NAME, OP)                                                                                     \
+    template <class T, bool isReuseSource = false>                                                                \
+    inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, int64_t count, KG_LOC) {              \
+        kernelgen::unary_count(#NAME, dst, src, count, OP, file, line);                                           \
+    }                                                                                                              \
+    template <class T, bool isSetMask = true>                                                                      \
+    inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t mask, int64_t repeatTimes,   \
+                     const UnaryRepeatParams& p, KG_LOC) {                                                         \
+        auto l = kernelgen::lanes_from_count_mask(#NAME, mask, repeatTimes, kernelgen::per_repeat<T>(), isSetMask, \
+                                                  file, line);                                                     \
+        kernelgen::unary_mask(#NAME, dst, src, l, p, OP, file, line);                                              \
+    }                                                                                                              \
+    template <class T, bool isSetMask = true>                                                                      \
+    inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask[],                \
+                     int64_t repeatTimes, const UnaryRepeatParams& p, KG_LOC) {                                    \
+        auto l = kernelgen::lanes_from_bit_mask(#NAME, mask, repeatTimes, kernelgen::per_repeat<T>(), isSetMask,   \
+                                                file, line);                                                       \
+        kernelgen::unary_mask(#NAME, dst, src, l, p, OP, file, line);                                              \
+    }
+
+// Stamps the three forms of a tensor-scalar API; the scalar is converted to T first.
+#define KG_SCALAR_API(NAME, OPS)                                                                                   \
+    template <class T, bool isSetMask = true>                                                                      \
+    inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const kernelgen::nd_t<T>& scalar,      \
+                     int64_t count, KG_LOC) {                                                                      \
+        auto s = kernelgen::widen(static_cast<T>(scalar));                                                         \
+        kernelgen::unary_count(#NAME, dst, src, count, OPS, file, line);                                           \
+    }                                                                                                              \
+    template <class T, bool isSetMask = true>                                                                      \
+    inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const kernelgen::nd_t<T>& scalar,      \
+                     uint64_t mask, int64_t repeatTimes, const UnaryRepeatParams& p, KG_LOC) {                     \
+        auto s = kernelgen::widen(static_cast<T>(scalar));                                                         \
+        auto l = kernelgen::lanes_from_count_mask(#NAME, mask, repeatTimes, kernelgen::per_repeat<T>(), isSetMask, \
+                                                  file, line);                                                     \
+        kernelgen::unary_mask(#NAME, dst, src, l, p, OPS, file, line);                                             \
+    }                                                                                                              \
+    template <class T, bool isSetMask = true>                                                                      \
+    inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const kernelgen::nd_t<T>& scalar,      \
+                     const uint64_t mask[], int64_t repeatTimes, const UnaryRepeatParams& p, KG_LOC) {             \
+        auto s = kernelgen::widen(static_cast<T>(scalar));                                                         \
+        auto l = kernelgen::lanes_from_bit_mask(#NAME, mask, repeatTimes, kernelgen::per_repeat<T>(), isSetMask,   \
+                                                file, line);                                                       \
+        kernelgen::unary_mask(#NAME, dst, src, l, p, OPS, file, line);                                             \
+    }
+
+// Stamps the three forms of a two-source API.
+#define KG_BINARY_API(NAME, OP)                                                                                    \
+    template <class T>                                                                                             \
+    inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,          \
+                     int64_t count, KG_LOC) {                                                                      \
+        kernelgen::binary_count(#NAME, dst, src0, src1, count, OP, file, line);                                   \
+    }                                                                                                              \
+    template <class T, bool isSetMask = true>                                                                      \
+    inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,          \
+                     uint64_t mask, int64_t repeatTimes, const BinaryRepeatParams& p, KG_LOC) {                    \
+        auto l = kernelgen::lanes_from_count_mask(#NAME, mask, repeatTimes, kernelgen::per_repeat<T>(), isSetMask, \
+                                                  file, line);                                                     \
+        kernelgen::binary_mask(#NAME, dst, src0, src1, l, p, OP, file, line);                                      \
+    }                                                                                                              \
+    template <class T, bool isSetMask = true>                                                                      \
+    inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,          \
+                     const uint64_t mask[], int64_t repeatTimes, const BinaryRepeatParams& p, KG_LOC) {            \
+        auto l = kernelgen::lanes_from_bit_mask(#NAME, mask, repeatTimes, kernelgen::per_repeat<T>(), isSetMask,   \
+                                                file, line);                                                       \
+        kernelgen::binary_mask(#NAME, dst, src0, src1, l, p, OP, file, line);                                      \
+    }
