@@ -42,7 +42,9 @@ class _Step:
 
     def compile(self, argv: Sequence[str | Path], cwd: Path) -> SandboxResult:
         self.cached = False
-        return run_sandboxed([CXX, *map(str, argv)], cwd=cwd, limits=COMPILE_LIMITS)
+        return run_sandboxed(
+            [CXX, *map(str, argv)], cwd=cwd, limits=COMPILE_LIMITS, env={"LC_ALL": "C"}
+        )
 
     @property
     def seconds(self) -> float:

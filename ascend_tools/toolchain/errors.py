@@ -94,7 +94,8 @@ def parse_compiler_output(text: str, locator: Locator, *, failed: bool) -> list[
     movable = False  # the last error sits outside the project; a macro-expansion note may place it
     required: list[tuple[str, int, int]] = []
     included: list[tuple[str, int, int]] = []
-    for raw in text.splitlines():
+    # gcc quotes with typographic quotes under UTF-8 locales.
+    for raw in text.replace("\u2018", "'").replace("\u2019", "'").splitlines():
         line = raw.rstrip()
         ctx = _CONTEXT.match(line)
         located = _LOCATED.match(line)

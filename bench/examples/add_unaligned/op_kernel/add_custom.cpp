@@ -9,22 +9,23 @@ template <typename T>
 class KernelAdd {
 public:
     __aicore__ inline KernelAdd() {}
-    __aicore__ inline void Init(GM_ADDR x, GM_ADDR y, GM_ADDR z, const AddCustomTilingData& tiling)
+    __aicore__ inline void Init(GM_ADDR x, GM_ADDR y, GM_ADDR z, uint32_t totalLength, uint32_t formerNum,
+                                uint32_t formerLength, uint32_t tailLength, uint32_t tileLen)
     {
         uint32_t idx = GetBlockIdx();
         uint64_t offset;
-        if (idx < tiling.formerNum) {
-            blockLength = tiling.formerLength;
-            offset = static_cast<uint64_t>(tiling.formerLength) * idx;
+        if (idx < formerNum) {
+            blockLength = formerLength;
+            offset = static_cast<uint64_t>(formerLength) * idx;
         } else {
-            blockLength = tiling.tailLength;
-            offset = static_cast<uint64_t>(tiling.formerLength) * tiling.formerNum +
-                     static_cast<uint64_t>(tiling.tailLength) * (idx - tiling.formerNum);
+            blockLength = tailLength;
+            offset = static_cast<uint64_t>(formerLength) * formerNum +
+                     static_cast<uint64_t>(tailLength) * (idx - formerNum);
         }
         if (idx == GetBlockNum() - 1) {
-            blockLength = tiling.totalLength - offset;  // the last core takes the unaligned rest
+            blockLength = totalLength - offset;  // the last core takes the unaligned rest
         }
-        tileLength = tiling.tileLength;
+        tileLength = tileLen;
         xGm.SetGlobalBuffer((__gm__ T*)x + offset, blockLength);
         yGm.SetGlobalBuffer((__gm__ T*)y + offset, blockLength);
         zGm.SetGlobalBuffer((__gm__ T*)z + offset, blockLength);
@@ -102,6 +103,7 @@ extern "C" __global__ __aicore__ void add_custom(GM_ADDR x, GM_ADDR y, GM_ADDR z
 {
     GET_TILING_DATA(tilingData, tiling);
     KernelAdd<DTYPE_X> op;
-    op.Init(x, y, z, tilingData);
+    op.Init(x, y, z, tilingData.totalLength, tilingData.formerNum, tilingData.formerLength,
+            tilingData.tailLength, tilingData.tileLength);
     op.Process();
 }

@@ -10,23 +10,24 @@ template <typename T>
 class KernelLeakyRelu {
 public:
     __aicore__ inline KernelLeakyRelu() {}
-    __aicore__ inline void Init(GM_ADDR x, GM_ADDR y, const LeakyReluCustomTilingData& tiling)
+    __aicore__ inline void Init(GM_ADDR x, GM_ADDR y, uint32_t totalLength, uint32_t formerNum,
+                                uint32_t formerLength, uint32_t tailLength, uint32_t tileLen, float negativeSlope)
     {
         uint32_t idx = GetBlockIdx();
         uint64_t offset;
-        if (idx < tiling.formerNum) {
-            blockLength = tiling.formerLength;
-            offset = static_cast<uint64_t>(tiling.formerLength) * idx;
+        if (idx < formerNum) {
+            blockLength = formerLength;
+            offset = static_cast<uint64_t>(formerLength) * idx;
         } else {
-            blockLength = tiling.tailLength;
-            offset = static_cast<uint64_t>(tiling.formerLength) * tiling.formerNum +
-                     static_cast<uint64_t>(tiling.tailLength) * (idx - tiling.formerNum);
+            blockLength = tailLength;
+            offset = static_cast<uint64_t>(formerLength) * formerNum +
+                     static_cast<uint64_t>(tailLength) * (idx - formerNum);
         }
         if (idx == GetBlockNum() - 1) {
-            blockLength = tiling.totalLength - offset;
+            blockLength = totalLength - offset;
         }
-        tileLength = tiling.tileLength;
-        slope = tiling.negativeSlope;
+        tileLength = tileLen;
+        slope = negativeSlope;
         xGm.SetGlobalBuffer((__gm__ T*)x + offset, blockLength);
         yGm.SetGlobalBuffer((__gm__ T*)y + offset, blockLength);
         pipe.InitBuffer(inQueue, BUFFER_NUM, tileLength * sizeof(T));
@@ -94,6 +95,7 @@ extern "C" __global__ __aicore__ void leaky_relu_custom(GM_ADDR x, GM_ADDR y, GM
 {
     GET_TILING_DATA(tilingData, tiling);
     KernelLeakyRelu<DTYPE_X> op;
-    op.Init(x, y, tilingData);
+    op.Init(x, y, tilingData.totalLength, tilingData.formerNum, tilingData.formerLength,
+            tilingData.tailLength, tilingData.tileLength, tilingData.negativeSlope);
     op.Process();
 }

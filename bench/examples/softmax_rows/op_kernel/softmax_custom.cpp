@@ -10,20 +10,21 @@ template <typename T>
 class KernelSoftmax {
 public:
     __aicore__ inline KernelSoftmax() {}
-    __aicore__ inline void Init(GM_ADDR x, GM_ADDR y, const SoftmaxCustomTilingData& tiling)
+    __aicore__ inline void Init(GM_ADDR x, GM_ADDR y, uint32_t cols_, uint32_t colsAligned_,
+                                uint32_t formerNum, uint32_t formerRows, uint32_t tailRows)
     {
         uint32_t idx = GetBlockIdx();
         uint64_t startRow;
-        if (idx < tiling.formerNum) {
-            rowCount = tiling.formerRows;
-            startRow = static_cast<uint64_t>(tiling.formerRows) * idx;
+        if (idx < formerNum) {
+            rowCount = formerRows;
+            startRow = static_cast<uint64_t>(formerRows) * idx;
         } else {
-            rowCount = tiling.tailRows;
-            startRow = static_cast<uint64_t>(tiling.formerRows) * tiling.formerNum +
-                       static_cast<uint64_t>(tiling.tailRows) * (idx - tiling.formerNum);
+            rowCount = tailRows;
+            startRow = static_cast<uint64_t>(formerRows) * formerNum +
+                       static_cast<uint64_t>(tailRows) * (idx - formerNum);
         }
-        cols = tiling.cols;
-        colsAligned = tiling.colsAligned;
+        cols = cols_;
+        colsAligned = colsAligned_;
         xGm.SetGlobalBuffer((__gm__ T*)x + startRow * cols, static_cast<uint64_t>(rowCount) * cols);
         yGm.SetGlobalBuffer((__gm__ T*)y + startRow * cols, static_cast<uint64_t>(rowCount) * cols);
         pipe.InitBuffer(inQueue, BUFFER_NUM, colsAligned * sizeof(T));
@@ -107,6 +108,7 @@ extern "C" __global__ __aicore__ void softmax_custom(GM_ADDR x, GM_ADDR y, GM_AD
 {
     GET_TILING_DATA(tilingData, tiling);
     KernelSoftmax<DTYPE_X> op;
-    op.Init(x, y, tilingData);
+    op.Init(x, y, tilingData.cols, tilingData.colsAligned, tilingData.formerNum, tilingData.formerRows,
+            tilingData.tailRows);
     op.Process();
 }

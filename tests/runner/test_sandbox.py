@@ -1,0 +1,99 @@
+"""The sandbox turns hangs, memory bombs and crashes into results, and keeps secrets out."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from pathlib import Path
+
+from ascend_tools.runner.sandbox import SandboxLimits, run_sandboxed
+
+FAST = SandboxLimits(wall_seconds=2.0, cpu_seconds=1, memory_bytes=512 << 20)
+
+
+def test_infinite_loop_is_a_timeout(programs: dict[str, Path], tmp_path: Path) -> None:
+    start = time.monotonic()
+    res = run_sandboxed([programs["loop"]], cwd=tmp_path, limits=FAST)
+    assert res.timed_out
+    assert time.monotonic() - start < 10
+
+
+def test_wall_clock_limit_kills_a_sleeping_program(tmp_path: Path) -> None:
+    res = run_sandboxed(["sleep", "30"], cwd=tmp_path, limits=SandboxLimits(wall_seconds=0.5))
+    assert res.timed_out
+    assert res.signal == signal.SIGKILL
+    assert res.wall_seconds < 5
+
+
+def test_memory_bomb_is_stopped_by_the_address_space_limit(
+    programs: dict[str, Path], tmp_path: Path
+) -> None:
+    res = run_sandboxed([programs["memory_bomb"]], cwd=tmp_path, limits=FAST)
+    assert not res.timed_out
+    # bad_alloc -> std::terminate -> SIGABRT
+    assert res.signal == signal.SIGABRT
+    assert res.crashed
+
+
+def test_segfault_is_a_crash_and_keeps_earlier_output(
+    programs: dict[str, Path], tmp_path: Path
+) -> None:
+    res = run_sandboxed([programs["segfault"]], cwd=tmp_path, limits=FAST)
+    assert res.signal == signal.SIGSEGV
+    assert res.crashed and not res.timed_out
+    assert "about to crash" in res.stdout
+    assert "SIGSEGV" in res.describe_end()
+
+
+def test_grandchildren_die_with_the_run(programs: dict[str, Path], tmp_path: Path) -> None:
+    res = run_sandboxed([programs["forker"]], cwd=tmp_path, limits=SandboxLimits(wall_seconds=1.0))
+    assert res.timed_out
+    grandchild = int(res.stdout.split()[0])
+    time.sleep(0.2)
+    try:
+        os.kill(grandchild, 0)
+        alive = Path(f"/proc/{grandchild}/status").read_text().find("State:\tZ") < 0
+    except ProcessLookupError:
+        alive = False
+    assert not alive
+
+
+def test_environment_is_scrubbed(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-secret")
+    res = run_sandboxed(["env"], cwd=tmp_path, env={"KERNELGEN_EXTRA": "1"})
+    assert res.returncode == 0
+    assert "sk-secret" not in res.stdout
+    assert "KERNELGEN_EXTRA=1" in res.stdout
+
+
+def test_runs_in_the_given_directory(tmp_path: Path) -> None:
+    res = run_sandboxed(["pwd"], cwd=tmp_path)
+    assert Path(res.stdout.strip()).resolve() == tmp_path.resolve()
+
+
+def test_output_is_capped(tmp_path: Path) -> None:
+    limits = SandboxLimits(output_bytes=1000)
+    res = run_sandboxed(
+        ["sh", "-c", "head -c 3000000 /dev/zero | tr '\\0' x"], cwd=tmp_path, limits=limits
+    )
+    assert res.returncode == 0
+    assert len(res.stdout) == 1000
+    assert res.output_truncated
+
+
+def test_file_size_limit_stops_runaway_writes(tmp_path: Path) -> None:
+    limits = SandboxLimits(file_bytes=1 << 20)
+    res = run_sandboxed(
+        ["sh", "-c", "head -c 5000000 /dev/zero > big.bin"], cwd=tmp_path, limits=limits
+    )
+    assert res.returncode != 0 or res.signal is not None
+    assert (tmp_path / "big.bin").stat().st_size <= 1 << 20
+
+
+def test_network_is_isolated_where_permitted(tmp_path: Path) -> None:
+    res = run_sandboxed(["cat", "/proc/net/dev"], cwd=tmp_path)
+    assert res.returncode == 0
+    if res.network_isolated:
+        interfaces = [ln.split(":")[0].strip() for ln in res.stdout.splitlines()[2:]]
+        assert interfaces == ["lo"]

@@ -1,0 +1,39 @@
+"""Cache keys follow content; entries appear complete or not at all."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ascend_tools.toolchain.cache import CacheEntry, cache_root, hash_files, hash_parts
+
+
+def test_cache_dir_from_environment(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("KERNELGEN_CACHE_DIR", str(tmp_path / "c"))
+    assert cache_root() == tmp_path / "c"
+    monkeypatch.delenv("KERNELGEN_CACHE_DIR")
+    assert cache_root() == Path.home() / ".cache" / "kernelgen"
+
+
+def test_key_changes_with_content_and_order_of_parts(tmp_path: Path) -> None:
+    a = tmp_path / "a.cpp"
+    a.write_text("int x;")
+    before = hash_files([a], tmp_path)
+    a.write_text("int y;")
+    assert hash_files([a], tmp_path) != before
+    assert hash_parts(["ab", "c"]) != hash_parts(["a", "bc"])
+
+
+def test_entry_is_ready_only_after_publish(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("KERNELGEN_CACHE_DIR", str(tmp_path))
+    entry = CacheEntry("kernel", "k1")
+    stage = entry.staging()
+    (stage / "run").write_text("binary")
+    assert not entry.ready
+    entry.publish(stage)
+    assert entry.ready and (entry.path / "run").read_text() == "binary"
+    # A second builder of the same key keeps the first entry and leaves no debris.
+    again = entry.staging()
+    (again / "run").write_text("other")
+    entry.publish(again)
+    assert (entry.path / "run").read_text() == "binary"
+    assert sorted(p.name for p in entry.path.parent.iterdir()) == ["k1"]

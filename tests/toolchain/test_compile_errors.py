@@ -1,0 +1,93 @@
+"""g++ errors land on the project's own file and line, with API-name hints."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+from ascend_tools.toolchain.errors import Locator, parse_compiler_output, unknown_name_hint
+
+LIBRARY_HEADER = """#pragma once
+namespace AscendC {
+inline void DataCopy(int) {}
+template <typename T> void Needs32(T v) { static_assert(sizeof(T) == 32, "needs a 32-byte type"); }
+}
+"""
+
+
+def _compile(tmp_path: Path, kernel: str, *, link: bool = False) -> tuple[str, Locator]:
+    lib = tmp_path / "lib"
+    lib.mkdir()
+    (lib / "api.h").write_text(LIBRARY_HEADER)
+    proj = tmp_path / "proj" / "op_kernel"
+    proj.mkdir(parents=True)
+    src = proj / "k.cpp"
+    src.write_text(kernel)
+    args = [
+        "g++",
+        "-std=c++17",
+        "-fdiagnostics-color=never",
+        "-fno-diagnostics-show-caret",
+        f"-I{lib}",
+        str(src),
+        "-o",
+        str(tmp_path / "a.out"),
+    ]
+    if not link:
+        args[-2:] = ["-c", "-o", str(tmp_path / "k.o")]
+    out = subprocess.run(args, capture_output=True, text=True)
+    assert out.returncode != 0
+    return out.stderr, Locator(tmp_path / "proj", ("op_kernel/k.cpp", 7), {})
+
+
+def test_error_in_project_file_keeps_its_line_relative_path(tmp_path: Path) -> None:
+    text, loc = _compile(tmp_path, '#include "api.h"\nint f() {\n  return undefined_thing;\n}\n')
+    diags = parse_compiler_output(text, loc, failed=True)
+    assert diags[0].file == "op_kernel/k.cpp"
+    assert diags[0].line == 3
+    assert diags[0].code == "compile-error" and diags[0].source == "kernelgen-compile"
+    assert "undefined_thing" in diags[0].message
+
+
+def test_error_inside_a_library_template_moves_to_the_call_site(tmp_path: Path) -> None:
+    kernel = '#include "api.h"\nvoid g() {\n  int x = 0;\n  AscendC::Needs32(x);\n}\n'
+    text, loc = _compile(tmp_path, kernel)
+    diags = parse_compiler_output(text, loc, failed=True)
+    assert (diags[0].file, diags[0].line) == ("op_kernel/k.cpp", 4)
+    assert "needs a 32-byte type" in diags[0].message and "(in api.h:" in diags[0].message
+
+
+def test_misspelled_api_gets_catalog_hint(tmp_path: Path) -> None:
+    text, loc = _compile(tmp_path, '#include "api.h"\nvoid g() {\n  AscendC::DataCpy(1);\n}\n')
+    diags = parse_compiler_output(text, loc, failed=True)
+    assert diags[0].line == 3
+    assert "did you mean DataCopy" in diags[0].message
+
+
+def test_member_hint_uses_the_class_named_in_the_error() -> None:
+    msg = "'class AscendC::TQue<AscendC::TPosition::VECIN, 2>' has no member named 'AllocTensr'"
+    assert unknown_name_hint(msg) == " (did you mean AllocTensor?)"
+    assert unknown_name_hint("expected ';' before '}' token") == ""
+
+
+def test_generated_wrapper_maps_to_the_kernel_entry(tmp_path: Path) -> None:
+    wrapper = tmp_path / "kernel_entry.cpp"
+    text = f"{wrapper}:5:40: error: too few arguments to function 'void add_custom(int*)'\n"
+    loc = Locator(
+        tmp_path / "proj", ("op_kernel/add.cpp", 12), {wrapper: ("op_kernel/add.cpp", 12)}
+    )
+    diags = parse_compiler_output(text, loc, failed=True)
+    assert (diags[0].file, diags[0].line) == ("op_kernel/add.cpp", 12)
+
+
+def test_link_error_is_reported_at_the_entry(tmp_path: Path) -> None:
+    text, loc = _compile(tmp_path, "void missing();\nint main() { missing(); }\n", link=True)
+    diags = parse_compiler_output(text, loc, failed=True)
+    assert any("undefined reference" in d.message for d in diags)
+    assert all((d.file, d.line) == ("op_kernel/k.cpp", 7) for d in diags)
+
+
+def test_failed_build_without_parsable_output_still_reports() -> None:
+    loc = Locator(Path("/nonexistent"), ("k.cpp", 1), {})
+    diags = parse_compiler_output("cc1plus: out of memory", loc, failed=True)
+    assert len(diags) == 1 and "out of memory" in diags[0].message
