@@ -42,6 +42,7 @@ class RuleCode(str, Enum):
     # Static-only rules.
     MISSING_TAIL = "missing-tail"
     TILING_MISMATCH = "tiling-mismatch"
+    TILING_FAILED = "tiling-failed"  # the host TilingFunc (or TilingParse) returned failure
     UNKNOWN_API = "unknown-api"
     UB_NEAR_LIMIT = "ub-near-limit"
     # Toolchain.

@@ -1,0 +1,813 @@
+// The driver linked into every emulator run binary (protocol: ascend_tools/emu/README.md).
+//
+//   harness --describe OUT.json     writes the OpDefs the host objects registered
+//   harness CASE.txt REPORT.json    runs one case: tiling, GM setup, launch, outputs, report
+//
+// Exit codes: 0 ran to the end; 3 a rule failure (kernelgen::fail wrote the report); 2 a bad
+// case or harness error (message on stderr); 4 the op's host code threw (a crash).
+#include <cerrno>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "graph/types.h"
+#include "kernelgen/host_gert.h"
+#include "kernelgen/host_opdef.h"
+#include "kernelgen/host_tiling_macros.h"
+#include "kernelgen/runtime.h"
+#include "register/op_impl_registry.h"
+
+namespace {
+
+constexpr int kExitHarnessError = 2;
+constexpr int kExitHostCrash = 4;
+constexpr size_t kTilingCapacityBytes = 64 * 1024;  // raw tiling buffer handed to TilingFunc
+constexpr uint32_t kMaxBlockDim = 65535;
+
+// A bad case or an unusable project: message to stderr, exit 2.
+struct HarnessError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// ---------------------------------------------------------------- case file
+struct CaseTensor {
+    std::string name;
+    const ge::DataTypeFacts* dtype = nullptr;
+    std::vector<int64_t> dims;
+    std::string path;
+    int line = 0;
+
+    uint64_t elements() const {
+        uint64_t n = 1;
+        for (int64_t d : dims) n *= static_cast<uint64_t>(d);
+        return n;
+    }
+    uint64_t bytes() const { return elements() * dtype->bytes; }
+};
+
+struct CaseAttr {
+    std::string name;
+    std::string type;
+    std::vector<std::string> values;
+    int line = 0;
+};
+
+struct Case {
+    bool has_chip = false;
+    bool has_op = false;
+    std::string op;  // "-" for single-file kernels
+    std::string kernel;
+    int64_t block_dim = -1;
+    std::vector<CaseTensor> inputs;
+    std::vector<CaseTensor> outputs;
+    std::vector<CaseAttr> attrs;
+};
+
+class CaseParser {
+  public:
+    explicit CaseParser(std::string path) : path_(std::move(path)) {
+        auto slash = path_.rfind('/');
+        dir_ = slash == std::string::npos ? "" : path_.substr(0, slash + 1);
+    }
+
+    Case parse() {
+        std::ifstream in(path_);
+        if (!in) throw HarnessError("cannot read case file " + path_ + ": " + std::strerror(errno));
+        Case c;
+        std::string text;
+        while (std::getline(in, text)) {
+            ++line_;
+            if (!text.empty() && text.back() == '\r') text.pop_back();
+            std::vector<std::string> f = split(text);
+            if (f.empty() || f[0][0] == '#') continue;
+            record(c, f);
+        }
+        if (!c.has_chip) throw HarnessError(path_ + ": missing 'chip' line");
+        if (!c.has_op) throw HarnessError(path_ + ": missing 'op' line");
+        if (c.kernel.empty()) throw HarnessError(path_ + ": missing 'kernel' line");
+        return c;
+    }
+
+  private:
+    void record(Case& c, const std::vector<std::string>& f) {
+        const std::string& kind = f[0];
+        if (kind == "chip") {
+            chip(f);
+            c.has_chip = true;
+        } else if (kind == "op") {
+            want(f, 2, "op <OpType|->");
+            c.op = f[1];
+            c.has_op = true;
+        } else if (kind == "kernel") {
+            want(f, 2, "kernel <entry_name>");
+            c.kernel = f[1];
+        } else if (kind == "block_dim") {
+            want(f, 2, "block_dim <n>");
+            c.block_dim = integer(f[1], "block_dim");
+        } else if (kind == "input" || kind == "output") {
+            (kind == "input" ? c.inputs : c.outputs).push_back(tensor(f));
+        } else if (kind == "attr") {
+            c.attrs.push_back(attr(f));
+        } else {
+            error("unknown record '" + kind + "' (expected chip, op, kernel, block_dim, input, output, attr)");
+        }
+    }
+
+    void chip(const std::vector<std::string>& f) {
+        want(f, 16,
+             "chip <name> <soc_version> <cce_aicore> <ub_bytes> <ub_safe_bytes> <l1_bytes> <l0a_bytes> "
+             "<l0b_bytes> <l0c_bytes> <cube_cores> <vector_cores> <split_cores> <max_tensors_per_position> "
+             "<has_datacopypad> <has_bf16>");
+        kernelgen::ChipInfo ci;
+        ci.name = f[1];
+        ci.soc_version = u32(f[2], "soc_version");
+        ci.cce_aicore = u32(f[3], "cce_aicore");
+        ci.ub_bytes = u64(f[4], "ub_bytes");
+        ci.ub_safe_bytes = u64(f[5], "ub_safe_bytes");
+        ci.l1_bytes = u64(f[6], "l1_bytes");
+        ci.l0a_bytes = u64(f[7], "l0a_bytes");
+        ci.l0b_bytes = u64(f[8], "l0b_bytes");
+        ci.l0c_bytes = u64(f[9], "l0c_bytes");
+        ci.cube_cores = u32(f[10], "cube_cores");
+        ci.vector_cores = u32(f[11], "vector_cores");
+        ci.split_cores = flag(f[12], "split_cores");
+        ci.max_tensors_per_position = u32(f[13], "max_tensors_per_position");
+        ci.has_datacopypad = flag(f[14], "has_datacopypad");
+        ci.has_bf16 = flag(f[15], "has_bf16");
+        if (ci.cube_cores == 0 || ci.vector_cores == 0) error("chip core counts must be positive");
+        kernelgen::chip() = ci;
+    }
+
+    CaseTensor tensor(const std::vector<std::string>& f) {
+        const char* usage = "<input|output> <name> <dtype> <ndim> <d0> ... <file>";
+        if (f.size() < 5) error(std::string("too few fields; expected ") + usage);
+        CaseTensor t;
+        t.line = line_;
+        t.name = f[1];
+        t.dtype = ge::data_type_by_name(f[2]);
+        if (t.dtype == nullptr) error("unknown dtype '" + f[2] + "' (expected float32 float16 bfloat16 int8 int16 "
+                                      "int32 int64 uint8 uint16 uint32 uint64 bool)");
+        int64_t ndim = integer(f[3], "ndim");
+        if (ndim < 0 || static_cast<size_t>(ndim) > gert::Shape::kMaxDimNum)
+            error("ndim " + f[3] + " out of range [0, 25]");
+        want(f, static_cast<size_t>(5 + ndim), usage);
+        for (int64_t k = 0; k < ndim; ++k) {
+            int64_t d = integer(f[4 + k], "dimension");
+            if (d < 0) error("negative dimension " + f[4 + k]);
+            t.dims.push_back(d);
+        }
+        const std::string& file = f[4 + ndim];
+        t.path = !file.empty() && file[0] == '/' ? file : dir_ + file;
+        return t;
+    }
+
+    CaseAttr attr(const std::vector<std::string>& f) {
+        if (f.size() < 4) error("expected attr <name> <type> <value...>");
+        CaseAttr a;
+        a.line = line_;
+        a.name = f[1];
+        a.type = f[2];
+        a.values.assign(f.begin() + 3, f.end());
+        if (a.type == "list_int" || a.type == "list_float") {
+            int64_t n = integer(a.values[0], "list length");
+            if (n < 0 || static_cast<size_t>(n) != a.values.size() - 1)
+                error("attr " + a.name + ": list length " + a.values[0] + " does not match the " +
+                      std::to_string(a.values.size() - 1) + " values given");
+            a.values.erase(a.values.begin());
+        } else if (a.type == "int" || a.type == "float" || a.type == "bool" || a.type == "str") {
+            if (a.values.size() != 1) error("attr " + a.name + ": " + a.type + " takes exactly one value");
+        } else {
+            error("attr " + a.name + ": unknown type '" + a.type +
+                  "' (expected int, float, bool, str, list_int, list_float)");
+        }
+        return a;
+    }
+
+    static std::vector<std::string> split(const std::string& s) {
+        std::vector<std::string> out;
+        std::istringstream is(s);
+        std::string w;
+        while (is >> w) out.push_back(w);
+        return out;
+    }
+    void want(const std::vector<std::string>& f, size_t n, const std::string& usage) const {
+        if (f.size() != n)
+            error("expected " + std::to_string(n) + " fields, got " + std::to_string(f.size()) + ": " + usage);
+    }
+    int64_t integer(const std::string& s, const char* what) const {
+        errno = 0;
+        char* end = nullptr;
+        long long v = std::strtoll(s.c_str(), &end, 10);
+        if (s.empty() || *end != '\0' || errno == ERANGE) error(std::string(what) + " '" + s + "' is not an integer");
+        return v;
+    }
+    uint64_t u64(const std::string& s, const char* what) const {
+        int64_t v = integer(s, what);
+        if (v < 0) error(std::string(what) + " must not be negative");
+        return static_cast<uint64_t>(v);
+    }
+    uint32_t u32(const std::string& s, const char* what) const {
+        uint64_t v = u64(s, what);
+        if (v > UINT32_MAX) error(std::string(what) + " is too large");
+        return static_cast<uint32_t>(v);
+    }
+    bool flag(const std::string& s, const char* what) const {
+        if (s != "0" && s != "1") error(std::string(what) + " must be 0 or 1, got '" + s + "'");
+        return s == "1";
+    }
+    [[noreturn]] void error(const std::string& msg) const {
+        throw HarnessError(path_ + ":" + std::to_string(line_) + ": " + msg);
+    }
+
+    std::string path_;
+    std::string dir_;
+    int line_ = 0;
+};
+
+// ---------------------------------------------------------------- values
+int64_t parse_int(const CaseAttr& a, const std::string& s) {
+    errno = 0;
+    char* end = nullptr;
+    long long v = std::strtoll(s.c_str(), &end, 10);
+    if (s.empty() || *end != '\0' || errno == ERANGE)
+        throw HarnessError("case line " + std::to_string(a.line) + ": attr " + a.name + ": '" + s + "' is not an integer");
+    return v;
+}
+
+float parse_float(const CaseAttr& a, const std::string& s) {
+    char* end = nullptr;
+    float v = std::strtof(s.c_str(), &end);
+    if (s.empty() || *end != '\0')
+        throw HarnessError("case line " + std::to_string(a.line) + ": attr " + a.name + ": '" + s + "' is not a number");
+    return v;
+}
+
+bool parse_bool(const CaseAttr& a, const std::string& s) {
+    if (s == "1" || s == "true" || s == "True") return true;
+    if (s == "0" || s == "false" || s == "False") return false;
+    throw HarnessError("case line " + std::to_string(a.line) + ": attr " + a.name + ": bool must be 0 or 1, got '" + s + "'");
+}
+
+// Shortest text that reads back as the same float, always with a decimal point ("1.0").
+std::string float_text(float v) {
+    if (std::isnan(v)) return "nan";
+    if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+    char buf[32];
+    for (int prec = 1; prec <= 9; ++prec) {
+        std::snprintf(buf, sizeof buf, "%.*g", prec, static_cast<double>(v));
+        if (std::strtof(buf, nullptr) == v) break;
+    }
+    std::string s = buf;
+    if (s.find_first_of(".eE") == std::string::npos) s += ".0";
+    return s;
+}
+
+// ---------------------------------------------------------------- describe
+struct AttrKindName {
+    ops::AttrKind kind;
+    const char* name;
+};
+constexpr AttrKindName kAttrKindNames[] = {
+    {ops::AttrKind::Int, "int"},          {ops::AttrKind::Float, "float"},
+    {ops::AttrKind::Bool, "bool"},        {ops::AttrKind::Str, "str"},
+    {ops::AttrKind::ListInt, "list_int"}, {ops::AttrKind::ListFloat, "list_float"},
+    {ops::AttrKind::ListBool, "list_bool"}, {ops::AttrKind::ListListInt, "list_list_int"},
+};
+
+const char* attr_kind_name(ops::AttrKind k) {
+    for (const auto& r : kAttrKindNames)
+        if (r.kind == k) return r.name;
+    return "none";
+}
+
+const char* param_type_name(ops::Option o) {
+    switch (o) {
+        case ops::OPTIONAL: return "optional";
+        case ops::DYNAMIC: return "dynamic";
+        default: return "required";
+    }
+}
+
+std::string dtype_name(ge::DataType t) {
+    const auto* f = ge::data_type_facts(t);
+    if (f == nullptr) return "unknown";
+    return *f->name ? f->name : f->serial;
+}
+
+template <class T, class F>
+std::string json_list(const std::vector<T>& v, F item) {
+    std::string s = "[";
+    for (size_t i = 0; i < v.size(); ++i) s += (i ? "," : "") + item(v[i]);
+    return s + "]";
+}
+
+std::string quoted(const std::string& s) { return "\"" + kernelgen::json_escape(s) + "\""; }
+
+std::string attr_default_text(const ops::OpAttrDef& a) {
+    auto ints = [](int64_t v) { return std::to_string(v); };
+    auto floats = [](float v) { return float_text(v); };
+    switch (a.attr_kind()) {
+        case ops::AttrKind::Int: return std::to_string(a.int_default());
+        case ops::AttrKind::Float: return float_text(a.float_default());
+        case ops::AttrKind::Bool: return a.bool_default() ? "true" : "false";
+        case ops::AttrKind::Str: return a.str_default();
+        case ops::AttrKind::ListInt: return json_list(a.list_int_default(), ints);
+        case ops::AttrKind::ListFloat: return json_list(a.list_float_default(), floats);
+        case ops::AttrKind::ListBool: {
+            std::vector<int64_t> v(a.list_bool_default().begin(), a.list_bool_default().end());
+            return json_list(v, [](int64_t b) { return std::string(b ? "true" : "false"); });
+        }
+        default: return "";
+    }
+}
+
+// Number of dtype combinations: the longest DataType() list (DataTypeList entries apply to all).
+size_t combination_count(const ops::OpDef& op) {
+    size_t n = 0;
+    for (const auto* list : {&op.inputs(), &op.outputs()})
+        for (const auto& p : *list)
+            if (!p.dtype_list()) n = std::max(n, p.dtypes().size());
+    return n ? n : 1;
+}
+
+const ops::OpParamDef* find_param(const ops::OpDef& op, const std::string& name) {
+    for (const auto* list : {&op.inputs(), &op.outputs()})
+        for (const auto& p : *list)
+            if (p.name() == name) return &p;
+    return nullptr;
+}
+
+// The dtypes of `p` for each combination (DataTypeList repeated, Follow resolved).
+std::vector<ge::DataType> param_dtypes(const ops::OpDef& op, const ops::OpParamDef& p, size_t combos) {
+    const ops::OpParamDef* src = &p;
+    for (int hop = 0; hop < 8 && src->dtypes().empty() && !src->follow().empty(); ++hop) {
+        const auto* next = find_param(op, src->follow());
+        if (next == nullptr) break;
+        src = next;
+    }
+    std::vector<ge::DataType> out;
+    const auto& d = src->dtypes();
+    if (d.empty()) return out;
+    for (size_t k = 0; k < combos; ++k) out.push_back(src->dtype_list() ? d[k % d.size()] : d[std::min(k, d.size() - 1)]);
+    return out;
+}
+
+std::vector<ge::Format> param_formats(const ops::OpParamDef& p, size_t combos) {
+    std::vector<ge::Format> out;
+    const auto& f = p.formats();
+    for (size_t k = 0; k < combos; ++k)
+        out.push_back(f.empty() ? ge::FORMAT_ND : p.format_list() ? f[k % f.size()] : f[std::min(k, f.size() - 1)]);
+    return out;
+}
+
+std::string describe_param(const ops::OpDef& op, const ops::OpParamDef& p, size_t combos) {
+    std::ostringstream o;
+    o << "{\"name\":" << quoted(p.name()) << ",\"param_type\":\"" << param_type_name(p.param_type())
+      << "\",\"dtypes\":" << json_list(param_dtypes(op, p, combos), [](ge::DataType t) { return quoted(dtype_name(t)); })
+      << ",\"formats\":"
+      << json_list(param_formats(p, combos), [](ge::Format f) { return quoted(ge::format_name(f)); }) << "}";
+    return o.str();
+}
+
+std::string describe_json() {
+    std::ostringstream o;
+    o << "{\"ops\":[";
+    bool first = true;
+    for (const auto& op : ops::op_registry()) {
+        size_t combos = combination_count(*op);
+        auto param = [&](const ops::OpParamDef& p) { return describe_param(*op, p, combos); };
+        std::vector<ops::OpParamDef> ins(op->inputs().begin(), op->inputs().end());
+        std::vector<ops::OpParamDef> outs(op->outputs().begin(), op->outputs().end());
+        std::vector<ops::OpAttrDef> attrs(op->attrs().begin(), op->attrs().end());
+        o << (first ? "" : ",") << "{\"name\":" << quoted(op->GetOpType()) << ",\"inputs\":" << json_list(ins, param)
+          << ",\"outputs\":" << json_list(outs, param) << ",\"attrs\":"
+          << json_list(attrs,
+                       [](const ops::OpAttrDef& a) {
+                           return "{\"name\":" + quoted(a.name()) + ",\"type\":\"" + attr_kind_name(a.attr_kind()) +
+                                  "\",\"required\":" + (a.required() ? "true" : "false") + ",\"default\":" +
+                                  (a.has_default() ? quoted(attr_default_text(a)) : "null") + "}";
+                       })
+          << ",\"configs\":" << json_list(op->aicore().configs(), quoted) << "}";
+        first = false;
+    }
+    o << "]}";
+    return o.str();
+}
+
+void write_text(const std::string& path, const std::string& text) {
+    FILE* f = std::fopen(path.c_str(), "wb");
+    if (f == nullptr) throw HarnessError("cannot write " + path + ": " + std::strerror(errno));
+    bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+    ok = std::fclose(f) == 0 && ok;
+    if (!ok) throw HarnessError("cannot write " + path);
+}
+
+// ---------------------------------------------------------------- GM buffers
+// A GM allocation: memory rounded up to 32 bytes (the NPU allocator pads, so reading the pad is
+// allowed), registered with its real size.
+class GmBuffer {
+  public:
+    GmBuffer(uint64_t bytes, uint8_t fill) : bytes_(bytes) {
+        uint64_t cap = ((bytes + 31) / 32) * 32;
+        mem_.reset(static_cast<uint8_t*>(std::aligned_alloc(64, ((cap ? cap : 32) + 63) / 64 * 64)));
+        if (!mem_) throw HarnessError("out of memory allocating " + std::to_string(bytes) + " bytes of GM");
+        std::memset(mem_.get(), fill, cap ? cap : 32);
+    }
+    uint8_t* data() const { return mem_.get(); }
+    uint64_t bytes() const { return bytes_; }
+
+  private:
+    struct Free {
+        void operator()(uint8_t* p) const { std::free(p); }
+    };
+    std::unique_ptr<uint8_t, Free> mem_;
+    uint64_t bytes_;
+};
+
+void read_file_into(const CaseTensor& t, GmBuffer& buf) {
+    FILE* f = std::fopen(t.path.c_str(), "rb");
+    if (f == nullptr) throw HarnessError("input " + t.name + ": cannot read " + t.path + ": " + std::strerror(errno));
+    std::fseek(f, 0, SEEK_END);
+    long size = std::ftell(f);
+    std::fseek(f, 0, SEEK_SET);
+    if (size < 0 || static_cast<uint64_t>(size) != t.bytes()) {
+        std::fclose(f);
+        throw HarnessError("input " + t.name + ": " + t.path + " holds " + std::to_string(size) + " bytes, the shape and dtype need " +
+                           std::to_string(t.bytes()));
+    }
+    size_t got = t.bytes() ? std::fread(buf.data(), 1, t.bytes(), f) : 0;
+    std::fclose(f);
+    if (got != t.bytes()) throw HarnessError("input " + t.name + ": short read from " + t.path);
+}
+
+// ---------------------------------------------------------------- run
+struct Warning {
+    std::string code;
+    std::string message;
+};
+
+class Run {
+  public:
+    Run(Case c, std::string report) : case_(std::move(c)), report_(std::move(report)) {}
+
+    int execute() {
+        kernelgen::state().report_path = report_;
+        for (const auto& t : case_.inputs) inputs_.push_back(load_input(t));
+        for (const auto& t : case_.outputs) outputs_.emplace_back(t.bytes(), 0xFF);
+        const bool project = case_.op != "-";
+        std::vector<uint8_t*> args = project ? project_setup() : single_file_setup();
+        launch(args);
+        for (size_t i = 0; i < case_.outputs.size(); ++i) write_output(case_.outputs[i], outputs_[i]);
+        kernelgen::write_report(kernelgen::state().errors.empty() ? "ok" : "error");
+        return kernelgen::state().errors.empty() ? 0 : kernelgen::kRuleFailureExit;
+    }
+
+  private:
+    GmBuffer load_input(const CaseTensor& t) {
+        GmBuffer b(t.bytes(), 0);
+        read_file_into(t, b);
+        return b;
+    }
+
+    // Binds case tensors to the OpDef's IR entries by name (in order when no name matches).
+    std::vector<size_t> bind(const std::deque<ops::OpParamDef>& ir, const std::vector<CaseTensor>& ts, const char* kind) {
+        auto index_of = [&](const std::string& n) -> long {
+            for (size_t k = 0; k < ir.size(); ++k)
+                if (ir[k].name() == n) return static_cast<long>(k);
+            return -1;
+        };
+        bool any_named = false;
+        for (const auto& t : ts) any_named = any_named || index_of(t.name) >= 0;
+        std::vector<size_t> out;
+        std::vector<int> count(ir.size(), 0);
+        for (size_t i = 0; i < ts.size(); ++i) {
+            long k = any_named ? index_of(ts[i].name) : static_cast<long>(i);
+            if (k < 0 || static_cast<size_t>(k) >= ir.size())
+                throw HarnessError(std::string("case ") + kind + " '" + ts[i].name + "' is not an " + kind + " of op " + case_.op +
+                                   " (its " + kind + "s: " + names(ir) + ")");
+            if (++count[k] > 1 && ir[k].param_type() != ops::DYNAMIC)
+                throw HarnessError(std::string("case gives ") + kind + " '" + ir[k].name() + "' twice but it is not dynamic");
+            out.push_back(static_cast<size_t>(k));
+        }
+        for (size_t k = 0; k < ir.size(); ++k)
+            if (count[k] == 0 && ir[k].param_type() == ops::REQUIRED)
+                throw HarnessError(std::string("case lacks required ") + kind + " '" + ir[k].name() + "' of op " + case_.op);
+        return out;
+    }
+
+    static std::string names(const std::deque<ops::OpParamDef>& ir) {
+        std::string s;
+        for (const auto& p : ir) s += (s.empty() ? "" : ", ") + p.name();
+        return s.empty() ? "none" : s;
+    }
+
+    // Which OpDef dtype combination the case uses (for formats); -1 when none matches.
+    long combination(const ops::OpDef& op, const std::vector<size_t>& in_ir, const std::vector<size_t>& out_ir) const {
+        size_t combos = combination_count(op);
+        for (size_t k = 0; k < combos; ++k) {
+            bool ok = true;
+            for (size_t i = 0; ok && i < case_.inputs.size(); ++i) {
+                auto d = param_dtypes(op, op.inputs()[in_ir[i]], combos);
+                ok = d.empty() || d[k] == case_.inputs[i].dtype->type;
+            }
+            for (size_t i = 0; ok && i < case_.outputs.size(); ++i) {
+                auto d = param_dtypes(op, op.outputs()[out_ir[i]], combos);
+                ok = d.empty() || d[k] == case_.outputs[i].dtype->type;
+            }
+            if (ok) return static_cast<long>(k);
+        }
+        return -1;
+    }
+
+    gert::TensorSlot slot(const CaseTensor& t, size_t ir, const GmBuffer& b, ge::Format f) const {
+        gert::TensorSlot s;
+        s.ir_index = ir;
+        s.name = t.name;
+        gert::Shape shape;
+        for (int64_t d : t.dims) shape.AppendDim(d);
+        s.shape = gert::StorageShape(shape, shape);
+        s.desc.SetDataType(t.dtype->type);
+        s.desc.SetFormat(f);
+        s.tensor.Set(s.shape, t.dtype->type, f, b.data(), t.bytes());
+        return s;
+    }
+
+    void fill_attrs(const ops::OpDef& op, gert::RuntimeAttrs& out) const {
+        for (const auto& a : case_.attrs) {
+            bool known = false;
+            for (const auto& d : op.attrs()) known = known || d.name() == a.name;
+            if (!known) throw HarnessError("case line " + std::to_string(a.line) + ": op " + case_.op + " has no attribute '" + a.name + "'");
+        }
+        for (const auto& d : op.attrs()) {
+            const CaseAttr* given = nullptr;
+            for (const auto& a : case_.attrs)
+                if (a.name == d.name()) given = &a;
+            const char* want = attr_kind_name(d.attr_kind());
+            if (given && d.attr_kind() != ops::AttrKind::None && given->type != want)
+                throw HarnessError("case line " + std::to_string(given->line) + ": attr " + d.name() + " is " + want + " in the OpDef, the case gives " + given->type);
+            if (!given && !d.has_default())
+                throw HarnessError("case lacks attribute '" + d.name() + "' of op " + case_.op + ", which has no default");
+            append_attr(d, given, out);
+        }
+    }
+
+    static void append_attr(const ops::OpAttrDef& d, const CaseAttr* a, gert::RuntimeAttrs& out) {
+        const std::string type = a ? a->type : attr_kind_name(d.attr_kind());
+        if (type == "int") {
+            int64_t v = a ? parse_int(*a, a->values[0]) : d.int_default();
+            out.AppendRaw(&v, sizeof v);
+        } else if (type == "float") {
+            float v = a ? parse_float(*a, a->values[0]) : d.float_default();
+            out.AppendRaw(&v, sizeof v);
+        } else if (type == "bool") {
+            bool v = a ? parse_bool(*a, a->values[0]) : d.bool_default();
+            out.AppendRaw(&v, sizeof v);
+        } else if (type == "str") {
+            const std::string v = a ? a->values[0] : d.str_default();
+            out.AppendRaw(v.c_str(), v.size() + 1);
+        } else if (type == "list_int") {
+            std::vector<int64_t> v;
+            if (a) {
+                for (const auto& s : a->values) v.push_back(parse_int(*a, s));
+            } else {
+                v = d.list_int_default();
+            }
+            out.AppendList(v);
+        } else if (type == "list_float") {
+            std::vector<float> v;
+            if (a) {
+                for (const auto& s : a->values) v.push_back(parse_float(*a, s));
+            } else {
+                v = d.list_float_default();
+            }
+            out.AppendList(v);
+        } else if (type == "list_bool") {
+            std::vector<bool> v = d.list_bool_default();
+            std::vector<uint8_t> bytes(v.begin(), v.end());
+            out.AppendList(bytes);
+        } else {
+            throw HarnessError("attribute '" + d.name() + "' has a type the case file cannot give (" + type + ")");
+        }
+    }
+
+    std::vector<uint8_t*> project_setup() {
+        const ops::OpDef* op = ops::find_op(case_.op);
+        if (op == nullptr) {
+            std::string known;
+            for (const auto& o : ops::op_registry()) known += (known.empty() ? "" : ", ") + o->GetOpType();
+            throw HarnessError("op " + case_.op + " is not registered by the host code (registered: " + (known.empty() ? "none" : known) + ")");
+        }
+        auto in_ir = bind(op->inputs(), case_.inputs, "input");
+        auto out_ir = bind(op->outputs(), case_.outputs, "output");
+        long combo = combination(*op, in_ir, out_ir);
+        if (combo < 0) warn("chip-support", "the case's dtypes are not one of the combinations op " + case_.op + " declares");
+        const size_t combos = combination_count(*op);
+        auto format_of = [&](const ops::OpParamDef& p) {
+            return combo < 0 ? ge::FORMAT_ND : param_formats(p, combos)[static_cast<size_t>(combo)];
+        };
+
+        node_.node_name = case_.op;
+        node_.node_type = case_.op;
+        for (size_t i = 0; i < case_.inputs.size(); ++i)
+            node_.inputs.push_back(slot(case_.inputs[i], in_ir[i], inputs_[i], format_of(op->inputs()[in_ir[i]])));
+        for (size_t i = 0; i < case_.outputs.size(); ++i)
+            node_.outputs.push_back(slot(case_.outputs[i], out_ir[i], outputs_[i], format_of(op->outputs()[out_ir[i]])));
+        fill_attrs(*op, node_.attrs);
+
+        run_tiling(*op);
+        return project_args(*op, in_ir, out_ir);
+    }
+
+    void run_tiling(const ops::OpDef& op) {
+        auto impl_it = kernelgen::op_impls().find(case_.op);
+        const kernelgen::OpImpl* impl = impl_it == kernelgen::op_impls().end() ? nullptr : &impl_it->second;
+        if (impl && impl->tiling_parse) {
+            node_.compile_info = impl->make_compile_info();
+            gert::TilingParseContext pctx(&node_);
+            if (impl->tiling_parse(&pctx) != ge::GRAPH_SUCCESS)
+                kernelgen::fail("tiling-failed", "the TilingParse function of op " + case_.op + " returned failure", "", 0);
+        }
+        gert::TilingKernelFunc tiling = op.aicore().tiling() ? op.aicore().tiling() : (impl ? impl->tiling : nullptr);
+        tiling_buf_ = std::make_unique<GmBuffer>(kTilingCapacityBytes, 0);
+        gert::TilingData raw(tiling_buf_->data(), kTilingCapacityBytes);
+        gert::TilingContext ctx(&node_, &raw);
+        uint32_t block_dim = case_.block_dim > 0 ? static_cast<uint32_t>(case_.block_dim) : 1;
+        if (tiling == nullptr) {
+            warn("tiling-mismatch", "op " + case_.op + " registers no tiling function (AICore().SetTiling); block_dim " +
+                                        std::to_string(block_dim) + " and an empty tiling buffer are used");
+        } else {
+            ge::graphStatus st = tiling(&ctx);
+            if (st != ge::GRAPH_SUCCESS)
+                kernelgen::fail("tiling-failed", "the TilingFunc of op " + case_.op + " returned " + std::to_string(st) + " (failure)", "", 0);
+            block_dim = ctx.GetBlockDim();
+            if (block_dim == 0)
+                kernelgen::fail("block-dim", "the TilingFunc of op " + case_.op + " left blockDim at 0 (call context->SetBlockDim(n))", "", 0);
+        }
+        block_dim_ = block_dim;
+        tiling_key_ = ctx.GetTilingKey();
+        tiling_bytes_ = raw.GetDataSize();
+        for (size_t w : ctx.workspace_sizes()) user_workspace_ += w;
+        check_tiling_size();
+    }
+
+    // The kernel reads the whole registered struct: fewer bytes set by the host means the tail
+    // reads as zeros (a classic "tiling reads as zeros" bug).
+    void check_tiling_size() {
+        const auto* cls = kernelgen::find_tiling_class(case_.op);
+        if (cls == nullptr) return;
+        if (tiling_bytes_ == 0) {
+            warn("tiling-mismatch", "the TilingFunc set no tiling data size (GetRawTilingData()->SetDataSize); the kernel's " +
+                                        cls->struct_name + " reads as zeros");
+        } else if (tiling_bytes_ < cls->bytes) {
+            warn("tiling-mismatch", "the TilingFunc set " + std::to_string(tiling_bytes_) + " bytes of tiling data but " +
+                                        cls->struct_name + " is " + std::to_string(cls->bytes) + " bytes");
+        }
+    }
+
+    std::vector<uint8_t*> project_args(const ops::OpDef& op, const std::vector<size_t>& in_ir, const std::vector<size_t>& out_ir) {
+        std::vector<uint8_t*> args;
+        auto add = [&](const std::deque<ops::OpParamDef>& ir, const std::vector<size_t>& bound, std::vector<GmBuffer>& bufs) {
+            for (size_t k = 0; k < ir.size(); ++k) {
+                std::vector<size_t> hits;
+                for (size_t i = 0; i < bound.size(); ++i)
+                    if (bound[i] == k) hits.push_back(i);
+                if (ir[k].param_type() == ops::DYNAMIC)
+                    throw HarnessError("dynamic parameter '" + ir[k].name() + "' (a tensor list) cannot be launched by the emulator harness yet");
+                args.push_back(hits.empty() ? nullptr : bufs[hits[0]].data());
+            }
+        };
+        add(op.inputs(), in_ir, inputs_);
+        add(op.outputs(), out_ir, outputs_);
+        workspace_ = std::make_unique<GmBuffer>(kernelgen::kSysWorkspaceBytes + user_workspace_, 0xFF);
+        args.push_back(workspace_->data());
+        args.push_back(tiling_buf_->data());
+        expected_arity_ = static_cast<int>(args.size());
+        arity_rule_ = std::to_string(op.inputs().size()) + " inputs + " + std::to_string(op.outputs().size()) +
+                      " outputs + workspace + tiling";
+        return args;
+    }
+
+    std::vector<uint8_t*> single_file_setup() {
+        if (case_.block_dim < 0) case_.block_dim = 1;
+        block_dim_ = static_cast<uint32_t>(case_.block_dim);
+        std::vector<uint8_t*> args;
+        for (auto& b : inputs_) args.push_back(b.data());
+        for (auto& b : outputs_) args.push_back(b.data());
+        workspace_ = std::make_unique<GmBuffer>(kernelgen::kSysWorkspaceBytes, 0xFF);
+        tiling_buf_ = std::make_unique<GmBuffer>(kTilingCapacityBytes, 0);
+        // Trailing `workspace` and `tiling` parameters, when the entry has them.
+        const auto* k = find_kernel();
+        size_t n = args.size();
+        if (k->arity >= static_cast<int>(n + 1)) args.push_back(workspace_->data());
+        if (k->arity >= static_cast<int>(n + 2)) args.push_back(tiling_buf_->data());
+        expected_arity_ = k->arity >= static_cast<int>(n) && k->arity <= static_cast<int>(n + 2) ? k->arity : static_cast<int>(n);
+        arity_rule_ = std::to_string(case_.inputs.size()) + " inputs + " + std::to_string(case_.outputs.size()) +
+                      " outputs (+ workspace, tiling)";
+        return args;
+    }
+
+    const kernelgen::KernelInfo* find_kernel() const {
+        std::string known;
+        for (const auto& k : kernelgen::kernels()) {
+            if (k.name == case_.kernel) return &k;
+            known += (known.empty() ? "" : ", ") + k.name;
+        }
+        throw HarnessError("kernel '" + case_.kernel + "' is not linked into this binary (linked: " + (known.empty() ? "none" : known) + ")");
+    }
+
+    void launch(const std::vector<uint8_t*>& args) {
+        const auto* k = find_kernel();
+        auto& chip = kernelgen::chip();
+        kernelgen::state().block_dim = block_dim_;
+        kernelgen::tiling_key() = tiling_key_;
+        kernelgen::sys_workspace() = workspace_->data();
+        kernelgen::report_set_field("tiling_key", std::to_string(tiling_key_));
+        kernelgen::report_set_field("workspace_bytes", std::to_string(workspace_->bytes()));
+        kernelgen::report_set_field("tiling_bytes", std::to_string(tiling_bytes_));
+        if (block_dim_ < 1 || block_dim_ > kMaxBlockDim)
+            kernelgen::fail("block-dim", "blockDim " + std::to_string(block_dim_) + " is outside [1, 65535]", "", 0);
+        if (block_dim_ > chip.vector_cores)
+            warn("block-dim", "blockDim " + std::to_string(block_dim_) + " exceeds the " + std::to_string(chip.vector_cores) + " cores of " +
+                                  chip.name + ": vector kernels run in waves; mix kernels and kernels that call SyncAll would hang");
+        if (k->arity != expected_arity_)
+            kernelgen::fail("tiling-mismatch", "kernel " + k->name + " takes " + std::to_string(k->arity) + " parameters but the run passes " +
+                                                   std::to_string(args.size()) + " (" + arity_rule_ + ")", "", 0);
+
+        kernelgen::gm_clear();
+        for (size_t i = 0; i < inputs_.size(); ++i) kernelgen::gm_register(inputs_[i].data(), inputs_[i].bytes(), case_.inputs[i].name);
+        for (size_t i = 0; i < outputs_.size(); ++i) kernelgen::gm_register(outputs_[i].data(), outputs_[i].bytes(), case_.outputs[i].name);
+        kernelgen::gm_register(workspace_->data(), workspace_->bytes(), "workspace");
+        kernelgen::gm_register(tiling_buf_->data(), tiling_buf_->bytes(), "tiling");
+
+        std::vector<uint8_t*> a = args;
+        a.resize(static_cast<size_t>(k->arity), nullptr);
+        const kernelgen::KernelEntry entry = k->entry;
+        kernelgen::launch(block_dim_, [&] { entry(a.data()); });
+    }
+
+    void write_output(const CaseTensor& t, const GmBuffer& b) const {
+        FILE* f = std::fopen(t.path.c_str(), "wb");
+        if (f == nullptr) throw HarnessError("output " + t.name + ": cannot write " + t.path + ": " + std::strerror(errno));
+        bool ok = t.bytes() == 0 || std::fwrite(b.data(), 1, t.bytes(), f) == t.bytes();
+        ok = std::fclose(f) == 0 && ok;
+        if (!ok) throw HarnessError("output " + t.name + ": short write to " + t.path);
+    }
+
+    void warn(const std::string& code, const std::string& message) {
+        warnings_.push_back({code, message});
+        std::string json = json_list(warnings_, [](const Warning& w) {
+            return "{\"code\":" + quoted(w.code) + ",\"message\":" + quoted(w.message) + "}";
+        });
+        kernelgen::report_set_field("warnings", json);
+        std::fprintf(stderr, "[WARNING] %s [%s]\n", message.c_str(), code.c_str());
+    }
+
+    Case case_;
+    std::string report_;
+    std::vector<GmBuffer> inputs_;
+    std::vector<GmBuffer> outputs_;
+    std::unique_ptr<GmBuffer> workspace_;
+    std::unique_ptr<GmBuffer> tiling_buf_;
+    gert::NodeData node_;
+    uint32_t block_dim_ = 1;
+    uint64_t tiling_key_ = 0;
+    size_t tiling_bytes_ = 0;
+    uint64_t user_workspace_ = 0;
+    int expected_arity_ = 0;
+    std::string arity_rule_;
+    std::vector<Warning> warnings_;
+};
+
+int usage() {
+    std::fprintf(stderr, "usage: harness --describe OUT.json | harness CASE.txt REPORT.json\n");
+    return kExitHarnessError;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc != 3) return usage();
+    const std::string a1 = argv[1];
+    try {
+        if (a1 == "--describe") {
+            write_text(argv[2], describe_json());
+            return 0;
+        }
+        Case c = CaseParser(a1).parse();
+        return Run(std::move(c), argv[2]).execute();
+    } catch (const HarnessError& e) {
+        std::fprintf(stderr, "harness: %s\n", e.what());
+        return kExitHarnessError;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "harness: the op's host code threw: %s\n", e.what());
+        return kExitHostCrash;
+    }
+}

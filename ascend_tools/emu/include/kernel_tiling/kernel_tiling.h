@@ -1,0 +1,153 @@
+// Kernel side of tiling: GET_TILING_DATA and friends, TILING_KEY_IS, and the tiling structs of
+// the high-level APIs (TCubeTiling for Matmul, SoftMaxTiling) as plain structs whose members the
+// device code reads. The host fills the same structs (optiling:: names are aliases).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include "graph/types.h"
+#include "kernelgen/host_tiling_macros.h"
+#include "kernelgen/runtime.h"
+
+// ---------------------------------------------------------------- API tiling structs
+// TCubeTiling: field list and order as documented for the Matmul high-level API (all int32).
+BEGIN_TILING_DATA_DEF(TCubeTiling)
+TILING_DATA_FIELD_DEF(int32_t, usedCoreNum);
+TILING_DATA_FIELD_DEF(int32_t, M);
+TILING_DATA_FIELD_DEF(int32_t, N);
+TILING_DATA_FIELD_DEF(int32_t, Ka);
+TILING_DATA_FIELD_DEF(int32_t, Kb);
+TILING_DATA_FIELD_DEF(int32_t, singleCoreM);
+TILING_DATA_FIELD_DEF(int32_t, singleCoreN);
+TILING_DATA_FIELD_DEF(int32_t, singleCoreK);
+TILING_DATA_FIELD_DEF(int32_t, baseM);
+TILING_DATA_FIELD_DEF(int32_t, baseN);
+TILING_DATA_FIELD_DEF(int32_t, baseK);
+TILING_DATA_FIELD_DEF(int32_t, depthA1);
+TILING_DATA_FIELD_DEF(int32_t, depthB1);
+TILING_DATA_FIELD_DEF(int32_t, stepM);
+TILING_DATA_FIELD_DEF(int32_t, stepN);
+TILING_DATA_FIELD_DEF(int32_t, isBias);
+TILING_DATA_FIELD_DEF(int32_t, transLength);
+TILING_DATA_FIELD_DEF(int32_t, iterateOrder);
+TILING_DATA_FIELD_DEF(int32_t, shareMode);
+TILING_DATA_FIELD_DEF(int32_t, shareL1Size);
+TILING_DATA_FIELD_DEF(int32_t, shareL0CSize);
+TILING_DATA_FIELD_DEF(int32_t, shareUbSize);
+TILING_DATA_FIELD_DEF(int32_t, batchM);
+TILING_DATA_FIELD_DEF(int32_t, batchN);
+TILING_DATA_FIELD_DEF(int32_t, singleBatchM);
+TILING_DATA_FIELD_DEF(int32_t, singleBatchN);
+TILING_DATA_FIELD_DEF(int32_t, stepKa);
+TILING_DATA_FIELD_DEF(int32_t, stepKb);
+TILING_DATA_FIELD_DEF(int32_t, depthAL1CacheUB);
+TILING_DATA_FIELD_DEF(int32_t, depthBL1CacheUB);
+TILING_DATA_FIELD_DEF(int32_t, dbL0A);
+TILING_DATA_FIELD_DEF(int32_t, dbL0B);
+TILING_DATA_FIELD_DEF(int32_t, dbL0C);
+TILING_DATA_FIELD_DEF(int32_t, ALayoutInfoB);
+TILING_DATA_FIELD_DEF(int32_t, ALayoutInfoS);
+TILING_DATA_FIELD_DEF(int32_t, ALayoutInfoN);
+TILING_DATA_FIELD_DEF(int32_t, ALayoutInfoG);
+TILING_DATA_FIELD_DEF(int32_t, ALayoutInfoD);
+TILING_DATA_FIELD_DEF(int32_t, BLayoutInfoB);
+TILING_DATA_FIELD_DEF(int32_t, BLayoutInfoS);
+TILING_DATA_FIELD_DEF(int32_t, BLayoutInfoN);
+TILING_DATA_FIELD_DEF(int32_t, BLayoutInfoG);
+TILING_DATA_FIELD_DEF(int32_t, BLayoutInfoD);
+TILING_DATA_FIELD_DEF(int32_t, CLayoutInfoB);
+TILING_DATA_FIELD_DEF(int32_t, CLayoutInfoS1);
+TILING_DATA_FIELD_DEF(int32_t, CLayoutInfoN);
+TILING_DATA_FIELD_DEF(int32_t, CLayoutInfoG);
+TILING_DATA_FIELD_DEF(int32_t, CLayoutInfoS2);
+TILING_DATA_FIELD_DEF(int32_t, BatchNum);
+TILING_DATA_FIELD_DEF(int32_t, reserved);
+END_TILING_DATA_DEF;
+
+// SoftMaxTiling: the documented split of a [M, K] softmax into UB-sized pieces (all uint32).
+BEGIN_TILING_DATA_DEF(SoftMaxTiling)
+TILING_DATA_FIELD_DEF(uint32_t, srcM);
+TILING_DATA_FIELD_DEF(uint32_t, srcK);
+TILING_DATA_FIELD_DEF(uint32_t, srcSize);
+TILING_DATA_FIELD_DEF(uint32_t, outMaxM);
+TILING_DATA_FIELD_DEF(uint32_t, outMaxK);
+TILING_DATA_FIELD_DEF(uint32_t, outMaxSize);
+TILING_DATA_FIELD_DEF(uint32_t, splitM);
+TILING_DATA_FIELD_DEF(uint32_t, splitK);
+TILING_DATA_FIELD_DEF(uint32_t, splitSize);
+TILING_DATA_FIELD_DEF(uint32_t, reduceM);
+TILING_DATA_FIELD_DEF(uint32_t, reduceK);
+TILING_DATA_FIELD_DEF(uint32_t, reduceSize);
+TILING_DATA_FIELD_DEF(uint32_t, rangeM);
+TILING_DATA_FIELD_DEF(uint32_t, tailM);
+TILING_DATA_FIELD_DEF(uint32_t, tailSplitSize);
+TILING_DATA_FIELD_DEF(uint32_t, tailReduceSize);
+END_TILING_DATA_DEF;
+
+static_assert(sizeof(TCubeTiling) == 50 * 4, "TCubeTiling is 50 int32 fields");
+static_assert(sizeof(SoftMaxTiling) == 16 * 4, "SoftMaxTiling is 16 uint32 fields");
+static_assert(std::is_standard_layout<TCubeTiling>::value && std::is_trivially_copyable<TCubeTiling>::value,
+              "tiling structs must be plain data");
+
+namespace optiling {
+using ::SoftMaxTiling;
+using ::TCubeTiling;
+}  // namespace optiling
+
+// ---------------------------------------------------------------- tiling lookup
+namespace kernelgen {
+struct NoDefaultTiling {};
+
+// REGISTER_TILING_DEFAULT wins over the op's registered struct; neither is a compile error.
+template <class Default, class ByOp>
+struct PickTiling {
+    using type = Default;
+};
+template <class ByOp>
+struct PickTiling<NoDefaultTiling, ByOp> {
+    static_assert(!std::is_same<ByOp, NoTiling>::value,
+                  "GET_TILING_DATA: no tiling struct for this op; add REGISTER_TILING_DATA_CLASS(<OpType>, "
+                  "<Struct>) to the tiling header, or REGISTER_TILING_DEFAULT(<Struct>) before "
+                  "GET_TILING_DATA, or use GET_TILING_DATA_WITH_STRUCT");
+    using type = ByOp;
+};
+}  // namespace kernelgen
+
+// Global fallback so the unqualified call below always has a candidate.
+template <uint64_t Key>
+kernelgen::NoTiling kernelgen_tiling_for(::optiling::KernelgenOpKey<Key>);
+
+// Shadowed inside a kernel body by REGISTER_TILING_DEFAULT.
+using kernelgen_tiling_default_t = kernelgen::NoDefaultTiling;
+
+#define KERNELGEN_STR2_(x) #x
+#define KERNELGEN_STR_(x) KERNELGEN_STR2_(x)
+#ifdef KERNELGEN_OP_TYPE
+#define KERNELGEN_OP_TILING_T_                                                             \
+    decltype(kernelgen_tiling_for(                                                         \
+        ::optiling::KernelgenOpKey<::kernelgen::op_key(KERNELGEN_STR_(KERNELGEN_OP_TYPE))>{}))
+#else
+#define KERNELGEN_OP_TILING_T_ ::kernelgen::NoTiling
+#endif
+
+#define REGISTER_TILING_DEFAULT(struct_type) using kernelgen_tiling_default_t = struct_type
+
+#define GET_TILING_DATA(var, tiling)                                                        \
+    typename ::kernelgen::PickTiling<kernelgen_tiling_default_t, KERNELGEN_OP_TILING_T_>::type var; \
+    ::kernelgen::tiling_load(&var, (tiling), 0, sizeof(var), "GET_TILING_DATA", __FILE__, __LINE__)
+
+#define GET_TILING_DATA_WITH_STRUCT(struct_type, var, tiling) \
+    struct_type var;                                          \
+    ::kernelgen::tiling_load(&var, (tiling), 0, sizeof(var), "GET_TILING_DATA_WITH_STRUCT", __FILE__, __LINE__)
+
+#define GET_TILING_DATA_MEMBER(struct_type, member, var, tiling)                              \
+    decltype(struct_type::member) var;                                                        \
+    ::kernelgen::tiling_load(&var, (tiling), offsetof(struct_type, member), sizeof(var),      \
+                             "GET_TILING_DATA_MEMBER", __FILE__, __LINE__)
+
+#define GET_TILING_DATA_PTR_WITH_STRUCT(struct_type, var, tiling) \
+    const struct_type* var = reinterpret_cast<const struct_type*>(tiling)
+
+#define TILING_KEY_IS(key) (::kernelgen::tiling_key() == static_cast<uint64_t>(key))

@@ -1,0 +1,255 @@
+// Host tiling helpers of the high-level APIs: matmul_tiling::MatmulApiTiling /
+// MultiCoreMatmulTiling fill a TCubeTiling for the emulator's Matmul; the SoftMax helpers size
+// the temporary buffer and split a [M, K] softmax into row groups.
+//
+// The split is deliberately simple (one base block shape that fits L0A/L0B/L0C with double
+// buffering, single-step L1 loads); it is valid, not tuned.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+
+#include "graph/types.h"
+#include "kernel_tiling/kernel_tiling.h"
+#include "kernelgen/host_log.h"
+#include "tiling/platform/platform_ascendc.h"
+
+namespace matmul_tiling {
+
+enum class TPosition { GM, A1, A2, B1, B2, C1, C2, CO1, CO2, VECIN, VECOUT, VECCALC, LCM = VECCALC, TSCM, MAX };
+enum class CubeFormat { ND = 0, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR, VECTOR };
+enum class MatrixTraverse { NOSET = 0, FIRSTM = 1, FIRSTN = 2 };
+using DataType = ge::DataType;
+
+struct MatmulOperand {
+    bool set = false;
+    TPosition pos = TPosition::GM;
+    CubeFormat format = CubeFormat::ND;
+    DataType dtype = ge::DT_FLOAT16;
+    bool trans = false;
+};
+
+class MatmulApiTilingBase {
+  public:
+    MatmulApiTilingBase() = default;
+    explicit MatmulApiTilingBase(const platform_ascendc::PlatformAscendC&) {}
+    virtual ~MatmulApiTilingBase() = default;
+
+    int32_t SetAType(TPosition p, CubeFormat f, DataType t, bool trans = false) { return set(a_, p, f, t, trans); }
+    int32_t SetBType(TPosition p, CubeFormat f, DataType t, bool trans = false) { return set(b_, p, f, t, trans); }
+    int32_t SetCType(TPosition p, CubeFormat f, DataType t) { return set(c_, p, f, t, false); }
+    int32_t SetBiasType(TPosition p, CubeFormat f, DataType t) { return set(bias_, p, f, t, false); }
+    int32_t SetShape(int32_t m, int32_t n, int32_t k) {
+        m_ = m;
+        n_ = n;
+        k_ = k;
+        return 0;
+    }
+    int32_t SetOrgShape(int32_t m, int32_t n, int32_t k) { return SetOrgShape(m, n, k, k); }
+    int32_t SetOrgShape(int32_t m, int32_t n, int32_t ka, int32_t kb) {
+        org_m_ = m;
+        org_n_ = n;
+        org_ka_ = ka;
+        org_kb_ = kb;
+        return 0;
+    }
+    int32_t SetBias(bool on = true) { return (bias_on_ = on), 0; }
+    int32_t SetBufferSpace(int32_t l1 = -1, int32_t l0c = -1, int32_t ub = -1, int32_t bt = -1) {
+        (void)ub;
+        (void)bt;
+        l1_limit_ = l1;
+        l0c_limit_ = l0c;
+        return 0;
+    }
+    int32_t SetFixSplit(int32_t base_m = -1, int32_t base_n = -1, int32_t base_k = -1) {
+        fix_m_ = base_m;
+        fix_n_ = base_n;
+        fix_k_ = base_k;
+        return 0;
+    }
+    int32_t SetTraverse(MatrixTraverse t) { return (traverse_ = t), 0; }
+
+    // Fills `t`; -1 (and an error line) when the shape or the operand types are missing.
+    int64_t GetTiling(TCubeTiling& t) {
+        if (!a_.set || !b_.set || !c_.set) {
+            OP_LOGE("MatmulApiTiling", "GetTiling: SetAType, SetBType and SetCType must be called first");
+            return -1;
+        }
+        if (m_ <= 0 || n_ <= 0 || k_ <= 0) {
+            OP_LOGE("MatmulApiTiling", "GetTiling: SetShape(M, N, K) needs positive sizes, got %d %d %d", m_, n_, k_);
+            return -1;
+        }
+        const auto& chip = kernelgen::chip();
+        const int32_t sa = std::max<int32_t>(1, ge::GetSizeByDataType(a_.dtype));
+        const int32_t sb = std::max<int32_t>(1, ge::GetSizeByDataType(b_.dtype));
+        const int32_t c0 = 32 / std::min(sa, sb);  // K elements per 32-byte fractal row
+
+        int32_t m_dim = 1, n_dim = 1;
+        split_cores(m_dim, n_dim);
+        t = TCubeTiling();
+        t.M = org_m_ > 0 ? org_m_ : m_;
+        t.N = org_n_ > 0 ? org_n_ : n_;
+        t.Ka = org_ka_ > 0 ? org_ka_ : k_;
+        t.Kb = org_kb_ > 0 ? org_kb_ : k_;
+        t.singleCoreM = single_m_ > 0 ? single_m_ : ceil_div(m_, m_dim);
+        t.singleCoreN = single_n_ > 0 ? single_n_ : ceil_div(n_, n_dim);
+        t.singleCoreK = single_k_ > 0 ? single_k_ : k_;
+        t.usedCoreNum = ceil_div(m_, t.singleCoreM) * ceil_div(n_, t.singleCoreN);
+
+        t.baseM = fix_m_ > 0 ? fix_m_ : std::min<int32_t>(128, align(t.singleCoreM, 16));
+        t.baseN = fix_n_ > 0 ? fix_n_ : std::min<int32_t>(128, align(t.singleCoreN, 16));
+        const int64_t l0_half = static_cast<int64_t>(std::min(chip.l0a_bytes, chip.l0b_bytes)) / 2;
+        int32_t k_fit = static_cast<int32_t>(l0_half / (std::max(t.baseM * sa, t.baseN * sb)));
+        k_fit = std::max(c0, k_fit / c0 * c0);
+        t.baseK = fix_k_ > 0 ? fix_k_ : std::min<int32_t>(k_fit, align(t.singleCoreK, c0));
+
+        t.stepM = t.stepN = t.stepKa = t.stepKb = 1;
+        t.depthA1 = t.depthB1 = 2;
+        t.isBias = bias_on_ ? 1 : 0;
+        t.iterateOrder = traverse_ == MatrixTraverse::FIRSTN ? 1 : 0;
+        t.dbL0A = t.dbL0B = 2;
+        t.dbL0C = 1;
+        t.batchM = t.batchN = t.singleBatchM = t.singleBatchN = t.BatchNum = 1;
+        t.shareL1Size = t.depthA1 * t.baseM * t.baseK * sa + t.depthB1 * t.baseN * t.baseK * sb +
+                        (bias_on_ ? t.baseN * 4 : 0);
+        t.shareL0CSize = t.baseM * t.baseN * 4;
+        const int64_t l1 = l1_limit_ > 0 ? l1_limit_ : static_cast<int64_t>(chip.l1_bytes);
+        const int64_t l0c = l0c_limit_ > 0 ? l0c_limit_ : static_cast<int64_t>(chip.l0c_bytes);
+        if (t.shareL1Size > l1 || t.shareL0CSize > l0c) {
+            OP_LOGE("MatmulApiTiling", "GetTiling: base block %dx%dx%d does not fit L1/L0C", t.baseM, t.baseN, t.baseK);
+            return -1;
+        }
+        return 0;
+    }
+
+  protected:
+    virtual void split_cores(int32_t& m_dim, int32_t& n_dim) const {
+        m_dim = 1;
+        n_dim = 1;
+    }
+    static int32_t ceil_div(int32_t a, int32_t b) { return b > 0 ? (a + b - 1) / b : a; }
+    static int32_t align(int32_t a, int32_t b) { return ceil_div(a, b) * b; }
+
+    int32_t m_ = 0, n_ = 0, k_ = 0;
+    int32_t single_m_ = -1, single_n_ = -1, single_k_ = -1;
+
+  private:
+    static int32_t set(MatmulOperand& o, TPosition p, CubeFormat f, DataType t, bool trans) {
+        o = MatmulOperand{true, p, f, t, trans};
+        return 0;
+    }
+
+    MatmulOperand a_, b_, c_, bias_;
+    int32_t org_m_ = -1, org_n_ = -1, org_ka_ = -1, org_kb_ = -1;
+    bool bias_on_ = false;
+    int32_t l1_limit_ = -1, l0c_limit_ = -1;
+    int32_t fix_m_ = -1, fix_n_ = -1, fix_k_ = -1;
+    MatrixTraverse traverse_ = MatrixTraverse::FIRSTM;
+};
+
+// Single-core tiling: the whole problem is one core's block.
+class MatmulApiTiling : public MatmulApiTilingBase {
+  public:
+    using MatmulApiTilingBase::MatmulApiTilingBase;
+};
+
+// Splits M and N over up to SetDim(n) cores (the split with the smallest per-core block).
+class MultiCoreMatmulTiling : public MatmulApiTilingBase {
+  public:
+    using MatmulApiTilingBase::MatmulApiTilingBase;
+    int32_t SetDim(int32_t dim) { return (dim_ = dim > 0 ? dim : 1), 0; }
+    int32_t SetSingleShape(int32_t m = -1, int32_t n = -1, int32_t k = -1) {
+        single_m_ = m;
+        single_n_ = n;
+        single_k_ = k;
+        return 0;
+    }
+    int32_t GetSingleShape(int32_t& m, int32_t& n, int32_t& k) const {
+        int32_t md = 1, nd = 1;
+        split_cores(md, nd);
+        m = single_m_ > 0 ? single_m_ : ceil_div(m_, md);
+        n = single_n_ > 0 ? single_n_ : ceil_div(n_, nd);
+        k = single_k_ > 0 ? single_k_ : k_;
+        return 0;
+    }
+
+  protected:
+    void split_cores(int32_t& m_dim, int32_t& n_dim) const override {
+        int64_t best = -1;
+        for (int32_t md = 1; md <= dim_; ++md) {
+            int32_t nd = dim_ / md;
+            int32_t sm = dim_ > 1 ? align(ceil_div(m_, md), 16) : m_;
+            int32_t sn = dim_ > 1 ? align(ceil_div(n_, nd), 16) : n_;
+            int64_t cost = static_cast<int64_t>(sm) + sn;  // A rows + B columns each core loads
+            if (best < 0 || cost < best) {
+                best = cost;
+                m_dim = ceil_div(m_, sm);
+                n_dim = ceil_div(n_, sn);
+            }
+        }
+    }
+
+  private:
+    int32_t dim_ = 1;
+};
+
+}  // namespace matmul_tiling
+
+namespace AscendC {
+
+// SoftMax temp-buffer sizes in bytes for a [M, K] source (last dim K): the float working copy of
+// the rows plus one 32-byte block per row for the running max and sum. Max: all rows at once;
+// min: one row.
+inline uint32_t softmax_rows_tmp_bytes(uint32_t rows, uint32_t k) {
+    return rows * (k * 4u + 2u * 32u);
+}
+inline void softmax_mk(const ge::Shape& s, uint32_t& m, uint32_t& k) {
+    k = s.GetDimNum() ? static_cast<uint32_t>(s.GetDim(s.GetDimNum() - 1)) : 0;
+    int64_t total = s.GetShapeSize();
+    m = k ? static_cast<uint32_t>(total / k) : 0;
+}
+
+inline uint32_t GetSoftMaxMaxTmpSize(const ge::Shape& src, uint32_t /*dtype_size*/, bool /*reuse*/) {
+    uint32_t m, k;
+    softmax_mk(src, m, k);
+    return softmax_rows_tmp_bytes(m, k);
+}
+inline uint32_t GetSoftMaxMinTmpSize(const ge::Shape& src, uint32_t /*dtype_size*/, bool /*reuse*/) {
+    uint32_t m, k;
+    softmax_mk(src, m, k);
+    return softmax_rows_tmp_bytes(m ? 1 : 0, k);
+}
+
+// Splits the rows into groups that fit `work_bytes` of temp buffer.
+inline void SoftMaxTilingFunc(const ge::Shape& src, uint32_t dtype_size, uint32_t work_bytes,
+                              SoftMaxTiling& t) {
+    uint32_t m, k;
+    softmax_mk(src, m, k);
+    const uint32_t block_elems = dtype_size ? 32u / dtype_size : 8u;
+    const uint32_t per_row = softmax_rows_tmp_bytes(1, k);
+    uint32_t split = per_row ? std::min(m, work_bytes / per_row) : m;
+    if (split == 0) split = 1;
+    t = SoftMaxTiling();
+    t.srcM = m;
+    t.srcK = k;
+    t.srcSize = m * k;
+    t.outMaxM = m;
+    t.outMaxK = block_elems;
+    t.outMaxSize = m * block_elems;
+    t.splitM = split;
+    t.splitK = k;
+    t.splitSize = split * k;
+    t.reduceM = split;
+    t.reduceK = block_elems;
+    t.reduceSize = split * block_elems;
+    t.rangeM = split ? m / split : 0;
+    t.tailM = split ? m % split : 0;
+    t.tailSplitSize = t.tailM * k;
+    t.tailReduceSize = t.tailM * block_elems;
+}
+
+}  // namespace AscendC
+
+namespace optiling {
+using AscendC::SoftMaxTilingFunc;
+}  // namespace optiling
