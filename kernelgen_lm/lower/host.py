@@ -1,0 +1,183 @@
+"""Plan -> host side: `op_host/<op>_tiling.h` and `op_host/<op>.cpp` (TilingFunc, InferShape, OpDef).
+
+The TilingFunc computes everything from the runtime shapes (the plan's domain sizes are
+symbolic in the input dims), so one build serves every shape with the captured layout.
+"""
+
+from __future__ import annotations
+
+from ascend_tools.chips import Chip
+from kernelgen_lm.lower.kernel import KernelEmitter, tiling_fields
+from kernelgen_lm.plan.ir import DimExpr, KernelPlan
+
+GE_DTYPE = {
+    "float32": "ge::DT_FLOAT", "float16": "ge::DT_FLOAT16", "bfloat16": "ge::DT_BF16",
+    "int8": "ge::DT_INT8", "int16": "ge::DT_INT16", "int32": "ge::DT_INT32",
+    "int64": "ge::DT_INT64", "uint8": "ge::DT_UINT8", "bool": "ge::DT_BOOL",
+}
+# UB kept free for the small fixed buffers and, on 910B, the scratch some vector APIs use
+# above 184 KB.
+UB_RESERVE = 24 * 1024
+CONFIG = {"dav-c220": "ascend910b", "dav-c100": "ascend910", "dav-m200": "ascend310p",
+          "dav-m300": "ascend310b"}
+
+
+def tiling_header(plan: KernelPlan) -> str:
+    guard = f"{plan.kernel_name.upper()}_TILING_H"
+    lines = [
+        f"// Tiling of {plan.op_name}: runtime domain sizes, UB tile length, core split.",
+        f"#ifndef {guard}",
+        f"#define {guard}",
+        '#include "register/tilingdata_base.h"',
+        "",
+        "namespace optiling {",
+        f"BEGIN_TILING_DATA_DEF({plan.op_name}TilingData)",
+    ]
+    for name, comment in tiling_fields(plan):
+        lines.append(f"TILING_DATA_FIELD_DEF(uint32_t, {name});  // {comment}")
+    lines += [
+        "END_TILING_DATA_DEF;",
+        "",
+        f"REGISTER_TILING_DATA_CLASS({plan.op_name}, {plan.op_name}TilingData)",
+        "}  // namespace optiling",
+        "#endif",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def _dim_cpp(d: DimExpr) -> str:
+    parts = [f"Dim(context, {i}, {k})" for i, k in d.terms] or ["1"]
+    s = " * ".join(parts)
+    if d.mul != 1:
+        s = f"{s} * {d.mul}"
+    if d.div != 1:
+        s = f"({s}) / {d.div}"
+    return s
+
+
+def host_source(plan: KernelPlan, chip: Chip, em: KernelEmitter) -> str:
+    V = len(plan.axes) - 1
+    bpe = em.bytes_per_element()
+    names = [t.name for t in plan.inputs]
+    L = [
+        f"// Host side of {plan.op_name}: tiling from the runtime shapes, shape inference, OpDef.",
+        f'#include "{plan.kernel_name}_tiling.h"',
+        '#include "register/op_def_registry.h"',
+        '#include "tiling/platform/platform_ascendc.h"',
+        "",
+        "namespace optiling {",
+        f"// UB bytes per element of tile length: {bpe} (double-buffered queues of every tensor",
+        f"// that varies along the vector axis + {em.nslots} float work tiles"
+        + (" + per-stage accumulators" if plan.mode == "column" else "") + ").",
+        f"constexpr uint64_t BYTES_PER_ELEM = {bpe};",
+        f"constexpr uint64_t UB_RESERVE = {UB_RESERVE};",
+        "constexpr uint64_t TILE_ALIGN = 64;  // whole 256-byte float repeats (Compare needs them)",
+        "",
+        "static uint64_t Dim(gert::TilingContext* context, uint32_t input, uint32_t dim)",
+        "{",
+        "    return static_cast<uint64_t>(context->GetInputShape(input)->GetStorageShape().GetDim(dim));",
+        "}",
+        "",
+        "static ge::graphStatus TilingFunc(gert::TilingContext* context)",
+        "{",
+        f"    {plan.op_name}TilingData tiling;",
+        "    // Domain sizes (see plan.txt):",
+    ]
+    for k, a in enumerate(plan.axes):
+        L.append(f"    uint64_t d{k} = {_dim_cpp(a.size)};  // a{k} = {a.size.text(names)}")
+    L += [
+        "    auto ascendc = platform_ascendc::PlatformAscendC(context->GetPlatformInfo());",
+        "    uint64_t ubSize = 0;",
+        "    ascendc.GetCoreMemSize(platform_ascendc::CoreMemType::UB, ubSize);",
+        "    uint64_t coreNum = ascendc.GetCoreNumAiv();",
+        "    if (coreNum == 0) {",
+        "        coreNum = ascendc.GetCoreNum();",
+        "    }",
+        "    // Tile length: as many elements as fit the UB budget, never more than the",
+        "    // vector axis needs, in whole float repeats.",
+        "    uint64_t budget = ubSize > UB_RESERVE + BYTES_PER_ELEM * TILE_ALIGN ? ubSize - UB_RESERVE"
+        " : BYTES_PER_ELEM * TILE_ALIGN;",
+        "    uint64_t tileLen = budget / BYTES_PER_ELEM / TILE_ALIGN * TILE_ALIGN;",
+        f"    uint64_t need = (d{V} + TILE_ALIGN - 1) / TILE_ALIGN * TILE_ALIGN;",
+        "    if (need < tileLen) {",
+        "        tileLen = need;",
+        "    }",
+        "    if (tileLen < TILE_ALIGN) {",
+        "        tileLen = TILE_ALIGN;",
+        "    }",
+    ]
+    unit = [f"d{k}" for k in em.unit_axes]
+    if plan.mode in ("elementwise", "column"):
+        unit.append(f"((d{V} + tileLen - 1) / tileLen)")
+        L.append("    // Work units: (outer index, vector tile).")
+    else:
+        L.append("    // Work units: rows (kept indices); each row is streamed in tiles.")
+    L.append(f"    uint64_t units = {' * '.join(unit) if unit else '1'};")
+    L += [
+        "    uint64_t blockDim = units < coreNum ? units : coreNum;",
+        "    if (blockDim == 0) {",
+        "        blockDim = 1;",
+        "    }",
+        "    // Big/small core split: the first (units % blockDim) cores take one unit more.",
+        "    context->SetBlockDim(static_cast<uint32_t>(blockDim));",
+    ]
+    for k in range(len(plan.axes)):
+        L.append(f"    tiling.set_dim{k}(static_cast<uint32_t>(d{k}));")
+    L += [
+        "    tiling.set_tileLen(static_cast<uint32_t>(tileLen));",
+        "    tiling.set_unitsPerCore(static_cast<uint32_t>(units / blockDim));",
+        "    tiling.set_bigCores(static_cast<uint32_t>(units % blockDim));",
+        "    tiling.SaveToBuffer(context->GetRawTilingData()->GetData(),"
+        " context->GetRawTilingData()->GetCapacity());",
+        "    context->GetRawTilingData()->SetDataSize(tiling.GetDataSize());",
+        "    size_t* workspace = context->GetWorkspaceSizes(1);",
+        "    workspace[0] = 0;",
+        "    return ge::GRAPH_SUCCESS;",
+        "}",
+        "}  // namespace optiling",
+        "",
+        "namespace ge {",
+        "static ge::graphStatus InferShape(gert::InferShapeContext* context)",
+        "{",
+    ]
+    for j, o in enumerate(plan.outputs):
+        same = next((i for i, t in enumerate(plan.inputs) if t.shape == o.shape), None)
+        if same is not None:
+            L.append(f"    *context->GetOutputShape({j}) = *context->GetInputShape({same});")
+        else:
+            L.append(f"    // output {j}: the captured shape {o.shape}")
+            L.append(f"    gert::Shape* y{j} = context->GetOutputShape({j});")
+            L.append(f"    y{j}->SetDimNum({len(o.shape)});")
+            for k, s in enumerate(o.shape):
+                L.append(f"    y{j}->SetDim({k}, {s});")
+    L += [
+        "    return GRAPH_SUCCESS;",
+        "}",
+        "}  // namespace ge",
+        "",
+        "namespace ops {",
+        f"class {plan.op_name} : public OpDef {{",
+        "public:",
+        f"    explicit {plan.op_name}(const char* name) : OpDef(name)",
+        "    {",
+    ]
+    for i, t in enumerate(plan.inputs):
+        L.append(f'        this->Input("in{i}").ParamType(REQUIRED)  // {t.name} ({t.kind})')
+        L.append(f"            .DataType({{{GE_DTYPE[t.dtype]}}})")
+        L.append("            .Format({ge::FORMAT_ND});")
+    for j, o in enumerate(plan.outputs):
+        L.append(f'        this->Output("out{j}").ParamType(REQUIRED)')
+        L.append(f"            .DataType({{{GE_DTYPE[o.dtype]}}})")
+        L.append("            .Format({ge::FORMAT_ND});")
+    L += [
+        "        this->SetInferShape(ge::InferShape);",
+        "        this->AICore().SetTiling(optiling::TilingFunc);",
+        f'        this->AICore().AddConfig("{CONFIG.get(chip.arch, "ascend910b")}");',
+        "    }",
+        "};",
+        f"OP_ADD({plan.op_name});",
+        "}  // namespace ops",
+        "",
+    ]
+    return "\n".join(L)

@@ -1,0 +1,523 @@
+"""Plan -> `op_kernel/<op>.cpp`: one AscendC vector kernel for the whole fused plan.
+
+Layout of the generated kernel (the plan's mode picks the loop nest):
+
+- work units: elementwise and column mode take (outer index, vector tile); row mode takes a
+  row (kept indices). Units are split over cores big/small (the first `bigCores` cores take
+  one unit more), so any shape balances within one unit;
+- per unit: reduction stages walk the reduced axes (segments) and the vector axis in tiles,
+  then the outputs are written; row-mode stats are scalars, column-mode stats are tiles;
+- data movement: TQue VECIN/VECOUT per tensor (double buffered), TBuf pools for float math;
+  tails use DataCopyPad on chips that have it, else a 32-byte-aligned DataCopy plus scalar
+  stores for the last few elements.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ascend_tools.chips import Chip
+from kernelgen_lm.lower.expr import Operand, Program, flit
+from kernelgen_lm.plan.ir import KernelPlan
+
+CTYPE = {"float32": "float", "float16": "half", "bfloat16": "bfloat16_t"}
+DSIZE = {"float32": 4, "float16": 2, "bfloat16": 2}
+SMALL = 64  # elements of a small tile (one 256-byte repeat of float)
+
+
+@dataclass
+class Tensor:
+    var: str  # C++ identifier stem
+    dtype: str
+    mask: list[bool]
+
+
+def tiling_fields(plan: KernelPlan) -> list[tuple[str, str]]:
+    """(name, comment) of the tiling struct's uint32 fields, in order."""
+    fields = [(f"dim{k}", f"domain axis a{k} ({'reduced' if a.reduced else 'kept'})")
+              for k, a in enumerate(plan.axes)]
+    fields += [
+        ("tileLen", "elements per UB tile of the vector axis (multiple of 64)"),
+        ("unitsPerCore", "work units of a small core"),
+        ("bigCores", "cores that take one unit more"),
+    ]
+    return fields
+
+
+class KernelEmitter:
+    def __init__(self, plan: KernelPlan, chip: Chip) -> None:
+        self.plan = plan
+        self.chip = chip
+        self.K = len(plan.axes)
+        self.V = self.K - 1
+        self.mode = plan.mode
+        self.ins = [Tensor(f"in{i}", t.dtype, t.mask) for i, t in enumerate(plan.inputs)]
+        kept = [not a.reduced for a in plan.axes]
+        self.outs = [Tensor(f"out{j}", o.dtype, [True] * self.K if o.level == "full" else kept)
+                     for j, o in enumerate(plan.outputs)]
+        self.reduced_nv = [k for k in range(self.V) if plan.axes[k].reduced]
+        if self.mode == "elementwise":
+            self.unit_axes = list(range(self.V))
+        else:
+            self.unit_axes = [k for k in range(self.V) if not plan.axes[k].reduced]
+        self.nslots = 1
+        self.nsmall = 1
+        self.uses_compare = any(n.op in ("lt", "le", "gt", "ge", "eq", "ne", "where")
+                                for n in plan.nodes)
+
+    # ---------------------------------------------------------------- static facts for the host
+    def bytes_per_element(self) -> int:
+        """UB bytes one element of tile length costs (queues are double buffered)."""
+        b = 0
+        for t, used in zip(self.ins, self.plan.inputs, strict=True):
+            if used.used and t.mask[self.V]:
+                b += 2 * DSIZE[t.dtype]
+        for t in self.outs:
+            b += 2 * DSIZE[t.dtype]
+        b += 4 * self.nslots
+        if self.mode == "column":
+            b += 4 * len(self.plan.stages)
+        if self.mode == "row":
+            b += 4  # ReduceSum/Max work area
+        if self.uses_compare:
+            b += 1
+        return b
+
+    # ---------------------------------------------------------------- helpers
+    def stride(self, t: Tensor, k: int) -> str:
+        later = [f"d{j}" for j in range(k + 1, self.K) if t.mask[j]]
+        return " * ".join(later) if later else "1"
+
+    def numel(self, t: Tensor) -> str:
+        dims = [f"d{j}" for j in range(self.K) if t.mask[j]]
+        return " * ".join(dims) if dims else "1"
+
+    def offset(self, t: Tensor, axes: list[int], idx: str) -> str:
+        terms = [f"{idx}{k} * st_{t.var}_{k}" for k in axes if t.mask[k]]
+        return " + ".join(terms) if terms else "0"
+
+    def all_tensors(self) -> list[Tensor]:
+        return [t for t, p in zip(self.ins, self.plan.inputs, strict=True) if p.used] + self.outs
+
+    # ---------------------------------------------------------------- programs
+    def program(self, targets: list[int], *, small: bool, chunk: str, seg: bool,
+                lines: list[str], indent: str) -> tuple[list[Operand], list[str]]:
+        """Emits loads + math for `targets`; returns their operands and the cleanup lines."""
+        plan = self.plan
+        loaded: dict[int, Operand] = {}
+        cleanup: list[str] = []
+        count = "1" if small else "len"
+        pool, cap = ("smallPool", str(SMALL)) if small else ("pool", "tileLen")
+
+        def leaf(i: int) -> Operand:
+            n = plan.nodes[i]
+            if n.op == "const":
+                return Operand("S", flit(n.value or 0.0))
+            if n.op == "count":
+                return Operand("S", "cntF")
+            if n.op == "stat":
+                if self.mode == "row" or small:
+                    return Operand("S", f"stat{n.index}")
+                return Operand("T", f"acc{n.index}")
+            idx = n.index or 0
+            t = self.ins[idx]
+            off = f"base_{t.var}" + (f" + seg_{t.var}" if seg and self.reduced_nv else "")
+            if not t.mask[self.V] or small:
+                name = f"v_{t.var}"
+                prog.lines.append(
+                    f"float {name} = static_cast<float>(gm_{t.var}.GetValue({off}));")
+                return Operand("S", name)
+            if i in loaded:
+                return loaded[i]
+            ct = CTYPE[t.dtype]
+            q = f"q_{t.var}"
+            pre = prog.lines
+            pre.append(f"LocalTensor<{ct}> l_{t.var} = {q}.AllocTensor<{ct}>();")
+            pre.append(f"CopyInTile(l_{t.var}, gm_{t.var}[{off} + {chunk}], len);")
+            pre.append(f"{q}.EnQue(l_{t.var});")
+            pre.append(f"l_{t.var} = {q}.DeQue<{ct}>();")
+            if t.dtype == "float32":
+                op = Operand("T", f"l_{t.var}")
+                cleanup.append(f"{q}.FreeTensor(l_{t.var});")
+            else:
+                s, tile = prog.slot()
+                pre.append(f"Cast({tile}, l_{t.var}, RoundMode::CAST_NONE, len);")
+                pre.append(f"{q}.FreeTensor(l_{t.var});")
+                op = Operand("T", tile, s)
+            loaded[i] = op
+            return op
+
+        prog = Program(plan=plan, count=count, count64="len64" if not small else str(SMALL),
+                       pool=pool, cap=cap, leaf=leaf)
+        res = prog.run(targets)
+        if small:
+            self.nsmall = max(self.nsmall, prog.nslots)
+        else:
+            self.nslots = max(self.nslots, prog.nslots)
+        self._prog = prog
+        lines += [indent + x for x in prog.lines]
+        return res, cleanup
+
+    def as_tile(self, op: Operand, lines: list[str], indent: str, small: bool) -> str:
+        if op.kind == "T":
+            return op.text
+        pool, cap = ("smallPool", str(SMALL)) if small else ("pool", "tileLen")
+        s, t = self._prog.slot()
+        if small:
+            self.nsmall = max(self.nsmall, self._prog.nslots)
+        else:
+            self.nslots = max(self.nslots, self._prog.nslots)
+        lines.append(f"{indent}Duplicate({t}, {op.text}, {'1' if small else 'len'});")
+        return t
+
+    def store(self, j: int, op: Operand, off: str, count: str, lines: list[str], ind: str,
+              small: bool) -> None:
+        t = self.outs[j]
+        ct = CTYPE[t.dtype]
+        tile = self.as_tile(op, lines, ind, small)
+        q = f"q_{t.var}"
+        lines.append(f"{ind}LocalTensor<{ct}> o_{t.var} = {q}.AllocTensor<{ct}>();")
+        if t.dtype == "float32":
+            lines.append(f"{ind}DataCopy(o_{t.var}, {tile}, CeilAlign({count}, 8));")
+        else:
+            lines.append(f"{ind}Cast(o_{t.var}, {tile}, RoundMode::CAST_RINT, {count});")
+        lines.append(f"{ind}{q}.EnQue(o_{t.var});")
+        lines.append(f"{ind}o_{t.var} = {q}.DeQue<{ct}>();")
+        lines.append(f"{ind}CopyOutTile(gm_{t.var}[{off}], o_{t.var}, {count});")
+        lines.append(f"{ind}{q}.FreeTensor(o_{t.var});")
+
+    # ---------------------------------------------------------------- loop nests
+    def decompose(self, var: str, axes: list[int], idx: str, lines: list[str], ind: str) -> None:
+        if not axes:
+            return
+        lines.append(f"{ind}uint64_t rest_{idx} = {var};")
+        for k in reversed(axes):
+            lines.append(f"{ind}uint64_t {idx}{k} = rest_{idx} % d{k};")
+            lines.append(f"{ind}rest_{idx} /= d{k};")
+
+    def seg(self, t: Tensor) -> str:
+        return f" + seg_{t.var}" if self.reduced_nv else ""
+
+    def seg_loop_open(self, lines: list[str], ind: str) -> str:
+        if not self.reduced_nv:
+            return ind
+        n = " * ".join(f"d{k}" for k in self.reduced_nv)
+        lines.append(f"{ind}for (uint64_t seg = 0; seg < {n}; ++seg) {{")
+        ind2 = ind + "    "
+        self.decompose("seg", self.reduced_nv, "r", lines, ind2)
+        for t in self.all_tensors():
+            lines.append(f"{ind2}uint64_t seg_{t.var} = {self.offset(t, self.reduced_nv, 'r')};")
+        return ind2
+
+    def body(self) -> list[str]:
+        plan = self.plan
+        L: list[str] = []
+        ind = "        "
+        L.append("    __aicore__ inline void Process()")
+        L.append("    {")
+        L.append(f"{ind}for (uint64_t u = unitStart; u < unitEnd; ++u) {{")
+        i2 = ind + "    "
+        vec_units = self.mode in ("elementwise", "column")
+        if vec_units:
+            L.append(f"{i2}uint64_t c0 = (u % nChunks) * tileLen;")
+            L.append(f"{i2}uint64_t outer = u / nChunks;")
+            L.append(f"{i2}uint32_t len = static_cast<uint32_t>(d{self.V} - c0 < tileLen ? "
+                     f"d{self.V} - c0 : tileLen);")
+            if self.uses_compare:
+                L.append(f"{i2}uint32_t len64 = CeilAlign(len, 64);")
+            self.decompose("outer", self.unit_axes, "o", L, i2)
+        else:
+            self.decompose("u", self.unit_axes, "o", L, i2)
+        for t in self.all_tensors():
+            L.append(f"{i2}uint64_t base_{t.var} = {self.offset(t, self.unit_axes, 'o')};")
+        stages = plan.stages
+        if self.mode == "elementwise":
+            outs, clean = self.program([o.node for o in plan.outputs], small=False, chunk="c0",
+                                       seg=False, lines=L, indent=i2)
+            for j, op in enumerate(outs):
+                self.store(j, op, f"base_{self.outs[j].var} + c0", "len", L, i2, False)
+            L += [i2 + c for c in clean]
+        elif self.mode == "column":
+            for s, st in enumerate(stages):
+                L.append(f"{i2}// stage {st.name}: {st.op} over the reduced axes, one tile wide")
+                i3 = self.seg_loop_open(L, i2)
+                first = "seg == 0" if self.reduced_nv else "true"
+                (v,), clean = self.program([st.value], small=False, chunk="c0", seg=True,
+                                           lines=L, indent=i3)
+                tile = self.as_tile(v, L, i3, False)
+                api = {"sum": "Add", "max": "Max", "min": "Min", "prod": "Mul"}[st.op]
+                L.append(f"{i3}if ({first}) {{")
+                L.append(f"{i3}    DataCopy(acc{s}, {tile}, CeilAlign(len, 8));")
+                L.append(f"{i3}}} else {{")
+                L.append(f"{i3}    {api}(acc{s}, acc{s}, {tile}, len);")
+                L.append(f"{i3}}}")
+                L += [i3 + c for c in clean]
+                if self.reduced_nv:
+                    L.append(f"{i2}}}")
+            self.outputs_column(L, i2)
+        else:
+            self.row_body(L, i2)
+        L.append(f"{ind}}}")
+        L.append("    }")
+        return L
+
+    def outputs_column(self, L: list[str], i2: str) -> None:
+        plan = self.plan
+        full = [j for j, o in enumerate(plan.outputs) if o.level == "full"]
+        red = [j for j, o in enumerate(plan.outputs) if o.level == "reduced"]
+        if red:
+            outs, clean = self.program([plan.outputs[j].node for j in red], small=False,
+                                       chunk="c0", seg=False, lines=L, indent=i2)
+            for j, op in zip(red, outs, strict=True):
+                self.store(j, op, f"base_{self.outs[j].var} + c0", "len", L, i2, False)
+            L += [i2 + c for c in clean]
+        if full:
+            L.append(f"{i2}// epilogue: full-domain outputs")
+            i3 = self.seg_loop_open(L, i2)
+            outs, clean = self.program([plan.outputs[j].node for j in full], small=False,
+                                       chunk="c0", seg=True, lines=L, indent=i3)
+            for j, op in zip(full, outs, strict=True):
+                t = self.outs[j]
+                self.store(j, op, f"base_{t.var}{self.seg(t)} + c0", "len", L, i3, False)
+            L += [i3 + c for c in clean]
+            if self.reduced_nv:
+                L.append(f"{i2}}}")
+
+    def row_body(self, L: list[str], i2: str) -> None:
+        plan = self.plan
+        V = self.V
+        for s, st in enumerate(plan.stages):
+            L.append(f"{i2}// stage {st.name}: {st.op} over the row, streamed in tiles")
+            L.append(f"{i2}float stat{s} = 0.0f;")
+            i3 = self.seg_loop_open(L, i2)
+            L.append(f"{i3}for (uint64_t c0 = 0; c0 < d{V}; c0 += tileLen) {{")
+            i4 = i3 + "    "
+            first = ("seg == 0 && " if self.reduced_nv else "") + "c0 == 0"
+            L.append(f"{i4}uint32_t len = static_cast<uint32_t>(d{V} - c0 < tileLen ? "
+                     f"d{V} - c0 : tileLen);")
+            if self.uses_compare:
+                L.append(f"{i4}uint32_t len64 = CeilAlign(len, 64);")
+            (v,), clean = self.program([st.value], small=False, chunk="c0", seg=True, lines=L,
+                                       indent=i4)
+            tile = self.as_tile(v, L, i4, False)
+            if st.op == "prod":
+                L.append(f"{i4}SetFlag<HardEvent::V_S>(EVENT_ID0);")
+                L.append(f"{i4}WaitFlag<HardEvent::V_S>(EVENT_ID0);")
+                L.append(f"{i4}float part = 1.0f;")
+                L.append(f"{i4}for (uint32_t k = 0; k < len; ++k) {{")
+                L.append(f"{i4}    part *= {tile}.GetValue(k);")
+                L.append(f"{i4}}}")
+            else:
+                api = {"sum": "ReduceSum", "max": "ReduceMax", "min": "ReduceMin"}[st.op]
+                L.append(f"{i4}{api}<float>(redOut, {tile}, redWork, len);")
+                L.append(f"{i4}SetFlag<HardEvent::V_S>(EVENT_ID0);")
+                L.append(f"{i4}WaitFlag<HardEvent::V_S>(EVENT_ID0);")
+                L.append(f"{i4}float part = redOut.GetValue(0);")
+            combine = {"sum": f"stat{s} + part", "prod": f"stat{s} * part",
+                       "max": f"(part > stat{s} ? part : stat{s})",
+                       "min": f"(part < stat{s} ? part : stat{s})"}[st.op]
+            L.append(f"{i4}stat{s} = ({first}) ? part : {combine};")
+            L += [i4 + c for c in clean]
+            L.append(f"{i3}}}")
+            if self.reduced_nv:
+                L.append(f"{i2}}}")
+        full = [j for j, o in enumerate(plan.outputs) if o.level == "full"]
+        red = [j for j, o in enumerate(plan.outputs) if o.level == "reduced"]
+        if red:
+            L.append(f"{i2}// per-row results: one element each")
+            outs, clean = self.program([plan.outputs[j].node for j in red], small=True,
+                                       chunk="0", seg=False, lines=L, indent=i2)
+            for j, op in zip(red, outs, strict=True):
+                self.store(j, op, f"base_{self.outs[j].var}", "1", L, i2, True)
+            L += [i2 + c for c in clean]
+        if full:
+            L.append(f"{i2}// epilogue: full-row outputs from the row stats")
+            i3 = self.seg_loop_open(L, i2)
+            L.append(f"{i3}for (uint64_t c0 = 0; c0 < d{V}; c0 += tileLen) {{")
+            i4 = i3 + "    "
+            L.append(f"{i4}uint32_t len = static_cast<uint32_t>(d{V} - c0 < tileLen ? "
+                     f"d{V} - c0 : tileLen);")
+            if self.uses_compare:
+                L.append(f"{i4}uint32_t len64 = CeilAlign(len, 64);")
+            outs, clean = self.program([plan.outputs[j].node for j in full], small=False,
+                                       chunk="c0", seg=True, lines=L, indent=i4)
+            for j, op in zip(full, outs, strict=True):
+                t = self.outs[j]
+                self.store(j, op, f"base_{t.var}{self.seg(t)} + c0", "len", L, i4, False)
+            L += [i4 + c for c in clean]
+            L.append(f"{i3}}}")
+            if self.reduced_nv:
+                L.append(f"{i2}}}")
+
+    # ---------------------------------------------------------------- whole file
+    def copy_helpers(self) -> list[str]:
+        if self.chip.has_datacopypad:
+            return [
+                "// Tail-safe copies: DataCopyPad moves exactly len elements (no 32-byte rounding).",
+                "template <typename T>",
+                "__aicore__ inline void CopyInTile(const LocalTensor<T>& dst, "
+                "const GlobalTensor<T>& src, uint32_t len)",
+                "{",
+                "    DataCopyExtParams params{1, static_cast<uint32_t>(len * sizeof(T)), 0, 0, 0};",
+                "    DataCopyPadExtParams<T> pad{false, 0, 0, 0};",
+                "    DataCopyPad(dst, src, params, pad);",
+                "}",
+                "template <typename T>",
+                "__aicore__ inline void CopyOutTile(const GlobalTensor<T>& dst, "
+                "const LocalTensor<T>& src, uint32_t len)",
+                "{",
+                "    DataCopyExtParams params{1, static_cast<uint32_t>(len * sizeof(T)), 0, 0, 0};",
+                "    DataCopyPad(dst, src, params);",
+                "}",
+            ]
+        return [
+            f"// {self.chip.name} has no DataCopyPad: copy whole 32-byte blocks and store the",
+            "// last (len % block) elements through the scalar unit.",
+            "template <typename T>",
+            "__aicore__ inline void CopyInTile(const LocalTensor<T>& dst, "
+            "const GlobalTensor<T>& src, uint32_t len)",
+            "{",
+            "    DataCopy(dst, src, CeilAlign(len, static_cast<uint32_t>(32 / sizeof(T))));",
+            "}",
+            "template <typename T>",
+            "__aicore__ inline void CopyOutTile(const GlobalTensor<T>& dst, "
+            "const LocalTensor<T>& src, uint32_t len)",
+            "{",
+            "    uint32_t block = 32 / sizeof(T);",
+            "    uint32_t body = len / block * block;",
+            "    if (body > 0) {",
+            "        DataCopy(dst, src, body);",
+            "    }",
+            "    if (body < len) {",
+            "        SetFlag<HardEvent::V_S>(EVENT_ID0);",
+            "        WaitFlag<HardEvent::V_S>(EVENT_ID0);",
+            "        for (uint32_t k = body; k < len; ++k) {",
+            "            dst.SetValue(k, src.GetValue(k));",
+            "        }",
+            "    }",
+            "}",
+        ]
+
+    def emit(self, tiling_struct: str) -> str:
+        plan = self.plan
+        body = self.body()  # first: sizes the tile pools
+        used_in = [(t, p) for t, p in zip(self.ins, plan.inputs, strict=True) if p.used]
+        L: list[str] = []
+        L.append(f"// {plan.op_name}: generated by kernelgen's rule-based lowering "
+                 f"(mode {self.mode}, {self.chip.name}).")
+        L.append("// Plan (see plan.txt): every value is computed in float32 in UB tiles;")
+        L.append("// half/bfloat16 tensors are cast on load and store.")
+        L.append('#include "kernel_operator.h"')
+        L.append("using namespace AscendC;")
+        L.append("")
+        L.append("constexpr int32_t BUFFER_NUM = 2;  // double buffering of every queue")
+        L.append(f"constexpr uint32_t SMALL_LEN = {SMALL};  // one 256-byte repeat of float")
+        L.append("")
+        L.append("__aicore__ inline uint32_t CeilAlign(uint64_t x, uint64_t a)")
+        L.append("{")
+        L.append("    return static_cast<uint32_t>((x + a - 1) / a * a);")
+        L.append("}")
+        L.append("")
+        L += self.copy_helpers()
+        L.append("")
+        L.append(f"class Kernel{plan.op_name} {{")
+        L.append("public:")
+        L.append(f"    __aicore__ inline Kernel{plan.op_name}() {{}}")
+        params = ", ".join([f"GM_ADDR {t.var}" for t in self.ins] +
+                           [f"GM_ADDR {t.var}" for t in self.outs])
+        L.append(f"    // TilingT: {tiling_struct}, as GET_TILING_DATA provides it on this build.")
+        L.append("    template <typename TilingT>")
+        L.append(f"    __aicore__ inline void Init({params}, const TilingT& td, TPipe* pipe)")
+        L.append("    {")
+        i = "        "
+        for k in range(self.K):
+            L.append(f"{i}d{k} = td.dim{k};")
+        L.append(f"{i}tileLen = td.tileLen;")
+        L.append(f"{i}nChunks = (d{self.V} + tileLen - 1) / tileLen;")
+        L.append(f"{i}// big/small core split of the work units")
+        L.append(f"{i}uint64_t idx = GetBlockIdx();")
+        L.append(f"{i}uint64_t upc = td.unitsPerCore;")
+        L.append(f"{i}unitStart = idx * upc + (idx < td.bigCores ? idx : td.bigCores);")
+        L.append(f"{i}unitEnd = unitStart + upc + (idx < td.bigCores ? 1 : 0);")
+        red = [f"d{k}" for k, a in enumerate(plan.axes) if a.reduced]
+        L.append(f"{i}cntF = static_cast<float>({' * '.join(red) if red else '1'});")
+        for t in self.all_tensors():
+            for k in range(self.K):
+                if t.mask[k]:
+                    L.append(f"{i}st_{t.var}_{k} = {self.stride(t, k)};")
+        for t in self.all_tensors():
+            ct = CTYPE[t.dtype]
+            extent = self.numel(t)
+            if not self.chip.has_datacopypad:
+                extent = f"CeilAlign({extent}, {32 // DSIZE[t.dtype]})"
+            L.append(f"{i}gm_{t.var}.SetGlobalBuffer((__gm__ {ct}*){t.var}, {extent});")
+        for t, _ in used_in:
+            if t.mask[self.V]:
+                L.append(f"{i}pipe->InitBuffer(q_{t.var}, BUFFER_NUM, tileLen * sizeof({CTYPE[t.dtype]}));")
+        for t in self.outs:
+            L.append(f"{i}pipe->InitBuffer(q_{t.var}, BUFFER_NUM, tileLen * sizeof({CTYPE[t.dtype]}));")
+        L.append(f"{i}pipe->InitBuffer(poolBuf, {self.nslots} * tileLen * sizeof(float));")
+        L.append(f"{i}pipe->InitBuffer(smallBuf, {self.nsmall} * SMALL_LEN * sizeof(float));")
+        L.append(f"{i}pool = poolBuf.Get<float>();")
+        L.append(f"{i}smallPool = smallBuf.Get<float>();")
+        if self.mode == "column":
+            L.append(f"{i}pipe->InitBuffer(accBuf, {len(plan.stages)} * tileLen * sizeof(float));")
+            for s in range(len(plan.stages)):
+                L.append(f"{i}acc{s} = accBuf.Get<float>()[{s} * tileLen];")
+        if self.mode == "row":
+            L.append(f"{i}pipe->InitBuffer(redWorkBuf, tileLen * sizeof(float));")
+            L.append(f"{i}pipe->InitBuffer(redOutBuf, SMALL_LEN * sizeof(float));")
+            L.append(f"{i}redWork = redWorkBuf.Get<float>();")
+            L.append(f"{i}redOut = redOutBuf.Get<float>();")
+        if self.uses_compare:
+            L.append(f"{i}pipe->InitBuffer(maskBuf, CeilAlign(tileLen / 8, 32));")
+            L.append(f"{i}cmpMask = maskBuf.Get<uint8_t>();")
+        L.append("    }")
+        L += body
+        L.append("")
+        L.append("private:")
+        for t, _ in used_in:
+            if t.mask[self.V]:
+                L.append(f"    TQue<QuePosition::VECIN, BUFFER_NUM> q_{t.var};")
+        for t in self.outs:
+            L.append(f"    TQue<QuePosition::VECOUT, BUFFER_NUM> q_{t.var};")
+        bufs = ["poolBuf", "smallBuf"]
+        if self.mode == "column":
+            bufs.append("accBuf")
+        if self.mode == "row":
+            bufs += ["redWorkBuf", "redOutBuf"]
+        if self.uses_compare:
+            bufs.append("maskBuf")
+        L.append(f"    TBuf<QuePosition::VECCALC> {', '.join(bufs)};")
+        locs = ["pool", "smallPool"]
+        if self.mode == "column":
+            locs += [f"acc{s}" for s in range(len(plan.stages))]
+        if self.mode == "row":
+            locs += ["redWork", "redOut"]
+        L.append(f"    LocalTensor<float> {', '.join(locs)};")
+        if self.uses_compare:
+            L.append("    LocalTensor<uint8_t> cmpMask;")
+        for t in self.all_tensors():
+            L.append(f"    GlobalTensor<{CTYPE[t.dtype]}> gm_{t.var};")
+        dims = ", ".join(f"d{k} = 0" for k in range(self.K))
+        L.append(f"    uint64_t {dims};")
+        L.append("    uint64_t tileLen = 0, nChunks = 0, unitStart = 0, unitEnd = 0;")
+        L.append("    float cntF = 1.0f;")
+        strides = [f"st_{t.var}_{k} = 0" for t in self.all_tensors() for k in range(self.K)
+                   if t.mask[k]]
+        if strides:
+            L.append(f"    uint64_t {', '.join(strides)};")
+        L.append("};")
+        L.append("")
+        args = [f"GM_ADDR {t.var}" for t in self.ins] + [f"GM_ADDR {t.var}" for t in self.outs]
+        args += ["GM_ADDR workspace", "GM_ADDR tiling"]
+        L.append(f'extern "C" __global__ __aicore__ void {plan.kernel_name}({", ".join(args)})')
+        L.append("{")
+        L.append("    GET_TILING_DATA(td, tiling);")
+        L.append("    TPipe pipe;")
+        L.append(f"    Kernel{plan.op_name} op;")
+        call = ", ".join([t.var for t in self.ins] + [t.var for t in self.outs])
+        L.append(f"    op.Init({call}, td, &pipe);")
+        L.append("    op.Process();")
+        L.append("}")
+        return "\n".join(L) + "\n"

@@ -1,0 +1,106 @@
+"""Plan -> an msopgen-layout operator project on disk (+ torch binding and ModelNew for real NPUs)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from pydantic import BaseModel
+
+from ascend_tools.chips import Chip
+from kernelgen_lm.lower.host import host_source, tiling_header
+from kernelgen_lm.lower.kernel import KernelEmitter
+from kernelgen_lm.plan.ir import KernelPlan, plan_text
+
+
+class LoweredProject(BaseModel):
+    root: Path
+    files: list[Path]
+
+
+def _binding(plan: KernelPlan) -> str:
+    """A torch_npu extension entry (EXEC_NPU_CMD style) so the op drops into a CANN build."""
+    ins = ", ".join(f"const at::Tensor& in{i}" for i in range(len(plan.inputs)))
+    outs = []
+    for j, o in enumerate(plan.outputs):
+        ref = next((i for i, t in enumerate(plan.inputs) if t.shape == o.shape
+                    and t.dtype == o.dtype), None)
+        if ref is not None:
+            outs.append(f"    at::Tensor out{j} = at::empty_like(in{ref});")
+        else:
+            dims = ", ".join(str(s) for s in o.shape)
+            outs.append(f"    at::Tensor out{j} = at::empty({{{dims}}}, in0.options());")
+    names = ", ".join([f"in{i}" for i in range(len(plan.inputs))] +
+                      [f"out{j}" for j in range(len(plan.outputs))])
+    ret = ("out0" if len(plan.outputs) == 1 else
+           "std::vector<at::Tensor>{" + ", ".join(f"out{j}" for j in range(len(plan.outputs))) + "}")
+    rtype = "at::Tensor" if len(plan.outputs) == 1 else "std::vector<at::Tensor>"
+    return "\n".join([
+        f"// torch_npu binding of {plan.op_name} (build with the CANN toolkit and torch_npu).",
+        "#include <torch/extension.h>",
+        '#include "pytorch_npu_helper.hpp"',
+        "",
+        f"{rtype} {plan.kernel_name}_impl({ins})",
+        "{",
+        *outs,
+        f"    EXEC_NPU_CMD(aclnn{plan.op_name}, {names});",
+        f"    return {ret};",
+        "}",
+        "",
+        "PYBIND11_MODULE(TORCH_EXTENSION_NAME, m)",
+        "{",
+        f'    m.def("{plan.kernel_name}", &{plan.kernel_name}_impl, "{plan.op_name} (AscendC)");',
+        "}",
+        "",
+    ])
+
+
+def _model_new(plan: KernelPlan, ref_name: str) -> str:
+    return "\n".join([
+        f'"""KernelBench-style ModelNew calling the generated {plan.op_name} through torch_npu."""',
+        "",
+        "import torch",
+        "import torch.nn as nn",
+        f"import {plan.kernel_name}_ext  # built from framework/{plan.kernel_name}_binding.cpp",
+        "",
+        f"import {ref_name} as reference",
+        "",
+        "",
+        "class ModelNew(nn.Module):",
+        "    def __init__(self, *init_inputs):",
+        "        super().__init__()",
+        "        # Parameters and buffers come from the reference model (same init inputs).",
+        "        self.ref = reference.Model(*init_inputs)",
+        "",
+        "    def forward(self, *inputs):",
+        "        extra = [*self.ref.parameters(), *self.ref.buffers()]",
+        f"        return {plan.kernel_name}_ext.{plan.kernel_name}(*inputs, *extra)",
+        "",
+    ])
+
+
+def write_project(plan: KernelPlan, chip: Chip, out: Path, ref: Path | None = None) -> LoweredProject:
+    """Writes the project under `out` (replacing generated files there)."""
+    em = KernelEmitter(plan, chip)
+    tiling_struct = f"{plan.op_name}TilingData"
+    kernel = em.emit(tiling_struct)
+    k = plan.kernel_name
+    files = {
+        Path("op_host") / f"{k}_tiling.h": tiling_header(plan),
+        Path("op_host") / f"{k}.cpp": host_source(plan, chip, em),
+        Path("op_kernel") / f"{k}.cpp": kernel,
+        Path("plan.txt"): plan_text(plan) + "\n",
+        Path("framework") / f"{k}_binding.cpp": _binding(plan),
+        Path("framework") / "model_new.py": _model_new(plan, ref.stem if ref else "ref"),
+    }
+    for d in ("op_host", "op_kernel", "framework"):
+        if (out / d).is_dir():
+            shutil.rmtree(out / d)
+    for rel, text in files.items():
+        p = out / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text)
+    if ref is not None and ref.is_file():
+        shutil.copyfile(ref, out / "ref.py")
+        files[Path("ref.py")] = ""
+    return LoweredProject(root=out, files=sorted(files))

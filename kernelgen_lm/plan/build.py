@@ -1,0 +1,259 @@
+"""Captured core-ATen graph -> KernelPlan.
+
+Picks the domain (the shape of the largest input, or of an input's reshape), walks the graph
+through the op table in `ops.py`, checks every reduction reduces the same domain axes, merges
+adjacent axes that behave alike, and drops axes of size 1.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+from kernelgen_lm.capture import CapturedGraph, NodeRef, OpNode
+from kernelgen_lm.plan.graph import Builder, PlanError, TVal, split_axis
+from kernelgen_lm.plan.ir import Axis, DimExpr, KernelPlan, PlanInput, PlanOutput
+from kernelgen_lm.plan.ops import OPS, VIEW_OPS, Env
+
+FLOAT_DTYPES = ("float32", "float16", "bfloat16")
+
+
+def snake(name: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+def _factor(in_shape: list[int], out_shape: list[int], index: int) -> list[Axis]:
+    """Domain axes for `input.view(out_shape)`: each out dim as a product of input dims."""
+    axes: list[Axis] = []
+    i = 0
+    j = 0
+    while j < len(out_shape):
+        if out_shape[j] == 1:
+            axes.append(Axis(size=DimExpr(), example=1))
+            j += 1
+            continue
+        gi, gj = [], []
+        pi = pj = 1
+        while True:
+            if pj <= pi and j < len(out_shape):
+                pj *= out_shape[j]
+                gj.append(j)
+                j += 1
+            elif i < len(in_shape):
+                pi *= in_shape[i]
+                gi.append(i)
+                i += 1
+            else:
+                break
+            if pi == pj and gi and gj:
+                break
+        if pi != pj:
+            raise PlanError(f"view {in_shape} -> {out_shape} is not a contiguous reshape")
+        terms = [(index, d) for d in gi if in_shape[d] != 1]
+        if len(gj) == 1:
+            axes.append(Axis(size=DimExpr(terms=terms), example=out_shape[gj[0]]))
+            continue
+        var = max(gj, key=lambda k: out_shape[k])
+        rest = math.prod(out_shape[k] for k in gj if k != var)
+        for k in gj:
+            size = DimExpr(terms=terms, div=rest) if k == var else DimExpr(mul=out_shape[k])
+            axes.append(Axis(size=size, example=out_shape[k]))
+    return axes
+
+
+def _domain(g: CapturedGraph) -> tuple[list[Axis], int, OpNode | None]:
+    """The domain axes, the input they come from, and the view node that shaped it (if any)."""
+    names = g.input_names()
+    cands: list[tuple[int, int, int, OpNode | None]] = []
+    for i, t in enumerate(g.inputs):
+        cands.append((math.prod(t.shape), len(t.shape), i, None))
+    for n in g.nodes:
+        if n.target in VIEW_OPS and n.args and isinstance(n.args[0], NodeRef):
+            ref = n.args[0].ref
+            if ref in names and n.shape is not None:
+                cands.append((math.prod(n.shape), len(n.shape), names.index(ref), n))
+    if not cands:
+        raise PlanError("the model has no tensor inputs")
+    _, _, idx, view = max(cands, key=lambda c: (c[0], c[1], c[3] is None))
+    shape = g.inputs[idx].shape
+    if view is None:
+        axes = [Axis(size=DimExpr(terms=[(idx, d)]), example=s) for d, s in enumerate(shape)]
+    else:
+        axes = _factor(shape, view.shape or [], idx)
+    return axes, idx, view
+
+
+def build_plan(g: CapturedGraph) -> KernelPlan:
+    axes, base, base_view = _domain(g)
+    names = g.input_names()
+    # Group norm splits the channel axis into (group, channel-in-group) before the walk.
+    split: int | None = None
+    for n in g.nodes:
+        if n.target == "aten.native_group_norm.default":
+            x = n.args[0]
+            if not (isinstance(x, NodeRef) and x.ref == names[base] and base_view is None):
+                raise PlanError("group norm is supported on the model's main input only")
+            groups = int(n.args[6])  # type: ignore[arg-type]
+            if split is not None and split != groups:
+                raise PlanError("two group norms with different group counts")
+            if groups > 1 and split is None:
+                axes = split_axis(axes, 1, groups)
+                split = groups
+    b = Builder(axes=axes, input_names=names)
+    env: Env = {}
+    for i, t in enumerate(g.inputs):
+        if i == base and base_view is None:
+            if split:
+                ax = [[0], [1, 2]] + [[k + 1] for k in range(2, len(t.shape))]
+            else:
+                ax = [[k] for k in range(len(t.shape))]
+            env[t.name] = LazyInput(i, t.shape, ax)
+        else:
+            env[t.name] = LazyInput(i, t.shape, None)
+    if base_view is not None:
+        env[base_view.name] = LazyInput(
+            base, base_view.shape or [], [[k] for k in range(len(axes))]
+        )
+    for n in g.nodes:
+        if base_view is not None and n.name == base_view.name:
+            continue
+        handler = OPS.get(n.target)
+        if handler is None:
+            where = f" (line {n.line})" if n.line else ""
+            raise PlanError(
+                f"op {n.target}{where} is not supported by the rule-based generator; "
+                "configure an LLM backend (--backend llm) for it"
+            )
+        try:
+            env[n.name] = handler(b, env, n)
+        except PlanError as e:
+            where = f" at line {n.line}" if n.line else ""
+            raise PlanError(f"{n.target}{where}: {e}") from None
+    outputs: list[tuple[TVal, OpNode]] = []
+    for name in g.outputs:
+        v = env.get(name)
+        v = materialize(b, v)
+        node = g.node(name)
+        if not isinstance(v, TVal) or node is None or node.shape is None:
+            raise PlanError(f"output {name} is not a tensor computed by the graph")
+        outputs.append((v, node))
+    return _finish(g, b, outputs)
+
+
+class LazyInput:
+    """A graph input, turned into a plan leaf on first use (so unused inputs cost nothing)."""
+
+    def __init__(self, index: int, shape: list[int], axes: list[list[int]] | None) -> None:
+        self.index = index
+        self.shape = shape
+        self.axes = axes
+
+
+def materialize(b: Builder, v: object) -> object:
+    if isinstance(v, LazyInput):
+        axes = v.axes if v.axes is not None else b.align(v.shape)
+        return b.input(v.index, axes, v.shape)
+    return v
+
+
+def _finish(g: CapturedGraph, b: Builder, outs: list[tuple[TVal, OpNode]]) -> KernelPlan:
+    rank = len(b.axes)
+    reduced = b.reduced or frozenset()
+    for k in reduced:
+        b.axes[k].reduced = True
+    kept = [k for k in range(rank) if k not in reduced]
+    out_masks: list[list[bool]] = []
+    levels: list[str] = []
+    for v, node in outs:
+        spanned = v.all_axes()
+        if spanned != sorted(spanned):
+            raise PlanError(f"output {node.name}: transposed layouts are not supported")
+        real = [k for k in spanned if b.axes[k].example != 1]
+        full = [k for k in range(rank) if b.axes[k].example != 1]
+        kept_real = [k for k in kept if b.axes[k].example != 1]
+        if real == full:
+            levels.append("full")
+            out_masks.append([True] * rank)
+        elif real == kept_real and reduced:
+            levels.append("reduced")
+            out_masks.append([k not in reduced for k in range(rank)])
+        else:
+            raise PlanError(
+                f"output {node.name} {node.shape} covers neither the whole domain nor the kept axes"
+            )
+    # Merge adjacent axes that every input and output treats alike; drop size-1 axes.
+    in_masks = {i: m for i, m in b.masks.items()}
+    keep_axes = [k for k in range(rank) if b.axes[k].example != 1]
+    if not keep_axes:
+        keep_axes = [rank - 1]
+    groups: list[list[int]] = []
+    for k in keep_axes:
+        if groups:
+            p = groups[-1][-1]
+            same = b.axes[p].reduced == b.axes[k].reduced and all(
+                m[p] == m[k] for m in [*in_masks.values(), *out_masks]
+            )
+            if same:
+                groups[-1].append(k)
+                continue
+        groups.append([k])
+    new_axes: list[Axis] = []
+    for grp in groups:
+        size = b.axes[grp[0]].size
+        for k in grp[1:]:
+            size = size.times(b.axes[k].size)
+        new_axes.append(
+            Axis(
+                size=size,
+                example=math.prod(b.axes[k].example for k in grp),
+                reduced=b.axes[grp[0]].reduced,
+            )
+        )
+    inputs = []
+    for i, t in enumerate(g.inputs):
+        m = in_masks.get(i)
+        mask = [bool(m[grp[0]]) for grp in groups] if m is not None else [False] * len(groups)
+        inputs.append(
+            PlanInput(
+                name=t.name,
+                dtype=t.dtype,
+                shape=t.shape,
+                kind=t.kind,
+                mask=mask,
+                used=m is not None,
+            )
+        )
+        if m is not None and t.dtype not in FLOAT_DTYPES:
+            raise PlanError(
+                f"input {t.name} has dtype {t.dtype}; the rule-based generator "
+                "computes on float32/float16/bfloat16 inputs"
+            )
+    outputs = []
+    for (v, node), level in zip(outs, levels, strict=True):
+        dtype = node.dtype or "float32"
+        if dtype not in FLOAT_DTYPES:
+            raise PlanError(
+                f"output {node.name} has dtype {dtype}; the rule-based generator "
+                "writes float32/float16/bfloat16 outputs"
+            )
+        outputs.append(
+            PlanOutput(
+                name=f"y{len(outputs)}" if len(outs) > 1 else "y",
+                dtype=dtype,
+                shape=node.shape or [],
+                node=v.node,
+                level=level,
+            )
+        )  # type: ignore[arg-type]
+    return KernelPlan(
+        op_name=g.op_name,
+        kernel_name=snake(g.op_name),
+        inputs=inputs,
+        outputs=outputs,
+        axes=new_axes,
+        nodes=b.nodes,
+        stages=b.stages,
+    )
+
+
+__all__ = ["PlanError", "build_plan", "materialize"]

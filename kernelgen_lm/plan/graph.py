@@ -1,0 +1,174 @@
+"""Plan-building state: the domain axes, tensor values mapped onto them, and the node table.
+
+A tensor value (`TVal`) maps each of its torch dims to the domain axes it spans (`[]` for a
+size-1, broadcast dim). Broadcasting follows torch's right alignment; two operands that put
+different axes at the same position are an unsupported layout, reported, never guessed.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from kernelgen_lm.plan.ir import Axis, DimExpr, Node, ReduceOp, Stage
+
+
+class PlanError(ValueError):
+    """The graph is outside what the rule-based planner covers; the message says what and where."""
+
+
+@dataclass
+class TVal:
+    node: int
+    shape: list[int]
+    axes: list[list[int]]  # per torch dim
+    flat: list[int] | None = None  # set for reshaped values: only usable as outputs
+
+    def all_axes(self) -> list[int]:
+        if self.flat is not None:
+            return self.flat
+        return [a for dim in self.axes for a in dim]
+
+
+@dataclass
+class Builder:
+    axes: list[Axis]
+    input_names: list[str]
+    nodes: list[Node] = field(default_factory=list)
+    stages: list[Stage] = field(default_factory=list)
+    masks: dict[int, list[bool]] = field(default_factory=dict)
+    reduced: frozenset[int] | None = None
+    _memo: dict[tuple, int] = field(default_factory=dict)
+
+    # ---------------------------------------------------------------- nodes (hash-consed)
+    def add(
+        self,
+        op: str,
+        args: list[int] | None = None,
+        value: float | None = None,
+        index: int | None = None,
+    ) -> int:
+        key = (op, tuple(args or ()), value, index)
+        if key in self._memo:
+            return self._memo[key]
+        nid = len(self.nodes)
+        self.nodes.append(Node(id=nid, op=op, args=list(args or []), value=value, index=index))
+        self._memo[key] = nid
+        return nid
+
+    def const(self, v: float) -> int:
+        return self.add("const", value=float(v))
+
+    def un(self, op: str, a: int) -> int:
+        return self.add(op, [a])
+
+    def bin(self, op: str, a: int, b: int) -> int:
+        return self.add(op, [a, b])
+
+    def input(self, index: int, axes: list[list[int]], shape: list[int]) -> TVal:
+        mask = [False] * len(self.axes)
+        for dim in axes:
+            for a in dim:
+                mask[a] = True
+        numel = math.prod(shape)
+        spanned = math.prod(self.axes[k].example for k, m in enumerate(mask) if m)
+        if numel != spanned:
+            raise PlanError(f"input {self.input_names[index]} {shape} does not tile the domain")
+        old = self.masks.get(index)
+        if old is not None and old != mask:
+            raise PlanError(f"input {self.input_names[index]} is used with two different layouts")
+        self.masks[index] = mask
+        return TVal(self.add("input", index=index), shape, axes)
+
+    # ---------------------------------------------------------------- shapes
+    def align(self, shape: list[int]) -> list[list[int]]:
+        """Right-aligns a shape with the domain (the shape of the largest input)."""
+        rank = len(self.axes)
+        if len(shape) > rank:
+            raise PlanError(f"shape {shape} has more dims than the domain {self.example()}")
+        out: list[list[int]] = []
+        for j, s in enumerate(shape):
+            k = rank - len(shape) + j
+            if s == 1:
+                out.append([])
+            elif s == self.axes[k].example:
+                out.append([k])
+            else:
+                raise PlanError(f"shape {shape} does not broadcast against {self.example()}")
+        return out
+
+    def example(self) -> list[int]:
+        return [a.example for a in self.axes]
+
+    def broadcast(self, a: TVal, b: TVal) -> tuple[list[int], list[list[int]]]:
+        for v in (a, b):
+            if v.flat is not None:
+                raise PlanError(
+                    "a reshaped intermediate value is used in compute; only "
+                    "reshapes of inputs and of final outputs are supported"
+                )
+        rank = max(len(a.shape), len(b.shape))
+        sa = [1] * (rank - len(a.shape)) + a.shape
+        sb = [1] * (rank - len(b.shape)) + b.shape
+        xa = [[]] * (rank - len(a.axes)) + a.axes
+        xb = [[]] * (rank - len(b.axes)) + b.axes
+        shape, axes = [], []
+        for i in range(rank):
+            if sa[i] != 1 and sb[i] != 1 and (sa[i] != sb[i] or xa[i] != xb[i]):
+                raise PlanError(f"unsupported broadcast of shapes {a.shape} and {b.shape}")
+            shape.append(max(sa[i], sb[i]))
+            axes.append(xa[i] if sa[i] != 1 else xb[i])
+        return shape, axes
+
+    # ---------------------------------------------------------------- reductions
+    def reduce_axes(self, v: TVal, dims: list[int] | None) -> list[int]:
+        rank = len(v.shape)
+        dims = list(range(rank)) if dims is None or dims == [] else [d % rank for d in dims]
+        found = sorted({a for d in dims for a in v.axes[d]})
+        target = frozenset(found)
+        if not target:
+            raise PlanError("reduction over broadcast (size-1) dims only")
+        if self.reduced is None:
+            self.reduced = target
+        elif self.reduced != target:
+            raise PlanError(
+                "reductions over different dims in one graph (e.g. a per-row "
+                "reduction followed by a global mean) are not covered by the "
+                "rule-based generator yet"
+            )
+        return dims
+
+    def reduce(self, op: ReduceOp, v: TVal, dims: list[int] | None, keepdim: bool) -> TVal:
+        dims = self.reduce_axes(v, dims)
+        sid = len(self.stages)
+        self.stages.append(Stage(name=f"s{sid}_{op}", op=op, value=v.node))
+        node = self.add("stat", index=sid)
+        shape, axes = [], []
+        for d, (s, ax) in enumerate(zip(v.shape, v.axes, strict=True)):
+            if d in dims:
+                if keepdim:
+                    shape.append(1)
+                    axes.append([])
+            else:
+                shape.append(s)
+                axes.append(ax)
+        return TVal(node, shape, axes)
+
+    def count(self) -> int:
+        return self.add("count")
+
+    def to_dimexpr(self, k: int) -> DimExpr:
+        return self.axes[k].size
+
+
+def split_axis(axes: list[Axis], k: int, parts: int) -> list[Axis]:
+    """Splits domain axis k into (parts, size/parts): group norm's channel -> (group, channel)."""
+    a = axes[k]
+    if a.example % parts:
+        raise PlanError(f"axis of size {a.example} is not divisible into {parts} groups")
+    first = Axis(size=DimExpr(mul=parts), example=parts)
+    second = Axis(
+        size=DimExpr(terms=a.size.terms, mul=a.size.mul, div=a.size.div * parts),
+        example=a.example // parts,
+    )
+    return [*axes[:k], first, second, *axes[k + 1 :]]

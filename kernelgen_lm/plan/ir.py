@@ -1,0 +1,202 @@
+"""The tile-level kernel plan: one fused vector kernel over an iteration domain.
+
+Every supported op family is one instance of the same shape (breadth by composition):
+
+- a *domain*: a list of axes with runtime sizes (symbolic in the kernel inputs' dims); each
+  axis is kept or reduced. The last axis is the *vector axis*, processed in UB tiles; all the
+  others are walked with scalar index arithmetic.
+- *inputs*, each varying along a subset of the axes (broadcasting is a stride of 0);
+- an expression DAG of vector primitives (computed in float32; half/bf16 are cast on load and
+  store), with leaves: input values, constants, the count of reduced elements, and *stats*;
+- *stages*: reductions (sum/max/min/prod over the reduced axes) of an expression, each a stat
+  that later stages and the outputs may use (softmax: max, then sum of exp(x - max));
+- *outputs*: full-domain (`full`) or over the kept axes (`reduced`).
+
+Elementwise ops have no stages; reductions have one; softmax, norms and losses have several
+plus an epilogue. The mode follows from the vector axis: `elementwise`, `row` (vector axis
+reduced: stats are scalars per row) or `column` (vector axis kept: stats are vectors).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel
+
+UNARY_OPS = ("neg", "abs", "exp", "log", "sqrt", "rsqrt", "recip", "relu")
+BINARY_OPS = ("add", "sub", "mul", "div", "max", "min")
+COMPARE_OPS = ("lt", "le", "gt", "ge", "eq", "ne")
+LEAF_OPS = ("input", "const", "stat", "count")
+ReduceOp = Literal["sum", "max", "min", "prod"]
+Mode = Literal["elementwise", "row", "column"]
+
+
+class DimExpr(BaseModel):
+    """A runtime size: product of kernel-input dims (input index, dim) times mul, divided by div."""
+
+    terms: list[tuple[int, int]] = []
+    mul: int = 1
+    div: int = 1
+
+    def times(self, other: DimExpr) -> DimExpr:
+        return DimExpr(
+            terms=self.terms + other.terms, mul=self.mul * other.mul, div=self.div * other.div
+        )
+
+    def text(self, names: list[str]) -> str:
+        parts = [f"{names[i]}.shape[{d}]" for i, d in self.terms]
+        if self.mul != 1 or not parts:
+            parts.append(str(self.mul))
+        s = "*".join(parts)
+        return f"{s}/{self.div}" if self.div != 1 else s
+
+
+class Axis(BaseModel):
+    size: DimExpr
+    example: int
+    reduced: bool = False
+
+
+class PlanInput(BaseModel):
+    name: str
+    dtype: str
+    shape: list[int]
+    kind: str = "input"
+    mask: list[bool]  # varies along plan axis k (else stride 0)
+    used: bool = True
+
+
+class PlanOutput(BaseModel):
+    name: str
+    dtype: str
+    shape: list[int]
+    node: int
+    level: Literal["full", "reduced"]
+
+
+class Node(BaseModel):
+    id: int
+    op: str
+    args: list[int] = []
+    value: float | None = None  # const
+    index: int | None = None  # input index / stage index
+
+
+class Stage(BaseModel):
+    name: str
+    op: ReduceOp
+    value: int
+
+
+class KernelPlan(BaseModel):
+    op_name: str
+    kernel_name: str
+    inputs: list[PlanInput]
+    outputs: list[PlanOutput]
+    axes: list[Axis]
+    nodes: list[Node]
+    stages: list[Stage]
+    notes: list[str] = []
+
+    @property
+    def vector_axis(self) -> int:
+        return len(self.axes) - 1
+
+    @property
+    def mode(self) -> Mode:
+        if not self.stages:
+            return "elementwise"
+        return "row" if self.axes[-1].reduced else "column"
+
+    def varies(self, node_id: int) -> frozenset[int]:
+        """Axes along which a node's value changes."""
+        memo: dict[int, frozenset[int]] = {}
+
+        def go(i: int) -> frozenset[int]:
+            if i in memo:
+                return memo[i]
+            n = self.nodes[i]
+            if n.op == "input":
+                r = frozenset(k for k, m in enumerate(self.inputs[n.index or 0].mask) if m)
+            elif n.op == "stat":
+                kept = {k for k, a in enumerate(self.axes) if not a.reduced}
+                r = go(self.stages[n.index or 0].value) & frozenset(kept)
+            elif n.op in ("const", "count"):
+                r = frozenset()
+            else:
+                r = frozenset().union(*(go(a) for a in n.args))
+            memo[i] = r
+            return r
+
+        return go(node_id)
+
+    def is_full(self, node_id: int) -> bool:
+        """True when the value changes along a reduced axis (needs the whole domain)."""
+        reduced = {k for k, a in enumerate(self.axes) if a.reduced}
+        return bool(self.varies(node_id) & reduced)
+
+
+def _expr(plan: KernelPlan, i: int, names: dict[int, str]) -> str:
+    if i in names:
+        return names[i]
+    n = plan.nodes[i]
+    if n.op == "input":
+        return plan.inputs[n.index or 0].name
+    if n.op == "const":
+        return f"{n.value:g}"
+    if n.op == "stat":
+        return plan.stages[n.index or 0].name
+    if n.op == "count":
+        return "N_reduced"
+    args = ", ".join(_expr(plan, a, names) for a in n.args)
+    return f"{n.op}({args})"
+
+
+def plan_text(plan: KernelPlan) -> str:
+    """The readable form of a plan (also the LLM prompt's plan summary)."""
+    in_names = [t.name for t in plan.inputs]
+    lines = [f"kernel {plan.kernel_name} (op {plan.op_name}), mode {plan.mode}"]
+    axes = []
+    for k, a in enumerate(plan.axes):
+        tag = "reduce" if a.reduced else "keep"
+        vec = ", vector axis" if k == plan.vector_axis else ""
+        axes.append(f"  a{k} = {a.size.text(in_names)} [{tag}{vec}] (example {a.example})")
+    lines.append("domain:")
+    lines += axes
+    lines.append("inputs:")
+    for t in plan.inputs:
+        along = ",".join(f"a{k}" for k, m in enumerate(t.mask) if m) or "-"
+        unused = "" if t.used else " (unused)"
+        lines.append(f"  {t.name}: {t.dtype}{t.shape} {t.kind}, varies along {along}{unused}")
+    lines.append("compute: float32 (half/bfloat16 cast on load and store)")
+    # Name shared sub-expressions that feed several places, so the text stays short.
+    uses: dict[int, int] = {}
+    for n in plan.nodes:
+        for a in n.args:
+            uses[a] = uses.get(a, 0) + 1
+    names: dict[int, str] = {}
+    lets: list[str] = []
+    for n in plan.nodes:
+        if n.op not in LEAF_OPS and uses.get(n.id, 0) > 1:
+            text = _expr(plan, n.id, names)
+            names[n.id] = f"t{n.id}"
+            lets.append(f"  t{n.id} = {text}")
+    if lets:
+        lines.append("let:")
+        lines += lets
+    for s in plan.stages:
+        lines.append(
+            f"stage {s.name} = reduce_{s.op}(over reduced axes) {_expr(plan, s.value, names)}"
+        )
+    for o in plan.outputs:
+        lines.append(
+            f"output {o.name}: {o.dtype}{o.shape} [{o.level}] = {_expr(plan, o.node, names)}"
+        )
+    split = {
+        "elementwise": "work units = (outer index, vector tile); units split over cores",
+        "row": "work units = kept-axes rows; each row streamed in vector tiles per stage",
+        "column": "work units = (kept outer index, vector tile); reduced axes accumulated into tiles",
+    }[plan.mode]
+    lines.append(f"split: {split}; big/small-core split of units; tail tile per row")
+    lines += [f"note: {x}" for x in plan.notes]
+    return "\n".join(lines)

@@ -1,0 +1,520 @@
+"""The op table: each supported core-ATen op expressed with the plan's few primitives.
+
+Composite functions (sigmoid, tanh, erf, gelu, elu, softmax, norms ...) expand here into the
+primitive vector ops, so lowering has one small instruction set to get right.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from kernelgen_lm.capture import NodeRef, OpNode
+from kernelgen_lm.plan.graph import Builder, PlanError, TVal
+
+Env = dict[str, Any]
+Value = TVal | float | tuple
+Handler = Callable[[Builder, Env, OpNode], Any]
+
+VIEW_OPS = ("aten.view.default", "aten._unsafe_view.default", "aten.reshape.default")
+
+# Abramowitz & Stegun 7.1.26 (|error| <= 1.5e-7), for erf and exact gelu.
+ERF_P = 0.3275911
+ERF_A = (0.254829592, -0.284496736, 1.421413741, -1.453152027, 1.061405429)
+TINY = 1e-30
+REDUCE_ALL = frozenset(f"aten.{op}.default" for op in ("sum", "prod", "max", "min", "mean"))
+
+
+def _arg(b: Builder, env: Env, a: Any) -> Any:
+    from kernelgen_lm.plan.build import materialize
+
+    if isinstance(a, NodeRef):
+        if a.ref not in env:
+            raise PlanError(f"value {a.ref} is not available")
+        return materialize(b, env[a.ref])
+    return a
+
+
+def _args(b: Builder, env: Env, n: OpNode) -> list[Any]:
+    return [_arg(b, env, a) for a in n.args]
+
+
+def _kw(b: Builder, env: Env, n: OpNode, name: str, pos: int, default: Any) -> Any:
+    if name in n.kwargs:
+        return _arg(b, env, n.kwargs[name])
+    if len(n.args) > pos:
+        return _arg(b, env, n.args[pos])
+    return default
+
+
+def _tv(v: Any) -> TVal:
+    if not isinstance(v, TVal):
+        raise PlanError(f"expected a tensor, got {v!r}")
+    return v
+
+
+# ---------------------------------------------------------------- value-level helpers
+def lift(b: Builder, v: Any) -> TVal:
+    if isinstance(v, TVal):
+        return v
+    if isinstance(v, (int, float, bool)):
+        return TVal(b.const(float(v)), [], [])
+    raise PlanError(f"unsupported operand {v!r}")
+
+
+def ew(b: Builder, op: str, *vals: Any) -> TVal:
+    """An elementwise node over broadcast operands."""
+    tv = [lift(b, v) for v in vals]
+    shape, axes = tv[0].shape, tv[0].axes
+    acc = tv[0]
+    for other in tv[1:]:
+        shape, axes = b.broadcast(TVal(acc.node, shape, axes), other)
+    return TVal(b.add(op, [t.node for t in tv]), shape, axes)
+
+
+def u(b: Builder, op: str, x: Any) -> TVal:
+    return ew(b, op, x)
+
+
+def add(b, x, y):  # type: ignore[no-untyped-def]
+    return ew(b, "add", x, y)
+
+
+def sub(b, x, y):  # type: ignore[no-untyped-def]
+    return ew(b, "sub", x, y)
+
+
+def mul(b, x, y):  # type: ignore[no-untyped-def]
+    return ew(b, "mul", x, y)
+
+
+def div(b, x, y):  # type: ignore[no-untyped-def]
+    return ew(b, "div", x, y)
+
+
+def sigmoid(b: Builder, x: Any) -> TVal:
+    return u(b, "recip", add(b, u(b, "exp", u(b, "neg", x)), 1.0))
+
+
+def tanh(b: Builder, x: Any) -> TVal:
+    # 2 / (1 + exp(-2x)) - 1: saturates correctly at both ends (exp overflow gives -1).
+    return sub(b, div(b, 2.0, add(b, u(b, "exp", mul(b, x, -2.0)), 1.0)), 1.0)
+
+
+def erf(b: Builder, x: Any) -> TVal:
+    ax = u(b, "abs", x)
+    t = u(b, "recip", add(b, mul(b, ax, ERF_P), 1.0))
+    poly = lift(b, ERF_A[4])
+    for a in reversed(ERF_A[:4]):
+        poly = add(b, mul(b, poly, t), a)
+    poly = mul(b, poly, t)
+    y = sub(b, 1.0, mul(b, poly, u(b, "exp", u(b, "neg", mul(b, ax, ax)))))
+    sign = div(b, x, ew(b, "max", ax, TINY))
+    return mul(b, y, sign)
+
+
+def gelu(b: Builder, x: Any, approximate: str) -> TVal:
+    if approximate == "tanh":
+        inner = mul(b, add(b, x, mul(b, mul(b, mul(b, x, x), x), 0.044715)), 0.7978845608028654)
+        return mul(b, mul(b, x, 0.5), add(b, tanh(b, inner), 1.0))
+    return mul(b, mul(b, x, 0.5), add(b, erf(b, mul(b, x, 0.7071067811865476)), 1.0))
+
+
+def where(b: Builder, c: Any, x: Any, y: Any) -> TVal:
+    return ew(b, "where", c, x, y)
+
+
+def powf(b: Builder, x: Any, p: float) -> TVal:
+    if float(p).is_integer() and -4 <= p <= 4:
+        k = int(abs(p))
+        if k == 0:
+            return add(b, mul(b, x, 0.0), 1.0)
+        r = lift(b, x)
+        for _ in range(k - 1):
+            r = mul(b, r, x)
+        return u(b, "recip", r) if p < 0 else r
+    if p == 0.5:
+        return u(b, "sqrt", x)
+    if p == -0.5:
+        return u(b, "rsqrt", x)
+    return u(b, "exp", mul(b, u(b, "log", x), float(p)))
+
+
+def mean_of(b: Builder, stat: TVal) -> TVal:
+    return div(b, stat, TVal(b.count(), [], []))
+
+
+# ---------------------------------------------------------------- handlers
+def _binary(op: str, swap: bool = False) -> Handler:
+    def h(b: Builder, env: Env, n: OpNode) -> TVal:
+        a = _args(b, env, n)
+        x, y = (a[1], a[0]) if swap else (a[0], a[1])
+        alpha = _kw(b, env, n, "alpha", 2, 1)
+        if alpha != 1:
+            y = mul(b, y, float(alpha))
+        return ew(b, op, x, y)
+
+    return h
+
+
+def _unary(fn: Callable[[Builder, Any], TVal]) -> Handler:
+    return lambda b, env, n: fn(b, _args(b, env, n)[0])
+
+
+def _identity(b: Builder, env: Env, n: OpNode) -> Any:
+    return _args(b, env, n)[0]
+
+
+def _clamp(b: Builder, env: Env, n: OpNode) -> TVal:
+    x = _args(b, env, n)[0]
+    lo = _kw(b, env, n, "min", 1, None)
+    hi = _kw(b, env, n, "max", 2, None)
+    r = lift(b, x)
+    if lo is not None:
+        r = ew(b, "max", r, lo)
+    if hi is not None:
+        r = ew(b, "min", r, hi)
+    return r
+
+
+def _elu(b: Builder, env: Env, n: OpNode) -> TVal:
+    x = _args(b, env, n)[0]
+    alpha = float(_kw(b, env, n, "alpha", 1, 1.0))
+    scale = float(_kw(b, env, n, "scale", 2, 1.0))
+    iscale = float(_kw(b, env, n, "input_scale", 3, 1.0))
+    neg = mul(b, sub(b, u(b, "exp", mul(b, ew(b, "min", x, 0.0), iscale)), 1.0), alpha)
+    r = add(b, u(b, "relu", x), neg)
+    return mul(b, r, scale) if scale != 1.0 else r
+
+
+def _leaky(b: Builder, env: Env, n: OpNode) -> TVal:
+    x = _args(b, env, n)[0]
+    slope = float(_kw(b, env, n, "negative_slope", 1, 0.01))
+    return add(b, u(b, "relu", x), mul(b, ew(b, "min", x, 0.0), slope))
+
+
+def _hardtanh(b: Builder, env: Env, n: OpNode) -> TVal:
+    x = _args(b, env, n)[0]
+    lo = float(_kw(b, env, n, "min_val", 1, -1.0))
+    hi = float(_kw(b, env, n, "max_val", 2, 1.0))
+    return ew(b, "min", ew(b, "max", x, lo), hi)
+
+
+def _gelu(b: Builder, env: Env, n: OpNode) -> TVal:
+    return gelu(b, _args(b, env, n)[0], str(_kw(b, env, n, "approximate", 1, "none")))
+
+
+def _pow(b: Builder, env: Env, n: OpNode) -> TVal:
+    x, p = _args(b, env, n)[:2]
+    if isinstance(p, TVal):
+        raise PlanError("pow with a tensor exponent is not supported")
+    return powf(b, x, float(p))
+
+
+def _where(b: Builder, env: Env, n: OpNode) -> TVal:
+    c, x, y = _args(b, env, n)[:3]
+    return where(b, c, x, y)
+
+
+def _dims(v: Any) -> list[int] | None:
+    if v is None:
+        return None
+    return [int(v)] if isinstance(v, int) else [int(d) for d in v]
+
+
+def _reduction(op: str, average: bool = False) -> Handler:
+    def h(b: Builder, env: Env, n: OpNode) -> TVal:
+        x = _tv(_args(b, env, n)[0])
+        dims = _dims(_kw(b, env, n, "dim", 1, None))
+        keep = bool(_kw(b, env, n, "keepdim", 2, False))
+        if n.target in REDUCE_ALL:
+            dims, keep = None, False
+        r = b.reduce(op, x, dims, keep)  # type: ignore[arg-type]
+        return mean_of(b, r) if average else r
+
+    return h
+
+
+def _minmax_dim(op: str) -> Handler:
+    def h(b: Builder, env: Env, n: OpNode) -> tuple:
+        x = _tv(_args(b, env, n)[0])
+        dim = int(_kw(b, env, n, "dim", 1, 0))
+        keep = bool(_kw(b, env, n, "keepdim", 2, False))
+        return (b.reduce(op, x, [dim], keep), None)  # type: ignore[arg-type]
+
+    return h
+
+
+def _var(b: Builder, env: Env, n: OpNode) -> TVal:
+    x = _tv(_args(b, env, n)[0])
+    dims = _dims(_kw(b, env, n, "dim", 1, None))
+    corr = _kw(b, env, n, "correction", 2, None)
+    corr = 1.0 if corr is None else float(corr)
+    keep = bool(_kw(b, env, n, "keepdim", 3, False))
+    mean = mean_of(b, b.reduce("sum", x, dims, True))
+    d = sub(b, x, mean)
+    ss = b.reduce("sum", mul(b, d, d), dims, keep)
+    return div(b, ss, sub(b, TVal(b.count(), [], []), corr))
+
+
+def _vector_norm(b: Builder, env: Env, n: OpNode) -> TVal:
+    x = _tv(_args(b, env, n)[0])
+    p = float(_kw(b, env, n, "ord", 1, 2))
+    dims = _dims(_kw(b, env, n, "dim", 2, None))
+    keep = bool(_kw(b, env, n, "keepdim", 3, False))
+    ax = u(b, "abs", x)
+    if p == float("inf"):
+        return b.reduce("max", ax, dims, keep)
+    if p == 1:
+        return b.reduce("sum", ax, dims, keep)
+    if p == 2:
+        return u(b, "sqrt", b.reduce("sum", mul(b, x, x), dims, keep))
+    return powf(b, b.reduce("sum", powf(b, ax, p), dims, keep), 1.0 / p)
+
+
+def _softmax(log: bool) -> Handler:
+    def h(b: Builder, env: Env, n: OpNode) -> TVal:
+        x = _tv(_args(b, env, n)[0])
+        dim = int(_kw(b, env, n, "dim", 1, -1))
+        m = b.reduce("max", x, [dim], True)
+        shifted = sub(b, x, m)
+        s = b.reduce("sum", u(b, "exp", shifted), [dim], True)
+        if log:
+            return sub(b, shifted, u(b, "log", s))
+        return mul(b, u(b, "exp", shifted), u(b, "recip", s))
+
+    return h
+
+
+def _affine(
+    b: Builder,
+    y: TVal,
+    w: Any,
+    bias: Any,
+    axes: list[list[int]] | None = None,
+    shape: list[int] | None = None,
+) -> TVal:
+    from kernelgen_lm.plan.build import materialize
+
+    for p, op in ((w, "mul"), (bias, "add")):
+        if p is None:
+            continue
+        if axes is not None:
+            p = _relayout(b, p, axes, shape or [])
+        y = ew(b, op, y, materialize(b, p))
+    return y
+
+
+def _relayout(b: Builder, p: Any, axes: list[list[int]], shape: list[int]) -> TVal:
+    """A parameter leaf given an explicit layout over the domain (per-channel vectors)."""
+    from kernelgen_lm.plan.build import LazyInput
+
+    if not isinstance(p, LazyInput):
+        raise PlanError("normalization parameters must be module parameters or inputs")
+    return b.input(p.index, axes, shape)
+
+
+def _raw(env: Env, a: Any) -> Any:
+    """An argument without turning graph inputs into leaves (their layout is set by the op)."""
+    if isinstance(a, NodeRef):
+        return env.get(a.ref)
+    return a
+
+
+def _layer_norm(b: Builder, env: Env, n: OpNode) -> tuple:
+    a = _args(b, env, n)
+    x = _tv(a[0])
+    k = len(a[1])
+    w, bias, eps = a[2], a[3], float(a[4])
+    dims = list(range(len(x.shape) - k, len(x.shape)))
+    mean = mean_of(b, b.reduce("sum", x, dims, True))
+    d = sub(b, x, mean)
+    var = mean_of(b, b.reduce("sum", mul(b, d, d), dims, True))
+    y = mul(b, d, u(b, "rsqrt", add(b, var, eps)))
+    return (_affine(b, y, w, bias), None, None)
+
+
+def _group_norm(b: Builder, env: Env, n: OpNode) -> tuple:
+    x = _tv(_arg(b, env, n.args[0]))
+    a = n.args
+    w, bias, groups, eps = _raw(env, a[1]), _raw(env, a[2]), int(a[6]), float(a[7])
+    if groups == 1:
+        dims = list(range(1, len(x.shape)))
+        mean = mean_of(b, b.reduce("sum", x, dims, True))
+        d = sub(b, x, mean)
+        var = mean_of(b, b.reduce("sum", mul(b, d, d), dims, True))
+    else:
+        # The channel dim spans axes (group, channel-in-group); reduce all but batch and group.
+        inner = [a for dim in x.axes[1:] for a in dim][1:]
+        target = frozenset(inner)
+        if b.reduced is None:
+            b.reduced = target
+        elif b.reduced != target:
+            raise PlanError("group norm mixed with reductions over other dims")
+        mean, var = _stats_over(b, x)
+    y = mul(b, sub(b, x, mean), u(b, "rsqrt", add(b, var, eps)))
+    c = x.shape[1]
+    return (_affine(b, y, w, bias, [x.axes[1]], [c]), None, None)
+
+
+def _stats_over(b: Builder, x: TVal) -> tuple[TVal, TVal]:
+    from kernelgen_lm.plan.ir import Stage
+
+    def stage(op: str, v: TVal) -> TVal:
+        sid = len(b.stages)
+        b.stages.append(Stage(name=f"s{sid}_{op}", op=op, value=v.node))  # type: ignore[arg-type]
+        return TVal(b.add("stat", index=sid), [], [])
+
+    mean = mean_of(b, stage("sum", x))
+    d = sub(b, x, mean)
+    var = mean_of(b, stage("sum", mul(b, d, d)))
+    return mean, var
+
+
+def _batch_norm_eval(b: Builder, env: Env, n: OpNode) -> tuple:
+    x = _tv(_arg(b, env, n.args[0]))
+    w, bias, rm, rv = (_raw(env, a) for a in n.args[1:5])
+    eps = float(n.args[6])  # type: ignore[arg-type]
+    ch = [x.axes[1]]
+    c = [x.shape[1]]
+    mean = _relayout(b, rm, ch, c)
+    var = _relayout(b, rv, ch, c)
+    y = mul(b, sub(b, x, mean), u(b, "rsqrt", add(b, var, eps)))
+    return (_affine(b, y, w, bias, ch, c), None, None)
+
+
+def _getitem(b: Builder, env: Env, n: OpNode) -> Any:
+    t, i = n.args[0], n.args[1]
+    val = env[t.ref] if isinstance(t, NodeRef) else None
+    if not isinstance(val, tuple):
+        raise PlanError("indexing a non-tuple value")
+    r = val[int(i)]  # type: ignore[arg-type]
+    if r is None:
+        raise PlanError("this output of the op (indices or saved statistics) is not supported")
+    return r
+
+
+def _view(b: Builder, env: Env, n: OpNode) -> TVal:
+    x = _tv(_args(b, env, n)[0])
+    shape = n.shape or []
+    if [s for s in shape if s != 1] == [s for s in x.shape if s != 1] and x.flat is None:
+        src = iter([ax for s, ax in zip(x.shape, x.axes, strict=True) if s != 1])
+        return TVal(x.node, shape, [next(src) if s != 1 else [] for s in shape])
+    return TVal(x.node, shape, [], flat=x.all_axes())
+
+
+def _unsqueeze(b: Builder, env: Env, n: OpNode) -> TVal:
+    x = _tv(_args(b, env, n)[0])
+    d = int(n.args[1])  # type: ignore[arg-type]
+    d = d % (len(x.shape) + 1)
+    return TVal(x.node, [*x.shape[:d], 1, *x.shape[d:]], [*x.axes[:d], [], *x.axes[d:]])
+
+
+def _squeeze(b: Builder, env: Env, n: OpNode) -> TVal:
+    x = _tv(_args(b, env, n)[0])
+    dims = _dims(n.args[1]) if len(n.args) > 1 else None
+    rank = len(x.shape)
+    drop = {d % rank for d in dims} if dims is not None else set(range(rank))
+    keep = [i for i in range(rank) if not (i in drop and x.shape[i] == 1)]
+    return TVal(x.node, [x.shape[i] for i in keep], [x.axes[i] for i in keep])
+
+
+def _expand(b: Builder, env: Env, n: OpNode) -> TVal:
+    x = _tv(_args(b, env, n)[0])
+    shape = n.shape or []
+    target = b.align(shape)
+    pad = len(shape) - len(x.shape)
+    axes = [
+        target[i] if i < pad or x.shape[i - pad] == 1 else x.axes[i - pad]
+        for i in range(len(shape))
+    ]
+    return TVal(x.node, shape, axes)
+
+
+def _cmp(op: str) -> Handler:
+    return lambda b, env, n: ew(b, op, *_args(b, env, n)[:2])
+
+
+OPS: dict[str, Handler] = {
+    "aten.add.Tensor": _binary("add"),
+    "aten.add.Scalar": _binary("add"),
+    "aten.sub.Tensor": _binary("sub"),
+    "aten.sub.Scalar": _binary("sub"),
+    "aten.rsub.Scalar": _binary("sub", swap=True),
+    "aten.rsub.Tensor": _binary("sub", swap=True),
+    "aten.mul.Tensor": _binary("mul"),
+    "aten.mul.Scalar": _binary("mul"),
+    "aten.div.Tensor": _binary("div"),
+    "aten.div.Scalar": _binary("div"),
+    "aten.maximum.default": _binary("max"),
+    "aten.minimum.default": _binary("min"),
+    "aten.abs.default": _unary(lambda b, x: u(b, "abs", x)),
+    "aten.neg.default": _unary(lambda b, x: u(b, "neg", x)),
+    "aten.exp.default": _unary(lambda b, x: u(b, "exp", x)),
+    "aten.log.default": _unary(lambda b, x: u(b, "log", x)),
+    "aten.log2.default": _unary(lambda b, x: mul(b, u(b, "log", x), 1.4426950408889634)),
+    "aten.log10.default": _unary(lambda b, x: mul(b, u(b, "log", x), 0.4342944819032518)),
+    "aten.sqrt.default": _unary(lambda b, x: u(b, "sqrt", x)),
+    "aten.rsqrt.default": _unary(lambda b, x: u(b, "rsqrt", x)),
+    "aten.reciprocal.default": _unary(lambda b, x: u(b, "recip", x)),
+    "aten.relu.default": _unary(lambda b, x: u(b, "relu", x)),
+    "aten.sigmoid.default": _unary(sigmoid),
+    "aten.tanh.default": _unary(tanh),
+    "aten.erf.default": _unary(erf),
+    "aten.log1p.default": _unary(lambda b, x: u(b, "log", add(b, x, 1.0))),
+    "aten.expm1.default": _unary(lambda b, x: sub(b, u(b, "exp", x), 1.0)),
+    "aten.sign.default": _unary(lambda b, x: div(b, x, ew(b, "max", u(b, "abs", x), TINY))),
+    "aten.square.default": _unary(lambda b, x: mul(b, x, x)),
+    "aten.gelu.default": _gelu,
+    "aten.elu.default": _elu,
+    "aten.leaky_relu.default": _leaky,
+    "aten.hardtanh.default": _hardtanh,
+    "aten.clamp.default": _clamp,
+    "aten.clamp.Tensor": _clamp,
+    "aten.pow.Tensor_Scalar": _pow,
+    "aten.where.self": _where,
+    "aten.gt.Scalar": _cmp("gt"),
+    "aten.gt.Tensor": _cmp("gt"),
+    "aten.ge.Scalar": _cmp("ge"),
+    "aten.ge.Tensor": _cmp("ge"),
+    "aten.lt.Scalar": _cmp("lt"),
+    "aten.lt.Tensor": _cmp("lt"),
+    "aten.le.Scalar": _cmp("le"),
+    "aten.le.Tensor": _cmp("le"),
+    "aten.eq.Scalar": _cmp("eq"),
+    "aten.eq.Tensor": _cmp("eq"),
+    "aten.ne.Scalar": _cmp("ne"),
+    "aten.ne.Tensor": _cmp("ne"),
+    "aten._to_copy.default": _identity,
+    "aten.clone.default": _identity,
+    "aten.alias.default": _identity,
+    "aten.lift_fresh_copy.default": _identity,
+    "aten.sum.dim_IntList": _reduction("sum"),
+    "aten.sum.default": _reduction("sum"),
+    "aten.mean.dim": _reduction("sum", average=True),
+    "aten.mean.default": _reduction("sum", average=True),
+    "aten.amax.default": _reduction("max"),
+    "aten.amin.default": _reduction("min"),
+    "aten.max.default": _reduction("max"),
+    "aten.min.default": _reduction("min"),
+    "aten.prod.default": _reduction("prod"),
+    "aten.prod.dim_int": _reduction("prod"),
+    "aten.max.dim": _minmax_dim("max"),
+    "aten.min.dim": _minmax_dim("min"),
+    "aten.var.correction": _var,
+    "aten.linalg_vector_norm.default": _vector_norm,
+    "aten._softmax.default": _softmax(log=False),
+    "aten._log_softmax.default": _softmax(log=True),
+    "aten.native_layer_norm.default": _layer_norm,
+    "aten.native_group_norm.default": _group_norm,
+    "aten._native_batch_norm_legit_no_training.default": _batch_norm_eval,
+    "<built-in function getitem>": _getitem,
+    "aten.view.default": _view,
+    "aten._unsafe_view.default": _view,
+    "aten.reshape.default": _view,
+    "aten.unsqueeze.default": _unsqueeze,
+    "aten.squeeze.dim": _squeeze,
+    "aten.squeeze.dims": _squeeze,
+    "aten.squeeze.default": _squeeze,
+    "aten.expand.default": _expand,
+}
