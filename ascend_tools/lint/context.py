@@ -1,0 +1,180 @@
+"""What every rule sees: the model, the evaluator, the chip, the catalog, and helpers that turn
+facts into diagnostics and resolve tensors and buffer sizes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+from ascend_tools.catalog import Catalog
+from ascend_tools.chips import Chip
+from ascend_tools.diagnostics import Diagnostic, Fix, Severity, TextEdit, TextRange
+from ascend_tools.parse.evaluate import Evaluator, Value, clean_type
+from ascend_tools.parse.expr import Expr
+from ascend_tools.parse.facts import Call, Chunk, Located
+from ascend_tools.parse.model import KernelModel, QueueInfo
+
+SOURCE = "kernelgen-lint"
+_TENSOR_MAKERS = {"AllocTensor", "DeQue", "Get", "GetWithOffset"}
+
+
+@dataclass
+class InitBuf:
+    """One InitBuffer call with its evaluated block count and length."""
+
+    call: Call
+    queue: QueueInfo | None
+    num: Value | None
+    length: Value | None
+    num_expr: Expr | None
+    len_expr: Expr
+
+    @property
+    def bytes(self) -> Value | None:
+        if self.length is None or self.num is None:
+            return None
+        lo = self.num.lo * _align32(self.length.lo)
+        hi = self.num.hi * _align32(self.length.hi)
+        return Value(lo, hi, self.length.notes + self.num.notes)
+
+
+def _align32(x: float) -> float:
+    return ((int(x) + 31) // 32) * 32
+
+
+@dataclass
+class TensorRef:
+    """What an operand expression refers to."""
+
+    kind: str  # "local" | "global" | "unknown"
+    elem_type: str
+    queue: QueueInfo | None
+    offset: Expr | None
+    maker: str  # the call that produced a LocalTensor (AllocTensor, DeQue, Get) or ""
+    maker_args: tuple
+
+
+class LintContext:
+    def __init__(self, model: KernelModel, evaluator: Evaluator, chip: Chip,
+                 catalog: Catalog) -> None:
+        self.model = model
+        self.ev = evaluator
+        self.chip = chip
+        self.catalog = catalog
+
+    # ------------------------------------------------------------------ diagnostics
+    def range_of(self, file: str, start: int, end: int) -> TextRange:
+        lines = self.model.documents[file].lines
+        line, col = lines.position(start)
+        end_line, end_col = lines.position(end)
+        return TextRange(line=line, column=col, end_line=end_line, end_column=end_col)
+
+    def diag(self, code: str, severity: Severity, fact: Located, message: str,
+             fix: Fix | None = None, *, start: int | None = None,
+             end: int | None = None) -> Diagnostic:
+        r = self.range_of(fact.chunk.file, fact.start if start is None else start,
+                          fact.end if end is None else end)
+        return Diagnostic(file=fact.chunk.file, line=r.line, column=r.column, end_line=r.end_line,
+                          end_column=r.end_column, severity=severity, code=code, message=message,
+                          source=SOURCE, fix=fix)
+
+    def edit(self, file: str, start: int, end: int, new_text: str) -> TextEdit:
+        return TextEdit(file=file, range=self.range_of(file, start, end), new_text=new_text)
+
+    def source(self, file: str, start: int, end: int) -> str:
+        return self.model.documents[file].data[start:end].decode("utf-8", errors="replace")
+
+    # ------------------------------------------------------------------ buffers
+    @cached_property
+    def init_buffers(self) -> list[InitBuf]:
+        out = []
+        for call in self.model.calls:
+            if call.name != "InitBuffer" or len(call.args) < 2:
+                continue
+            qname = _var_name(call.args[0].expr)
+            queue = self.model.queue_for(call.chunk, qname)
+            if len(call.args) >= 3:
+                num_expr: Expr | None = call.args[1].expr
+                len_expr = call.args[2].expr
+                num = self.ev.eval(num_expr, call.chunk, call.order)
+            else:
+                num_expr, len_expr = None, call.args[1].expr
+                num = Value(1, 1)
+            length = self.ev.eval(len_expr, call.chunk, call.order)
+            out.append(InitBuf(call, queue, num, length, num_expr, len_expr))
+        return out
+
+    def buffer_of(self, queue: QueueInfo) -> InitBuf | None:
+        for ib in self.init_buffers:
+            if ib.queue is queue or (ib.queue is not None and ib.queue.decl is queue.decl):
+                return ib
+        return None
+
+    # ------------------------------------------------------------------ tensors
+    def tensor(self, expr: Expr, chunk: Chunk, order: int) -> TensorRef:
+        offset = None
+        if expr[0] == "ix":
+            offset = expr[2]
+            expr = expr[1]
+        name = _var_name(expr)
+        unknown = TensorRef("unknown", "", None, offset, "", ())
+        if name is None:
+            return unknown
+        decl = self.model.variable_decl(chunk, name, order)
+        type_base, targs, init = "", [], None
+        if decl is not None:
+            type_base, targs, init = decl.type_base, decl.template_args, decl.init
+        else:
+            ptype = self.model.param_type(chunk, name)
+            if ptype is None:
+                return unknown
+            base = ptype.replace("const", "").replace("&", "").strip()
+            type_base = base.split("<")[0].rsplit("::", 1)[-1].strip()
+            targs = [base.split("<", 1)[1].rstrip(">").strip()] if "<" in base else []
+        if type_base == "GlobalTensor":
+            elem = self.ev.element_type(targs[0], chunk) if targs else ""
+            return TensorRef("global", elem, None, offset, "", ())
+        maker, queue, margs = "", None, ()
+        if init is not None and init[0] == "c" and init[1] in _TENSOR_MAKERS:
+            maker = init[1]
+            queue = self.model.queue_for(chunk, _var_name(init[2]) if init[2] else None)
+            margs = init[3]
+            if not targs and init[4]:
+                targs = list(init[4])
+        if type_base == "LocalTensor" or (type_base == "auto" and maker):
+            elem = self.ev.element_type(targs[0], chunk) if targs else ""
+            return TensorRef("local", elem, queue, offset, maker, margs)
+        return unknown
+
+    def tensor_size(self, t: TensorRef, chunk: Chunk, order: int) -> Value | None:
+        """Elements a LocalTensor holds (from its buffer's InitBuffer length or Get(len))."""
+        if t.kind != "local" or t.queue is None:
+            return None
+        size = self.ev.type_size(t.elem_type, chunk)
+        if t.maker in ("Get",) and t.maker_args:
+            return self.ev.eval(t.maker_args[0], chunk, order)
+        if t.maker == "GetWithOffset" and t.maker_args:
+            return self.ev.eval(t.maker_args[0], chunk, order)
+        ib = self.buffer_of(t.queue)
+        if ib is None or ib.length is None or size is None or size.lo <= 0:
+            return None
+        lo = ib.length.lo // size.hi
+        hi = ib.length.hi // size.lo
+        return Value(lo, hi, ib.length.notes + size.notes)
+
+
+def _var_name(expr: Expr | None) -> str | None:
+    while expr is not None:
+        if expr[0] == "id":
+            return str(expr[1])
+        if expr[0] == "f":
+            return str(expr[2])
+        if expr[0] in ("u", "cast"):
+            expr = expr[2]
+            continue
+        return None
+    return None
+
+
+def elem_size(ctx: LintContext, t: TensorRef, chunk: Chunk) -> Value | None:
+    return ctx.ev.type_size(clean_type(t.elem_type), chunk) if t.elem_type else None

@@ -1,0 +1,25 @@
+"""Lint rules: each module holds one family; `ALL_RULES` is the order they run in."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from ascend_tools.diagnostics import Diagnostic
+from ascend_tools.lint.context import LintContext
+from ascend_tools.lint.rules import api, copy, pipe, queue, tiling, ub, vector
+
+Rule = Callable[[LintContext], Iterable[Diagnostic]]
+
+ALL_RULES: tuple[Rule, ...] = (
+    ub.check_ub_capacity,
+    ub.check_buffer_count,
+    copy.check_data_copies,
+    vector.check_vector_calls,
+    queue.check_queue_protocol,
+    tiling.check_missing_tail,
+    tiling.check_tiling_mismatch,
+    tiling.check_block_dim,
+    pipe.check_pipe_and_matmul,
+    api.check_unknown_api,
+    api.check_chip_support,
+)

@@ -1,0 +1,108 @@
+"""Unknown APIs (a call or member the catalog does not know, with the closest known names) and
+per-chip support of APIs and data types (7.13)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ascend_tools.diagnostics import Diagnostic, Fix, RuleCode, Severity
+from ascend_tools.lint.context import LintContext
+from ascend_tools.parse.facts import Call, Chunk
+
+# Types whose members the catalog lists; a member call on one of these must be known.
+_ASCEND_TYPES = {"TPipe", "TQue", "TQueBind", "TBuf", "LocalTensor", "GlobalTensor", "Matmul"}
+_CPP_NAMES = {  # free functions any C++ kernel may call without AscendC knowing them
+    "min", "max", "sizeof", "static_cast", "reinterpret_cast", "const_cast", "abs", "memcpy",
+    "memset", "printf", "assert", "swap", "move", "forward", "sqrt", "exp", "log", "pow",
+    "ceil", "floor", "fabs", "fmin", "fmax", "std",
+}
+
+
+def _user_names(ctx: LintContext) -> set[str]:
+    names = {c.name for c in ctx.model.chunks if c.kind in ("function", "class") and c.name}
+    names |= set(ctx.model.constants)
+    for c in ctx.model.chunks:
+        names |= {d.name for d in c.decls}
+        names |= {d.name for d in c.defines}
+        if c.klass:
+            names |= set(c.klass.template_params)
+    return names
+
+
+def _receiver_type(ctx: LintContext, call: Call) -> str | None:
+    name = call.receiver_name
+    if name is None:
+        if call.receiver is not None and call.receiver[0] == "c" and call.receiver[1] == (
+                "GetTPipePtr"):
+            return "TPipe"
+        return None
+    d = ctx.model.variable_decl(call.chunk, name, call.order)
+    if d is not None:
+        return d.type_base
+    p = ctx.model.param_type(call.chunk, name)
+    if p is not None:
+        return p.replace("const", "").replace("*", "").replace("&", "").split("<")[0].rsplit(
+            "::", 1)[-1].strip()
+    return None
+
+
+def _fix(ctx: LintContext, call: Call, name: str) -> Fix:
+    return Fix(title=f"Change to {name}", edits=[ctx.edit(call.chunk.file, call.abs_name_start,
+                                                          call.abs_name_end, name)])
+
+
+def check_unknown_api(ctx: LintContext) -> Iterator[Diagnostic]:
+    cat = ctx.catalog
+    user = _user_names(ctx)
+    for call in ctx.model.calls:
+        if call.receiver is not None:
+            owner = _receiver_type(ctx, call)
+            if owner not in _ASCEND_TYPES or cat.has_member(owner, call.name):
+                continue
+            close = cat.closest(call.name, 3, owner=owner)
+            hint = f"; did you mean {', '.join(close)}?" if close else ""
+            yield ctx.diag(RuleCode.UNKNOWN_API.value, Severity.ERROR, call,
+                           f"no member named {call.name} in {owner}{hint}",
+                           _fix(ctx, call, close[0]) if close else None,
+                           start=call.abs_name_start, end=call.abs_name_end)
+            continue
+        if call.name in user or call.name in _CPP_NAMES or call.name.startswith("set_"):
+            continue
+        known = cat.lookup(call.name)
+        if known:
+            continue
+        qualified = call.qualifier in ("AscendC", "AscendC::")
+        close = cat.closest(call.name, 3, member=False)
+        if not qualified and not close:
+            continue  # an unknown helper unrelated to AscendC: the compiler will say more
+        hint = f"; did you mean {', '.join(close)}?" if close else ""
+        where = "AscendC" if qualified else "the AscendC API catalog"
+        yield ctx.diag(RuleCode.UNKNOWN_API.value, Severity.ERROR, call,
+                       f"{call.name} is not a known API in {where}{hint}",
+                       _fix(ctx, call, close[0]) if close else None,
+                       start=call.abs_name_start, end=call.abs_name_end)
+
+
+def check_chip_support(ctx: LintContext) -> Iterator[Diagnostic]:
+    arch = ctx.chip.arch
+    for call in ctx.model.calls:
+        entry = ctx.catalog.get(call.name)
+        if entry is None or entry.side != "device" or entry.supports_arch(arch):
+            continue
+        if call.receiver is not None and not entry.is_member:
+            continue
+        yield ctx.diag(RuleCode.CHIP_SUPPORT.value, Severity.ERROR, call,
+                       f"{call.name} is not supported on {ctx.chip.name} ({arch}); it needs "
+                       f"{' or '.join(entry.archs)}",
+                       start=call.abs_name_start, end=call.abs_name_end)
+    if not ctx.chip.has_bf16:
+        for chunk in ctx.model.kernel_chunks():
+            yield from _bf16(ctx, chunk)
+
+
+def _bf16(ctx: LintContext, chunk: Chunk) -> Iterator[Diagnostic]:
+    for d in chunk.decls:
+        if "bfloat16_t" in d.type_text or "bfloat16_t" in d.template_args:
+            yield ctx.diag(RuleCode.CHIP_SUPPORT.value, Severity.ERROR, d,
+                           f"bfloat16_t is not supported on {ctx.chip.name}")
+            return

@@ -1,0 +1,136 @@
+"""DataCopy / DataCopyPad rules: 32-byte alignment (7.3), positions (7.7), count vs tensor
+size (7.8), UB offsets (7.4)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ascend_tools.chips import BLOCK_BYTES
+from ascend_tools.diagnostics import Diagnostic, Fix, RuleCode, Severity
+from ascend_tools.lint.context import LintContext, TensorRef, elem_size
+from ascend_tools.lint.rules.common import check_offset, count_vs_size
+from ascend_tools.parse.facts import Call
+
+_MAX_BLOCK_COUNT = 4095
+
+
+def check_data_copies(ctx: LintContext) -> Iterator[Diagnostic]:
+    for call in ctx.model.calls:
+        if call.name not in ("DataCopy", "DataCopyPad") or len(call.args) < 3:
+            continue
+        dst = ctx.tensor(call.args[0].expr, call.chunk, call.order)
+        src = ctx.tensor(call.args[1].expr, call.chunk, call.order)
+        yield from _positions(ctx, call, dst, src)
+        for t, arg in ((dst, call.args[0]), (src, call.args[1])):
+            yield from check_offset(ctx, call, t, arg)
+        if call.name == "DataCopy":
+            yield from _count_form(ctx, call, dst, src)
+        yield from _params(ctx, call)
+
+
+def _positions(
+    ctx: LintContext, call: Call, dst: TensorRef, src: TensorRef
+) -> Iterator[Diagnostic]:
+    if dst.kind == "local" and src.kind == "global" and dst.queue is not None:
+        allowed = {"VECIN", "A1", "B1", "VECCALC"} | ({"VECOUT"} if call.name == "DataCopyPad"
+                                                      else set())
+        if dst.queue.position not in allowed and dst.queue.kind != "TBuf":
+            yield ctx.diag(
+                RuleCode.TENSOR_POSITION.value, Severity.ERROR, call,
+                f"{call.name} GM -> UB writes into {call.args[0].text}, a tensor of queue "
+                f"{dst.queue.name} at position {dst.queue.position}; copies into UB target "
+                "VECIN queues" + (" (DataCopyPad also VECOUT)" if call.name == "DataCopy" else ""))
+    if dst.kind == "global" and src.kind == "local" and src.queue is not None and (
+        src.queue.position not in ("VECOUT", "VECCALC", "CO2") and src.queue.kind != "TBuf"
+    ):
+        yield ctx.diag(
+            RuleCode.TENSOR_POSITION.value, Severity.ERROR, call,
+            f"{call.name} UB -> GM reads {call.args[1].text}, a tensor of queue "
+            f"{src.queue.name} at position {src.queue.position}; copies out to GM come from "
+            "VECOUT queues")
+
+
+def _count_form(
+    ctx: LintContext, call: Call, dst: TensorRef, src: TensorRef
+) -> Iterator[Diagnostic]:
+    count_arg = call.args[2]
+    if count_arg.text.lstrip().startswith("{") or _is_params(ctx, call, count_arg.expr):
+        return
+    local = dst if dst.kind == "local" else src
+    if local.kind != "local":
+        return
+    count = ctx.ev.eval(count_arg.expr, call.chunk, call.order)
+    size = elem_size(ctx, local, call.chunk)
+    if count is None or size is None:
+        return
+    yield from count_vs_size(ctx, call, count, count_arg, [(dst, call.args[0]),
+                                                           (src, call.args[1])])
+    if not count.exact:
+        bad = [s for s in {size.lo, size.hi} if (count.lo * s) % BLOCK_BYTES]
+        if not bad or count.lo != count.hi:
+            return
+    nbytes_lo = count.lo * size.lo
+    nbytes_hi = count.lo * size.hi
+    bad_sizes = sorted({s for s in (size.lo, size.hi) if (count.lo * s) % BLOCK_BYTES})
+    if not bad_sizes:
+        return
+    s = bad_sizes[0]
+    why = count.why(3)
+    nbytes = count.lo * s
+    yield ctx.diag(
+        RuleCode.DATACOPY_ALIGN.value, Severity.ERROR, call,
+        f"DataCopy of {count.fmt()} elements x {s:g} B = {nbytes:g} B is not a multiple of 32 B; "
+        f"on the NPU the unaligned tail is silently dropped"
+        + (f" (count: {why})" if why else "")
+        + (f"; with the larger dtype it is {nbytes_hi:g} B" if nbytes_hi != nbytes_lo else ""),
+        _to_datacopypad(ctx, call, dst, src),
+        start=call.abs_name_start, end=call.end,
+    )
+
+
+def _is_params(ctx: LintContext, call: Call, expr) -> bool:
+    if expr[0] != "id":
+        return False
+    d = ctx.model.variable_decl(call.chunk, expr[1], call.order)
+    return d is not None and "Params" in d.type_base
+
+
+def _to_datacopypad(ctx: LintContext, call: Call, dst: TensorRef, src: TensorRef) -> Fix | None:
+    if not ctx.chip.has_datacopypad:
+        return None
+    local = dst if dst.kind == "local" else src
+    t = local.elem_type or "T"
+    a = [x.text for x in call.args]
+    ext = (f"AscendC::DataCopyExtParams{{1, static_cast<uint32_t>(({a[2]}) * sizeof({t})), "
+           "0, 0, 0}")
+    if dst.kind == "local" and src.kind == "global":
+        pad = f"AscendC::DataCopyPadExtParams<{t}>{{false, 0, 0, 0}}"
+        new = f"DataCopyPad({a[0]}, {a[1]}, {ext}, {pad})"
+    elif dst.kind == "global" and src.kind == "local":
+        new = f"DataCopyPad({a[0]}, {a[1]}, {ext})"
+    else:
+        return None
+    return Fix(title="Use DataCopyPad, which copies byte-exact lengths",
+               edits=[ctx.edit(call.chunk.file, call.abs_name_start, call.end, new)])
+
+
+def _params(ctx: LintContext, call: Call) -> Iterator[Diagnostic]:
+    """blockCount of DataCopyParams / DataCopyExtParams given inline or through a variable."""
+    arg = call.args[2]
+    fields = None
+    if arg.text.lstrip().startswith("{"):
+        fields = [x.strip() for x in arg.text.strip().strip("{}").split(",")]
+    elif arg.expr[0] == "id":
+        d = ctx.model.variable_decl(call.chunk, arg.expr[1], call.order)
+        if d is not None and "Params" in d.type_base:
+            src = ctx.source(d.chunk.file, d.start, d.end)
+            if "{" in src:
+                fields = [x.strip() for x in src.split("{", 1)[1].split("}", 1)[0].split(",")]
+    if not fields or not fields[0]:
+        return
+    from ascend_tools.parse.consts import parse_value_text
+
+    v = ctx.ev.eval(parse_value_text(fields[0]), call.chunk, call.order)
+    if v is not None and v.lo > _MAX_BLOCK_COUNT:
+        yield ctx.diag(RuleCode.PARAM_RANGE.value, Severity.ERROR, call,
+                       f"{call.name} blockCount {v.fmt()} exceeds {_MAX_BLOCK_COUNT}")

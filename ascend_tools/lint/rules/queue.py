@@ -1,0 +1,104 @@
+"""Queue protocol (ASCENDC_SPEC.md 7.6): AllocTensor -> EnQue -> DeQue -> FreeTensor, depth,
+and TBufs, which are not queues (7.7)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ascend_tools.diagnostics import Diagnostic, Fix, RuleCode, Severity
+from ascend_tools.lint.context import LintContext
+from ascend_tools.parse.facts import Call
+from ascend_tools.parse.model import QueueInfo
+
+_QUEUE_OPS = ("AllocTensor", "EnQue", "DeQue", "FreeTensor")
+
+
+def check_queue_protocol(ctx: LintContext) -> Iterator[Diagnostic]:
+    ops: dict[int, tuple[QueueInfo, dict[str, list[Call]]]] = {}
+    for call in ctx.model.calls:
+        if call.name not in _QUEUE_OPS:
+            continue
+        q = ctx.model.queue_for(call.chunk, call.receiver_name)
+        if q is None:
+            continue
+        if q.kind == "TBuf":
+            yield ctx.diag(RuleCode.TENSOR_POSITION.value, Severity.ERROR, call,
+                           f"{q.name} is a TBuf, which is not a queue: it has no {call.name}; "
+                           f"take its tensor with {q.name}.Get<T>() instead",
+                           start=call.abs_name_start, end=call.abs_name_end)
+            continue
+        ops.setdefault(id(q.decl), (q, {k: [] for k in _QUEUE_OPS}))[1][call.name].append(call)
+    for q, by in ops.values():
+        yield from _protocol(ctx, q, by)
+        yield from _depth(ctx, q, by)
+
+
+def _protocol(ctx: LintContext, q: QueueInfo, by: dict[str, list[Call]]) -> Iterator[Diagnostic]:
+    alloc, enq, deq, free = (by[k] for k in _QUEUE_OPS)
+    if alloc and not enq and not free:
+        yield ctx.diag(RuleCode.QUEUE_PROTOCOL.value, Severity.ERROR, alloc[0],
+                       f"tensor allocated from {q.name} is never enqueued nor freed; its buffer "
+                       "leaks and a later AllocTensor waits forever")
+    if enq and not deq:
+        yield ctx.diag(RuleCode.QUEUE_PROTOCOL.value, Severity.ERROR, enq[0],
+                       f"{q.name} is enqueued but never dequeued; the consumer never sees the data")
+    if deq and not enq:
+        yield ctx.diag(RuleCode.QUEUE_PROTOCOL.value, Severity.ERROR, deq[0],
+                       f"DeQue on {q.name}, which is never enqueued: it waits on an empty queue")
+    if (deq or alloc) and enq and not free:
+        anchor = deq[0] if deq else alloc[0]
+        yield ctx.diag(
+            RuleCode.QUEUE_PROTOCOL.value, Severity.ERROR, anchor,
+            f"tensors of {q.name} are never released with FreeTensor; each iteration leaks a "
+            f"buffer and AllocTensor hangs once the {q.name} blocks run out",
+            _free_fix(ctx, q, anchor), start=anchor.abs_name_start, end=anchor.abs_name_end)
+
+
+def _free_fix(ctx: LintContext, q: QueueInfo, deq: Call) -> Fix | None:
+    """Insert `q.FreeTensor(var);` before the end of the function that dequeued `var`."""
+    chunk = deq.chunk
+    var = None
+    for d in chunk.decls:
+        if d.init is not None and d.init[0] == "c" and d.init[1] == deq.name and (
+            d.rel_start <= deq.rel_start <= d.rel_end
+        ):
+            var = d.name
+    if var is None or chunk.function is None:
+        return None
+    doc = ctx.model.documents[chunk.file]
+    close = chunk.base + chunk.function.body_end
+    line, _ = doc.lines.position(close)
+    line_start = doc.lines.starts[line - 1]
+    decl_line, _ = doc.lines.position(deq.start)
+    decl_text = doc.lines.line_text(decl_line)
+    indent = decl_text[: len(decl_text) - len(decl_text.lstrip())]
+    recv = deq.receiver_text or q.name
+    if doc.data[line_start:close].strip():  # closing brace shares its line with code
+        text, at = f"\n{indent}{recv}.FreeTensor({var});\n", close
+    else:
+        text, at = f"{indent}{recv}.FreeTensor({var});\n", line_start
+    return Fix(title=f"Free {var} with {recv}.FreeTensor",
+               edits=[ctx.edit(chunk.file, at, at, text)])
+
+
+def _depth(ctx: LintContext, q: QueueInfo, by: dict[str, list[Call]]) -> Iterator[Diagnostic]:
+    from ascend_tools.parse.consts import parse_value_text
+
+    depth_v = ctx.ev.eval(parse_value_text(q.depth_text), q.decl.chunk) if q.depth_text else None
+    if depth_v is None or not depth_v.exact or depth_v.lo < 1:
+        return
+    depth = depth_v.lo
+    per_fn: dict[int, list[Call]] = {}
+    for c in by["EnQue"] + by["DeQue"]:
+        per_fn.setdefault(id(c.chunk), []).append(c)
+    for calls in per_fn.values():
+        in_flight = 0
+        for c in sorted(calls, key=lambda c: c.order):
+            if c.loop_depth or c.in_branch:
+                break
+            in_flight += 1 if c.name == "EnQue" else -1
+            if in_flight > depth:
+                yield ctx.diag(RuleCode.QUEUE_DEPTH.value, Severity.ERROR, c,
+                               f"{in_flight} tensors enqueued on {q.name} without a DeQue, but "
+                               f"its depth is {depth:g} ({q.depth_text})")
+                break

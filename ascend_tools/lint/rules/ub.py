@@ -1,0 +1,142 @@
+"""Unified Buffer capacity (ASCENDC_SPEC.md 7.1) and buffer counts (7.2)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ascend_tools.chips import MAX_BUFFERS_PER_PIPE
+from ascend_tools.diagnostics import Diagnostic, Fix, RuleCode, Severity
+from ascend_tools.lint.context import InitBuf, LintContext
+from ascend_tools.parse.evaluate import Evaluator, Value
+from ascend_tools.parse.facts import Decl, Define
+
+
+def _kb(n: float) -> str:
+    return f"{n / 1024:g} KB"
+
+
+def _ub_total(ctx: LintContext, bufs: list[InitBuf]) -> tuple[Value | None, list[str]]:
+    parts, lo, hi = [], 0.0, 0.0
+    for ib in bufs:
+        b = ib.bytes
+        if b is None:
+            return None, []
+        lo, hi = lo + b.lo, hi + b.hi
+        qname = ib.queue.name if ib.queue else ib.call.args[0].text
+        num = ib.num.fmt() if ib.num else "?"
+        length = ib.length.fmt() if ib.length else "?"
+        parts.append(f"{qname}: {num} x {length} B")
+    return Value(lo, hi), parts
+
+
+def _ub_buffers(ctx: LintContext) -> list[InitBuf]:
+    return [ib for ib in ctx.init_buffers if ib.queue is None or ib.queue.in_ub]
+
+
+def check_ub_capacity(ctx: LintContext) -> Iterator[Diagnostic]:
+    bufs = [ib for ib in _ub_buffers(ctx) if ib.queue is not None]
+    if not bufs:
+        return
+    total, parts = _ub_total(ctx, bufs)
+    if total is None:
+        return
+    chip = ctx.chip
+    notes = []
+    for ib in bufs:
+        if ib.length is not None:
+            why = ib.length.why(3)
+            if why and why not in notes:
+                notes.append(why)
+    detail = f"{'; '.join(parts)}" + (f" ({'; '.join(notes[:2])})" if notes else "")
+    anchor = max(bufs, key=lambda ib: ib.bytes.hi if ib.bytes else 0).call
+    amount = f"{total.fmt()} B" if total.exact else f"up to {total.hi:g} B"
+    if total.hi > chip.ub_bytes:
+        yield ctx.diag(
+            RuleCode.UB_OVERFLOW.value, Severity.ERROR, anchor,
+            f"Unified Buffer overflow on {chip.name}: InitBuffer total {amount} "
+            f"({_kb(total.hi)}) exceeds the UB size {chip.ub_bytes} B ({_kb(chip.ub_bytes)}): "
+            f"{detail}",
+            _shrink_fix(ctx, bufs, chip.ub_bytes),
+        )
+    elif total.hi > chip.ub_safe_bytes:
+        yield ctx.diag(
+            RuleCode.UB_NEAR_LIMIT.value, Severity.WARNING, anchor,
+            f"Unified Buffer use {amount} on {chip.name} is above {chip.ub_safe_bytes} B "
+            f"({_kb(chip.ub_safe_bytes)}), where some basic APIs keep scratch data; user "
+            f"buffers there risk silent corruption: {detail}",
+            _shrink_fix(ctx, bufs, chip.ub_safe_bytes),
+        )
+
+
+def _constants_of(ctx: LintContext) -> list[Define | Decl]:
+    return [c for c in ctx.model.constants.values()
+            if isinstance(c, Define | Decl)]
+
+
+def _shrink_fix(ctx: LintContext, bufs: list[InitBuf], budget: int) -> Fix | None:
+    """A smaller tile: the constant the buffer sizes scale with, halved (or a divisor doubled)
+    until the total fits the budget. The constant may live in the kernel or in op_host."""
+    base = _total_with(ctx, bufs, {})
+    if base is None:
+        return None
+    best = None
+    for const in _constants_of(ctx):
+        cur = ctx.ev.eval(const.value if isinstance(const, Define) else const.init, const.chunk)
+        if cur is None or not cur.exact or cur.lo <= 0 or not float(cur.lo).is_integer():
+            continue
+        bigger = _total_with(ctx, bufs, {const.name: cur.lo * 2})
+        if bigger is None or bigger == base:
+            continue
+        grow = bigger > base  # the total grows with this constant: shrink it, else raise it
+        value = int(cur.lo)
+        for _ in range(16):
+            value = value // 2 if grow else value * 2
+            if value <= 0:
+                break
+            total = _total_with(ctx, bufs, {const.name: value})
+            if total is not None and total <= budget:
+                if best is None or (const.chunk.file in ctx.model.kernel_files and not best[2]):
+                    best = (const, value, const.chunk.file in ctx.model.kernel_files, total)
+                break
+    if best is None:
+        return None
+    const, value, _, total = best
+    if isinstance(const, Define):
+        start, end = const.chunk.base + const.value_start, const.chunk.base + const.value_end
+    elif const.init_start >= 0:
+        start, end = const.chunk.base + const.init_start, const.chunk.base + const.init_end
+    else:
+        return None
+    old = ctx.source(const.chunk.file, start, end)
+    if old.startswith("{") or old.startswith("("):
+        new_text = f"{old[0]}{value}{')' if old[0] == '(' else '}'}"
+    else:
+        new_text = str(value)
+    return Fix(title=f"Set {const.name} to {value} (UB total {total:g} B fits {budget} B)",
+               edits=[ctx.edit(const.chunk.file, start, end, new_text)])
+
+
+def _total_with(ctx: LintContext, bufs: list[InitBuf], overrides: dict[str, float]) -> float | None:
+    ev = ctx.ev if not overrides else Evaluator(ctx.model, ctx.chip, ctx.ev.shapes, overrides)
+    total = 0.0
+    for ib in bufs:
+        c = ib.call
+        n = ev.eval(ib.num_expr, c.chunk, c.order) if ib.num_expr is not None else Value(1, 1)
+        length = ev.eval(ib.len_expr, c.chunk, c.order)
+        if n is None or length is None:
+            return None
+        total += n.hi * (((int(length.hi) + 31) // 32) * 32)
+    return total
+
+
+def check_buffer_count(ctx: LintContext) -> Iterator[Diagnostic]:
+    total = 0.0
+    for ib in ctx.init_buffers:
+        if ib.num is None:
+            return
+        total += ib.num.hi
+    if total > MAX_BUFFERS_PER_PIPE and ctx.init_buffers:
+        last = ctx.init_buffers[-1].call
+        yield ctx.diag(RuleCode.BUFFER_COUNT.value, Severity.ERROR, last,
+                       f"TPipe holds {total:g} buffers; at most {MAX_BUFFERS_PER_PIPE} are "
+                       "allowed per TPipe")

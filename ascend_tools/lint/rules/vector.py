@@ -1,0 +1,134 @@
+"""Vector computation rules: operands in UB (7.7), count vs tensor size (7.8), UB offsets (7.4),
+repeat and mask ranges, Compare alignment and reduce counts (7.9)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from ascend_tools.chips import MAX_REPEAT, REPEAT_BYTES
+from ascend_tools.diagnostics import Diagnostic, RuleCode, Severity
+from ascend_tools.lint.context import LintContext, elem_size
+from ascend_tools.lint.rules.common import check_offset, count_vs_size
+from ascend_tools.parse.facts import Call
+
+
+@dataclass(frozen=True)
+class Form:
+    """Argument layout of a vector API: which arguments are tensors, where the count sits for
+    each arity of the contiguous form, and where mask and repeatTimes sit in the repeat form."""
+
+    operands: tuple[int, ...]
+    count_at: dict[int, int]
+    mask_repeat_at: dict[int, tuple[int, int]]
+
+
+_BINARY = Form((0, 1, 2), {4: 3}, {6: (3, 4)})
+_SCALAR = Form((0, 1), {4: 3}, {6: (3, 4)})
+_UNARY = Form((0, 1), {3: 2}, {5: (2, 3)})
+_HIGH_LEVEL = Form((0, 1), {4: 3, 3: 2}, {})
+FORMS_BY_GROUP = {
+    "Vector computation > binary": _BINARY,
+    "Vector computation > tensor-scalar": _SCALAR,
+    "Vector computation > unary": _UNARY,
+    "High-level API > math": _HIGH_LEVEL,
+}
+FORMS_BY_NAME = {
+    "Duplicate": Form((0,), {3: 2}, {6: (2, 3)}),
+    "Cast": Form((0, 1), {4: 3}, {6: (3, 4)}),
+    "Compare": Form((0, 1, 2), {5: 4}, {7: (4, 5)}),
+    "CompareScalar": Form((0, 1), {5: 4}, {}),
+    "Select": Form((0, 1, 2), {6: 5}, {}),
+    "ReduceSum": Form((0, 1, 2), {4: 3, 5: 3}, {}),
+    "ReduceMax": Form((0, 1, 2), {4: 3, 5: 3}, {}),
+    "ReduceMin": Form((0, 1, 2), {4: 3, 5: 3}, {}),
+    "WholeReduceSum": Form((0, 1), {}, {7: (2, 3)}),
+    "WholeReduceMax": Form((0, 1), {}, {7: (2, 3), 8: (2, 3)}),
+    "WholeReduceMin": Form((0, 1), {}, {7: (2, 3), 8: (2, 3)}),
+    "BlockReduceSum": Form((0, 1), {}, {7: (3, 2)}),
+    "BlockReduceMax": Form((0, 1), {}, {7: (3, 2)}),
+    "BlockReduceMin": Form((0, 1), {}, {7: (3, 2)}),
+    "PairReduceSum": Form((0, 1), {}, {7: (3, 2)}),
+    "Brcb": Form((0, 1), {}, {4: (-1, 2)}),
+    "Gather": Form((0, 1, 2), {5: 4}, {}),
+}
+_ALIGN_256 = {"Compare", "CompareScalar"}
+_COUNT_AT_LEAST_1 = {"ReduceSum", "ReduceMax", "ReduceMin"}
+
+
+def form_of(ctx: LintContext, name: str) -> Form | None:
+    if name in FORMS_BY_NAME:
+        return FORMS_BY_NAME[name]
+    entry = ctx.catalog.get(name)
+    if entry is None or entry.kind.value != "function":
+        return None
+    return FORMS_BY_GROUP.get(entry.group)
+
+
+def check_vector_calls(ctx: LintContext) -> Iterator[Diagnostic]:
+    for call in ctx.model.calls:
+        if call.receiver is not None:
+            continue
+        form = form_of(ctx, call.name)
+        if form is None:
+            continue
+        n = len(call.args)
+        tensors = []
+        for i in form.operands:
+            if i < n:
+                t = ctx.tensor(call.args[i].expr, call.chunk, call.order)
+                tensors.append((t, call.args[i]))
+        for t, arg in tensors:
+            if t.kind == "global":
+                yield ctx.diag(RuleCode.TENSOR_POSITION.value, Severity.ERROR, arg,
+                               f"{call.name} operand {arg.text} is a GlobalTensor; vector "
+                               "operands must be LocalTensors in the Unified Buffer")
+            elif t.kind == "local" and t.queue is not None and not t.queue.in_ub:
+                yield ctx.diag(RuleCode.TENSOR_POSITION.value, Severity.ERROR, arg,
+                               f"{call.name} operand {arg.text} lives at {t.queue.position}, "
+                               "not in the Unified Buffer")
+            yield from check_offset(ctx, call, t, arg)
+        yield from _count(ctx, call, form, tensors)
+        yield from _mask_repeat(ctx, call, form, tensors)
+
+
+def _count(ctx: LintContext, call: Call, form: Form, tensors) -> Iterator[Diagnostic]:
+    idx = form.count_at.get(len(call.args))
+    if idx is None:
+        return
+    arg = call.args[idx]
+    count = ctx.ev.eval(arg.expr, call.chunk, call.order)
+    if count is None:
+        return
+    if call.name in _COUNT_AT_LEAST_1 and count.hi < 1:
+        yield ctx.diag(RuleCode.PARAM_RANGE.value, Severity.ERROR, arg,
+                       f"{call.name} count is {count.fmt()}; a reduction needs at least 1 element")
+    if call.name in _ALIGN_256 and len(tensors) > 1 and count.exact:
+        size = elem_size(ctx, tensors[1][0], call.chunk)
+        if size is not None and (count.lo * size.hi) % REPEAT_BYTES:
+            yield ctx.diag(RuleCode.PARAM_RANGE.value, Severity.ERROR, arg,
+                           f"{call.name} count {count.fmt()} x {size.hi:g} B = "
+                           f"{count.lo * size.hi:g} B is not a multiple of 256 B")
+    yield from count_vs_size(ctx, call, count, arg, [(t, a) for t, a in tensors])
+
+
+def _mask_repeat(ctx: LintContext, call: Call, form: Form, tensors) -> Iterator[Diagnostic]:
+    at = form.mask_repeat_at.get(len(call.args))
+    if at is None:
+        return
+    mask_i, rep_i = at
+    rep = ctx.ev.eval(call.args[rep_i].expr, call.chunk, call.order)
+    if rep is not None and rep.lo > MAX_REPEAT:
+        yield ctx.diag(RuleCode.REPEAT_RANGE.value, Severity.ERROR, call.args[rep_i],
+                       f"{call.name} repeatTimes {rep.fmt()} exceeds {MAX_REPEAT} (it is a uint8_t "
+                       "and wraps); split the work into several calls")
+    if mask_i < 0 or not tensors:
+        return
+    mask = ctx.ev.eval(call.args[mask_i].expr, call.chunk, call.order)
+    size = elem_size(ctx, tensors[0][0], call.chunk)
+    if mask is not None and size is not None and size.lo > 0:
+        limit = REPEAT_BYTES // size.hi
+        if mask.lo > limit or mask.hi < 0:
+            yield ctx.diag(RuleCode.MASK_RANGE.value, Severity.ERROR, call.args[mask_i],
+                           f"{call.name} mask {mask.fmt()} exceeds {limit:g} lanes, the number of "
+                           f"{size.hi:g}-byte elements in one 256-byte repeat")
