@@ -1,0 +1,188 @@
+"""Cast with every RoundMode against a reference built from the two representable neighbours
+of each value (torch.nextafter), including ties, negative values, overflow and CAST_ODD."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+from emu_device_support import TORCH_DTYPES, from_bytes, to_bytes
+
+MODES = [
+    "CAST_NONE",
+    "CAST_RINT",
+    "CAST_FLOOR",
+    "CAST_CEIL",
+    "CAST_ROUND",
+    "CAST_TRUNC",
+    "CAST_ODD",
+]
+FLOAT_TARGETS = {"float16", "bfloat16", "float32"}
+INT_LIMITS = {"int32": (-(2**31), 2**31 - 1), "int16": (-(2**15), 2**15 - 1), "int8": (-128, 127)}
+
+# Values that probe ties and edges for each target precision, plus random ones.
+EDGES = {
+    "float16": [
+        1 + 2**-11,
+        1 + 3 * 2**-11,
+        2049.0,
+        2051.0,
+        65504.0,
+        65519.0,
+        65520.0,
+        70000.0,
+        1e10,
+        6e-8,
+        2**-25,
+        3 * 2**-25,
+        1e-3,
+    ],
+    "bfloat16": [1 + 2**-8, 1 + 3 * 2**-8, 257.0, 259.0, 3.3e38, 3.39e38, 3.4e38, 1e-40],
+    "float32": [16777217.0, 16777219.0, 2**31 - 1, 123456789.0],
+    "int": [0.5, 1.5, 2.5, 3.5, 2.4, 2.6, 1e10, 40000.0, 200.0, 127.5],
+}
+
+
+def source_values(src: str, dst: str) -> np.ndarray:
+    gen = np.random.default_rng(5)
+    key = dst if dst in FLOAT_TARGETS else "int"
+    if src == "int32":
+        base = [0, 1, 7, 65504, 65519, 65520, 65536, 100000, 2**24 + 1, 2**24 + 3, 2**31 - 1]
+        vals = np.array(base + list(gen.integers(-(2**31), 2**31 - 1, 100)), dtype=np.float64)
+        return np.concatenate([vals, -vals[1:]])
+    vals = np.array(EDGES[key] + list(gen.normal(0, 40, 100)) + [0.0], dtype=np.float64)
+    vals = np.concatenate([vals, -vals, [np.inf, -np.inf]])
+    # representable in the source type
+    return torch.from_numpy(vals).float().to(TORCH_DTYPES[src]).double().numpy()
+
+
+def ref_float(x: np.ndarray, dst: str, mode: str) -> torch.Tensor:
+    dt = TORCH_DTYPES[dst]
+    if dst == "float32":
+        r = torch.from_numpy(x.astype(np.float32))
+    else:
+        r = torch.from_numpy(x).float().to(dt)
+    up = torch.nextafter(r, torch.full_like(r, float("inf")))
+    down = torch.nextafter(r, torch.full_like(r, float("-inf")))
+    xt = torch.from_numpy(x)
+    rd = r.double()
+    exact = rd == xt
+    lo = torch.where(rd <= xt, r, down)
+    hi = torch.where(rd >= xt, r, up)
+    if mode in ("CAST_NONE", "CAST_RINT"):
+        out = r
+    elif mode == "CAST_FLOOR":
+        out = lo
+    elif mode == "CAST_CEIL":
+        out = hi
+    elif mode == "CAST_TRUNC":
+        out = torch.where(xt > 0, lo, hi)
+    elif mode == "CAST_ROUND":
+        dlo, dhi = (xt - lo.double()).abs(), (hi.double() - xt).abs()
+        away = torch.where(xt > 0, hi, lo)
+        nearer = torch.where(dlo < dhi, lo, torch.where(dhi < dlo, hi, away))
+        # beyond the largest finite value + half an ulp, nearest rounding overflows to inf
+        out = torch.where(torch.isinf(r) & ~torch.isinf(xt), r, nearer)
+    else:  # CAST_ODD: the neighbour with an odd significand
+        bits = lo.view(torch.int16 if lo.element_size() == 2 else torch.int32)
+        out = torch.where((bits & 1) == 1, lo, hi)
+    return torch.where(exact | torch.isnan(xt), r, out)
+
+
+def ref_int(x: np.ndarray, dst: str, mode: str) -> torch.Tensor:
+    if mode in ("CAST_NONE", "CAST_RINT"):
+        r = np.rint(x)
+    elif mode == "CAST_FLOOR":
+        r = np.floor(x)
+    elif mode == "CAST_CEIL":
+        r = np.ceil(x)
+    elif mode == "CAST_TRUNC":
+        r = np.trunc(x)
+    elif mode == "CAST_ROUND":
+        r = np.sign(x) * np.floor(np.abs(x) + 0.5)
+    else:
+        t = np.trunc(x)
+        r = np.where((t != x) & (np.fmod(t, 2) == 0), t + np.sign(x), t)
+    lo, hi = INT_LIMITS[dst]
+    r = np.where(np.isnan(r), 0, np.clip(r, lo, hi))
+    return torch.from_numpy(r.astype(np.int64)).to(TORCH_DTYPES[dst])
+
+
+PAIRS = [
+    ("float32", "float16"),
+    ("float32", "bfloat16"),
+    ("float32", "int32"),
+    ("float32", "int16"),
+    ("float16", "int32"),
+    ("float16", "int8"),
+    ("int32", "float32"),
+    ("int32", "float16"),
+    ("float16", "bfloat16"),
+    ("bfloat16", "float16"),
+]
+
+
+def run_cast(emu_build, run_program, src: str, dst: str, mode: str, x: np.ndarray):
+    n = -(-len(x) // 64) * 64
+    xs = np.zeros(n)
+    xs[: len(x)] = x
+    if src == "int32":
+        t = torch.from_numpy(xs.astype(np.int64)).to(torch.int32)
+    else:
+        t = torch.from_numpy(xs).float().to(TORCH_DTYPES[src])
+    res = run_program(
+        emu_build("cast"),
+        [src, dst, str(MODES.index(mode)), str(n), "{x}", "{out:z}", "{report}"],
+        {"x": t},
+    )
+    assert res.returncode == 0, res.stderr
+    return from_bytes(res.outputs["z"], dst)[: len(x)], res.report
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize(("src", "dst"), PAIRS)
+def test_cast_rounds_like_reference(emu_build, run_program, src: str, dst: str, mode: str) -> None:
+    x = source_values(src, dst)
+    if dst not in FLOAT_TARGETS:
+        x = x[np.isfinite(x)]
+    got, _ = run_cast(emu_build, run_program, src, dst, mode, x)
+    want = ref_float(x, dst, mode) if dst in FLOAT_TARGETS else ref_int(x, dst, mode)
+    same = (got == want) | (torch.isnan(got.double()) & torch.isnan(want.double()))
+    bad = (~same).nonzero().flatten()[:5].tolist()
+    detail = [(x[i], got[i].item(), want[i].item()) for i in bad]
+    assert bool(same.all()), f"{src}->{dst} {mode}: (value, got, want) {detail}"
+
+
+def test_cast_odd_keeps_sticky_bit_for_double_rounding(emu_build, run_program) -> None:
+    # 1 + 2^-11 + 2^-20 rounds to odd in half as 1 + 2^-10 (inexact, odd last bit); to nearest
+    # even it would go up as well, but 1 + 2^-11 exactly (a tie) goes to 1 with RINT.
+    x = np.array([1 + 2**-11 + 2**-20, 1 + 2**-11, 1 + 2**-12])
+    got, _ = run_cast(emu_build, run_program, "float32", "float16", "CAST_ODD", x)
+    assert got.tolist() == [1 + 2**-10, 1 + 2**-10, 1 + 2**-10]
+    got, _ = run_cast(emu_build, run_program, "float32", "float16", "CAST_RINT", x)
+    assert got.tolist() == [1 + 2**-10, 1.0, 1.0]
+
+
+def test_cast_overflow_goes_to_inf_or_max_by_mode(emu_build, run_program) -> None:
+    x = np.array([70000.0, -70000.0])
+    results = {}
+    for mode in ("CAST_RINT", "CAST_TRUNC", "CAST_FLOOR", "CAST_CEIL"):
+        got, _ = run_cast(emu_build, run_program, "float32", "float16", mode, x)
+        results[mode] = got.tolist()
+    inf = float("inf")
+    assert results == {
+        "CAST_RINT": [inf, -inf],
+        "CAST_TRUNC": [65504.0, -65504.0],
+        "CAST_FLOOR": [65504.0, -inf],
+        "CAST_CEIL": [inf, -65504.0],
+    }
+
+
+def test_cast_counts_repeats_by_wider_type(emu_build, run_program) -> None:
+    _, report = run_cast(emu_build, run_program, "float32", "float16", "CAST_NONE", np.ones(128))
+    assert report["counters"]["per_block"][0]["vector_repeats"] == {"Cast": 128 * 4 // 256}
+
+
+def test_to_bytes_roundtrip_bf16() -> None:
+    t = torch.tensor([1.5, -2.0], dtype=torch.bfloat16)
+    assert torch.equal(from_bytes(to_bytes(t), "bfloat16"), t)
