@@ -81,47 +81,65 @@ def harness_object() -> Path:
     return compile_object(HARNESS, "harness.o")
 
 
-def host_object() -> Path:
-    op_host = FIXTURE / "op_host"
-    return compile_object(op_host / "scale_add_custom.cpp", "host.o", f"-I{op_host}")
-
-
-def wrapper_text(op_type: str, dtypes: dict[str, str]) -> str:
-    """The kernel wrapper translation unit of README step 3 for the fixture kernel."""
+def wrapper_text(kernel: Path, entry: str, arity: int, dtypes: dict[str, str]) -> str:
+    """The kernel wrapper translation unit of README step 3."""
     lines = [f"#define DTYPE_{n.upper()} {c}" for n, c in dtypes.items()]
+    args = ", ".join(f"a[{i}]" for i in range(arity))
     lines += [
-        f'#include "{FIXTURE / "op_kernel" / "scale_add_custom.cpp"}"',
-        "static void kernelgen_entry(uint8_t** a) {"
-        " scale_add_custom(a[0], a[1], a[2], a[3], a[4], a[5], a[6]); }",
+        f'#include "{kernel}"',
+        f"static void kernelgen_entry(uint8_t** a) {{ {entry}({args}); }}",
         "static const bool kernelgen_registered ="
-        ' kernelgen::register_kernel("scale_add_custom", &kernelgen_entry, 7);',
+        f' kernelgen::register_kernel("{entry}", &kernelgen_entry, {arity});',
         "",
     ]
     return "\n".join(lines)
 
 
-def kernel_object(op_type: str = "ScaleAddCustom") -> Path:
-    text = wrapper_text(
-        op_type, {"x": "float", "y": "float", "bias": "float", "z": "float", "t": "uint8_t"}
-    )
-    wrapper = CACHE / "wrappers" / (hashlib.sha256(text.encode()).hexdigest()[:16] + ".cpp")
-    wrapper.parent.mkdir(parents=True, exist_ok=True)
-    if not wrapper.exists():
-        wrapper.write_text(text)
-    tiling_h = FIXTURE / "op_host" / "scale_add_custom_tiling.h"
-    return _cached(
-        "kernel.o",
-        [*FLAGS, "-include", str(tiling_h), f"-DKERNELGEN_OP_TYPE={op_type}", "-c", str(wrapper)],
-        extra_text=text,
-    )
+class Project:
+    """A fixture operator project (msopgen layout) under tests/emu_host/fixtures."""
+
+    def __init__(self, name: str, op_type: str, entry: str, arity: int, dtypes: dict[str, str]):
+        self.root = HERE / "fixtures" / name
+        self.op_type = op_type
+        self.entry = entry
+        self.arity = arity
+        self.dtypes = dtypes
+        self.stem = entry  # op_host/<stem>.cpp, op_host/<stem>_tiling.h, op_kernel/<stem>.cpp
+
+    def host_object(self) -> Path:
+        op_host = self.root / "op_host"
+        return compile_object(op_host / f"{self.stem}.cpp", "host.o", f"-I{op_host}")
+
+    def kernel_object(self) -> Path:
+        text = wrapper_text(
+            self.root / "op_kernel" / f"{self.stem}.cpp", self.entry, self.arity, self.dtypes
+        )
+        digest = hashlib.sha256(text.encode()).hexdigest()[:16]
+        wrapper = CACHE / "wrappers" / f"{digest}.cpp"
+        wrapper.parent.mkdir(parents=True, exist_ok=True)
+        if not wrapper.exists():
+            wrapper.write_text(text)
+        tiling_h = self.root / "op_host" / f"{self.stem}_tiling.h"
+        flags = ["-include", str(tiling_h), f"-DKERNELGEN_OP_TYPE={self.op_type}"]
+        return _cached("kernel.o", [*FLAGS, *flags, "-c", str(wrapper)], extra_text=text)
+
+    def describe_binary(self) -> Path:
+        return link("describe", [self.host_object(), harness_object()])
+
+    def run_binary(self) -> Path:
+        return link("run", [self.host_object(), self.kernel_object(), harness_object()])
 
 
-def describe_binary() -> Path:
-    return link("describe", [host_object(), harness_object()])
-
-
-def run_binary() -> Path:
-    return link("run", [host_object(), kernel_object(), harness_object()])
+SCALE_ADD = Project(
+    "scale_add",
+    "ScaleAddCustom",
+    "scale_add_custom",
+    7,
+    {"x": "float", "y": "float", "bias": "float", "z": "float", "t": "uint8_t"},
+)
+ADD_CUSTOM = Project(
+    "add_custom", "AddCustom", "add_custom", 5, {"x": "half", "y": "half", "z": "half"}
+)
 
 
 def check_binary() -> Path:

@@ -48,14 +48,14 @@ def check_bin() -> Path:
 
 @pytest.fixture(scope="module")
 def run_bin() -> Path:
-    return emu_build.run_binary()
+    return emu_build.SCALE_ADD.run_binary()
 
 
 @pytest.fixture(scope="module")
 def describe() -> dict:
     out = Path(emu_build.CACHE) / "describe.json"
     res = subprocess.run(
-        [emu_build.describe_binary(), "--describe", out], capture_output=True, text=True
+        [emu_build.SCALE_ADD.describe_binary(), "--describe", out], capture_output=True, text=True
     )
     assert res.returncode == 0, res.stderr
     return {op["name"]: op for op in json.loads(out.read_text())["ops"]}
