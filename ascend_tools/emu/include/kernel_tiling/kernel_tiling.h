@@ -124,13 +124,12 @@ using kernelgen_tiling_default_t = kernelgen::NoDefaultTiling;
 
 #define KERNELGEN_STR2_(x) #x
 #define KERNELGEN_STR_(x) KERNELGEN_STR2_(x)
-#ifdef KERNELGEN_OP_TYPE
+// Expanded where GET_TILING_DATA is used, so KERNELGEN_OP_TYPE may be defined after this header
+// (the toolchain's precompiled kernel header comes first). Undefined, the name stringifies to
+// "KERNELGEN_OP_TYPE", which nothing registers: the lookup falls back to NoTiling.
 #define KERNELGEN_OP_TILING_T_                                                             \
     decltype(kernelgen_tiling_for(                                                         \
         ::optiling::KernelgenOpKey<::kernelgen::op_key(KERNELGEN_STR_(KERNELGEN_OP_TYPE))>{}))
-#else
-#define KERNELGEN_OP_TILING_T_ ::kernelgen::NoTiling
-#endif
 
 #define REGISTER_TILING_DEFAULT(struct_type) using kernelgen_tiling_default_t = struct_type
 

@@ -129,8 +129,6 @@ class QueueCore {
             failf("queue-depth", file, line, "EnQue on %s: %zu tensors would be in flight, depth is %d", label().c_str(),
                   fifo_.size() + 1, depth_);
         s.state = SlotState::ENQUEUED;
-        s.file = file;
-        s.line = line;
         fifo_.push_back(t.slot());
         return true;
     }
@@ -161,7 +159,7 @@ class QueueCore {
         for (const auto& s : slots_) {
             if (s.state == SlotState::FREE) continue;
             pending_leaks().push_back(LeakRecord{
-                label() + ": a tensor from AllocTensor/EnQue here is still " + slot_state_name(s.state) +
+                label() + ": the tensor from this AllocTensor is still " + slot_state_name(s.state) +
                     " when the block ends (FreeTensor missing: the buffer leaks)",
                 s.file, s.line});
         }

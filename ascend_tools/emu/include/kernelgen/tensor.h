@@ -194,12 +194,22 @@ class GlobalTensor {
 
 namespace kernelgen {
 
+// bfloat16 data only exists on chips that have it (910B class and newer).
+template <class T>
+inline void check_dtype_on_chip(const char* api, const char* file, int line) {
+    if constexpr (std::is_same_v<T, bfloat16_t>) {
+        if (!chip().has_bf16)
+            failf("chip-support", file, line, "%s: bfloat16_t is not supported on %s", api, chip().name.c_str());
+    }
+}
+
 // Checks of a LocalTensor used as a vector operand: UB position, 32-byte aligned address,
 // `need` elements available.
 template <class T>
 inline void check_vec_operand(const char* api, const char* role, const AscendC::LocalTensor<T>& t, uint64_t need,
                               const char* file, int line, uint32_t align = 32) {
     if (!t.valid()) failf("queue-protocol", file, line, "%s: %s is a LocalTensor that holds no buffer", api, role);
+    check_dtype_on_chip<T>(api, file, line);
     if (!AscendC::is_ub_position(t.GetPosition()))
         failf("tensor-position", file, line, "%s: %s is in position %s; vector operands must be in UB (VECIN/VECOUT/VECCALC)",
               api, role, AscendC::position_name(t.GetPosition()));

@@ -20,7 +20,6 @@
 #define __vector__
 #define __cube__
 #define __mix__(c, v)
-#define GM_ADDR __gm__ uint8_t*
 
 #ifndef __CCE_AICORE__
 #define __CCE_AICORE__ 220
@@ -28,6 +27,10 @@
 #ifndef __CCE_KT_TEST__
 #define __CCE_KT_TEST__ 1
 #endif
+
+// A typedef rather than a macro: `GM_ADDR a, b;` declares two pointers, and `const GM_ADDR`
+// stays convertible to GM_ADDR.
+using GM_ADDR = uint8_t*;
 
 // The element type AscendC code names unqualified.
 using half = _Float16;

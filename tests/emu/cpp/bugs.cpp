@@ -1,0 +1,283 @@
+// One seeded-bug kernel per runtime rule: `bugs CASE report`. The offending call carries the
+// comment `// BUG: <case>`; the test checks the failure code and that line in the report.
+// Cases named ok_* break no rule and must run to the end.
+#include <functional>
+#include <map>
+
+#include "test_io.h"
+
+using namespace AscendC;
+
+static GM_ADDR g_x, g_y, g_small;
+constexpr uint32_t N = 1024;  // floats in x and y; g_small holds 10 floats (40 bytes)
+
+struct Case {
+    uint32_t blocks;
+    std::function<void()> body;
+};
+
+static std::map<std::string, Case> cases() {
+    std::map<std::string, Case> c;
+    c["ub_overflow"] = {1, [] {
+        TPipe pipe;
+        TQue<TPosition::VECIN, 2> qa, qb;
+        pipe.InitBuffer(qa, 2, 64 * 1024);
+        pipe.InitBuffer(qb, 2, 40 * 1024);  // BUG: ub_overflow
+    }};
+    c["buffer_count_pipe"] = {1, [] {
+        TPipe pipe;
+        TQue<TPosition::VECIN, 2> qa;
+        TQue<TPosition::VECOUT, 2> qb;
+        pipe.InitBuffer(qa, 40, 32);
+        pipe.InitBuffer(qb, 25, 32);  // BUG: buffer_count_pipe
+    }};
+    c["buffer_count_position"] = {1, [] {
+        TPipe pipe;
+        TQue<TPosition::VECIN, 16> q;
+        pipe.InitBuffer(q, 16, 64);
+        for (int i = 0; i < 9; ++i) {
+            auto t = q.AllocTensor<float>();  // BUG: buffer_count_position
+            (void)t;
+        }
+    }};
+    c["deque_empty"] = {1, [] {
+        TPipe pipe;
+        TQue<TPosition::VECIN, 2> q;
+        pipe.InitBuffer(q, 2, 256);
+        auto t = q.AllocTensor<float>();
+        q.EnQue(t);
+        auto a = q.DeQue<float>();
+        auto b = q.DeQue<float>();  // BUG: deque_empty
+        (void)a, (void)b;
+    }};
+    c["missing_free"] = {1, [] {
+        TPipe pipe;
+        TQue<TPosition::VECIN, 2> q;
+        pipe.InitBuffer(q, 2, 256);
+        for (int i = 0; i < 3; ++i) {
+            auto t = q.AllocTensor<float>();  // BUG: missing_free
+            q.EnQue(t);
+            t = q.DeQue<float>();
+        }
+    }};
+    c["free_foreign"] = {1, [] {
+        TPipe pipe;
+        TQue<TPosition::VECIN, 1> qa;
+        TQue<TPosition::VECOUT, 1> qb;
+        pipe.InitBuffer(qa, 1, 256);
+        pipe.InitBuffer(qb, 1, 256);
+        auto t = qa.AllocTensor<float>();
+        qb.FreeTensor(t);  // BUG: free_foreign
+    }};
+    c["enque_tbuf"] = {1, [] {
+        TPipe pipe;
+        TQue<TPosition::VECOUT, 1> q;
+        TBuf<TPosition::VECCALC> buf;
+        pipe.InitBuffer(q, 1, 256);
+        pipe.InitBuffer(buf, 256);
+        auto t = buf.Get<float>();
+        q.EnQue(t);  // BUG: enque_tbuf
+    }};
+    c["leak"] = {1, [] {
+        TPipe pipe;
+        TQue<TPosition::VECIN, 1> q;
+        pipe.InitBuffer(q, 1, 256);
+        auto t = q.AllocTensor<float>();  // BUG: leak
+        q.EnQue(t);
+    }};
+    c["queue_depth"] = {1, [] {
+        TPipe pipe;
+        TQue<TPosition::VECIN, 1> q;
+        pipe.InitBuffer(q, 2, 256);
+        auto a = q.AllocTensor<float>();
+        auto b = q.AllocTensor<float>();
+        q.EnQue(a);
+        q.EnQue(b);  // BUG: queue_depth
+    }};
+    c["datacopy_unaligned"] = {1, [] {
+        TPipe pipe;
+        TBuf<TPosition::VECIN> buf;
+        pipe.InitBuffer(buf, 1024);
+        GlobalTensor<float> gx;
+        gx.SetGlobalBuffer((__gm__ float*)g_x, N);
+        auto t = buf.Get<float>();
+        DataCopy(t, gx, 10);  // BUG: datacopy_unaligned
+    }};
+    c["datacopy_block_count"] = {1, [] {
+        TPipe pipe;
+        TBuf<TPosition::VECIN> buf;
+        pipe.InitBuffer(buf, 1024);
+        GlobalTensor<float> gx;
+        gx.SetGlobalBuffer((__gm__ float*)g_x, N);
+        auto t = buf.Get<float>();
+        DataCopy(t, gx, DataCopyParams(5000, 1, 0, 0));  // BUG: datacopy_block_count
+    }};
+    c["ub_offset"] = {1, [] {
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> buf;
+        pipe.InitBuffer(buf, 1024);
+        auto t = buf.Get<float>();
+        Add(t, t[3], t[64], 8);  // BUG: ub_offset
+    }};
+    c["count_exceeds"] = {1, [] {
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> a, b;
+        pipe.InitBuffer(a, 256);
+        pipe.InitBuffer(b, 512);
+        auto x = a.Get<float>();
+        auto y = b.Get<float>();
+        Mul(y, y, x, 128);  // BUG: count_exceeds
+    }};
+    c["repeat_range"] = {1, [] {
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> a;
+        pipe.InitBuffer(a, 160 * 1024);
+        auto x = a.Get<float>();
+        Add(x, x, x, 64, 300, BinaryRepeatParams());  // BUG: repeat_range
+    }};
+    c["mask_range"] = {1, [] {
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> a;
+        pipe.InitBuffer(a, 1024);
+        auto x = a.Get<float>();
+        Adds(x, x, 1.0f, 100, 1, UnaryRepeatParams());  // BUG: mask_range
+    }};
+    c["position"] = {1, [] {
+        TPipe pipe;
+        TQue<TPosition::VECOUT, 1> q;
+        pipe.InitBuffer(q, 1, 1024);
+        GlobalTensor<float> gx;
+        gx.SetGlobalBuffer((__gm__ float*)g_x, N);
+        auto t = q.AllocTensor<float>();
+        DataCopy(t, gx, 64);  // BUG: position
+        q.FreeTensor(t);
+    }};
+    c["gm_extent"] = {2, [] {
+        TPipe pipe;
+        TBuf<TPosition::VECIN> buf;
+        pipe.InitBuffer(buf, 4096);
+        GlobalTensor<float> gx;
+        gx.SetGlobalBuffer((__gm__ float*)g_x + 256 * GetBlockIdx(), 256);
+        auto t = buf.Get<float>();
+        DataCopy(t, gx, 512);  // BUG: gm_extent
+    }};
+    c["gm_allocation"] = {1, [] {
+        TPipe pipe;
+        TBuf<TPosition::VECOUT> buf;
+        pipe.InitBuffer(buf, 4096);
+        GlobalTensor<float> gs;
+        gs.SetGlobalBuffer((__gm__ float*)g_small);
+        auto t = buf.Get<float>();
+        Duplicate(t, 1.0f, 16);
+        DataCopy(gs, t, 16);  // BUG: gm_allocation
+    }};
+    c["ok_gm_read_pad"] = {1, [] {
+        TPipe pipe;
+        TBuf<TPosition::VECIN> buf;
+        pipe.InitBuffer(buf, 4096);
+        GlobalTensor<float> gs;
+        gs.SetGlobalBuffer((__gm__ float*)g_small);
+        auto t = buf.Get<float>();
+        DataCopy(t, gs, 16);  // 64 bytes from a 40-byte allocation: inside its 32-byte padding
+    }};
+    c["gm_read_past_pad"] = {1, [] {
+        TPipe pipe;
+        TBuf<TPosition::VECIN> buf;
+        pipe.InitBuffer(buf, 4096);
+        GlobalTensor<float> gs;
+        gs.SetGlobalBuffer((__gm__ float*)g_small);
+        auto t = buf.Get<float>();
+        DataCopy(t, gs, 24);  // BUG: gm_read_past_pad
+    }};
+    c["gm_scalar_write"] = {1, [] {
+        GlobalTensor<float> gx;
+        gx.SetGlobalBuffer((__gm__ float*)g_x, 16);
+        gx.SetValue(16, 1.0f);  // BUG: gm_scalar_write
+    }};
+    c["two_pipes"] = {1, [] {
+        TPipe a;
+        TPipe b;  // BUG: two_pipes
+    }};
+    c["datacopypad_chip"] = {1, [] {
+        kernelgen::chip().name = "ascend910";
+        kernelgen::chip().has_datacopypad = false;
+        TPipe pipe;
+        TBuf<TPosition::VECIN> buf;
+        pipe.InitBuffer(buf, 1024);
+        GlobalTensor<float> gx;
+        gx.SetGlobalBuffer((__gm__ float*)g_x, N);
+        auto t = buf.Get<float>();
+        DataCopyPad(t, gx, DataCopyExtParams(1, 40, 0, 0, 0), DataCopyPadExtParams<float>(false, 0, 0, 0));  // BUG: datacopypad_chip
+    }};
+    c["bf16_chip"] = {1, [] {
+        kernelgen::chip().name = "ascend310p";
+        kernelgen::chip().has_bf16 = false;
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> a, b;
+        pipe.InitBuffer(a, 1024);
+        pipe.InitBuffer(b, 1024);
+        auto x = a.Get<float>();
+        auto y = b.Get<bfloat16_t>();
+        Cast(y, x, RoundMode::CAST_RINT, 64);  // BUG: bf16_chip
+    }};
+    c["compare_align"] = {1, [] {
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> a, m;
+        pipe.InitBuffer(a, 1024);
+        pipe.InitBuffer(m, 256);
+        auto x = a.Get<float>();
+        auto bits = m.Get<uint8_t>();
+        Compare(bits, x, x, CMPMODE::LT, 40);  // BUG: compare_align
+    }};
+    c["ok_double_buffer"] = {4, [] {
+        TPipe pipe;
+        TQue<TPosition::VECIN, 2> qin;
+        TQue<TPosition::VECOUT, 2> qout;
+        pipe.InitBuffer(qin, 2, 64 * sizeof(float));
+        pipe.InitBuffer(qout, 2, 64 * sizeof(float));
+        GlobalTensor<float> gx, gy;
+        gx.SetGlobalBuffer((__gm__ float*)g_x + 256 * GetBlockIdx(), 256);
+        gy.SetGlobalBuffer((__gm__ float*)g_y + 256 * GetBlockIdx(), 256);
+        for (int i = 0; i < 4; ++i) {
+            auto t = qin.AllocTensor<float>();
+            DataCopy(t, gx[i * 64], 64);
+            qin.EnQue(t);
+            auto u = qin.DeQue<float>();
+            auto o = qout.AllocTensor<float>();
+            Muls(o, u, 2.0f, 64);
+            qout.EnQue(o);
+            qin.FreeTensor(u);
+            auto w = qout.DeQue<float>();
+            DataCopy(gy[i * 64], w, 64);
+            qout.FreeTensor(w);
+        }
+        float s = gx.GetValue(0);
+        gy.SetValue(0, s * 2);
+    }};
+    return c;
+}
+
+int main(int argc, char** argv) {
+    if (argc != 3) {
+        std::fprintf(stderr, "usage: bugs CASE report\n");
+        return 2;
+    }
+    auto all = cases();
+    auto it = all.find(argv[1]);
+    if (it == all.end()) {
+        std::fprintf(stderr, "unknown case %s\n", argv[1]);
+        return 2;
+    }
+    std::vector<uint8_t> xs(N * sizeof(float));
+    for (uint32_t i = 0; i < N; ++i) {
+        float v = static_cast<float>(i);
+        std::memcpy(&xs[i * 4], &v, 4);
+    }
+    tio::Gm x(xs, "x"), y(N * sizeof(float), "y"), small(40, "small");
+    g_x = x.addr();
+    g_y = y.addr();
+    g_small = small.addr();
+    tio::run(it->second.blocks, argv[2], it->second.body);
+    std::printf("y[0..3] = %g %g %g %g\n", ((float*)g_y)[0], ((float*)g_y)[1], ((float*)g_y)[2], ((float*)g_y)[1023]);
+    return 0;
+}

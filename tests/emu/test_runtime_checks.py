@@ -1,0 +1,80 @@
+"""One seeded-bug kernel per runtime rule (tests/emu/cpp/bugs.cpp): the run must stop with exit
+code 3 and a report naming the rule and the line of the offending call."""
+
+from __future__ import annotations
+
+import pytest
+from emu_device_support import marker_line
+
+# case in bugs.cpp -> rule code (ascend_tools.diagnostics.RuleCode values)
+CASES = {
+    "ub_overflow": "ub-overflow",
+    "buffer_count_pipe": "buffer-count",
+    "buffer_count_position": "buffer-count",
+    "deque_empty": "queue-protocol",
+    "missing_free": "queue-protocol",
+    "free_foreign": "queue-protocol",
+    "enque_tbuf": "queue-protocol",
+    "leak": "queue-protocol",
+    "queue_depth": "queue-depth",
+    "datacopy_unaligned": "datacopy-align",
+    "datacopy_block_count": "datacopy-align",
+    "ub_offset": "ub-offset-align",
+    "count_exceeds": "count-exceeds-tensor",
+    "repeat_range": "repeat-range",
+    "mask_range": "mask-range",
+    "position": "tensor-position",
+    "gm_extent": "gm-out-of-bounds",
+    "gm_allocation": "gm-out-of-bounds",
+    "gm_read_past_pad": "gm-out-of-bounds",
+    "gm_scalar_write": "gm-out-of-bounds",
+    "two_pipes": "single-tpipe",
+    "datacopypad_chip": "chip-support",
+    "bf16_chip": "chip-support",
+    "compare_align": "param-range",
+}
+
+
+@pytest.mark.parametrize(("case", "code"), sorted(CASES.items()))
+def test_seeded_bug_reports_rule_and_line(emu_build, run_program, case: str, code: str) -> None:
+    res = run_program(emu_build("bugs"), [case, "{report}"])
+    assert res.returncode == 3, res.stderr
+    assert res.report is not None and res.report["status"] == "error"
+    [err] = res.report["errors"]
+    assert err["code"] == code, err
+    assert err["line"] == marker_line("bugs.cpp", f"BUG: {case}"), err
+    assert err["file"].endswith("bugs.cpp")
+    assert err["block"] == 0
+    assert f"[{code}]" in res.stderr
+
+
+def test_failure_messages_state_the_numbers(emu_build, run_program) -> None:
+    msgs = {}
+    for case in ("ub_overflow", "datacopy_unaligned", "queue_depth", "gm_read_past_pad"):
+        report = run_program(emu_build("bugs"), [case, "{report}"]).report
+        msgs[case] = report["errors"][0]["message"]
+    assert "81920 B" in msgs["ub_overflow"] and "65536 B" in msgs["ub_overflow"]
+    assert "TQue<VECIN, 2> 2 x 65536 B" in msgs["ub_overflow"]
+    assert "40 bytes" in msgs["datacopy_unaligned"]
+    assert "depth is 1" in msgs["queue_depth"]
+    assert "[0, 96)" in msgs["gm_read_past_pad"] and "40 bytes" in msgs["gm_read_past_pad"]
+
+
+def test_reading_the_32_byte_padding_of_an_allocation_is_allowed(emu_build, run_program) -> None:
+    res = run_program(emu_build("bugs"), ["ok_gm_read_pad", "{report}"])
+    assert res.returncode == 0, res.stderr
+    assert res.report["errors"] == []
+
+
+def test_correct_double_buffered_kernel_runs_and_counts(emu_build, run_program) -> None:
+    res = run_program(emu_build("bugs"), ["ok_double_buffer", "{report}"])
+    assert res.returncode == 0, res.stderr
+    # y = 2 * x over 4 blocks of 256 floats; block 0's y[0] rewritten by SetValue from x[0]
+    assert "y[0..3] = 0 2 4 2046" in res.stdout
+    per_block = res.report["counters"]["per_block"]
+    assert len(per_block) == 4
+    for b in per_block:
+        assert b["gm_to_ub_bytes"] == 1024 and b["ub_to_gm_bytes"] == 1024
+        assert b["vector_repeats"] == {"Muls": 4}
+        assert b["scalar_accesses"] == 2
+    assert res.report["counters"]["total"]["vector_repeats"] == {"Muls": 16}
