@@ -34,6 +34,7 @@ from ascend_tools.runner.case import AttrValue, Case, CaseAttr, CaseTensor
 from ascend_tools.runner.emulator import run_case
 from ascend_tools.runner.models import RunResult
 from ascend_tools.runner.npu import probe_npu
+from ascend_tools.runner.sandbox import SandboxLimits
 from ascend_tools.toolchain import emulator
 from ascend_tools.toolchain.cann import cann_build, probe_cann
 from ascend_tools.toolchain.dtypes import FLOAT_DTYPES
@@ -245,6 +246,7 @@ def validate_project(
     atol: float | None = None,
     rtol: float | None = None,
     shapes: Sequence[ShapeOverride] | None = None,
+    limits: SandboxLimits | None = None,
 ) -> ValidationReport:
     """Compiles `project` for `chip`, runs `trials` seeded trials and compares with `ref`.
 
@@ -253,7 +255,8 @@ def validate_project(
     `shapes` adds shape variants: each item is one alternative list of input shapes (one shape
     per `get_inputs()` tensor); its inputs are resampled from that trial's own inputs, so value
     ranges carry over. Each trial runs the default shapes (case `trial<t>`) and then every
-    variant (case `trial<t>-shape<k>`, k from 1).
+    variant (case `trial<t>-shape<k>`, k from 1). `limits` overrides the sandbox limits of a run
+    (default `runner.emulator.RUN_LIMITS`: 60 s wall and CPU, 8 GiB address space).
     """
     chip_info = _chip(chip)
     if trials < 1:
@@ -317,13 +320,19 @@ def validate_project(
             attrs=binding.attrs,
         )
         data = {n: to_bytes(t) for n, t in zip(binding.inputs, trial.inputs, strict=True)}
-        run = run_case(built.binary, case, data)
+        run = run_case(built.binary, case, data, limits)
         cases.append(_check_case(name, run, binding, case, trial, atol, rtol))
         for err in _runtime_errors(proj, run):
             if all((e.code, e.file, e.line) != (err.code, err.file, err.line) for e in runtime):
                 runtime.append(err)
         if run.ok and not counters:
             counters = _counters(run.report)
+        for w in run.report.get("warnings", []):
+            if not isinstance(w, dict):
+                continue
+            note = f"emulator warning [{w.get('code', '?')}]: {w.get('message', '')}"
+            if note not in notes:
+                notes.append(note)
     return ValidationReport(
         ok=all(c.ok for c in cases),
         chip=chip_info.name,

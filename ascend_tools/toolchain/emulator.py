@@ -98,13 +98,10 @@ def describe(project: KernelProject, chip: Chip) -> DescribeResult:
         return DescribeResult(ok=False, seconds=step.seconds, cached=False, diagnostics=diags)
     flags = chip_flags(chip)
     host_dir = project.root / "op_host"
+    host_sources = [project.abs(s) for s in project.sources if s.parts[0] == "op_host"]
+    # The root is part of the key: binaries carry absolute source paths for their error reports.
     key = hash_parts(
-        [
-            "host",
-            emulator_hash(),
-            *flags,
-            hash_files([project.abs(s) for s in project.sources], project.root),
-        ]
+        ["host", emulator_hash(), *flags, str(project.root), hash_files(host_sources, project.root)]
     )
     entry = CacheEntry("host", key)
     if not entry.ready:
