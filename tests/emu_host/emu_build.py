@@ -81,15 +81,22 @@ def harness_object() -> Path:
     return compile_object(HARNESS, "harness.o")
 
 
-def wrapper_text(kernel: Path, entry: str, arity: int, dtypes: dict[str, str]) -> str:
-    """The kernel wrapper translation unit of README step 3."""
-    lines = [f"#define DTYPE_{n.upper()} {c}" for n, c in dtypes.items()]
-    args = ", ".join(f"a[{i}]" for i in range(arity))
+def wrapper_text(project: Project) -> str:
+    """The kernel wrapper translation unit of README step 3, in the toolchain's order: the
+    device headers first (its precompiled header), then the per-build macros, the op's tiling
+    header and the kernel."""
+    kernel = project.root / "op_kernel" / f"{project.stem}.cpp"
+    tiling_h = project.root / "op_host" / f"{project.stem}_tiling.h"
+    lines = [f'#include "{h}"' for h in project.prelude]
+    lines.append(f"#define KERNELGEN_OP_TYPE {project.op_type}")
+    lines += [f"#define DTYPE_{n.upper()} {c}" for n, c in project.dtypes.items()]
+    args = ", ".join(f"a[{i}]" for i in range(project.arity))
     lines += [
+        f'#include "{tiling_h}"',
         f'#include "{kernel}"',
-        f"static void kernelgen_entry(uint8_t** a) {{ {entry}({args}); }}",
+        f"static void kernelgen_entry(uint8_t** a) {{ {project.entry}({args}); }}",
         "static const bool kernelgen_registered ="
-        f' kernelgen::register_kernel("{entry}", &kernelgen_entry, {arity});',
+        f' kernelgen::register_kernel("{project.entry}", &kernelgen_entry, {project.arity});',
         "",
     ]
     return "\n".join(lines)
@@ -98,8 +105,17 @@ def wrapper_text(kernel: Path, entry: str, arity: int, dtypes: dict[str, str]) -
 class Project:
     """A fixture operator project (msopgen layout) under tests/emu_host/fixtures."""
 
-    def __init__(self, name: str, op_type: str, entry: str, arity: int, dtypes: dict[str, str]):
+    def __init__(
+        self,
+        name: str,
+        op_type: str,
+        entry: str,
+        arity: int,
+        dtypes: dict[str, str],
+        prelude: tuple[str, ...] = (),
+    ):
         self.root = HERE / "fixtures" / name
+        self.prelude = prelude  # headers the wrapper includes before KERNELGEN_OP_TYPE
         self.op_type = op_type
         self.entry = entry
         self.arity = arity
@@ -111,17 +127,13 @@ class Project:
         return compile_object(op_host / f"{self.stem}.cpp", "host.o", f"-I{op_host}")
 
     def kernel_object(self) -> Path:
-        text = wrapper_text(
-            self.root / "op_kernel" / f"{self.stem}.cpp", self.entry, self.arity, self.dtypes
-        )
+        text = wrapper_text(self)
         digest = hashlib.sha256(text.encode()).hexdigest()[:16]
         wrapper = CACHE / "wrappers" / f"{digest}.cpp"
         wrapper.parent.mkdir(parents=True, exist_ok=True)
         if not wrapper.exists():
             wrapper.write_text(text)
-        tiling_h = self.root / "op_host" / f"{self.stem}_tiling.h"
-        flags = ["-include", str(tiling_h), f"-DKERNELGEN_OP_TYPE={self.op_type}"]
-        return _cached("kernel.o", [*FLAGS, *flags, "-c", str(wrapper)], extra_text=text)
+        return _cached("kernel.o", [*FLAGS, "-c", str(wrapper)], extra_text=text)
 
     def describe_binary(self) -> Path:
         return link("describe", [self.host_object(), harness_object()])
@@ -137,8 +149,14 @@ SCALE_ADD = Project(
     7,
     {"x": "float", "y": "float", "bias": "float", "z": "float", "t": "uint8_t"},
 )
+# Device header and kernel_tiling.h come before KERNELGEN_OP_TYPE, as with the precompiled header.
 ADD_CUSTOM = Project(
-    "add_custom", "AddCustom", "add_custom", 5, {"x": "half", "y": "half", "z": "half"}
+    "add_custom",
+    "AddCustom",
+    "add_custom",
+    5,
+    {"x": "half", "y": "half", "z": "half"},
+    prelude=("kernel_operator.h", "kernel_tiling/kernel_tiling.h"),
 )
 
 
@@ -146,3 +164,37 @@ def check_binary() -> Path:
     src = HERE / "cpp" / "host_api_check.cpp"
     obj = compile_object(src, "check.o", f"-I{FIXTURE / 'op_host'}")
     return link("host_api_check", [obj])
+
+
+def single_file_binary() -> Path:
+    """fixtures/single/copy_scale.cpp with both its entries registered, linked with the harness
+    alone (no host objects: README single-file mode)."""
+    kernel = HERE / "fixtures" / "single" / "copy_scale.cpp"
+    text = "\n".join(
+        [
+            "#define DTYPE_X float",
+            "#define DTYPE_Y float",
+            f'#include "{kernel}"',
+            "static void e4(uint8_t** a) { copy_scale(a[0], a[1], a[2], a[3]); }",
+            "static void e2(uint8_t** a) { copy_plain(a[0], a[1]); }",
+            'static const bool r4 = kernelgen::register_kernel("copy_scale", &e4, 4);',
+            'static const bool r2 = kernelgen::register_kernel("copy_plain", &e2, 2);',
+            "",
+        ]
+    )
+    wrapper = CACHE / "wrappers" / (hashlib.sha256(text.encode()).hexdigest()[:16] + ".cpp")
+    wrapper.parent.mkdir(parents=True, exist_ok=True)
+    if not wrapper.exists():
+        wrapper.write_text(text)
+    obj = _cached("single.o", [*FLAGS, "-c", str(wrapper)], extra_text=text)
+    return link("single", [obj, harness_object()])
+
+
+def syntax_check(source_text: str) -> subprocess.CompletedProcess:
+    """g++ -fsyntax-only on a snippet (for compile-time diagnostics of the headers)."""
+    return subprocess.run(
+        ["nice", "g++", *FLAGS, "-fsyntax-only", "-x", "c++", "-"],
+        input=source_text,
+        capture_output=True,
+        text=True,
+    )
