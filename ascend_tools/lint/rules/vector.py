@@ -21,6 +21,8 @@ class Form:
     operands: tuple[int, ...]
     count_at: dict[int, int]
     mask_repeat_at: dict[int, tuple[int, int]]
+    counted: tuple[int, ...] | None = None
+    """Operands the count applies to (default: all); a reduction's dst holds one result."""
 
 
 _BINARY = Form((0, 1, 2), {4: 3}, {6: (3, 4)})
@@ -36,12 +38,12 @@ FORMS_BY_GROUP = {
 FORMS_BY_NAME = {
     "Duplicate": Form((0,), {3: 2}, {6: (2, 3)}),
     "Cast": Form((0, 1), {4: 3}, {6: (3, 4)}),
-    "Compare": Form((0, 1, 2), {5: 4}, {7: (4, 5)}),
-    "CompareScalar": Form((0, 1), {5: 4}, {}),
-    "Select": Form((0, 1, 2), {6: 5}, {}),
-    "ReduceSum": Form((0, 1, 2), {4: 3, 5: 3}, {}),
-    "ReduceMax": Form((0, 1, 2), {4: 3, 5: 3}, {}),
-    "ReduceMin": Form((0, 1, 2), {4: 3, 5: 3}, {}),
+    "Compare": Form((0, 1, 2), {5: 4}, {7: (4, 5)}, (1, 2)),
+    "CompareScalar": Form((0, 1), {5: 4}, {}, (1,)),
+    "Select": Form((0, 1, 2), {6: 5}, {}, (0, 2)),
+    "ReduceSum": Form((0, 1, 2), {4: 3, 5: 3}, {}, (1,)),
+    "ReduceMax": Form((0, 1, 2), {4: 3, 5: 3}, {}, (1,)),
+    "ReduceMin": Form((0, 1, 2), {4: 3, 5: 3}, {}, (1,)),
     "WholeReduceSum": Form((0, 1), {}, {7: (2, 3)}),
     "WholeReduceMax": Form((0, 1), {}, {7: (2, 3), 8: (2, 3)}),
     "WholeReduceMin": Form((0, 1), {}, {7: (2, 3), 8: (2, 3)}),
@@ -50,7 +52,7 @@ FORMS_BY_NAME = {
     "BlockReduceMin": Form((0, 1), {}, {7: (3, 2)}),
     "PairReduceSum": Form((0, 1), {}, {7: (3, 2)}),
     "Brcb": Form((0, 1), {}, {4: (-1, 2)}),
-    "Gather": Form((0, 1, 2), {5: 4}, {}),
+    "Gather": Form((0, 1, 2), {5: 4}, {}, (0,)),
 }
 _ALIGN_256 = {"Compare", "CompareScalar"}
 _COUNT_AT_LEAST_1 = {"ReduceSum", "ReduceMax", "ReduceMin"}
@@ -77,8 +79,8 @@ def check_vector_calls(ctx: LintContext) -> Iterator[Diagnostic]:
         for i in form.operands:
             if i < n:
                 t = ctx.tensor(call.args[i].expr, call.chunk, call.order)
-                tensors.append((t, call.args[i]))
-        for t, arg in tensors:
+                tensors.append((t, call.args[i], i))
+        for t, arg, _ in tensors:
             if t.kind == "global":
                 yield ctx.diag(RuleCode.TENSOR_POSITION.value, Severity.ERROR, arg,
                                f"{call.name} operand {arg.text} is a GlobalTensor; vector "
@@ -109,7 +111,8 @@ def _count(ctx: LintContext, call: Call, form: Form, tensors) -> Iterator[Diagno
             yield ctx.diag(RuleCode.PARAM_RANGE.value, Severity.ERROR, arg,
                            f"{call.name} count {count.fmt()} x {size.hi:g} B = "
                            f"{count.lo * size.hi:g} B is not a multiple of 256 B")
-    yield from count_vs_size(ctx, call, count, arg, [(t, a) for t, a in tensors])
+    counted = form.counted if form.counted is not None else form.operands
+    yield from count_vs_size(ctx, call, count, arg, [(t, a) for t, a, i in tensors if i in counted])
 
 
 def _mask_repeat(ctx: LintContext, call: Call, form: Form, tensors) -> Iterator[Diagnostic]:
