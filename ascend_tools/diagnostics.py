@@ -43,6 +43,7 @@ class RuleCode(str, Enum):
     MISSING_TAIL = "missing-tail"
     TILING_MISMATCH = "tiling-mismatch"
     TILING_FAILED = "tiling-failed"  # the host TilingFunc (or TilingParse) returned failure
+    INFER_SHAPE = "infer-shape"  # InferShape/InferDataType disagree with the expected outputs
     UNKNOWN_API = "unknown-api"
     UB_NEAR_LIMIT = "ub-near-limit"
     # Toolchain.

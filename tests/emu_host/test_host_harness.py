@@ -350,6 +350,22 @@ def test_block_dim_above_core_count_warns(run_case: CaseRun) -> None:
     assert report["block_dim"] == 4
 
 
+def test_infer_shape_disagreeing_with_the_case_warns(run_case: CaseRun) -> None:
+    shape = (8,)
+    res = run_case(scale_add_case(get_chip(), shape=shape, mode=5), inputs_for(shape))
+    assert res.returncode == 0, res.stderr
+    warnings = run_case.report()["warnings"]
+    assert [w["code"] for w in warnings] == ["infer-shape"]
+    assert "output z the shape [1], the case expects [8]" in warnings[0]["message"]
+
+
+def test_run_without_findings_has_no_warnings(run_case: CaseRun) -> None:
+    shape = (8,)
+    res = run_case(scale_add_case(get_chip(), shape=shape), inputs_for(shape))
+    assert res.returncode == 0, res.stderr
+    assert run_case.report()["warnings"] == []
+
+
 def test_short_tiling_data_size_warns_tiling_mismatch(run_case: CaseRun) -> None:
     shape = (8,)
     res = run_case(scale_add_case(get_chip(), shape=shape, mode=9), inputs_for(shape))

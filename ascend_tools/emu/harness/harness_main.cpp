@@ -460,6 +460,7 @@ class Run {
 
     int execute() {
         kernelgen::state().report_path = report_;
+        kernelgen::report_set_field("warnings", "[]");
         for (const auto& t : case_.inputs) inputs_.push_back(load_input(t));
         for (const auto& t : case_.outputs) outputs_.emplace_back(t.bytes(), 0xFF);
         const bool project = case_.op != "-";
@@ -622,8 +623,53 @@ class Run {
             node_.outputs.push_back(slot(case_.outputs[i], out_ir[i], outputs_[i], format_of(op->outputs()[out_ir[i]])));
         fill_attrs(*op, node_.attrs);
 
+        check_inference(*op);
         run_tiling(*op);
         return project_args(*op, in_ir, out_ir);
+    }
+
+    static std::string dims_text(const gert::Shape& s) {
+        std::string t = "[";
+        for (size_t i = 0; i < s.GetDimNum(); ++i) t += (i ? ", " : "") + std::to_string(s.GetDim(i));
+        return t + "]";
+    }
+
+    // Runs the op's InferShape / InferDataType on the case's inputs and warns where they
+    // disagree with the outputs the case (the reference) expects: graph-mode callers on the NPU
+    // allocate outputs from them.
+    void check_inference(const ops::OpDef& op) {
+        auto it = kernelgen::op_impls().find(case_.op);
+        const kernelgen::OpImpl* impl = it == kernelgen::op_impls().end() ? nullptr : &it->second;
+        gert::InferShapeKernelFunc infer_shape = op.infer_shape() ? op.infer_shape() : (impl ? impl->infer_shape : nullptr);
+        gert::InferDataTypeKernelFunc infer_dtype = op.infer_dtype() ? op.infer_dtype() : (impl ? impl->infer_dtype : nullptr);
+        if (infer_shape != nullptr) {
+            gert::InferShapeContext ctx(&node_);
+            if (infer_shape(&ctx) != ge::GRAPH_SUCCESS) {
+                warn("infer-shape", "the InferShape function of op " + case_.op + " returned failure");
+            } else {
+                for (size_t i = 0; i < node_.outputs.size(); ++i) {
+                    const gert::Shape& want = node_.outputs[i].shape.GetStorageShape();
+                    const gert::Shape& got = ctx.output_shapes()[i];
+                    if (got != want)
+                        warn("infer-shape", "InferShape gives output " + node_.outputs[i].name + " the shape " + dims_text(got) +
+                                                ", the case expects " + dims_text(want));
+                }
+            }
+        }
+        if (infer_dtype != nullptr) {
+            gert::InferDataTypeContext ctx(&node_);
+            if (infer_dtype(&ctx) != ge::GRAPH_SUCCESS) {
+                warn("infer-shape", "the InferDataType function of op " + case_.op + " returned failure");
+                return;
+            }
+            for (size_t i = 0; i < node_.outputs.size(); ++i) {
+                ge::DataType got = ctx.output_types()[i];
+                ge::DataType want = node_.outputs[i].desc.GetDataType();
+                if (got != ge::DT_UNDEFINED && got != want)
+                    warn("infer-shape", "InferDataType gives output " + node_.outputs[i].name + " the type " + dtype_name(got) +
+                                            ", the case expects " + dtype_name(want));
+            }
+        }
     }
 
     void run_tiling(const ops::OpDef& op) {
