@@ -10,6 +10,8 @@ from ascend_tools.lint.context import InitBuf, LintContext
 from ascend_tools.parse.evaluate import Evaluator, Value
 from ascend_tools.parse.facts import Decl, Define
 
+_MAX_NOTES = 12
+
 
 def _kb(n: float) -> str:
     return f"{n / 1024:g} KB"
@@ -41,13 +43,11 @@ def check_ub_capacity(ctx: LintContext) -> Iterator[Diagnostic]:
     if total is None:
         return
     chip = ctx.chip
-    notes = []
+    notes: list[str] = []
     for ib in bufs:
         if ib.length is not None:
-            why = ib.length.why(3)
-            if why and why not in notes:
-                notes.append(why)
-    detail = f"{'; '.join(parts)}" + (f" ({'; '.join(notes[:2])})" if notes else "")
+            notes += [n for n in reversed(ib.length.notes) if n not in notes]
+    detail = f"{'; '.join(parts)}" + (f" ({'; '.join(notes[:_MAX_NOTES])})" if notes else "")
     anchor = max(bufs, key=lambda ib: ib.bytes.hi if ib.bytes else 0).call
     amount = f"{total.fmt()} B" if total.exact else f"up to {total.hi:g} B"
     if total.hi > chip.ub_bytes:
@@ -56,7 +56,7 @@ def check_ub_capacity(ctx: LintContext) -> Iterator[Diagnostic]:
             f"Unified Buffer overflow on {chip.name}: InitBuffer total {amount} "
             f"({_kb(total.hi)}) exceeds the UB size {chip.ub_bytes} B ({_kb(chip.ub_bytes)}): "
             f"{detail}",
-            _shrink_fix(ctx, bufs, chip.ub_bytes),
+            _shrink_fix(ctx, bufs, chip.ub_safe_bytes),
         )
     elif total.hi > chip.ub_safe_bytes:
         yield ctx.diag(
@@ -79,7 +79,7 @@ def _shrink_fix(ctx: LintContext, bufs: list[InitBuf], budget: int) -> Fix | Non
     base = _total_with(ctx, bufs, {})
     if base is None:
         return None
-    best = None
+    candidates = []
     for const in _constants_of(ctx):
         cur = ctx.ev.eval(const.value if isinstance(const, Define) else const.init, const.chunk)
         if cur is None or not cur.exact or cur.lo <= 0 or not float(cur.lo).is_integer():
@@ -95,12 +95,16 @@ def _shrink_fix(ctx: LintContext, bufs: list[InitBuf], budget: int) -> Fix | Non
                 break
             total = _total_with(ctx, bufs, {const.name: value})
             if total is not None and total <= budget:
-                if best is None or (const.chunk.file in ctx.model.kernel_files and not best[2]):
-                    best = (const, value, const.chunk.file in ctx.model.kernel_files, total)
+                # prefer a tile constant over one that also changes blockDim, kernel over host
+                moves_block_dim = _block_dim_with(ctx, {const.name: value}) != _block_dim_with(
+                    ctx, {})
+                key = (moves_block_dim, const.chunk.file not in ctx.model.kernel_files)
+                candidates.append((key, const, value, total))
                 break
-    if best is None:
+    if not candidates:
         return None
-    const, value, _, total = best
+    best = min(candidates, key=lambda c: c[0])[1:]
+    const, value, total = best
     if isinstance(const, Define):
         start, end = const.chunk.base + const.value_start, const.chunk.base + const.value_end
     elif const.init_start >= 0:
@@ -127,6 +131,12 @@ def _total_with(ctx: LintContext, bufs: list[InitBuf], overrides: dict[str, floa
             return None
         total += n.hi * (((int(length.hi) + 31) // 32) * 32)
     return total
+
+
+def _block_dim_with(ctx: LintContext, overrides: dict[str, float]) -> float | None:
+    ev = Evaluator(ctx.model, ctx.chip, ctx.ev.shapes, overrides) if overrides else ctx.ev
+    bd = ev.block_dim()
+    return bd.hi if bd is not None else None
 
 
 def check_buffer_count(ctx: LintContext) -> Iterator[Diagnostic]:

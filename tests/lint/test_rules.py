@@ -1,0 +1,294 @@
+"""Each rule: a failing kernel (a one-line change to a correct corpus kernel) and the passing
+original; where the rule offers a fix, the fix is applied and the result re-linted clean."""
+
+from __future__ import annotations
+
+from ascend_tools.diagnostics import RuleCode, Severity
+from tests.lint.helpers import (
+    codes,
+    corpus_texts,
+    errors,
+    fix_and_relint,
+    lint_texts,
+    mutate,
+)
+
+R = RuleCode
+
+
+def _only(diags, code: RuleCode):
+    found = [d for d in diags if d.code == code.value]
+    assert found, f"no {code.value} among {[d.compiler_style() for d in diags]}"
+    return found
+
+
+# ---------------------------------------------------------------- UB capacity
+def test_ub_overflow_reports_total_with_its_sources_and_fix_shrinks_the_tile() -> None:
+    ok = corpus_texts("leaky_relu_tail")
+    bad = mutate(ok, "TILE_LENGTH = 4096;", "TILE_LENGTH = 32768;")
+    d = _only(lint_texts(bad), R.UB_OVERFLOW)[0]
+    assert d.severity == Severity.ERROR
+    assert "524288 B" in d.message and "196608 B" in d.message
+    assert "TILE_LENGTH = 32768" in d.message and "inQueue: 2 x 131072 B" in d.message
+    assert d.fix is not None and "TILE_LENGTH" in d.fix.title
+    _, diags = fix_and_relint(bad, R.UB_OVERFLOW.value)
+    assert errors(diags) == []
+    assert R.UB_NEAR_LIMIT.value not in codes(diags)
+    assert R.UB_OVERFLOW.value not in codes(lint_texts(ok))
+
+
+def test_ub_overflow_depends_on_the_chip() -> None:
+    texts = mutate(corpus_texts("leaky_relu_tail"), "TILE_LENGTH = 4096;", "TILE_LENGTH = 14336;")
+    assert R.UB_OVERFLOW.value in codes(lint_texts(texts, chip="ascend910b2"))
+    assert R.UB_OVERFLOW.value not in codes(lint_texts(texts, chip="ascend310p"))
+
+
+def test_ub_near_limit_warns_above_184_kb_on_910b() -> None:
+    bad = mutate(corpus_texts("leaky_relu_tail"), "TILE_LENGTH = 4096;", "TILE_LENGTH = 12288;")
+    d = _only(lint_texts(bad), R.UB_NEAR_LIMIT)[0]
+    assert d.severity == Severity.WARNING and "188416 B" in d.message
+    _, diags = fix_and_relint(bad, R.UB_NEAR_LIMIT.value)
+    assert R.UB_NEAR_LIMIT.value not in codes(diags) and errors(diags) == []
+    assert R.UB_NEAR_LIMIT.value not in codes(lint_texts(bad, chip="ascend310p"))
+
+
+def test_ub_overflow_from_host_tiling_names_the_host_line() -> None:
+    texts = corpus_texts("add_custom")
+    bad = mutate(texts, "const uint32_t TILE_NUM = 8;", "const uint32_t TILE_NUM = 1;")
+    d = _only(lint_texts(bad, shapes=[[64, 8192], [64, 8192]]), R.UB_OVERFLOW)[0]
+    assert "op_host/add_custom.cpp" in d.message and "test binding" in d.message
+    _, diags = fix_and_relint(bad, R.UB_OVERFLOW.value, shapes=[[64, 8192], [64, 8192]])
+    assert R.UB_OVERFLOW.value not in codes(diags)
+
+
+def test_buffer_count_above_64_per_pipe() -> None:
+    ok = corpus_texts("reduce_sum_rows")
+    bad = mutate(ok, "pipe->InitBuffer(outQueue, 1, ROWS_PER_CORE * sizeof(float));",
+                 "pipe->InitBuffer(outQueue, 70, ROWS_PER_CORE * sizeof(float));")
+    assert _only(lint_texts(bad), R.BUFFER_COUNT)[0].severity == Severity.ERROR
+    assert R.BUFFER_COUNT.value not in codes(lint_texts(ok))
+
+
+# ---------------------------------------------------------------- data copies
+def test_datacopy_align_error_and_datacopypad_fix() -> None:
+    ok = corpus_texts("reduce_sum_rows")
+    bad = mutate(ok, "COLS = 1024;", "COLS = 1001;")
+    d = _only(lint_texts(bad), R.DATACOPY_ALIGN)[0]
+    assert "1001 elements x 4 B = 4004 B" in d.message and "COLS = 1001" in d.message
+    fixed, diags = fix_and_relint(bad, R.DATACOPY_ALIGN.value)
+    assert "DataCopyPad(xLocal, xGm[r * COLS]" in "".join(fixed.values())
+    assert errors(diags) == []
+    assert R.DATACOPY_ALIGN.value not in codes(lint_texts(ok))
+
+
+def test_datacopy_align_has_no_datacopypad_fix_where_the_chip_lacks_it() -> None:
+    bad = mutate(corpus_texts("reduce_sum_rows"), "COLS = 1024;", "COLS = 1001;")
+    d = _only(lint_texts(bad, chip="ascend910"), R.DATACOPY_ALIGN)[0]
+    assert d.fix is None
+
+
+def test_datacopy_into_a_vecout_tensor_is_a_position_error() -> None:
+    ok = corpus_texts("softmax_rows")
+    bad = mutate(ok, "LocalTensor<float> xLocal = inQueue.AllocTensor<float>();\n        "
+                 "DataCopy(xLocal", "LocalTensor<float> xLocal = outQueue.AllocTensor<float>();\n"
+                 "        DataCopy(xLocal")
+    assert R.TENSOR_POSITION.value in codes(lint_texts(bad))
+    assert R.TENSOR_POSITION.value not in codes(lint_texts(ok))
+
+
+def test_datacopy_params_block_count_above_4095() -> None:
+    ok = corpus_texts("leaky_relu_tail")
+    bad = mutate(ok, "DataCopyExtParams params{1, static_cast<uint32_t>(len * sizeof(float)), 0, 0,"
+                 " 0};\n        DataCopyPadExtParams",
+                 "DataCopyExtParams params{5000, static_cast<uint32_t>(len * sizeof(float)), 0, 0,"
+                 " 0};\n        DataCopyPadExtParams")
+    assert R.PARAM_RANGE.value in codes(lint_texts(bad))
+    assert R.PARAM_RANGE.value not in codes(lint_texts(ok))
+
+
+# ---------------------------------------------------------------- vector calls
+def test_ub_offset_alignment_of_operands() -> None:
+    ok = corpus_texts("softmax_rows")
+    bad = mutate(ok, "Exp(yLocal, yLocal, COLS);", "Exp(yLocal[3], yLocal[3], COLS - 8);")
+    d = _only(lint_texts(bad), R.UB_OFFSET_ALIGN)[0]
+    assert "12 B" in d.message
+    good = mutate(ok, "Exp(yLocal, yLocal, COLS);", "Exp(yLocal[8], yLocal[8], COLS - 8);")
+    assert R.UB_OFFSET_ALIGN.value not in codes(lint_texts(good))
+
+
+def test_count_exceeds_tensor_size() -> None:
+    ok = corpus_texts("softmax_rows")
+    bad = mutate(ok, "Exp(yLocal, yLocal, COLS);", "Exp(yLocal, yLocal, COLS * 2);")
+    d = _only(lint_texts(bad), R.COUNT_EXCEEDS_TENSOR)[0]
+    assert "4096" in d.message and "2048" in d.message
+    assert R.COUNT_EXCEEDS_TENSOR.value not in codes(lint_texts(ok))
+
+
+def test_repeat_times_above_255() -> None:
+    ok = corpus_texts("softmax_rows")
+    bad = mutate(ok, "Exp(yLocal, yLocal, COLS);",
+                 "Mul(yLocal, yLocal, yLocal, 64, 300, {1, 1, 1, 8, 8, 8});")
+    assert _only(lint_texts(bad), R.REPEAT_RANGE)[0].severity == Severity.ERROR
+    good = mutate(ok, "Exp(yLocal, yLocal, COLS);",
+                  "Mul(yLocal, yLocal, yLocal, 64, 32, {1, 1, 1, 8, 8, 8});")
+    assert R.REPEAT_RANGE.value not in codes(lint_texts(good))
+
+
+def test_mask_above_lanes_per_repeat() -> None:
+    ok = corpus_texts("softmax_rows")
+    bad = mutate(ok, "Exp(yLocal, yLocal, COLS);",
+                 "Mul(yLocal, yLocal, yLocal, 128, 16, {1, 1, 1, 8, 8, 8});")
+    assert "64 lanes" in _only(lint_texts(bad), R.MASK_RANGE)[0].message
+    good = mutate(ok, "Exp(yLocal, yLocal, COLS);",
+                  "Mul(yLocal, yLocal, yLocal, 64, 32, {1, 1, 1, 8, 8, 8});")
+    assert R.MASK_RANGE.value not in codes(lint_texts(good))
+
+
+def test_reduce_count_zero_is_a_param_range_error() -> None:
+    ok = corpus_texts("softmax_rows")
+    bad = mutate(ok, "ReduceSum<float>(red, yLocal, work, COLS);",
+                 "ReduceSum<float>(red, yLocal, work, 0);")
+    assert R.PARAM_RANGE.value in codes(lint_texts(bad))
+
+
+def test_compare_count_must_be_256_byte_aligned() -> None:
+    ok = corpus_texts("softmax_rows")
+    line = "Exp(yLocal, yLocal, COLS);"
+    bad = mutate(ok, line, line + "\n        Compare(red, xLocal, yLocal, CMPMODE::LT, 40);")
+    assert R.PARAM_RANGE.value in codes(lint_texts(bad))
+    good = mutate(ok, line, line + "\n        Compare(red, xLocal, yLocal, CMPMODE::LT, 64);")
+    assert R.PARAM_RANGE.value not in codes(lint_texts(good))
+
+
+def test_global_tensor_as_vector_operand_is_a_position_error() -> None:
+    ok = corpus_texts("softmax_rows")
+    bad = mutate(ok, "Exp(yLocal, yLocal, COLS);", "Exp(yLocal, xGm, COLS);")
+    assert "GlobalTensor" in _only(lint_texts(bad), R.TENSOR_POSITION)[0].message
+
+
+# ---------------------------------------------------------------- queues
+def test_missing_free_tensor_is_fixed_by_inserting_it() -> None:
+    ok = corpus_texts("softmax_rows")
+    bad = mutate(ok, "        outQueue.FreeTensor(yLocal);\n", "")
+    d = _only(lint_texts(bad), R.QUEUE_PROTOCOL)[0]
+    assert "FreeTensor" in d.message and d.fix is not None
+    fixed, diags = fix_and_relint(bad, R.QUEUE_PROTOCOL.value)
+    assert "outQueue.FreeTensor(yLocal);" in "".join(fixed.values())
+    assert errors(diags) == []
+
+
+def test_enqueue_without_dequeue_and_tbuf_enqueue() -> None:
+    ok = corpus_texts("reduce_sum_rows")
+    bad = mutate(ok, "LocalTensor<float> yLocal = outQueue.DeQue<float>();",
+                 "LocalTensor<float> yLocal = yLocalSaved;")
+    assert R.QUEUE_PROTOCOL.value in codes(lint_texts(bad))
+    tbuf = mutate(ok, "LocalTensor<float> sum = sumBuf.Get<float>();",
+                  "LocalTensor<float> sum = sumBuf.Get<float>();\n        sumBuf.EnQue(sum);")
+    assert "TBuf" in _only(lint_texts(tbuf), R.TENSOR_POSITION)[0].message
+    assert R.QUEUE_PROTOCOL.value not in codes(lint_texts(ok))
+
+
+def test_queue_depth_exceeded_by_back_to_back_enqueues() -> None:
+    ok = corpus_texts("gelu_cast")
+    bad = mutate(ok, "TQue<QuePosition::VECIN, 2> inQueue;",
+                 "TQue<QuePosition::VECIN, 1> inQueue;")
+    bad = mutate(bad, "inQueue.EnQue(xLocal);\n",
+                 "inQueue.EnQue(xLocal);\n        LocalTensor<half> x2 = inQueue.AllocTensor<half>();"
+                 "\n        inQueue.EnQue(x2);\n")
+    assert R.QUEUE_DEPTH.value in codes(lint_texts(bad))
+    assert R.QUEUE_DEPTH.value not in codes(lint_texts(ok))
+
+
+# ---------------------------------------------------------------- tiling
+def test_missing_tail_warns_without_shapes_and_errors_on_indivisible_shapes() -> None:
+    texts = corpus_texts("add_custom")
+    assert _only(lint_texts(texts), R.MISSING_TAIL)[0].severity == Severity.WARNING
+    d = _only(lint_texts(texts, shapes=[[1000], [1000]]), R.MISSING_TAIL)[0]
+    assert d.severity == Severity.ERROR and "125 / 8" in d.message
+    assert "op_host/add_custom.cpp" in d.message
+    assert R.MISSING_TAIL.value not in codes(lint_texts(texts, shapes=[[8, 2048], [8, 2048]]))
+    assert R.MISSING_TAIL.value not in codes(lint_texts(corpus_texts("leaky_relu_tail")))
+
+
+def test_kernel_reading_an_undefined_tiling_field() -> None:
+    ok = corpus_texts("add_custom")
+    bad = mutate(ok, "tiling_data.totalLength", "tiling_data.totalLen")
+    d = _only(lint_texts(bad), R.TILING_MISMATCH)[0]
+    assert "totalLen" in d.message and "did you mean totalLength" in d.message
+    assert R.TILING_MISMATCH.value not in codes(lint_texts(ok))
+
+
+def test_kernel_parameter_order() -> None:
+    ok = corpus_texts("add_custom")
+    swapped = mutate(ok, "void add_custom(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR workspace,\n"
+                     "                                                 GM_ADDR tiling)",
+                     "void add_custom(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR tiling,\n"
+                     "                                                 GM_ADDR workspace)")
+    assert "workspace, tiling" in _only(lint_texts(swapped), R.TILING_MISMATCH)[0].message
+    reordered = mutate(ok, "void add_custom(GM_ADDR x, GM_ADDR y, GM_ADDR z,",
+                       "void add_custom(GM_ADDR x, GM_ADDR z, GM_ADDR y,")
+    assert "OpDef order" in _only(lint_texts(reordered), R.TILING_MISMATCH)[0].message
+
+
+def test_block_dim_range_and_core_count() -> None:
+    ok = corpus_texts("add_custom")
+    huge = mutate(ok, "BLOCK_DIM = 8;", "BLOCK_DIM = 70000;")
+    assert _only(lint_texts(huge), R.BLOCK_DIM)[0].severity == Severity.ERROR
+    waves = mutate(ok, "BLOCK_DIM = 8;", "BLOCK_DIM = 64;")
+    d = _only(lint_texts(waves), R.BLOCK_DIM)[0]
+    assert d.severity == Severity.WARNING and "48 vector cores" in d.message
+    sync = mutate(waves, "op.Process();", "op.Process();\n    SyncAll();")
+    assert _only(lint_texts(sync), R.BLOCK_DIM)[0].severity == Severity.ERROR
+    assert R.BLOCK_DIM.value not in codes(lint_texts(ok))
+
+
+# ---------------------------------------------------------------- pipe, matmul
+def test_two_tpipes_alive() -> None:
+    ok = corpus_texts("softmax_rows")
+    bad = mutate(ok, "    TPipe pipe;\n    KernelSoftmax op;", "    TPipe pipe;\n    TPipe other;\n"
+                 "    KernelSoftmax op;")
+    assert R.SINGLE_TPIPE.value in codes(lint_texts(bad))
+    assert R.SINGLE_TPIPE.value not in codes(lint_texts(ok))
+
+
+def test_regist_matmul_obj_after_init_buffer() -> None:
+    ok = corpus_texts("matmul_custom")
+    bad = mutate(ok, "    REGIST_MATMUL_OBJ(", "    TBuf<TPosition::VECCALC> tmp;\n"
+                 "    pipe.InitBuffer(tmp, 1024);\n    REGIST_MATMUL_OBJ(")
+    assert "REGIST_MATMUL_OBJ" in _only(lint_texts(bad), R.SINGLE_TPIPE)[0].message
+    assert R.SINGLE_TPIPE.value not in codes(lint_texts(ok))
+
+
+# ---------------------------------------------------------------- APIs and chips
+def test_unknown_member_names_closest_and_fix_renames() -> None:
+    ok = corpus_texts("softmax_rows")
+    bad = mutate(ok, "inQueue.EnQue(xLocal);", "inQueue.EnQueue(xLocal);")
+    d = _only(lint_texts(bad), R.UNKNOWN_API)[0]
+    assert "no member named EnQueue in TQue" in d.message and "EnQue" in d.message
+    assert d.column > 1 and d.end_column - d.column == len("EnQueue")
+    _, diags = fix_and_relint(bad, R.UNKNOWN_API.value)
+    assert errors(diags) == []
+    assert R.UNKNOWN_API.value not in codes(lint_texts(ok))
+
+
+def test_unknown_free_function_names_closest() -> None:
+    ok = corpus_texts("softmax_rows")
+    bad = mutate(ok, "Exp(yLocal, yLocal, COLS);", "AscendC::Exps(yLocal, yLocal, COLS);")
+    d = _only(lint_texts(bad), R.UNKNOWN_API)[0]
+    assert "did you mean" in d.message and "Exp" in d.message
+    _, diags = fix_and_relint(bad, R.UNKNOWN_API.value)
+    assert R.UNKNOWN_API.value not in codes(diags)
+
+
+def test_datacopypad_is_a_chip_support_error_on_910() -> None:
+    texts = corpus_texts("leaky_relu_tail")
+    assert R.CHIP_SUPPORT.value in codes(lint_texts(texts, chip="ascend910"))
+    assert R.CHIP_SUPPORT.value in codes(lint_texts(texts, chip="ascend310p"))
+    assert R.CHIP_SUPPORT.value not in codes(lint_texts(texts, chip="ascend910b2"))
+
+
+def test_bfloat16_is_a_chip_support_error_on_310p() -> None:
+    texts = mutate(corpus_texts("rms_norm"), "KernelRmsNorm<half> op;",
+                   "KernelRmsNorm<bfloat16_t> op;")
+    assert R.CHIP_SUPPORT.value in codes(lint_texts(texts, chip="ascend310p"))
+    assert R.CHIP_SUPPORT.value not in codes(lint_texts(texts, chip="ascend910b2"))
