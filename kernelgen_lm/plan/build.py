@@ -74,7 +74,7 @@ def _domain(g: CapturedGraph) -> tuple[list[Axis], int, OpNode | None]:
                 cands.append((math.prod(n.shape), len(n.shape), names.index(ref), n))
     if not cands:
         raise PlanError("the model has no tensor inputs")
-    _, _, idx, view = max(cands, key=lambda c: (c[0], c[1], c[3] is None))
+    _, _, idx, view = max(cands, key=lambda c: (c[0], c[3] is not None, c[1]))
     shape = g.inputs[idx].shape
     if view is None:
         axes = [Axis(size=DimExpr(terms=[(idx, d)]), example=s) for d, s in enumerate(shape)]

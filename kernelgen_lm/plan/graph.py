@@ -124,7 +124,7 @@ class Builder:
     def reduce_axes(self, v: TVal, dims: list[int] | None) -> list[int]:
         rank = len(v.shape)
         dims = list(range(rank)) if dims is None or dims == [] else [d % rank for d in dims]
-        found = sorted({a for d in dims for a in v.axes[d]})
+        found = sorted({a for d in dims for a in v.axes[d] if self.axes[a].example != 1})
         target = frozenset(found)
         if not target:
             raise PlanError("reduction over broadcast (size-1) dims only")

@@ -353,8 +353,8 @@ def _group_norm(b: Builder, env: Env, n: OpNode) -> tuple:
             raise PlanError("group norm mixed with reductions over other dims")
         mean, var = _stats_over(b, x)
     y = mul(b, sub(b, x, mean), u(b, "rsqrt", add(b, var, eps)))
-    c = x.shape[1]
-    return (_affine(b, y, w, bias, [x.axes[1]], [c]), None, None)
+    ch, c = _channel(x)
+    return (_affine(b, y, w, bias, ch, c), None, None)
 
 
 def _stats_over(b: Builder, x: TVal) -> tuple[TVal, TVal]:
@@ -371,16 +371,51 @@ def _stats_over(b: Builder, x: TVal) -> tuple[TVal, TVal]:
     return mean, var
 
 
+def _channel(x: TVal) -> tuple[list[list[int]], list[int]]:
+    """Layout of a per-channel (dim 1) vector broadcast against x."""
+    axes = [x.axes[1] if d == 1 else [] for d in range(len(x.shape))]
+    shape = [x.shape[1] if d == 1 else 1 for d in range(len(x.shape))]
+    return axes, shape
+
+
 def _batch_norm_eval(b: Builder, env: Env, n: OpNode) -> tuple:
     x = _tv(_arg(b, env, n.args[0]))
     w, bias, rm, rv = (_raw(env, a) for a in n.args[1:5])
     eps = float(n.args[6])  # type: ignore[arg-type]
-    ch = [x.axes[1]]
-    c = [x.shape[1]]
+    ch, c = _channel(x)
     mean = _relayout(b, rm, ch, c)
     var = _relayout(b, rv, ch, c)
     y = mul(b, sub(b, x, mean), u(b, "rsqrt", add(b, var, eps)))
     return (_affine(b, y, w, bias, ch, c), None, None)
+
+
+def _batch_norm_stats(b: Builder, env: Env, n: OpNode) -> tuple:
+    """Batch statistics (training-mode batch norm; instance norm after its reshape)."""
+    x = _tv(_arg(b, env, n.args[0]))
+    w, bias = _raw(env, n.args[1]), _raw(env, n.args[2])
+    eps = float(n.args[5])  # type: ignore[arg-type]
+    dims = [d for d in range(len(x.shape)) if d != 1]
+    mean = mean_of(b, b.reduce("sum", x, dims, True))
+    d = sub(b, x, mean)
+    var = mean_of(b, b.reduce("sum", mul(b, d, d), dims, True))
+    y = mul(b, d, u(b, "rsqrt", add(b, var, eps)))
+    ch, c = _channel(x)
+    return (_affine(b, y, w, bias, ch, c), None, None)
+
+
+def _ignore(b: Builder, env: Env, n: OpNode) -> None:
+    return None
+
+
+def _scalar_tensor(b: Builder, env: Env, n: OpNode) -> TVal:
+    return lift(b, float(n.args[0]))  # type: ignore[arg-type]
+
+
+def _full(b: Builder, env: Env, n: OpNode) -> TVal:
+    if n.shape and any(s != 1 for s in n.shape):
+        raise PlanError("aten.full of a non-scalar shape is not supported")
+    v = lift(b, float(n.args[1]))  # type: ignore[arg-type]
+    return TVal(v.node, list(n.shape or []), [[] for _ in (n.shape or [])])
 
 
 def _getitem(b: Builder, env: Env, n: OpNode) -> Any:
@@ -508,6 +543,11 @@ OPS: dict[str, Handler] = {
     "aten.native_layer_norm.default": _layer_norm,
     "aten.native_group_norm.default": _group_norm,
     "aten._native_batch_norm_legit_no_training.default": _batch_norm_eval,
+    "aten._native_batch_norm_legit.no_stats": _batch_norm_stats,
+    "aten._native_batch_norm_legit_functional.default": _batch_norm_stats,
+    "aten._assert_tensor_metadata.default": _ignore,
+    "aten.scalar_tensor.default": _scalar_tensor,
+    "aten.full.default": _full,
     "<built-in function getitem>": _getitem,
     "aten.view.default": _view,
     "aten._unsafe_view.default": _view,

@@ -1,0 +1,21 @@
+"""clamp on (37, 1023) float32."""
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        return torch.clamp(x, min=-0.3, max=0.8)
+
+
+def get_inputs():
+    return [torch.randn((37, 1023), dtype=torch.float32)]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,21 @@
+"""exp on (16, 16384) float32."""
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        return torch.exp(x * 0.5)
+
+
+def get_inputs():
+    return [torch.randn((16, 16384), dtype=torch.float32)]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,21 @@
+"""gelu_tanh on (4, 3, 129) float32."""
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        return F.gelu(x, approximate='tanh')
+
+
+def get_inputs():
+    return [torch.randn((4, 3, 129), dtype=torch.float32)]
+
+
+def get_init_inputs():
+    return []

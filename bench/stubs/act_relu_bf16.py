@@ -1,0 +1,21 @@
+"""relu on (65, 301) bfloat16."""
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        return torch.relu(x)
+
+
+def get_inputs():
+    return [torch.randn((65, 301), dtype=torch.bfloat16)]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,21 @@
+"""relu on (33, 777) float16."""
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        return torch.relu(x)
+
+
+def get_inputs():
+    return [torch.randn((33, 777), dtype=torch.float16)]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,21 @@
+"""rsqrt_abs on (5000,) float32."""
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        return torch.rsqrt(torch.abs(x) + 0.1)
+
+
+def get_inputs():
+    return [torch.randn((5000,), dtype=torch.float32)]
+
+
+def get_init_inputs():
+    return []

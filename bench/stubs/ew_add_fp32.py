@@ -1,0 +1,21 @@
+"""x + y with x(129, 257), y(129, 257)."""
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x, y):
+        return x + y
+
+
+def get_inputs():
+    return [torch.randn((129, 257), dtype=torch.float32), torch.randn((129, 257), dtype=torch.float32)]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,21 @@
+"""x.sum() on (4097,)."""
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        return x.sum()
+
+
+def get_inputs():
+    return [torch.randn((4097,), dtype=torch.float32)]
+
+
+def get_init_inputs():
+    return []

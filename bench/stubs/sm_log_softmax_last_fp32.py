@@ -1,0 +1,21 @@
+"""torch.log_softmax(x, dim=-1) on (33, 4097)."""
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        return torch.log_softmax(x, dim=-1)
+
+
+def get_inputs():
+    return [torch.randn((33, 4097), dtype=torch.float32)]
+
+
+def get_init_inputs():
+    return []

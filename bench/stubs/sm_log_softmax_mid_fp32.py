@@ -1,0 +1,21 @@
+"""F.log_softmax(x, dim=1) on (8, 20, 30)."""
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        return F.log_softmax(x, dim=1)
+
+
+def get_inputs():
+    return [torch.randn((8, 20, 30), dtype=torch.float32)]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,21 @@
+"""softmax fp16."""
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        return torch.softmax(x, dim=-1)
+
+
+def get_inputs():
+    return [torch.randn((77, 1000), dtype=torch.float16)]
+
+
+def get_init_inputs():
+    return []

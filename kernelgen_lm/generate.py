@@ -1,0 +1,167 @@
+"""Generation orchestration: the rule-based path (capture -> plan -> lower -> lint -> validate),
+then the LLM path for what the rules do not cover (or when asked for it).
+
+`backend`: `rules` (rule path only), `llm` (LLM path only, with the plan summary when the rules
+can plan the op), `auto` (rules first; the LLM when the rules fail and a backend is configured).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel
+
+from ascend_tools.chips import DEFAULT_CHIP, get_chip
+from ascend_tools.report import ValidationReport
+from kernelgen_lm.attempts import Attempt
+from kernelgen_lm.capture import CaptureError, capture
+from kernelgen_lm.plan.build import PlanError, build_plan
+from kernelgen_lm.plan.ir import KernelPlan, plan_text
+
+BackendChoice = Literal["auto", "rules", "llm"]
+Progress = Callable[[str], None]
+# Validation of generated projects: the reference's shapes plus an unaligned variant.
+DEFAULT_TRIALS = 2
+
+
+class GenerationResult(BaseModel):
+    ok: bool
+    op: str | None = None
+    project: Path | None = None
+    backend_used: str | None = None
+    attempts: list[Attempt] = []
+    validation: ValidationReport | None = None
+    plan: str | None = None
+    error: str | None = None
+
+
+def _lint_errors(project: Path, chip: str) -> list[str] | None:
+    """Error diagnostics of the static analyzer, or None when no lint API is installed."""
+    try:
+        lint = importlib.import_module("ascend_tools.lint")
+    except ImportError:
+        return None
+    fn = getattr(lint, "lint_project", None)
+    if fn is None:
+        return None
+    diags = fn(project, chip=chip)
+    return [d.compiler_style() for d in diags if getattr(d.severity, "value", d.severity) == "error"]
+
+
+def rules_generate(ref: Path, out: Path, *, chip: str, trials: int = DEFAULT_TRIALS,
+                   progress: Progress | None = None) -> tuple[GenerationResult, KernelPlan | None]:
+    from ascend_tools.validate import ValidationInputError, validate_project
+    from kernelgen_lm.lower.project import write_project
+
+    say = progress or (lambda _m: None)
+    res = GenerationResult(ok=False, backend_used="rules")
+    say("capture: exporting the reference with torch.export")
+    try:
+        graph = capture(ref)
+    except CaptureError as e:
+        res.attempts.append(Attempt(backend="rules", ok=False, stage="capture", message=str(e)))
+        res.error = str(e)
+        return res, None
+    res.op = graph.op_name
+    say(f"plan: {len(graph.nodes)} core-ATen ops")
+    try:
+        plan = build_plan(graph)
+    except PlanError as e:
+        res.attempts.append(Attempt(backend="rules", ok=False, stage="plan", message=str(e)))
+        res.error = str(e)
+        return res, None
+    res.plan = plan_text(plan)
+    say(f"lower: {plan.mode} kernel, {len(plan.stages)} reduction stage(s)")
+    chip_info = get_chip(chip)
+    try:
+        project = write_project(plan, chip_info, out, ref)
+    except (ValueError, OSError) as e:
+        res.attempts.append(Attempt(backend="rules", ok=False, stage="lower", message=str(e)))
+        res.error = str(e)
+        return res, plan
+    res.project = project.root
+    errors = _lint_errors(project.root, chip_info.name)
+    if errors:
+        msg = "; ".join(errors[:5])
+        res.attempts.append(Attempt(backend="rules", ok=False, stage="lint", message=msg))
+        res.error = f"lint errors: {msg}"
+        return res, plan
+    say(f"validate: {trials} trial(s) on the emulator ({chip_info.name})")
+    try:
+        report = validate_project(project.root, ref, chip=chip_info.name, trials=trials)
+    except ValidationInputError as e:
+        res.attempts.append(Attempt(backend="rules", ok=False, stage="compile", message=str(e)))
+        res.error = str(e)
+        return res, plan
+    res.validation = report
+    if report.ok:
+        res.ok = True
+        res.attempts.append(Attempt(backend="rules", ok=True, stage="done",
+                                    message="validated"))
+    else:
+        stage = "compile" if not report.compile.ok else (
+            "run" if report.runtime_errors else "compare")
+        msg = _failure_text(report)
+        res.attempts.append(Attempt(backend="rules", ok=False, stage=stage, message=msg))
+        res.error = msg
+    return res, plan
+
+
+def _failure_text(report: ValidationReport) -> str:
+    if not report.compile.ok:
+        return "; ".join(d.compiler_style() for d in report.compile.diagnostics[:3])
+    if report.runtime_errors:
+        return "; ".join(f"{e.code}: {e.message}" for e in report.runtime_errors[:3])
+    bad = [c for c in report.cases if not c.ok]
+    return "; ".join(f"{c.name}: {getattr(c, 'message', '') or 'mismatch'}" for c in bad[:3])
+
+
+def generate(ref: Path, out: Path, *, chip: str = DEFAULT_CHIP, backend: BackendChoice = "auto",
+             samples: int = 1, max_repairs: int = 2, trials: int = DEFAULT_TRIALS,
+             progress: Progress | None = None) -> GenerationResult:
+    """Runs the configured path(s); the result says which produced the kept project."""
+    attempts: list[Attempt] = []
+    plan: KernelPlan | None = None
+    result: GenerationResult | None = None
+    if backend in ("auto", "rules"):
+        result, plan = rules_generate(ref, out, chip=chip, trials=trials, progress=progress)
+        attempts += result.attempts
+        if result.ok or backend == "rules":
+            return result
+    elif backend == "llm":
+        try:
+            plan = build_plan(capture(ref))
+        except (CaptureError, PlanError):
+            plan = None
+    from kernelgen_lm.backends import BackendConfigError, configured_backend
+
+    try:
+        llm = configured_backend()
+    except BackendConfigError as e:
+        llm = None
+        config_error = str(e)
+    else:
+        config_error = ""
+    if llm is None:
+        why = (result.error if result is not None else None) or "the rule path was not run"
+        msg = ("LLM backend not available: " + (config_error or
+               "set KERNELGEN_LLM_BASE_URL and KERNELGEN_LLM_MODEL (an OpenAI-compatible server "
+               "such as vLLM) or KERNELGEN_LLM_LOCAL_MODEL (a local transformers model)"))
+        attempts.append(Attempt(backend="llm", ok=False, stage="llm", message=msg))
+        return GenerationResult(ok=False, op=result.op if result else None,
+                                project=result.project if result else None,
+                                attempts=attempts, validation=result.validation if result else None,
+                                plan=plan_text(plan) if plan else None,
+                                error=f"{why}; {msg}")
+    from kernelgen_lm.llm.loop import run_llm_generation
+
+    gen = run_llm_generation(ref, out, backend=llm, chip=chip, samples=samples,
+                             max_repairs=max_repairs,
+                             plan_summary=plan_text(plan) if plan else None, progress=progress)
+    attempts += gen.attempts
+    return GenerationResult(ok=gen.ok, op=result.op if result else None, project=gen.project,
+                            backend_used="llm", attempts=attempts, validation=gen.validation,
+                            plan=plan_text(plan) if plan else None, error=gen.error)

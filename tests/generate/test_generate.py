@@ -1,0 +1,69 @@
+"""`kernelgen generate`: the rule path end to end, and clear failures with exit codes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from server.cli import main
+
+STUB = '''
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        return {body}
+
+
+def get_inputs():
+    return [torch.randn(5, 37)]
+
+
+def get_init_inputs():
+    return []
+'''
+
+
+def write(tmp_path: Path, body: str) -> Path:
+    p = tmp_path / "stub.py"
+    p.write_text(STUB.format(body=body))
+    return p
+
+
+def test_rule_path_generates_a_validated_softmax_project(tmp_path: Path, capsys) -> None:
+    ref = write(tmp_path, "torch.softmax(x, dim=-1)")
+    code = main(["generate", str(ref), "-o", str(tmp_path / "out"), "--backend", "rules",
+                 "--format", "json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0, out
+    assert out["ok"] and out["backend_used"] == "rules"
+    assert out["validation"]["ok"]
+    assert out["attempts"][-1]["stage"] == "done"
+
+
+def test_uncovered_op_without_backend_names_the_op_and_how_to_configure(
+        tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch) -> None:
+    for var in ("KERNELGEN_LLM_BASE_URL", "KERNELGEN_LLM_MODEL", "KERNELGEN_LLM_LOCAL_MODEL"):
+        monkeypatch.delenv(var, raising=False)
+    ref = write(tmp_path, "torch.cumsum(x, dim=1)")
+    code = main(["generate", str(ref), "-o", str(tmp_path / "out"), "--format", "json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code != 0 and not out["ok"]
+    assert "aten.cumsum" in out["error"]
+    assert "LLM backend not available" in out["error"]
+    assert "KERNELGEN_LLM_BASE_URL" in out["error"]
+
+
+def test_malformed_file_is_a_bad_input_exit_code(tmp_path: Path, capsys) -> None:
+    ref = tmp_path / "bad.py"
+    ref.write_text("def broken(:\n")
+    code = main(["generate", str(ref), "-o", str(tmp_path / "out"), "--backend", "rules"])
+    assert code == 2
+    assert "syntax error" in capsys.readouterr().err
