@@ -193,8 +193,9 @@ def test_queue_depth_exceeded_by_back_to_back_enqueues() -> None:
     bad = mutate(ok, "TQue<QuePosition::VECIN, 2> inQueue;",
                  "TQue<QuePosition::VECIN, 1> inQueue;")
     bad = mutate(bad, "inQueue.EnQue(xLocal);\n",
-                 "inQueue.EnQue(xLocal);\n        LocalTensor<half> x2 = inQueue.AllocTensor<half>();"
-                 "\n        inQueue.EnQue(x2);\n")
+                 "inQueue.EnQue(xLocal);\n"
+                 "        LocalTensor<half> x2 = inQueue.AllocTensor<half>();\n"
+                 "        inQueue.EnQue(x2);\n")
     assert R.QUEUE_DEPTH.value in codes(lint_texts(bad))
     assert R.QUEUE_DEPTH.value not in codes(lint_texts(ok))
 
