@@ -1,0 +1,67 @@
+"""Project discovery: msopgen layout, single files, and clear errors for everything else."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ascend_tools.project import ProjectError, find_entry, load_project
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "bench" / "examples"
+
+
+def test_msopgen_project_is_described() -> None:
+    project = load_project(EXAMPLES / "leaky_relu")
+    assert project.layout == "msopgen"
+    assert project.op_name == "leaky_relu_custom" and project.op_type == "LeakyReluCustom"
+    assert project.kernel_file == Path("op_kernel/leaky_relu_custom.cpp")
+    assert project.host_files == [Path("op_host/leaky_relu_custom.cpp")]
+    assert project.tiling_header == Path("op_host/leaky_relu_custom_tiling.h")
+    assert project.entry.name == "leaky_relu_custom"
+    assert project.entry.params == ["x", "y", "workspace", "tiling"]
+    assert Path("op_host/leaky_relu_custom_tiling.h") in project.sources
+
+
+def test_entry_scan_ignores_comments_strings_and_device_helpers() -> None:
+    text = """
+// extern "C" __global__ __aicore__ void commented(GM_ADDR a) {}
+const char* s = "__global__ __aicore__ void in_string(int x) {";
+__aicore__ inline void helper(int a) {}
+extern "C" __global__ __aicore__ void real_one(GM_ADDR x,
+        GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+{
+}
+"""
+    entry = find_entry(text)
+    assert entry is not None
+    assert entry.name == "real_one"
+    assert entry.params == ["x", "y", "workspace", "tiling"]
+    assert entry.line == 5
+
+
+def test_missing_path(tmp_path: Path) -> None:
+    with pytest.raises(ProjectError, match="project not found"):
+        load_project(tmp_path / "nope")
+
+
+def test_directory_without_kernel(tmp_path: Path) -> None:
+    (tmp_path / "notes.cpp").write_text("int main() { return 0; }\n")
+    with pytest.raises(ProjectError, match="no kernel found"):
+        load_project(tmp_path)
+
+
+def test_op_kernel_without_entry(tmp_path: Path) -> None:
+    (tmp_path / "op_kernel").mkdir()
+    (tmp_path / "op_kernel" / "k.cpp").write_text("__aicore__ void f() {}\n")
+    with pytest.raises(ProjectError, match="no kernel entry"):
+        load_project(tmp_path)
+
+
+def test_msopgen_project_without_host(tmp_path: Path) -> None:
+    (tmp_path / "op_kernel").mkdir()
+    (tmp_path / "op_kernel" / "k.cpp").write_text(
+        'extern "C" __global__ __aicore__ void k(GM_ADDR x) {}\n'
+    )
+    with pytest.raises(ProjectError, match="no host sources"):
+        load_project(tmp_path)

@@ -1,0 +1,38 @@
+"""A single kernel file binds inputs, then parameters and buffers, then outputs, in order."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from ascend_tools.project import load_project
+from ascend_tools.validate import validate_project
+
+DATA = Path(__file__).parent / "data" / "scale_rows"
+
+
+def test_single_file_project_is_described() -> None:
+    project = load_project(DATA / "scale_rows.cpp")
+    assert project.layout == "single_file"
+    assert project.entry.name == "scale_rows"
+    assert project.entry.params == ["x", "weight", "bias", "y", "workspace", "tiling"]
+    assert project.block_dim == 4
+
+
+def test_single_file_kernel_with_parameter_and_buffer_validates() -> None:
+    report = validate_project(DATA / "scale_rows.cpp", DATA / "ref.py", trials=2)
+    assert report.ok, report
+    assert report.counters["block_dim"] == 4
+
+
+def test_parameters_bind_in_order(tmp_path: Path) -> None:
+    # Swapping the kernel's weight and bias parameters must fail: binding is positional.
+    shutil.copytree(DATA, tmp_path / "p")
+    src = tmp_path / "p" / "scale_rows.cpp"
+    src.write_text(
+        src.read_text().replace(
+            "GM_ADDR x, GM_ADDR weight, GM_ADDR bias,", "GM_ADDR x, GM_ADDR bias, GM_ADDR weight,"
+        )
+    )
+    report = validate_project(src, tmp_path / "p" / "ref.py")
+    assert not report.ok and report.cases[0].mismatches > 0
