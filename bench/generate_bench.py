@@ -30,25 +30,39 @@ def main() -> int:
         if args.only not in stub.name:
             continue
         start = time.monotonic()
-        res, plan = rules_generate(stub, args.out / "projects" / stub.stem, chip=args.chip,
-                                   trials=args.trials)
+        res, plan = rules_generate(
+            stub, args.out / "projects" / stub.stem, chip=args.chip, trials=args.trials
+        )
         last = res.attempts[-1] if res.attempts else None
-        rows.append({
-            "stub": stub.stem, "family": stub.stem.split("_")[0], "ok": res.ok,
-            "stage": last.stage if last else None, "message": (last.message if last else "")[:300],
-            "mode": plan.mode if plan else None, "seconds": round(time.monotonic() - start, 2),
-            "max_abs_err": max((c.max_abs_err or 0.0 for c in res.validation.cases), default=None)
-            if res.validation else None,
-        })
-        print(f"{'PASS' if res.ok else 'FAIL'} {stub.stem} ({rows[-1]['stage']}) "
-              f"{'' if res.ok else rows[-1]['message'][:160]}", flush=True)
+        rows.append(
+            {
+                "stub": stub.stem,
+                "family": stub.stem.split("_")[0],
+                "ok": res.ok,
+                "stage": last.stage if last else None,
+                "message": (last.message if last else "")[:300],
+                "mode": plan.mode if plan else None,
+                "seconds": round(time.monotonic() - start, 2),
+                "max_abs_err": max(
+                    (c.max_abs_err or 0.0 for c in res.validation.cases), default=None
+                )
+                if res.validation
+                else None,
+            }
+        )
+        print(
+            f"{'PASS' if res.ok else 'FAIL'} {stub.stem} ({rows[-1]['stage']}) "
+            f"{'' if res.ok else rows[-1]['message'][:160]}",
+            flush=True,
+        )
     fams: dict[str, list[bool]] = {}
     for r in rows:
         fams.setdefault(r["family"], []).append(r["ok"])
     summary = {f: {"passed": sum(v), "total": len(v)} for f, v in sorted(fams.items())}
     args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "results.json").write_text(json.dumps({"chip": args.chip, "families": summary,
-                                                       "stubs": rows}, indent=2))
+    (args.out / "results.json").write_text(
+        json.dumps({"chip": args.chip, "families": summary, "stubs": rows}, indent=2)
+    )
     md = ["| family | passed | total | rate |", "|---|---|---|---|"]
     for f, s in summary.items():
         md.append(f"| {f} | {s['passed']} | {s['total']} | {100 * s['passed'] / s['total']:.0f}% |")

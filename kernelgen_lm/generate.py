@@ -48,11 +48,19 @@ def _lint_errors(project: Path, chip: str) -> list[str] | None:
     if fn is None:
         return None
     diags = fn(project, chip=chip)
-    return [d.compiler_style() for d in diags if getattr(d.severity, "value", d.severity) == "error"]
+    return [
+        d.compiler_style() for d in diags if getattr(d.severity, "value", d.severity) == "error"
+    ]
 
 
-def rules_generate(ref: Path, out: Path, *, chip: str, trials: int = DEFAULT_TRIALS,
-                   progress: Progress | None = None) -> tuple[GenerationResult, KernelPlan | None]:
+def rules_generate(
+    ref: Path,
+    out: Path,
+    *,
+    chip: str,
+    trials: int = DEFAULT_TRIALS,
+    progress: Progress | None = None,
+) -> tuple[GenerationResult, KernelPlan | None]:
     from ascend_tools.validate import ValidationInputError, validate_project
     from kernelgen_lm.lower.project import write_project
 
@@ -99,11 +107,11 @@ def rules_generate(ref: Path, out: Path, *, chip: str, trials: int = DEFAULT_TRI
     res.validation = report
     if report.ok:
         res.ok = True
-        res.attempts.append(Attempt(backend="rules", ok=True, stage="done",
-                                    message="validated"))
+        res.attempts.append(Attempt(backend="rules", ok=True, stage="done", message="validated"))
     else:
-        stage = "compile" if not report.compile.ok else (
-            "run" if report.runtime_errors else "compare")
+        stage = (
+            "compile" if not report.compile.ok else ("run" if report.runtime_errors else "compare")
+        )
         msg = _failure_text(report)
         res.attempts.append(Attempt(backend="rules", ok=False, stage=stage, message=msg))
         res.error = msg
@@ -119,9 +127,17 @@ def _failure_text(report: ValidationReport) -> str:
     return "; ".join(f"{c.name}: {getattr(c, 'message', '') or 'mismatch'}" for c in bad[:3])
 
 
-def generate(ref: Path, out: Path, *, chip: str = DEFAULT_CHIP, backend: BackendChoice = "auto",
-             samples: int = 1, max_repairs: int = 2, trials: int = DEFAULT_TRIALS,
-             progress: Progress | None = None) -> GenerationResult:
+def generate(
+    ref: Path,
+    out: Path,
+    *,
+    chip: str = DEFAULT_CHIP,
+    backend: BackendChoice = "auto",
+    samples: int = 1,
+    max_repairs: int = 2,
+    trials: int = DEFAULT_TRIALS,
+    progress: Progress | None = None,
+) -> GenerationResult:
     """Runs the configured path(s); the result says which produced the kept project."""
     attempts: list[Attempt] = []
     plan: KernelPlan | None = None
@@ -147,21 +163,41 @@ def generate(ref: Path, out: Path, *, chip: str = DEFAULT_CHIP, backend: Backend
         config_error = ""
     if llm is None:
         why = (result.error if result is not None else None) or "the rule path was not run"
-        msg = ("LLM backend not available: " + (config_error or
-               "set KERNELGEN_LLM_BASE_URL and KERNELGEN_LLM_MODEL (an OpenAI-compatible server "
-               "such as vLLM) or KERNELGEN_LLM_LOCAL_MODEL (a local transformers model)"))
+        msg = "LLM backend not available: " + (
+            config_error
+            or "set KERNELGEN_LLM_BASE_URL and KERNELGEN_LLM_MODEL (an OpenAI-compatible server "
+            "such as vLLM) or KERNELGEN_LLM_LOCAL_MODEL (a local transformers model)"
+        )
         attempts.append(Attempt(backend="llm", ok=False, stage="llm", message=msg))
-        return GenerationResult(ok=False, op=result.op if result else None,
-                                project=result.project if result else None,
-                                attempts=attempts, validation=result.validation if result else None,
-                                plan=plan_text(plan) if plan else None,
-                                error=f"{why}; {msg}")
+        return GenerationResult(
+            ok=False,
+            op=result.op if result else None,
+            project=result.project if result else None,
+            attempts=attempts,
+            validation=result.validation if result else None,
+            plan=plan_text(plan) if plan else None,
+            error=f"{why}; {msg}",
+        )
     from kernelgen_lm.llm.loop import run_llm_generation
 
-    gen = run_llm_generation(ref, out, backend=llm, chip=chip, samples=samples,
-                             max_repairs=max_repairs,
-                             plan_summary=plan_text(plan) if plan else None, progress=progress)
+    gen = run_llm_generation(
+        ref,
+        out,
+        backend=llm,
+        chip=chip,
+        samples=samples,
+        max_repairs=max_repairs,
+        plan_summary=plan_text(plan) if plan else None,
+        progress=progress,
+    )
     attempts += gen.attempts
-    return GenerationResult(ok=gen.ok, op=result.op if result else None, project=gen.project,
-                            backend_used="llm", attempts=attempts, validation=gen.validation,
-                            plan=plan_text(plan) if plan else None, error=gen.error)
+    return GenerationResult(
+        ok=gen.ok,
+        op=result.op if result else None,
+        project=gen.project,
+        backend_used="llm",
+        attempts=attempts,
+        validation=gen.validation,
+        plan=plan_text(plan) if plan else None,
+        error=gen.error,
+    )

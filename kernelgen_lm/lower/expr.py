@@ -14,15 +14,31 @@ from dataclasses import dataclass, field
 
 from kernelgen_lm.plan.ir import COMPARE_OPS, KernelPlan
 
-UNARY_API = {"exp": "Exp", "log": "Ln", "sqrt": "Sqrt", "rsqrt": "Rsqrt", "recip": "Reciprocal",
-             "relu": "Relu", "abs": "Abs"}
+UNARY_API = {
+    "exp": "Exp",
+    "log": "Ln",
+    "sqrt": "Sqrt",
+    "rsqrt": "Rsqrt",
+    "recip": "Reciprocal",
+    "relu": "Relu",
+    "abs": "Abs",
+}
 BINARY_API = {"add": "Add", "sub": "Sub", "mul": "Mul", "div": "Div", "max": "Max", "min": "Min"}
 CMP_MODE = {"lt": "LT", "le": "LE", "gt": "GT", "ge": "GE", "eq": "EQ", "ne": "NE"}
-SCALAR_BIN = {"add": "({a} + {b})", "sub": "({a} - {b})", "mul": "({a} * {b})",
-              "div": "({a} / {b})", "max": "({a} > {b} ? {a} : {b})",
-              "min": "({a} < {b} ? {a} : {b})"}
-SCALAR_UN = {"neg": "(-{a})", "abs": "({a} < 0.0f ? -{a} : {a})",
-             "relu": "({a} > 0.0f ? {a} : 0.0f)", "recip": "(1.0f / {a})"}
+SCALAR_BIN = {
+    "add": "({a} + {b})",
+    "sub": "({a} - {b})",
+    "mul": "({a} * {b})",
+    "div": "({a} / {b})",
+    "max": "({a} > {b} ? {a} : {b})",
+    "min": "({a} < {b} ? {a} : {b})",
+}
+SCALAR_UN = {
+    "neg": "(-{a})",
+    "abs": "({a} < 0.0f ? -{a} : {a})",
+    "relu": "({a} > 0.0f ? {a} : 0.0f)",
+    "recip": "(1.0f / {a})",
+}
 SCALAR_CMP = {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "eq": "==", "ne": "!="}
 
 
@@ -130,7 +146,7 @@ class Program:
             return Operand("T", t, s)
         # Destination: reuse the slot of an argument that dies here (full overlap is allowed).
         reuse = next((a for a in dying if a.slot is not None and a.kind == "T"), None)
-        if reuse is not None and op not in ("div",) + COMPARE_OPS:
+        if reuse is not None and op not in ("div", *COMPARE_OPS):
             s, t = reuse.slot, reuse.text
             self.free = [f for f in self.free if f != s]
             dst = Operand("T", t, s)
@@ -147,11 +163,13 @@ class Program:
         elif op in COMPARE_OPS:
             a, sa = self.tile_of(args[0])
             b, sb = self.tile_of(args[1])
-            self.lines.append(f"Compare(cmpMask, {a.text}, {b.text}, CMPMODE::{CMP_MODE[op]}, "
-                              f"{self.count64});")
+            self.lines.append(
+                f"Compare(cmpMask, {a.text}, {b.text}, CMPMODE::{CMP_MODE[op]}, {self.count64});"
+            )
             self.lines.append(f"Duplicate({d}, 1.0f, {c});")
-            self.lines.append(f"Select({d}, cmpMask, {d}, 0.0f, SELMODE::VSEL_TENSOR_SCALAR_MODE, "
-                              f"{c});")
+            self.lines.append(
+                f"Select({d}, cmpMask, {d}, 0.0f, SELMODE::VSEL_TENSOR_SCALAR_MODE, {c});"
+            )
             for t, scratch in ((a, sa), (b, sb)):
                 if scratch:
                     self.release(t)
@@ -159,14 +177,17 @@ class Program:
             cond, sc = self.tile_of(args[0])
             zero_s, zero = self.slot()
             self.lines.append(f"Duplicate({zero}, 0.0f, {c});")
-            self.lines.append(f"Compare(cmpMask, {cond.text}, {zero}, CMPMODE::NE, {self.count64});")
+            self.lines.append(
+                f"Compare(cmpMask, {cond.text}, {zero}, CMPMODE::NE, {self.count64});"
+            )
             self.release(Operand("T", zero, zero_s))
             if sc:
                 self.release(cond)
             a, sa = self.tile_of(args[1])
             b, sb = self.tile_of(args[2])
-            self.lines.append(f"Select({d}, cmpMask, {a.text}, {b.text}, "
-                              f"SELMODE::VSEL_TENSOR_TENSOR_MODE, {c});")
+            self.lines.append(
+                f"Select({d}, cmpMask, {a.text}, {b.text}, SELMODE::VSEL_TENSOR_TENSOR_MODE, {c});"
+            )
             for t, scratch in ((a, sa), (b, sb)):
                 if scratch:
                     self.release(t)
@@ -181,10 +202,14 @@ class Program:
             return
         if a.kind == "T":  # tile op scalar
             t, s = a.text, b.text
-            form = {"add": f"Adds({d}, {t}, {s}, {c});", "sub": f"Adds({d}, {t}, -{s}, {c});",
-                    "mul": f"Muls({d}, {t}, {s}, {c});",
-                    "div": f"Muls({d}, {t}, 1.0f / {s}, {c});",
-                    "max": f"Maxs({d}, {t}, {s}, {c});", "min": f"Mins({d}, {t}, {s}, {c});"}
+            form = {
+                "add": f"Adds({d}, {t}, {s}, {c});",
+                "sub": f"Adds({d}, {t}, -{s}, {c});",
+                "mul": f"Muls({d}, {t}, {s}, {c});",
+                "div": f"Muls({d}, {t}, 1.0f / {s}, {c});",
+                "max": f"Maxs({d}, {t}, {s}, {c});",
+                "min": f"Mins({d}, {t}, {s}, {c});",
+            }
             self.lines.append(form[op])
             return
         t, s = b.text, a.text  # scalar op tile

@@ -1,6 +1,6 @@
-"""Plan -> host side: `op_host/<op>_tiling.h` and `op_host/<op>.cpp` (TilingFunc, InferShape, OpDef).
+"""Plan -> host side: `op_host/<op>_tiling.h` and `op_host/<op>.cpp` (tiling, InferShape, OpDef).
 
-The TilingFunc computes everything from the runtime shapes (the plan's domain sizes are
+TilingFunc computes everything from the runtime shapes (the plan's domain sizes are
 symbolic in the input dims), so one build serves every shape with the captured layout.
 """
 
@@ -11,15 +11,25 @@ from kernelgen_lm.lower.kernel import KernelEmitter, tiling_fields
 from kernelgen_lm.plan.ir import DimExpr, KernelPlan
 
 GE_DTYPE = {
-    "float32": "ge::DT_FLOAT", "float16": "ge::DT_FLOAT16", "bfloat16": "ge::DT_BF16",
-    "int8": "ge::DT_INT8", "int16": "ge::DT_INT16", "int32": "ge::DT_INT32",
-    "int64": "ge::DT_INT64", "uint8": "ge::DT_UINT8", "bool": "ge::DT_BOOL",
+    "float32": "ge::DT_FLOAT",
+    "float16": "ge::DT_FLOAT16",
+    "bfloat16": "ge::DT_BF16",
+    "int8": "ge::DT_INT8",
+    "int16": "ge::DT_INT16",
+    "int32": "ge::DT_INT32",
+    "int64": "ge::DT_INT64",
+    "uint8": "ge::DT_UINT8",
+    "bool": "ge::DT_BOOL",
 }
 # UB kept free for the small fixed buffers and, on 910B, the scratch some vector APIs use
 # above 184 KB.
 UB_RESERVE = 24 * 1024
-CONFIG = {"dav-c220": "ascend910b", "dav-c100": "ascend910", "dav-m200": "ascend310p",
-          "dav-m300": "ascend310b"}
+CONFIG = {
+    "dav-c220": "ascend910b",
+    "dav-c100": "ascend910",
+    "dav-m200": "ascend310p",
+    "dav-m300": "ascend310b",
+}
 
 
 def tiling_header(plan: KernelPlan) -> str:
@@ -69,14 +79,16 @@ def host_source(plan: KernelPlan, chip: Chip, em: KernelEmitter) -> str:
         "namespace optiling {",
         f"// UB bytes per element of tile length: {bpe} (double-buffered queues of every tensor",
         f"// that varies along the vector axis + {em.nslots} float work tiles"
-        + (" + per-stage accumulators" if plan.mode == "column" else "") + ").",
+        + (" + per-stage accumulators" if plan.mode == "column" else "")
+        + ").",
         f"constexpr uint64_t BYTES_PER_ELEM = {bpe};",
         f"constexpr uint64_t UB_RESERVE = {UB_RESERVE};",
         "constexpr uint64_t TILE_ALIGN = 64;  // whole 256-byte float repeats (Compare needs them)",
         "",
         "static uint64_t Dim(gert::TilingContext* context, uint32_t input, uint32_t dim)",
         "{",
-        "    return static_cast<uint64_t>(context->GetInputShape(input)->GetStorageShape().GetDim(dim));",
+        "    auto shape = context->GetInputShape(input)->GetStorageShape();",
+        "    return static_cast<uint64_t>(shape.GetDim(dim));",
         "}",
         "",
         "static ge::graphStatus TilingFunc(gert::TilingContext* context)",
@@ -96,8 +108,9 @@ def host_source(plan: KernelPlan, chip: Chip, em: KernelEmitter) -> str:
         "    }",
         "    // Tile length: as many elements as fit the UB budget, never more than the",
         "    // vector axis needs, in whole float repeats.",
-        "    uint64_t budget = ubSize > UB_RESERVE + BYTES_PER_ELEM * TILE_ALIGN ? ubSize - UB_RESERVE"
-        " : BYTES_PER_ELEM * TILE_ALIGN;",
+        "    uint64_t floor = BYTES_PER_ELEM * TILE_ALIGN;",
+        "    uint64_t budget = ubSize > UB_RESERVE + floor ? ubSize - UB_RESERVE"
+        " : floor;",
         "    uint64_t tileLen = budget / BYTES_PER_ELEM / TILE_ALIGN * TILE_ALIGN;",
         f"    uint64_t need = (d{V} + TILE_ALIGN - 1) / TILE_ALIGN * TILE_ALIGN;",
         "    if (need < tileLen) {",

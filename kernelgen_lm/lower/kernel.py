@@ -34,8 +34,10 @@ class Tensor:
 
 def tiling_fields(plan: KernelPlan) -> list[tuple[str, str]]:
     """(name, comment) of the tiling struct's uint32 fields, in order."""
-    fields = [(f"dim{k}", f"domain axis a{k} ({'reduced' if a.reduced else 'kept'})")
-              for k, a in enumerate(plan.axes)]
+    fields = [
+        (f"dim{k}", f"domain axis a{k} ({'reduced' if a.reduced else 'kept'})")
+        for k, a in enumerate(plan.axes)
+    ]
     fields += [
         ("tileLen", "elements per UB tile of the vector axis (multiple of 64)"),
         ("unitsPerCore", "work units of a small core"),
@@ -53,8 +55,10 @@ class KernelEmitter:
         self.mode = plan.mode
         self.ins = [Tensor(f"in{i}", t.dtype, t.mask) for i, t in enumerate(plan.inputs)]
         kept = [not a.reduced for a in plan.axes]
-        self.outs = [Tensor(f"out{j}", o.dtype, [True] * self.K if o.level == "full" else kept)
-                     for j, o in enumerate(plan.outputs)]
+        self.outs = [
+            Tensor(f"out{j}", o.dtype, [True] * self.K if o.level == "full" else kept)
+            for j, o in enumerate(plan.outputs)
+        ]
         self.reduced_nv = [k for k in range(self.V) if plan.axes[k].reduced]
         if self.mode == "elementwise":
             self.unit_axes = list(range(self.V))
@@ -62,8 +66,9 @@ class KernelEmitter:
             self.unit_axes = [k for k in range(self.V) if not plan.axes[k].reduced]
         self.nslots = 1
         self.nsmall = 1
-        self.uses_compare = any(n.op in ("lt", "le", "gt", "ge", "eq", "ne", "where")
-                                for n in plan.nodes)
+        self.uses_compare = any(
+            n.op in ("lt", "le", "gt", "ge", "eq", "ne", "where") for n in plan.nodes
+        )
 
     # ---------------------------------------------------------------- static facts for the host
     def bytes_per_element(self) -> int:
@@ -100,8 +105,16 @@ class KernelEmitter:
         return [t for t, p in zip(self.ins, self.plan.inputs, strict=True) if p.used] + self.outs
 
     # ---------------------------------------------------------------- programs
-    def program(self, targets: list[int], *, small: bool, chunk: str, seg: bool,
-                lines: list[str], indent: str) -> tuple[list[Operand], list[str]]:
+    def program(
+        self,
+        targets: list[int],
+        *,
+        small: bool,
+        chunk: str,
+        seg: bool,
+        lines: list[str],
+        indent: str,
+    ) -> tuple[list[Operand], list[str]]:
         """Emits loads + math for `targets`; returns their operands and the cleanup lines."""
         plan = self.plan
         loaded: dict[int, Operand] = {}
@@ -124,8 +137,7 @@ class KernelEmitter:
             off = f"base_{t.var}" + (f" + seg_{t.var}" if seg and self.reduced_nv else "")
             if not t.mask[self.V] or small:
                 name = f"v_{t.var}"
-                prog.lines.append(
-                    f"float {name} = static_cast<float>(gm_{t.var}.GetValue({off}));")
+                prog.lines.append(f"float {name} = static_cast<float>(gm_{t.var}.GetValue({off}));")
                 return Operand("S", name)
             if i in loaded:
                 return loaded[i]
@@ -147,8 +159,14 @@ class KernelEmitter:
             loaded[i] = op
             return op
 
-        prog = Program(plan=plan, count=count, count64="len64" if not small else str(SMALL),
-                       pool=pool, cap=cap, leaf=leaf)
+        prog = Program(
+            plan=plan,
+            count=count,
+            count64="len64" if not small else str(SMALL),
+            pool=pool,
+            cap=cap,
+            leaf=leaf,
+        )
         res = prog.run(targets)
         if small:
             self.nsmall = max(self.nsmall, prog.nslots)
@@ -161,8 +179,7 @@ class KernelEmitter:
     def as_tile(self, op: Operand, lines: list[str], indent: str, small: bool) -> str:
         if op.kind == "T":
             return op.text
-        pool, cap = ("smallPool", str(SMALL)) if small else ("pool", "tileLen")
-        s, t = self._prog.slot()
+        _, t = self._prog.slot()
         if small:
             self.nsmall = max(self.nsmall, self._prog.nslots)
         else:
@@ -170,8 +187,9 @@ class KernelEmitter:
         lines.append(f"{indent}Duplicate({t}, {op.text}, {'1' if small else 'len'});")
         return t
 
-    def store(self, j: int, op: Operand, off: str, count: str, lines: list[str], ind: str,
-              small: bool) -> None:
+    def store(
+        self, j: int, op: Operand, off: str, count: str, lines: list[str], ind: str, small: bool
+    ) -> None:
         t = self.outs[j]
         ct = CTYPE[t.dtype]
         tile = self.as_tile(op, lines, ind, small)
@@ -221,8 +239,10 @@ class KernelEmitter:
         if vec_units:
             L.append(f"{i2}uint64_t c0 = (u % nChunks) * tileLen;")
             L.append(f"{i2}uint64_t outer = u / nChunks;")
-            L.append(f"{i2}uint32_t len = static_cast<uint32_t>(d{self.V} - c0 < tileLen ? "
-                     f"d{self.V} - c0 : tileLen);")
+            L.append(
+                f"{i2}uint32_t len = static_cast<uint32_t>(d{self.V} - c0 < tileLen ? "
+                f"d{self.V} - c0 : tileLen);"
+            )
             if self.uses_compare:
                 L.append(f"{i2}uint32_t len64 = CeilAlign(len, 64);")
             self.decompose("outer", self.unit_axes, "o", L, i2)
@@ -232,8 +252,14 @@ class KernelEmitter:
             L.append(f"{i2}uint64_t base_{t.var} = {self.offset(t, self.unit_axes, 'o')};")
         stages = plan.stages
         if self.mode == "elementwise":
-            outs, clean = self.program([o.node for o in plan.outputs], small=False, chunk="c0",
-                                       seg=False, lines=L, indent=i2)
+            outs, clean = self.program(
+                [o.node for o in plan.outputs],
+                small=False,
+                chunk="c0",
+                seg=False,
+                lines=L,
+                indent=i2,
+            )
             for j, op in enumerate(outs):
                 self.store(j, op, f"base_{self.outs[j].var} + c0", "len", L, i2, False)
             L += [i2 + c for c in clean]
@@ -242,8 +268,9 @@ class KernelEmitter:
                 L.append(f"{i2}// stage {st.name}: {st.op} over the reduced axes, one tile wide")
                 i3 = self.seg_loop_open(L, i2)
                 first = "seg == 0" if self.reduced_nv else "true"
-                (v,), clean = self.program([st.value], small=False, chunk="c0", seg=True,
-                                           lines=L, indent=i3)
+                (v,), clean = self.program(
+                    [st.value], small=False, chunk="c0", seg=True, lines=L, indent=i3
+                )
                 tile = self.as_tile(v, L, i3, False)
                 api = {"sum": "Add", "max": "Max", "min": "Min", "prod": "Mul"}[st.op]
                 L.append(f"{i3}if ({first}) {{")
@@ -266,16 +293,28 @@ class KernelEmitter:
         full = [j for j, o in enumerate(plan.outputs) if o.level == "full"]
         red = [j for j, o in enumerate(plan.outputs) if o.level == "reduced"]
         if red:
-            outs, clean = self.program([plan.outputs[j].node for j in red], small=False,
-                                       chunk="c0", seg=False, lines=L, indent=i2)
+            outs, clean = self.program(
+                [plan.outputs[j].node for j in red],
+                small=False,
+                chunk="c0",
+                seg=False,
+                lines=L,
+                indent=i2,
+            )
             for j, op in zip(red, outs, strict=True):
                 self.store(j, op, f"base_{self.outs[j].var} + c0", "len", L, i2, False)
             L += [i2 + c for c in clean]
         if full:
             L.append(f"{i2}// epilogue: full-domain outputs")
             i3 = self.seg_loop_open(L, i2)
-            outs, clean = self.program([plan.outputs[j].node for j in full], small=False,
-                                       chunk="c0", seg=True, lines=L, indent=i3)
+            outs, clean = self.program(
+                [plan.outputs[j].node for j in full],
+                small=False,
+                chunk="c0",
+                seg=True,
+                lines=L,
+                indent=i3,
+            )
             for j, op in zip(full, outs, strict=True):
                 t = self.outs[j]
                 self.store(j, op, f"base_{t.var}{self.seg(t)} + c0", "len", L, i3, False)
@@ -293,12 +332,15 @@ class KernelEmitter:
             L.append(f"{i3}for (uint64_t c0 = 0; c0 < d{V}; c0 += tileLen) {{")
             i4 = i3 + "    "
             first = ("seg == 0 && " if self.reduced_nv else "") + "c0 == 0"
-            L.append(f"{i4}uint32_t len = static_cast<uint32_t>(d{V} - c0 < tileLen ? "
-                     f"d{V} - c0 : tileLen);")
+            L.append(
+                f"{i4}uint32_t len = static_cast<uint32_t>(d{V} - c0 < tileLen ? "
+                f"d{V} - c0 : tileLen);"
+            )
             if self.uses_compare:
                 L.append(f"{i4}uint32_t len64 = CeilAlign(len, 64);")
-            (v,), clean = self.program([st.value], small=False, chunk="c0", seg=True, lines=L,
-                                       indent=i4)
+            (v,), clean = self.program(
+                [st.value], small=False, chunk="c0", seg=True, lines=L, indent=i4
+            )
             tile = self.as_tile(v, L, i4, False)
             if st.op == "prod":
                 L.append(f"{i4}SetFlag<HardEvent::V_S>(EVENT_ID0);")
@@ -313,9 +355,12 @@ class KernelEmitter:
                 L.append(f"{i4}SetFlag<HardEvent::V_S>(EVENT_ID0);")
                 L.append(f"{i4}WaitFlag<HardEvent::V_S>(EVENT_ID0);")
                 L.append(f"{i4}float part = redOut.GetValue(0);")
-            combine = {"sum": f"stat{s} + part", "prod": f"stat{s} * part",
-                       "max": f"(part > stat{s} ? part : stat{s})",
-                       "min": f"(part < stat{s} ? part : stat{s})"}[st.op]
+            combine = {
+                "sum": f"stat{s} + part",
+                "prod": f"stat{s} * part",
+                "max": f"(part > stat{s} ? part : stat{s})",
+                "min": f"(part < stat{s} ? part : stat{s})",
+            }[st.op]
             L.append(f"{i4}stat{s} = ({first}) ? part : {combine};")
             L += [i4 + c for c in clean]
             L.append(f"{i3}}}")
@@ -325,8 +370,14 @@ class KernelEmitter:
         red = [j for j, o in enumerate(plan.outputs) if o.level == "reduced"]
         if red:
             L.append(f"{i2}// per-row results: one element each")
-            outs, clean = self.program([plan.outputs[j].node for j in red], small=True,
-                                       chunk="0", seg=False, lines=L, indent=i2)
+            outs, clean = self.program(
+                [plan.outputs[j].node for j in red],
+                small=True,
+                chunk="0",
+                seg=False,
+                lines=L,
+                indent=i2,
+            )
             for j, op in zip(red, outs, strict=True):
                 self.store(j, op, f"base_{self.outs[j].var}", "1", L, i2, True)
             L += [i2 + c for c in clean]
@@ -335,12 +386,20 @@ class KernelEmitter:
             i3 = self.seg_loop_open(L, i2)
             L.append(f"{i3}for (uint64_t c0 = 0; c0 < d{V}; c0 += tileLen) {{")
             i4 = i3 + "    "
-            L.append(f"{i4}uint32_t len = static_cast<uint32_t>(d{V} - c0 < tileLen ? "
-                     f"d{V} - c0 : tileLen);")
+            L.append(
+                f"{i4}uint32_t len = static_cast<uint32_t>(d{V} - c0 < tileLen ? "
+                f"d{V} - c0 : tileLen);"
+            )
             if self.uses_compare:
                 L.append(f"{i4}uint32_t len64 = CeilAlign(len, 64);")
-            outs, clean = self.program([plan.outputs[j].node for j in full], small=False,
-                                       chunk="c0", seg=True, lines=L, indent=i4)
+            outs, clean = self.program(
+                [plan.outputs[j].node for j in full],
+                small=False,
+                chunk="c0",
+                seg=True,
+                lines=L,
+                indent=i4,
+            )
             for j, op in zip(full, outs, strict=True):
                 t = self.outs[j]
                 self.store(j, op, f"base_{t.var}{self.seg(t)} + c0", "len", L, i4, False)
@@ -353,7 +412,7 @@ class KernelEmitter:
     def copy_helpers(self) -> list[str]:
         if self.chip.has_datacopypad:
             return [
-                "// Tail-safe copies: DataCopyPad moves exactly len elements (no 32-byte rounding).",
+                "// Tail-safe copies: DataCopyPad moves exactly len elements (no 32-byte rounding)",
                 "template <typename T>",
                 "__aicore__ inline void CopyInTile(const LocalTensor<T>& dst, "
                 "const GlobalTensor<T>& src, uint32_t len)",
@@ -403,8 +462,10 @@ class KernelEmitter:
         body = self.body()  # first: sizes the tile pools
         used_in = [(t, p) for t, p in zip(self.ins, plan.inputs, strict=True) if p.used]
         L: list[str] = []
-        L.append(f"// {plan.op_name}: generated by kernelgen's rule-based lowering "
-                 f"(mode {self.mode}, {self.chip.name}).")
+        L.append(
+            f"// {plan.op_name}: generated by kernelgen's rule-based lowering "
+            f"(mode {self.mode}, {self.chip.name})."
+        )
         L.append("// Plan (see plan.txt): every value is computed in float32 in UB tiles;")
         L.append("// half/bfloat16 tensors are cast on load and store.")
         L.append('#include "kernel_operator.h"')
@@ -423,8 +484,9 @@ class KernelEmitter:
         L.append(f"class Kernel{plan.op_name} {{")
         L.append("public:")
         L.append(f"    __aicore__ inline Kernel{plan.op_name}() {{}}")
-        params = ", ".join([f"GM_ADDR {t.var}" for t in self.ins] +
-                           [f"GM_ADDR {t.var}" for t in self.outs])
+        params = ", ".join(
+            [f"GM_ADDR {t.var}" for t in self.ins] + [f"GM_ADDR {t.var}" for t in self.outs]
+        )
         L.append(f"    // TilingT: {tiling_struct}, as GET_TILING_DATA provides it on this build.")
         L.append("    template <typename TilingT>")
         L.append(f"    __aicore__ inline void Init({params}, const TilingT& td, TPipe* pipe)")
@@ -453,9 +515,12 @@ class KernelEmitter:
             L.append(f"{i}gm_{t.var}.SetGlobalBuffer((__gm__ {ct}*){t.var}, {extent});")
         for t, _ in used_in:
             if t.mask[self.V]:
-                L.append(f"{i}pipe->InitBuffer(q_{t.var}, BUFFER_NUM, tileLen * sizeof({CTYPE[t.dtype]}));")
+                size = f"tileLen * sizeof({CTYPE[t.dtype]})"
+                L.append(f"{i}pipe->InitBuffer(q_{t.var}, BUFFER_NUM, {size});")
         for t in self.outs:
-            L.append(f"{i}pipe->InitBuffer(q_{t.var}, BUFFER_NUM, tileLen * sizeof({CTYPE[t.dtype]}));")
+            L.append(
+                f"{i}pipe->InitBuffer(q_{t.var}, BUFFER_NUM, tileLen * sizeof({CTYPE[t.dtype]}));"
+            )
         L.append(f"{i}pipe->InitBuffer(poolBuf, {self.nslots} * tileLen * sizeof(float));")
         L.append(f"{i}pipe->InitBuffer(smallBuf, {self.nsmall} * SMALL_LEN * sizeof(float));")
         L.append(f"{i}pool = poolBuf.Get<float>();")
@@ -503,8 +568,9 @@ class KernelEmitter:
         L.append(f"    uint64_t {dims};")
         L.append("    uint64_t tileLen = 0, nChunks = 0, unitStart = 0, unitEnd = 0;")
         L.append("    float cntF = 1.0f;")
-        strides = [f"st_{t.var}_{k} = 0" for t in self.all_tensors() for k in range(self.K)
-                   if t.mask[k]]
+        strides = [
+            f"st_{t.var}_{k} = 0" for t in self.all_tensors() for k in range(self.K) if t.mask[k]
+        ]
         if strides:
             L.append(f"    uint64_t {', '.join(strides)};")
         L.append("};")

@@ -1,4 +1,4 @@
-"""Plan -> an msopgen-layout operator project on disk (+ torch binding and ModelNew for real NPUs)."""
+"""Plan -> an msopgen-layout operator project (+ torch binding and ModelNew for real NPUs)."""
 
 from __future__ import annotations
 
@@ -23,63 +23,78 @@ def _binding(plan: KernelPlan) -> str:
     ins = ", ".join(f"const at::Tensor& in{i}" for i in range(len(plan.inputs)))
     outs = []
     for j, o in enumerate(plan.outputs):
-        ref = next((i for i, t in enumerate(plan.inputs) if t.shape == o.shape
-                    and t.dtype == o.dtype), None)
+        ref = next(
+            (i for i, t in enumerate(plan.inputs) if t.shape == o.shape and t.dtype == o.dtype),
+            None,
+        )
         if ref is not None:
             outs.append(f"    at::Tensor out{j} = at::empty_like(in{ref});")
         else:
             dims = ", ".join(str(s) for s in o.shape)
             outs.append(f"    at::Tensor out{j} = at::empty({{{dims}}}, in0.options());")
-    names = ", ".join([f"in{i}" for i in range(len(plan.inputs))] +
-                      [f"out{j}" for j in range(len(plan.outputs))])
-    ret = ("out0" if len(plan.outputs) == 1 else
-           "std::vector<at::Tensor>{" + ", ".join(f"out{j}" for j in range(len(plan.outputs))) + "}")
+    names = ", ".join(
+        [f"in{i}" for i in range(len(plan.inputs))] + [f"out{j}" for j in range(len(plan.outputs))]
+    )
+    ret = (
+        "out0"
+        if len(plan.outputs) == 1
+        else "std::vector<at::Tensor>{"
+        + ", ".join(f"out{j}" for j in range(len(plan.outputs)))
+        + "}"
+    )
     rtype = "at::Tensor" if len(plan.outputs) == 1 else "std::vector<at::Tensor>"
-    return "\n".join([
-        f"// torch_npu binding of {plan.op_name} (build with the CANN toolkit and torch_npu).",
-        "#include <torch/extension.h>",
-        '#include "pytorch_npu_helper.hpp"',
-        "",
-        f"{rtype} {plan.kernel_name}_impl({ins})",
-        "{",
-        *outs,
-        f"    EXEC_NPU_CMD(aclnn{plan.op_name}, {names});",
-        f"    return {ret};",
-        "}",
-        "",
-        "PYBIND11_MODULE(TORCH_EXTENSION_NAME, m)",
-        "{",
-        f'    m.def("{plan.kernel_name}", &{plan.kernel_name}_impl, "{plan.op_name} (AscendC)");',
-        "}",
-        "",
-    ])
+    return "\n".join(
+        [
+            f"// torch_npu binding of {plan.op_name} (build with the CANN toolkit and torch_npu).",
+            "#include <torch/extension.h>",
+            '#include "pytorch_npu_helper.hpp"',
+            "",
+            f"{rtype} {plan.kernel_name}_impl({ins})",
+            "{",
+            *outs,
+            f"    EXEC_NPU_CMD(aclnn{plan.op_name}, {names});",
+            f"    return {ret};",
+            "}",
+            "",
+            "PYBIND11_MODULE(TORCH_EXTENSION_NAME, m)",
+            "{",
+            f'    m.def("{plan.kernel_name}", &{plan.kernel_name}_impl,',
+            f'          "{plan.op_name} (AscendC)");',
+            "}",
+            "",
+        ]
+    )
 
 
 def _model_new(plan: KernelPlan, ref_name: str) -> str:
-    return "\n".join([
-        f'"""KernelBench-style ModelNew calling the generated {plan.op_name} through torch_npu."""',
-        "",
-        "import torch",
-        "import torch.nn as nn",
-        f"import {plan.kernel_name}_ext  # built from framework/{plan.kernel_name}_binding.cpp",
-        "",
-        f"import {ref_name} as reference",
-        "",
-        "",
-        "class ModelNew(nn.Module):",
-        "    def __init__(self, *init_inputs):",
-        "        super().__init__()",
-        "        # Parameters and buffers come from the reference model (same init inputs).",
-        "        self.ref = reference.Model(*init_inputs)",
-        "",
-        "    def forward(self, *inputs):",
-        "        extra = [*self.ref.parameters(), *self.ref.buffers()]",
-        f"        return {plan.kernel_name}_ext.{plan.kernel_name}(*inputs, *extra)",
-        "",
-    ])
+    return "\n".join(
+        [
+            f'"""KernelBench-style ModelNew: calls the generated {plan.op_name} via torch_npu."""',
+            "",
+            "import torch",
+            "import torch.nn as nn",
+            f"import {plan.kernel_name}_ext  # built from framework/{plan.kernel_name}_binding.cpp",
+            "",
+            f"import {ref_name} as reference",
+            "",
+            "",
+            "class ModelNew(nn.Module):",
+            "    def __init__(self, *init_inputs):",
+            "        super().__init__()",
+            "        # Parameters and buffers come from the reference model (same init inputs).",
+            "        self.ref = reference.Model(*init_inputs)",
+            "",
+            "    def forward(self, *inputs):",
+            "        extra = [*self.ref.parameters(), *self.ref.buffers()]",
+            f"        return {plan.kernel_name}_ext.{plan.kernel_name}(*inputs, *extra)",
+            "",
+        ]
+    )
 
 
-def write_project(plan: KernelPlan, chip: Chip, out: Path, ref: Path | None = None) -> LoweredProject:
+def write_project(
+    plan: KernelPlan, chip: Chip, out: Path, ref: Path | None = None
+) -> LoweredProject:
     """Writes the project under `out` (replacing generated files there)."""
     em = KernelEmitter(plan, chip)
     tiling_struct = f"{plan.op_name}TilingData"

@@ -195,7 +195,7 @@ def plan_text(plan: KernelPlan) -> str:
     split = {
         "elementwise": "work units = (outer index, vector tile); units split over cores",
         "row": "work units = kept-axes rows; each row streamed in vector tiles per stage",
-        "column": "work units = (kept outer index, vector tile); reduced axes accumulated into tiles",
+        "column": "work units = (kept outer index, vector tile); reduced axes summed into tiles",
     }[plan.mode]
     lines.append(f"split: {split}; big/small-core split of units; tail tile per row")
     lines += [f"note: {x}" for x in plan.notes]

@@ -18,7 +18,9 @@ EXIT_BAD_INPUT = 2
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("generate", help="generate an AscendC operator project from a PyTorch stub")
-    p.add_argument("ref", type=Path, help="KernelBench-format file (Model, get_inputs, get_init_inputs)")
+    p.add_argument(
+        "ref", type=Path, help="KernelBench-format file (Model, get_inputs, get_init_inputs)"
+    )
     p.add_argument("-o", "--out", type=Path, required=True, help="output project directory")
     p.add_argument("--chip", default=DEFAULT_CHIP, help=f"target chip (default {DEFAULT_CHIP})")
     p.add_argument("--backend", choices=("auto", "rules", "llm"), default="auto")
@@ -29,25 +31,37 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _json(res: GenerationResult) -> str:
-    return json.dumps({
-        "ok": res.ok,
-        "op": res.op,
-        "project": str(res.project) if res.project else None,
-        "backend_used": res.backend_used,
-        "attempts": [a.model_dump() for a in res.attempts],
-        "validation": res.validation.model_dump(mode="json") if res.validation else None,
-        "error": res.error,
-    }, indent=2)
+    return json.dumps(
+        {
+            "ok": res.ok,
+            "op": res.op,
+            "project": str(res.project) if res.project else None,
+            "backend_used": res.backend_used,
+            "attempts": [a.model_dump() for a in res.attempts],
+            "validation": res.validation.model_dump(mode="json") if res.validation else None,
+            "error": res.error,
+        },
+        indent=2,
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     if not args.ref.is_file():
         print(f"kernelgen generate: {args.ref}: no such file", file=sys.stderr)
         return EXIT_BAD_INPUT
-    progress = (lambda m: print(f"[generate] {m}", file=sys.stderr)) if args.format == "text" else None
+    progress = (
+        (lambda m: print(f"[generate] {m}", file=sys.stderr)) if args.format == "text" else None
+    )
     try:
-        res = generate(args.ref, args.out, chip=args.chip, backend=args.backend,
-                       samples=args.samples, max_repairs=args.max_repairs, progress=progress)
+        res = generate(
+            args.ref,
+            args.out,
+            chip=args.chip,
+            backend=args.backend,
+            samples=args.samples,
+            max_repairs=args.max_repairs,
+            progress=progress,
+        )
     except UnknownChipError as exc:
         print(f"kernelgen generate: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT

@@ -8,7 +8,7 @@ import pytest
 
 from kernelgen_lm.capture import CaptureError, capture
 
-WITH_PARAMS = '''
+WITH_PARAMS = """
 import torch
 import torch.nn as nn
 
@@ -28,7 +28,7 @@ def get_inputs():
 
 def get_init_inputs():
     return [8]
-'''
+"""
 
 
 def test_parameters_follow_forward_inputs_in_named_parameters_order(tmp_path: Path) -> None:
@@ -36,7 +36,10 @@ def test_parameters_follow_forward_inputs_in_named_parameters_order(tmp_path: Pa
     p.write_text(WITH_PARAMS)
     g = capture(p)
     assert [(t.kind, t.target) for t in g.inputs] == [
-        ("input", ""), ("parameter", "ln.weight"), ("parameter", "ln.bias")]
+        ("input", ""),
+        ("parameter", "ln.weight"),
+        ("parameter", "ln.bias"),
+    ]
     assert g.op_name == "LnCustom"
     assert any(n.target == "aten.native_layer_norm.default" for n in g.nodes)
 
@@ -57,7 +60,6 @@ def test_syntax_error_names_the_line(tmp_path: Path) -> None:
 
 def test_data_dependent_control_flow_is_reported(tmp_path: Path) -> None:
     p = tmp_path / "dyn.py"
-    p.write_text(WITH_PARAMS.replace("return self.ln(x)",
-                                     "return x if x.sum() > 0 else -x"))
-    with pytest.raises(CaptureError, match="torch.export failed"):
+    p.write_text(WITH_PARAMS.replace("return self.ln(x)", "return x if x.sum() > 0 else -x"))
+    with pytest.raises(CaptureError, match=r"torch\.export failed"):
         capture(p)

@@ -9,7 +9,7 @@ import pytest
 
 from server.cli import main
 
-STUB = '''
+STUB = """
 import torch
 import torch.nn as nn
 
@@ -28,7 +28,7 @@ def get_inputs():
 
 def get_init_inputs():
     return []
-'''
+"""
 
 
 def write(tmp_path: Path, body: str) -> Path:
@@ -39,8 +39,18 @@ def write(tmp_path: Path, body: str) -> Path:
 
 def test_rule_path_generates_a_validated_softmax_project(tmp_path: Path, capsys) -> None:
     ref = write(tmp_path, "torch.softmax(x, dim=-1)")
-    code = main(["generate", str(ref), "-o", str(tmp_path / "out"), "--backend", "rules",
-                 "--format", "json"])
+    code = main(
+        [
+            "generate",
+            str(ref),
+            "-o",
+            str(tmp_path / "out"),
+            "--backend",
+            "rules",
+            "--format",
+            "json",
+        ]
+    )
     out = json.loads(capsys.readouterr().out)
     assert code == 0, out
     assert out["ok"] and out["backend_used"] == "rules"
@@ -49,7 +59,8 @@ def test_rule_path_generates_a_validated_softmax_project(tmp_path: Path, capsys)
 
 
 def test_uncovered_op_without_backend_names_the_op_and_how_to_configure(
-        tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
     for var in ("KERNELGEN_LLM_BASE_URL", "KERNELGEN_LLM_MODEL", "KERNELGEN_LLM_LOCAL_MODEL"):
         monkeypatch.delenv(var, raising=False)
     ref = write(tmp_path, "torch.cumsum(x, dim=1)")

@@ -10,7 +10,7 @@ from kernelgen_lm.capture import capture
 from kernelgen_lm.lower.project import write_project
 from kernelgen_lm.plan.build import build_plan
 
-STUB = '''
+STUB = """
 import torch
 import torch.nn as nn
 
@@ -29,7 +29,7 @@ def get_inputs():
 
 def get_init_inputs():
     return []
-'''
+"""
 
 
 def lowered(tmp_path: Path, chip: str) -> Path:
@@ -42,18 +42,28 @@ def lowered(tmp_path: Path, chip: str) -> Path:
 
 def test_project_has_msopgen_layout_binding_and_plan(tmp_path: Path) -> None:
     out = lowered(tmp_path, "ascend910b2")
-    for rel in ("op_host/smx_custom.cpp", "op_host/smx_custom_tiling.h",
-                "op_kernel/smx_custom.cpp", "plan.txt", "framework/smx_custom_binding.cpp",
-                "framework/model_new.py"):
+    for rel in (
+        "op_host/smx_custom.cpp",
+        "op_host/smx_custom_tiling.h",
+        "op_kernel/smx_custom.cpp",
+        "plan.txt",
+        "framework/smx_custom_binding.cpp",
+        "framework/model_new.py",
+    ):
         assert (out / rel).is_file(), rel
     kernel = (out / "op_kernel/smx_custom.cpp").read_text()
-    assert re.search(r"void smx_custom\(GM_ADDR in0, GM_ADDR in1, GM_ADDR out0, "
-                     r"GM_ADDR workspace, GM_ADDR tiling\)", kernel)
+    assert re.search(
+        r"void smx_custom\(GM_ADDR in0, GM_ADDR in1, GM_ADDR out0, "
+        r"GM_ADDR workspace, GM_ADDR tiling\)",
+        kernel,
+    )
     assert "EXEC_NPU_CMD(aclnnSmxCustom" in (out / "framework/smx_custom_binding.cpp").read_text()
 
 
 def test_tail_uses_datacopypad_only_on_chips_that_have_it(tmp_path: Path) -> None:
-    assert "DataCopyPad" in (lowered(tmp_path, "ascend910b2") / "op_kernel/smx_custom.cpp").read_text()
+    assert (
+        "DataCopyPad" in (lowered(tmp_path, "ascend910b2") / "op_kernel/smx_custom.cpp").read_text()
+    )
     old = (lowered(tmp_path, "ascend910") / "op_kernel/smx_custom.cpp").read_text()
     assert "DataCopyPad(" not in old and "SetValue" in old
 

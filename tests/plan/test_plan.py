@@ -10,7 +10,7 @@ from kernelgen_lm.capture import capture
 from kernelgen_lm.plan.build import PlanError, build_plan
 from kernelgen_lm.plan.ir import plan_text
 
-STUB = '''
+STUB = """
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -30,7 +30,7 @@ def get_inputs():
 
 def get_init_inputs():
     return []
-'''
+"""
 
 
 def plan_for(tmp_path: Path, body: str, inputs: str, args: str = "self, x"):
@@ -53,8 +53,9 @@ def test_softmax_over_a_middle_dim_is_a_column_plan(tmp_path: Path) -> None:
 
 
 def test_channel_bias_broadcast_varies_only_along_the_channel_axis(tmp_path: Path) -> None:
-    plan = plan_for(tmp_path, "x + b", "torch.randn(2, 3, 4, 5), torch.randn(1, 3, 1, 1)",
-                    args="self, x, b")
+    plan = plan_for(
+        tmp_path, "x + b", "torch.randn(2, 3, 4, 5), torch.randn(1, 3, 1, 1)", args="self, x, b"
+    )
     assert plan.mode == "elementwise"
     assert len(plan.axes) == 3  # (N, C, H*W) after merging H and W
     assert plan.inputs[0].mask == [True, True, True]
