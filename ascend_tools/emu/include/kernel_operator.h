@@ -18,3 +18,4 @@
 #include "kernelgen/reduce.h"
 #include "kernelgen/activation.h"
 #include "kernelgen/misc.h"
+#include "kernelgen/softmax.h"

@@ -12,6 +12,11 @@
 #define ASCEND_IS_NOT_AIV (::kernelgen::block().is_aic)
 #define ASCEND_IS_NOT_AIC (!::kernelgen::block().is_aic)
 
+// CCE intrinsics some kernels call directly; nothing to order on the CPU.
+inline void pipe_barrier(pipe_t) {}
+inline void set_flag(pipe_t, pipe_t, event_t) {}
+inline void wait_flag(pipe_t, pipe_t, event_t) {}
+
 namespace AscendC {
 
 using ::printf;
@@ -24,7 +29,6 @@ inline void SetFlag(HardEvent, int32_t) {}
 inline void WaitFlag(HardEvent, int32_t) {}
 template <pipe_t pipe>
 inline void PipeBarrier() {}
-inline void pipe_barrier(pipe_t) {}
 template <pipe_t src, pipe_t dst>
 inline void CrossCoreSetFlag(int32_t) {}
 template <uint8_t mode, pipe_t pipe>

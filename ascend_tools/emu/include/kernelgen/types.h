@@ -68,6 +68,17 @@ struct bfloat16_t {
     bfloat16_t operator-() const { return from_bits(static_cast<uint16_t>(bits ^ 0x8000u)); }
 };
 
+// Pipes and event ids are compiler-level names in CCE code: global, and used unqualified
+// (pipe_barrier(PIPE_ALL), EVENT_ID0).
+enum pipe_t : uint8_t {
+    PIPE_S = 0, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_ALL, PIPE_MTE4, PIPE_MTE5,
+    PIPE_V2, PIPE_FIX,
+};
+
+enum event_t : uint8_t {
+    EVENT_ID0 = 0, EVENT_ID1, EVENT_ID2, EVENT_ID3, EVENT_ID4, EVENT_ID5, EVENT_ID6, EVENT_ID7,
+};
+
 // Kernel types (KERNEL_TASK_TYPE_DEFAULT); used unqualified in kernels.
 enum KernelType {
     KERNEL_TYPE_AIV_ONLY,
@@ -84,6 +95,9 @@ namespace AscendC {
 
 using ::bfloat16_t;
 using ::KernelType;
+using ::event_t;
+using ::pipe_t;
+using TEventID = int8_t;
 using ::half;
 
 // ---------------------------------------------------------------- constants
@@ -136,15 +150,6 @@ enum class HardEvent : uint8_t {
     MTE1_FIX, FIX_MTE1, FIX_FIX, MAX,
 };
 
-enum pipe_t : uint8_t {
-    PIPE_S = 0, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_ALL, PIPE_MTE4, PIPE_MTE5,
-    PIPE_V2, PIPE_FIX,
-};
-
-using TEventID = int8_t;
-enum event_t : uint8_t {
-    EVENT_ID0 = 0, EVENT_ID1, EVENT_ID2, EVENT_ID3, EVENT_ID4, EVENT_ID5, EVENT_ID6, EVENT_ID7,
-};
 
 // ---------------------------------------------------------------- parameter structs
 struct DataCopyParams {

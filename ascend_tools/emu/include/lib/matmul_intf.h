@@ -1,0 +1,210 @@
+// Matmul high-level API on the CPU: C = A x B (+ bias), with A/B optionally transposed, read
+// from GM or UB and accumulated in float. Shapes come from the TCubeTiling (singleCore*, Ka/Kb,
+// M/N as the original row strides), SetOrgShape, SetSingleShape and SetTail. IterateAll writes
+// the whole result; Iterate/GetTensorC walk it in baseM x baseN blocks.
+#pragma once
+
+#include <vector>
+
+#include "kernel_operator.h"
+#include "kernel_tiling/kernel_tiling.h"
+
+enum class CubeFormat : uint8_t { ND = 0, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR, VECTOR };
+enum class LayoutMode : uint8_t { NONE = 0, BSNGD, SBNGD, BNGS1S2, NORMAL };
+
+namespace matmul {
+
+using AscendC::GlobalTensor;
+using AscendC::LocalTensor;
+using AscendC::TPosition;
+using ::CubeFormat;
+using ::LayoutMode;
+
+template <TPosition pos, CubeFormat format, class T, bool isTrans = false, LayoutMode layout = LayoutMode::NONE>
+struct MatmulType {
+    using DType = T;
+    static constexpr TPosition position = pos;
+    static constexpr CubeFormat fmt = format;
+    static constexpr bool trans = isTrans;
+};
+
+struct MatmulConfig {
+    bool doNorm = true;
+};
+inline constexpr MatmulConfig CFG_NORM{};
+inline constexpr MatmulConfig CFG_MDL{};
+
+// An operand held either in GM or in UB/L1: element (r, c) of a row-major [rows, cols] layout.
+template <class T>
+struct Operand {
+    const T* base = nullptr;
+    bool set = false;
+};
+
+template <class A, class B, class C, class BIAS = MatmulType<TPosition::GM, CubeFormat::ND, float>,
+          const MatmulConfig& MM_CFG = CFG_NORM>
+class Matmul {
+    using TA = typename A::DType;
+    using TB = typename B::DType;
+    using TC = typename C::DType;
+    using TBias = typename BIAS::DType;
+
+  public:
+    void Init(const TCubeTiling* tiling, AscendC::TPipe* = nullptr) {
+        if (tiling) tiling_ = *tiling;
+        m_ = tiling_.singleCoreM;
+        n_ = tiling_.singleCoreN;
+        k_ = tiling_.singleCoreK;
+        orgM_ = tiling_.M;
+        orgN_ = tiling_.N;
+        orgKa_ = tiling_.Ka;
+        orgKb_ = tiling_.Kb;
+        bias_.set = false;
+    }
+    void SetOrgShape(int orgM, int orgN, int orgK) { SetOrgShape(orgM, orgN, orgK, orgK, orgN); }
+    void SetOrgShape(int orgM, int orgN, int orgKa, int orgKb, int orgKc = 0) {
+        orgM_ = orgM;
+        orgN_ = orgN;
+        orgKa_ = orgKa;
+        orgKb_ = orgKb;
+        (void)orgKc;
+    }
+    void SetSingleShape(int m, int n, int k) {
+        m_ = m;
+        n_ = n;
+        k_ = k;
+    }
+    void SetTail(int tailM = -1, int tailN = -1, int tailK = -1) {
+        if (tailM > 0) m_ = tailM;
+        if (tailN > 0) n_ = tailN;
+        if (tailK > 0) k_ = tailK;
+    }
+    void SetTensorA(const GlobalTensor<TA>& a, bool isTransposeA = false) {
+        a_ = Operand<TA>{a.GetPhyAddr(), true};
+        transA_ = isTransposeA;
+    }
+    void SetTensorA(const LocalTensor<TA>& a, bool isTransposeA = false) {
+        a_ = Operand<TA>{a.data(), true};
+        transA_ = isTransposeA;
+    }
+    void SetTensorB(const GlobalTensor<TB>& b, bool isTransposeB = false) {
+        b_ = Operand<TB>{b.GetPhyAddr(), true};
+        transB_ = isTransposeB;
+    }
+    void SetTensorB(const LocalTensor<TB>& b, bool isTransposeB = false) {
+        b_ = Operand<TB>{b.data(), true};
+        transB_ = isTransposeB;
+    }
+    void SetBias(const GlobalTensor<TBias>& bias) { bias_ = Operand<TBias>{bias.GetPhyAddr(), true}; }
+    void SetBias(const LocalTensor<TBias>& bias) { bias_ = Operand<TBias>{bias.data(), true}; }
+    void ClearBias() { bias_.set = false; }
+    void SetLocalWorkspace(const LocalTensor<uint8_t>&) {}
+    void SetWorkspace(GM_ADDR, int) {}
+    void End() { iter_ = -1; }
+
+    void IterateAll(const GlobalTensor<TC>& c, uint8_t enAtomic = 0, KG_LOC) {
+        compute(file, line);
+        for (int i = 0; i < m_; ++i)
+            for (int j = 0; j < n_; ++j) store(c.GetPhyAddr() + int64_t(i) * orgN_ + j, acc_[size_t(i) * n_ + j], enAtomic);
+    }
+    void IterateAll(const LocalTensor<TC>& c, uint8_t enAtomic = 0, KG_LOC) {
+        compute(file, line);
+        if (uint64_t(m_) * n_ > c.GetSize())
+            kernelgen::failf("count-exceeds-tensor", file, line, "Matmul::IterateAll: %d x %d result, LocalTensor of %u", m_, n_,
+                             c.GetSize());
+        for (int i = 0; i < m_; ++i)
+            for (int j = 0; j < n_; ++j) store(c.data() + int64_t(i) * n_ + j, acc_[size_t(i) * n_ + j], enAtomic);
+    }
+
+    // Walks the result in baseM x baseN blocks, M first within N (iterateOrder 0).
+    bool Iterate(bool = false, KG_LOC) {
+        if (iter_ < 0) {
+            compute(file, line);
+            iter_ = 0;
+        } else {
+            ++iter_;
+        }
+        return iter_ < blocks_m() * blocks_n();
+    }
+    void GetTensorC(const GlobalTensor<TC>& c, uint8_t enAtomic = 0, bool enSequentialWrite = false, KG_LOC) {
+        (void)file, (void)line;
+        int bm = iter_ % blocks_m(), bn = iter_ / blocks_m();
+        int bM = base_m(), bN = base_n();
+        for (int i = bm * bM; i < std::min(m_, (bm + 1) * bM); ++i)
+            for (int j = bn * bN; j < std::min(n_, (bn + 1) * bN); ++j) {
+                int64_t o = enSequentialWrite ? int64_t(i - bm * bM) * bN + (j - bn * bN) : int64_t(i) * orgN_ + j;
+                store(c.GetPhyAddr() + o, acc_[size_t(i) * n_ + j], enAtomic);
+            }
+    }
+    void GetTensorC(const LocalTensor<TC>& c, uint8_t enAtomic = 0, bool = false, KG_LOC) {
+        int bm = iter_ % blocks_m(), bn = iter_ / blocks_m();
+        int bM = base_m(), bN = base_n();
+        if (uint64_t(bM) * bN > c.GetSize())
+            kernelgen::failf("count-exceeds-tensor", file, line, "Matmul::GetTensorC: %d x %d block, LocalTensor of %u", bM, bN,
+                             c.GetSize());
+        for (int i = bm * bM; i < std::min(m_, (bm + 1) * bM); ++i)
+            for (int j = bn * bN; j < std::min(n_, (bn + 1) * bN); ++j)
+                store(c.data() + int64_t(i - bm * bM) * bN + (j - bn * bN), acc_[size_t(i) * n_ + j], enAtomic);
+    }
+
+  private:
+    int base_m() const { return tiling_.baseM > 0 ? tiling_.baseM : m_; }
+    int base_n() const { return tiling_.baseN > 0 ? tiling_.baseN : n_; }
+    int blocks_m() const { return static_cast<int>(kernelgen::ceil_div(m_, base_m())); }
+    int blocks_n() const { return static_cast<int>(kernelgen::ceil_div(n_, base_n())); }
+
+    void compute(const char* file, int line) {
+        if (!a_.set || !b_.set)
+            kernelgen::failf("param-range", file, line, "Matmul: SetTensorA and SetTensorB must come before Iterate");
+        if (m_ <= 0 || n_ <= 0 || k_ <= 0)
+            kernelgen::failf("param-range", file, line, "Matmul: shape M=%d N=%d K=%d (tiling not set or zero)", m_, n_, k_);
+        int lda = orgKa_ > 0 ? orgKa_ : k_, ldb = orgN_ > 0 ? orgN_ : n_;
+        int ldat = orgM_ > 0 ? orgM_ : m_, ldbt = orgKb_ > 0 ? orgKb_ : k_;
+        if (orgN_ <= 0) orgN_ = n_;
+        acc_.assign(size_t(m_) * n_, 0.0f);
+        for (int i = 0; i < m_; ++i)
+            for (int j = 0; j < n_; ++j) {
+                float s = bias_.set ? static_cast<float>(bias_.base[j]) : 0.0f;
+                for (int k = 0; k < k_; ++k) {
+                    float a = static_cast<float>(transA_ ? a_.base[int64_t(k) * ldat + i] : a_.base[int64_t(i) * lda + k]);
+                    float b = static_cast<float>(transB_ ? b_.base[int64_t(j) * ldbt + k] : b_.base[int64_t(k) * ldb + j]);
+                    s += a * b;
+                }
+                acc_[size_t(i) * n_ + j] = s;
+            }
+    }
+    static void store(TC* p, float v, uint8_t atomic) {
+        *p = kernelgen::narrow<TC>(atomic ? static_cast<float>(*p) + v : v);
+    }
+
+    TCubeTiling tiling_{};
+    int m_ = 0, n_ = 0, k_ = 0, orgM_ = 0, orgN_ = 0, orgKa_ = 0, orgKb_ = 0;
+    Operand<TA> a_;
+    Operand<TB> b_;
+    Operand<TBias> bias_;
+    bool transA_ = false, transB_ = false;
+    std::vector<float> acc_;
+    int iter_ = -1;
+};
+
+}  // namespace matmul
+
+namespace kernelgen {
+
+inline void regist_matmul(AscendC::TPipe*, GM_ADDR) {}
+template <class M, class... Rest>
+inline void regist_matmul(AscendC::TPipe* pipe, GM_ADDR ws, M& mm, const TCubeTiling* tiling, Rest&&... rest) {
+    mm.Init(tiling, pipe);
+    regist_matmul(pipe, ws, rest...);
+}
+
+}  // namespace kernelgen
+
+// REGIST_MATMUL_OBJ(&pipe, workspace, mm1, &tiling1[, mm2, &tiling2 ...])
+#define REGIST_MATMUL_OBJ(pipe, workspace, ...) ::kernelgen::regist_matmul((pipe), (workspace), __VA_ARGS__)
+
+namespace AscendC {
+using ::CubeFormat;
+using matmul::Matmul;
+using matmul::MatmulType;
+}  // namespace AscendC

@@ -1,0 +1,179 @@
+// Real-kernel idioms (section 9 of ASCENDC_SPEC.md) in small kernels that must compile unchanged
+// and compute the right thing: `compat CASE a b out report`.
+#include <map>
+
+#include "lib/matmul_intf.h"
+#include "test_io.h"
+
+using namespace AscendC;
+
+constexpr int32_t BUFFER_NUM = 2;
+
+// Softmax over rows written the way hand-written kernels do it: ReduceMax, Duplicate/Adds, Exp,
+// ReduceSum, Muls, with events and barriers between pipes.
+class KernelRowSoftmax {
+  public:
+    __aicore__ inline void Init(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, uint32_t rows, uint32_t cols, TPipe* pipe) {
+        rows_ = rows;
+        cols_ = cols;
+        pipe_ = pipe;
+        xGm.SetGlobalBuffer((__gm__ float*)x, rows * cols);
+        yGm.SetGlobalBuffer((__gm__ float*)y, rows * cols);
+        GM_ADDR user = GetUserWorkspace(workspace);
+        (void)user;
+        pipe_->InitBuffer(inQueue, BUFFER_NUM, cols * sizeof(float));
+        pipe_->InitBuffer(outQueue, BUFFER_NUM, cols * sizeof(float));
+        pipe_->InitBuffer(workBuf, cols * sizeof(float));
+        pipe_->InitBuffer(scalarBuf, 64);
+    }
+    __aicore__ inline void Process() {
+        for (uint32_t r = 0; r < rows_; ++r) {
+            LocalTensor<float> x = inQueue.AllocTensor<float>();
+            DataCopyExtParams copyParams{1, static_cast<uint32_t>(cols_ * sizeof(float)), 0, 0, 0};
+            DataCopyPadExtParams<float> padParams{false, 0, 0, 0};
+            DataCopyPad(x, xGm[r * cols_], copyParams, padParams);
+            inQueue.EnQue(x);
+            x = inQueue.DeQue<float>();
+            LocalTensor<float> work = workBuf.Get<float>();
+            LocalTensor<float> s = scalarBuf.Get<float>();
+            ReduceMax<float>(s, x, work, cols_, false);
+            event_t eventId = static_cast<event_t>(GetTPipePtr()->FetchEventID(HardEvent::V_S));
+            SetFlag<HardEvent::V_S>(eventId);
+            WaitFlag<HardEvent::V_S>(eventId);
+            float mx = s.GetValue(0);
+            LocalTensor<float> y = outQueue.AllocTensor<float>();
+            Adds(y, x, -mx, cols_);
+            PipeBarrier<PIPE_V>();
+            Exp(y, y, cols_);
+            ReduceSum(s, y, work, cols_);
+            float sum = s.GetValue(0);
+            Muls(y, y, 1.0f / sum, cols_);
+            outQueue.EnQue<float>(y);
+            inQueue.FreeTensor(x);
+            y = outQueue.DeQue<float>();
+            DataCopy(yGm[r * cols_], y, cols_);
+            outQueue.FreeTensor(y);
+        }
+    }
+
+  private:
+    TPipe* pipe_;
+    TQue<QuePosition::VECIN, BUFFER_NUM> inQueue;
+    TQue<QuePosition::VECOUT, BUFFER_NUM> outQueue;
+    TBuf<> workBuf;
+    TBuf<TPosition::VECCALC> scalarBuf;
+    GlobalTensor<float> xGm, yGm;
+    uint32_t rows_, cols_;
+};
+
+extern "C" __global__ __aicore__ void row_softmax(GM_ADDR x, GM_ADDR y, GM_ADDR workspace) {
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY);
+    if ASCEND_IS_AIC {
+        return;
+    }
+    TPipe pipe;
+    KernelRowSoftmax op;
+    op.Init(x, y, workspace, 8, 64, &pipe);
+    op.Process();
+}
+
+// High-level SoftMax with the tiling struct, and SoftmaxFlashV2 updating from a previous tile.
+extern "C" __global__ __aicore__ void api_softmax(GM_ADDR x, GM_ADDR y) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> bx, by, bsum, bmax, bsum2, bmax2, bexp;
+    pipe.InitBuffer(bx, 8 * 64 * 4);
+    pipe.InitBuffer(by, 8 * 64 * 4);
+    for (auto* b : {&bsum, &bmax, &bsum2, &bmax2, &bexp}) pipe.InitBuffer(*b, 8 * 32);
+    GlobalTensor<float> gx, gy;
+    gx.SetGlobalBuffer((__gm__ float*)x, 2 * 8 * 64);
+    gy.SetGlobalBuffer((__gm__ float*)y, 3 * 8 * 64);
+    auto lx = bx.Get<float>();
+    auto ly = by.Get<float>();
+    DataCopy(lx, gx, 8 * 64);
+    SoftMaxTiling tiling;
+    tiling.srcM = 8;
+    tiling.srcK = 64;
+    SoftMax<float>(ly, bsum.Get<float>(), bmax.Get<float>(), lx, tiling);
+    DataCopy(gy, ly, 8 * 64);
+    SoftMaxShapeInfo info{8, 64, 8, 64};
+    SoftmaxFlashV2<float, false>(ly, bsum.Get<float>(), bmax.Get<float>(), lx, bexp.Get<float>(), bsum.Get<float>(),
+                                 bmax.Get<float>(), tiling, info);
+    DataCopy(lx, gx[8 * 64], 8 * 64);
+    SoftmaxFlashV2<float, true>(ly, bsum2.Get<float>(), bmax2.Get<float>(), lx, bexp.Get<float>(), bsum.Get<float>(),
+                                bmax.Get<float>(), tiling, info);
+    DataCopy(gy[8 * 64], ly, 8 * 64);
+    // row statistics: new max, new sum, exp(old max - new max) per row (first element of each block)
+    auto stats = by.Get<float>();
+    for (int r = 0; r < 8; ++r) {
+        stats.SetValue(r, bmax2.Get<float>().GetValue(r * 8));
+        stats.SetValue(8 + r, bsum2.Get<float>().GetValue(r * 8));
+        stats.SetValue(16 + r, bexp.Get<float>().GetValue(r * 8));
+    }
+    DataCopy(gy[2 * 8 * 64], stats, 24 * 8);
+}
+
+// Matmul high-level API: C[32, 48] = A[32, 64] x B (B given as [48, 64], transposed) + bias.
+extern "C" __global__ __aicore__ void matmul_custom(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR c2) {
+    using aType = matmul::MatmulType<AscendC::TPosition::GM, CubeFormat::ND, half>;
+    using bType = matmul::MatmulType<AscendC::TPosition::GM, CubeFormat::ND, half, true>;
+    using cType = matmul::MatmulType<AscendC::TPosition::GM, CubeFormat::ND, float>;
+    using biasType = matmul::MatmulType<AscendC::TPosition::GM, CubeFormat::ND, float>;
+    TPipe pipe;
+    TCubeTiling tiling;
+    tiling.M = 32, tiling.N = 48, tiling.Ka = 64, tiling.Kb = 64;
+    tiling.singleCoreM = 32, tiling.singleCoreN = 48, tiling.singleCoreK = 64;
+    tiling.baseM = 16, tiling.baseN = 16;
+    matmul::Matmul<aType, bType, cType, biasType> mm;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling);
+    GlobalTensor<half> ga, gb;
+    GlobalTensor<float> gbias, gc, gc2;
+    ga.SetGlobalBuffer((__gm__ half*)a, 32 * 64);
+    gb.SetGlobalBuffer((__gm__ half*)b, 48 * 64);
+    gbias.SetGlobalBuffer((__gm__ float*)bias, 48);
+    gc.SetGlobalBuffer((__gm__ float*)c, 32 * 48);
+    gc2.SetGlobalBuffer((__gm__ float*)c2, 32 * 48);
+    mm.SetTensorA(ga);
+    mm.SetTensorB(gb, true);
+    mm.SetBias(gbias);
+    mm.IterateAll(gc);
+    mm.End();
+    mm.SetTail(32, 48, 64);
+    mm.ClearBias();
+    while (mm.Iterate()) mm.GetTensorC(gc2);
+    mm.End();
+}
+
+static std::vector<uint8_t> slice(const std::vector<uint8_t>& v, size_t from, size_t n) {
+    return std::vector<uint8_t>(v.begin() + from, v.begin() + from + n);
+}
+
+int main(int argc, char** argv) {
+    if (argc != 6) {
+        std::fprintf(stderr, "usage: compat CASE a b out report\n");
+        return 2;
+    }
+    std::string c = argv[1];
+    auto a = tio::read_bytes(argv[2]);
+    auto b = tio::read_bytes(argv[3]);
+    if (c == "row_softmax") {
+        tio::Gm x(a, "x"), y(a.size(), "y"), ws(kernelgen::kSysWorkspaceBytes + 1024, "workspace");
+        SetSysWorkspace(ws.addr());
+        tio::run(1, argv[5], [&] { row_softmax(x.addr(), y.addr(), ws.addr()); });
+        tio::write_bytes(argv[4], y.bytes.data(), y.bytes.size());
+    } else if (c == "api_softmax") {
+        tio::Gm x(a, "x"), y(3 * 8 * 64 * 4, "y");
+        tio::run(1, argv[5], [&] { api_softmax(x.addr(), y.addr()); });
+        tio::write_bytes(argv[4], y.bytes.data(), y.bytes.size());
+    } else if (c == "matmul") {
+        tio::Gm ga(slice(a, 0, 32 * 64 * 2), "a"), gb(slice(a, 32 * 64 * 2, 48 * 64 * 2), "b"), gbias(b, "bias");
+        tio::Gm gc(32 * 48 * 4, "c"), gc2(32 * 48 * 4, "c2");
+        tio::run(1, argv[5], [&] { matmul_custom(ga.addr(), gb.addr(), gbias.addr(), gc.addr(), gc2.addr()); });
+        std::vector<uint8_t> out(gc.bytes);
+        out.insert(out.end(), gc2.bytes.begin(), gc2.bytes.end());
+        tio::write_bytes(argv[4], out.data(), out.size());
+    } else {
+        std::fprintf(stderr, "unknown case %s\n", argv[1]);
+        return 2;
+    }
+    return 0;
+}
