@@ -83,3 +83,27 @@ def test_get_tiling_data_without_a_struct_names_the_fix() -> None:
     )
     assert res.returncode != 0
     assert "REGISTER_TILING_DATA_CLASS" in res.stderr and "REGISTER_TILING_DEFAULT" in res.stderr
+
+
+VENDOR_HOST_HEADERS = [
+    "register/tilingdata_base.h",
+    "register/op_def_registry.h",
+    "register/op_impl_registry.h",
+    "tiling/platform/platform_ascendc.h",
+    "tiling/tiling_api.h",
+    "graph/utils/type_utils.h",
+    "platform/platform_info.h",
+    "exe_graph/runtime/tiling_context.h",
+    "exe_graph/runtime/shape.h",
+    "kernel_tiling/kernel_tiling.h",
+]
+
+
+def test_host_headers_compile_in_one_unit_with_the_device_header() -> None:
+    includes = "".join(f'#include "{h}"\n' for h in ["kernel_operator.h", *VENDOR_HOST_HEADERS])
+    res = emu_build.syntax_check(
+        includes + "using namespace AscendC;\n"
+        "TCubeTiling cube; SoftMaxTiling sm;\n"
+        "int main() { return static_cast<int>(sizeof(cube) + sizeof(sm)); }\n"
+    )
+    assert res.returncode == 0, res.stderr

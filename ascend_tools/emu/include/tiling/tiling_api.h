@@ -195,7 +195,7 @@ class MultiCoreMatmulTiling : public MatmulApiTilingBase {
 
 }  // namespace matmul_tiling
 
-namespace AscendC {
+namespace kernelgen {
 
 // SoftMax temp-buffer sizes in bytes for a [M, K] source (last dim K): the float working copy of
 // the rows plus one 32-byte block per row for the running max and sum. Max: all rows at once;
@@ -209,24 +209,28 @@ inline void softmax_mk(const ge::Shape& s, uint32_t& m, uint32_t& k) {
     m = k ? static_cast<uint32_t>(total / k) : 0;
 }
 
+}  // namespace kernelgen
+
+namespace AscendC {
+
 inline uint32_t GetSoftMaxMaxTmpSize(const ge::Shape& src, uint32_t /*dtype_size*/, bool /*reuse*/) {
     uint32_t m, k;
-    softmax_mk(src, m, k);
-    return softmax_rows_tmp_bytes(m, k);
+    kernelgen::softmax_mk(src, m, k);
+    return kernelgen::softmax_rows_tmp_bytes(m, k);
 }
 inline uint32_t GetSoftMaxMinTmpSize(const ge::Shape& src, uint32_t /*dtype_size*/, bool /*reuse*/) {
     uint32_t m, k;
-    softmax_mk(src, m, k);
-    return softmax_rows_tmp_bytes(m ? 1 : 0, k);
+    kernelgen::softmax_mk(src, m, k);
+    return kernelgen::softmax_rows_tmp_bytes(m ? 1 : 0, k);
 }
 
 // Splits the rows into groups that fit `work_bytes` of temp buffer.
 inline void SoftMaxTilingFunc(const ge::Shape& src, uint32_t dtype_size, uint32_t work_bytes,
                               SoftMaxTiling& t) {
     uint32_t m, k;
-    softmax_mk(src, m, k);
+    kernelgen::softmax_mk(src, m, k);
     const uint32_t block_elems = dtype_size ? 32u / dtype_size : 8u;
-    const uint32_t per_row = softmax_rows_tmp_bytes(1, k);
+    const uint32_t per_row = kernelgen::softmax_rows_tmp_bytes(1, k);
     uint32_t split = per_row ? std::min(m, work_bytes / per_row) : m;
     if (split == 0) split = 1;
     t = SoftMaxTiling();
