@@ -406,6 +406,10 @@ BAD_CASES = {
         lambda ls: _edit(ls, "input y ", "input y float32 1 3 y.bin"),
         "holds 592 bytes",
     ),
+    "huge tensor": (
+        lambda ls: _edit(ls, "input y ", "input y float32 3 100000 100000 100000 y.bin"),
+        "is too large",
+    ),
     "unknown attr": (lambda ls: [*ls, "attr beta int 1"], "has no attribute 'beta'"),
     "attr type": (lambda ls: _edit(ls, "attr mode", "attr mode float 1.5"), "is int in the OpDef"),
     "missing attr": (lambda ls: _edit(ls, "attr mode", None), "lacks attribute 'mode'"),

@@ -5,6 +5,8 @@
 //
 // Exit codes: 0 ran to the end; 3 a rule failure (kernelgen::fail wrote the report); 2 a bad
 // case or harness error (message on stderr); 4 the op's host code threw (a crash).
+#include <sys/stat.h>
+
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
@@ -49,6 +51,16 @@ struct CaseTensor {
         uint64_t n = 1;
         for (int64_t d : dims) n *= static_cast<uint64_t>(d);
         return n;
+    }
+    // Shapes whose byte size overflows or exceeds what a GM allocation could hold.
+    bool too_large() const {
+        constexpr uint64_t kMaxBytes = 1ull << 40;
+        uint64_t n = 1;
+        for (int64_t d : dims) {
+            if (d != 0 && n > kMaxBytes / static_cast<uint64_t>(d)) return true;
+            n *= static_cast<uint64_t>(d);
+        }
+        return n > kMaxBytes / dtype->bytes;
     }
     uint64_t bytes() const { return elements() * dtype->bytes; }
 };
@@ -164,6 +176,7 @@ class CaseParser {
             if (d < 0) error("negative dimension " + f[4 + k]);
             t.dims.push_back(d);
         }
+        if (t.too_large()) error("tensor " + t.name + " is too large (over 1 TiB)");
         const std::string& file = f[4 + ndim];
         t.path = !file.empty() && file[0] == '/' ? file : dir_ + file;
         return t;
@@ -432,6 +445,16 @@ class GmBuffer {
     uint64_t bytes_;
 };
 
+// Before allocating: the file must exist and hold exactly the shape's bytes.
+void check_input_size(const CaseTensor& t) {
+    struct stat st {};
+    if (::stat(t.path.c_str(), &st) != 0)
+        throw HarnessError("input " + t.name + ": cannot read " + t.path + ": " + std::strerror(errno));
+    if (static_cast<uint64_t>(st.st_size) != t.bytes())
+        throw HarnessError("input " + t.name + ": " + t.path + " holds " + std::to_string(st.st_size) +
+                           " bytes, the shape and dtype need " + std::to_string(t.bytes()));
+}
+
 void read_file_into(const CaseTensor& t, GmBuffer& buf) {
     FILE* f = std::fopen(t.path.c_str(), "rb");
     if (f == nullptr) throw HarnessError("input " + t.name + ": cannot read " + t.path + ": " + std::strerror(errno));
@@ -473,6 +496,7 @@ class Run {
 
   private:
     GmBuffer load_input(const CaseTensor& t) {
+        check_input_size(t);
         GmBuffer b(t.bytes(), 0);
         read_file_into(t, b);
         return b;
