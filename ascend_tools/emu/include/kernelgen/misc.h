@@ -75,6 +75,31 @@ inline void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const ker
         dst.data()[i] = kernelgen::narrow<T>(static_cast<float>(dst.data()[i]) + static_cast<float>(src.data()[i]) * s);
 }
 
+// UB -> UB copy in the mask/repeat form; strides in 32-byte blocks.
+struct CopyRepeatParams {
+    uint16_t dstStride = 1, srcStride = 1, dstRepeatSize = 8, srcRepeatSize = 8;
+    CopyRepeatParams() = default;
+    CopyRepeatParams(uint16_t ds, uint16_t ss, uint16_t dr, uint16_t sr)
+        : dstStride(ds), srcStride(ss), dstRepeatSize(dr), srcRepeatSize(sr) {}
+};
+
+template <class T, bool isSetMask = true>
+inline void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t mask, int64_t repeatTimes,
+                 const CopyRepeatParams& p, KG_LOC) {
+    auto l = kernelgen::lanes_from_count_mask("Copy", mask, repeatTimes, kernelgen::per_repeat<T>(), isSetMask, file, line);
+    kernelgen::unary_mask("Copy", dst, src, l, UnaryRepeatParams(p.dstStride, p.srcStride, static_cast<uint8_t>(p.dstRepeatSize),
+                                                                 static_cast<uint8_t>(p.srcRepeatSize)),
+                          [](auto a) { return a; }, file, line);
+}
+template <class T, bool isSetMask = true>
+inline void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask[], int64_t repeatTimes,
+                 const CopyRepeatParams& p, KG_LOC) {
+    auto l = kernelgen::lanes_from_bit_mask("Copy", mask, repeatTimes, kernelgen::per_repeat<T>(), isSetMask, file, line);
+    kernelgen::unary_mask("Copy", dst, src, l, UnaryRepeatParams(p.dstStride, p.srcStride, static_cast<uint8_t>(p.dstRepeatSize),
+                                                                 static_cast<uint8_t>(p.srcRepeatSize)),
+                          [](auto a) { return a; }, file, line);
+}
+
 // Prints the first dumpSize elements with a description number, as the CPU debug mode does.
 template <class T>
 inline void DumpTensor(const LocalTensor<T>& t, uint32_t desc, uint32_t dumpSize) {

@@ -11,6 +11,8 @@
 #define ASCEND_IS_AIC (::kernelgen::block().is_aic)
 #define ASCEND_IS_NOT_AIV (::kernelgen::block().is_aic)
 #define ASCEND_IS_NOT_AIC (!::kernelgen::block().is_aic)
+#define TRACE_START(id)
+#define TRACE_STOP(id)
 
 // CCE intrinsics some kernels call directly; nothing to order on the CPU.
 inline void pipe_barrier(pipe_t) {}
@@ -35,6 +37,19 @@ template <uint8_t mode, pipe_t pipe>
 inline void CrossCoreSetFlag(int32_t) {}
 template <uint8_t mode = 0, pipe_t pipe = PIPE_S>
 inline void CrossCoreWaitFlag(int32_t) {}
+
+// Pipe-to-pipe flag pair of one event id (TQueSync<PIPE_MTE2, PIPE_V>).
+template <pipe_t src, pipe_t dst>
+class TQueSync {
+  public:
+    void SetFlag(TEventID) {}
+    void WaitFlag(TEventID) {}
+};
+
+template <class A, class B>
+struct IsSameType {
+    static constexpr bool value = std::is_same_v<A, B>;
+};
 
 template <bool isAIVOnly = true>
 inline void SyncAll(KG_LOC) {

@@ -35,6 +35,18 @@ class LocalTensor {
         return t;
     }
 
+    // Makes this tensor a view of `src` starting `offset` elements in (keeps this type).
+    template <class U>
+    void SetAddrWithOffset(const LocalTensor<U>& src, uint32_t offset) {
+        *this = src.template ReinterpretCast<T>();
+        data_ = reinterpret_cast<T*>(src.data() + offset);
+        uint64_t left = src.GetSize() > offset ? uint64_t(src.GetSize() - offset) * sizeof(U) / sizeof(T) : 0;
+        size_ = static_cast<uint32_t>(left);
+        owner_ = nullptr;
+        slot_ = -1;
+        view_ = true;
+    }
+
     uint32_t GetSize() const { return size_; }
     void SetSize(uint32_t n) { size_ = n; }
     uint32_t GetLength() const { return size_ * static_cast<uint32_t>(sizeof(T)); }

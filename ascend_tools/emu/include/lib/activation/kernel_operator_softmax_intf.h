@@ -1,0 +1,4 @@
+// Activation library entry header (softmax): the functions live in kernel_operator.h.
+#pragma once
+
+#include "kernel_operator.h"

@@ -1,0 +1,4 @@
+// Math library entry header (cosh): the functions live in kernel_operator.h (kernelgen/activation.h).
+#pragma once
+
+#include "kernel_operator.h"
