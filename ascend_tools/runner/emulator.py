@@ -1,7 +1,8 @@
 """Run one case of a compiled op on the emulator, sandboxed, and read back outputs and report.
 
 Exit codes follow `emu/README.md`: 0 ran, 3 stopped by a rule (the report names it), 2 bad case;
-a signal or any other code is a crash, a wall-clock or CPU-time kill a timeout.
+4 (host code threw), a signal or any other code is a crash, a wall-clock or CPU-time kill a
+timeout.
 """
 
 from __future__ import annotations
@@ -17,6 +18,11 @@ from ascend_tools.runner.sandbox import SandboxLimits, run_sandboxed
 
 RULE_FAILURE_EXIT = 3
 BAD_CASE_EXIT = 2
+# Other exit codes of the harness that are crashes with a known cause.
+EXIT_HINTS = {
+    RULE_FAILURE_EXIT: " (rule failure without a report)",
+    4: " (the op's host code threw a C++ exception)",
+}
 RUN_LIMITS = SandboxLimits(
     wall_seconds=60, cpu_seconds=60, memory_bytes=8 << 30, file_bytes=2 << 30
 )
@@ -82,9 +88,7 @@ def run_case(
                 message=f"the harness rejected the case: {_tail(res.stderr)}",
             )
         if res.returncode != 0:
-            hint = ""
-            if res.signal is None and res.returncode == RULE_FAILURE_EXIT:
-                hint = " (rule failure without a report)"
+            hint = EXIT_HINTS.get(res.returncode, "") if res.signal is None else ""
             msg = f"the kernel run {res.describe_end()}{hint}: {_tail(res.stderr)}".rstrip(": ")
             return RunResult(
                 status="crash",
