@@ -11,7 +11,7 @@ from ascend_tools.chips import Chip, get_chip
 from ascend_tools.diagnostics import Diagnostic
 from ascend_tools.lint.config import LintConfig, load_config
 from ascend_tools.lint.context import LintContext
-from ascend_tools.lint.rules import ALL_RULES
+from ascend_tools.lint.rules import PROJECT_RULES, UNIT_RULES, Rule
 from ascend_tools.lint.suppress import suppressed
 from ascend_tools.parse.document import Document, SourceEdit
 from ascend_tools.parse.evaluate import Evaluator
@@ -33,6 +33,8 @@ class Analyzer:
         self.chip = chip if isinstance(chip, Chip) else get_chip(chip or self.config.chip)
         self.documents: dict[str, Document] = {}
         self.model: KernelModel | None = None
+        self._unit_cache: dict[str, tuple[tuple, list[Diagnostic]]] = {}
+        self.units_relinted = 0
 
     def update(self, path: str, text: str, edit: SourceEdit | None = None) -> list[Diagnostic]:
         """Sets a file's new text (with the edit when known, else it is found by diffing) and
@@ -48,23 +50,58 @@ class Analyzer:
         self.documents.pop(path, None)
 
     def lint(self) -> list[Diagnostic]:
-        self.model = KernelModel(self.documents)
-        ev = Evaluator(self.model, self.chip, self.config.shapes)
-        ctx = LintContext(self.model, ev, self.chip, load_catalog())
+        """Project rules run every time; unit rules only for units whose chunks changed (or
+        moved to other lines) since the last lint, or when anything outside methods changed."""
+        model = self.model = KernelModel(self.documents)
+        ev = Evaluator(model, self.chip, self.config.shapes)
+        catalog = load_catalog()
+
+        def line(c) -> int:
+            return self.documents[c.file].lines.line_of(c.base)
+
+        units: dict[str, list] = {}
+        shared = []
+        for c in model.chunks:
+            if c.kind == "function" and c.class_name and c.file in model.kernel_files:
+                units.setdefault(c.class_name, []).append(c)
+            else:
+                shared.append(c)
+        shared_key = tuple((id(c), line(c)) for c in shared)
+        found: list[Diagnostic] = []
+        fresh: dict[str, tuple[tuple, list[Diagnostic]]] = {}
+        self.units_relinted = 0
+        free_units = {model.unit_of(c) for c in shared if c.kind == "function"
+                      and c.file in model.kernel_files}
+        for name, chunks in [*units.items(), ("", [])]:
+            key = (shared_key, tuple((id(c), line(c)) for c in chunks))
+            cached = self._unit_cache.get(name)
+            if cached is not None and cached[0] == key:
+                diags = cached[1]
+            else:
+                scope = {name} if name else free_units
+                ctx = LintContext(model, ev, self.chip, catalog, scope)
+                diags = self._run(UNIT_RULES, ctx)
+                self.units_relinted += 1
+            fresh[name] = (key, diags)
+            found += diags
+        self._unit_cache = fresh
+        found += self._run(PROJECT_RULES, LintContext(model, ev, self.chip, catalog))
+        return self._finish(found)
+
+    @staticmethod
+    def _run(rules: tuple[Rule, ...], ctx: LintContext) -> list[Diagnostic]:
+        return [d for rule in rules for d in rule(ctx)]
+
+    def _finish(self, found: list[Diagnostic]) -> list[Diagnostic]:
         ignored = set(self.config.ignore)
         out: list[Diagnostic] = []
         seen: set[tuple] = set()
-        lines_of: dict[str, list[str]] = {}
-        for rule in ALL_RULES:
-            for d in rule(ctx):
-                key = (d.file, d.line, d.column, d.code, d.message)
-                if d.code in ignored or key in seen:
-                    continue
-                seen.add(key)
-                if d.file not in lines_of:
-                    lines_of[d.file] = self.documents[d.file].text.splitlines()
-                if suppressed(d, lines_of[d.file]):
-                    continue
+        for d in found:
+            key = (d.file, d.line, d.column, d.code, d.message)
+            if d.code in ignored or key in seen:
+                continue
+            seen.add(key)
+            if not suppressed(d, self.documents[d.file].lines.line_text):
                 out.append(d)
         out.sort(key=lambda d: (d.file, d.line, d.column, d.code))
         return out

@@ -55,12 +55,29 @@ class TensorRef:
 
 
 class LintContext:
+    """`scope` limits the per-unit rules to some analysis units (a class with its methods, or
+    a free function); None means the whole project."""
+
     def __init__(self, model: KernelModel, evaluator: Evaluator, chip: Chip,
-                 catalog: Catalog) -> None:
+                 catalog: Catalog, scope: set[str] | None = None) -> None:
         self.model = model
         self.ev = evaluator
         self.chip = chip
         self.catalog = catalog
+        self.scope = scope
+
+    def in_scope(self, chunk: Chunk) -> bool:
+        return self.scope is None or self.model.unit_of(chunk) in self.scope
+
+    @cached_property
+    def calls(self) -> list[Call]:
+        """Kernel calls inside the scope."""
+        if self.scope is None:
+            return self.model.calls
+        return [c for c in self.model.calls if self.model.unit_of(c.chunk) in self.scope]
+
+    def chunks(self) -> list[Chunk]:
+        return [c for c in self.model.kernel_chunks() if self.in_scope(c)]
 
     # ------------------------------------------------------------------ diagnostics
     def range_of(self, file: str, start: int, end: int) -> TextRange:
@@ -88,7 +105,7 @@ class LintContext:
     @cached_property
     def init_buffers(self) -> list[InitBuf]:
         out = []
-        for call in self.model.calls:
+        for call in self.calls:
             if call.name != "InitBuffer" or len(call.args) < 2:
                 continue
             qname = _var_name(call.args[0].expr)

@@ -4,6 +4,7 @@ above; `// kernelgen: ignore` without a list silences every rule there."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from ascend_tools.diagnostics import Diagnostic
 
@@ -19,13 +20,13 @@ def _codes_on(line: str) -> set[str] | None:
     return {c.strip() for c in m.group(1).split(",") if c.strip()}
 
 
-def suppressed(diag: Diagnostic, lines: list[str]) -> bool:
-    idx = diag.line - 1
-    candidates = []
-    if 0 <= idx < len(lines):
-        candidates.append(lines[idx])
-    if 1 <= idx <= len(lines) and lines[idx - 1].strip().startswith("//"):
-        candidates.append(lines[idx - 1])
+def suppressed(diag: Diagnostic, line_text: Callable[[int], str]) -> bool:
+    """`line_text(n)` gives the 1-based line n of the diagnostic's file."""
+    candidates = [line_text(diag.line)]
+    if diag.line > 1:
+        above = line_text(diag.line - 1)
+        if above.strip().startswith("//"):
+            candidates.append(above)
     for line in candidates:
         codes = _codes_on(line)
         if codes is not None and ("*" in codes or diag.code in codes):

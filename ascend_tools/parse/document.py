@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from tree_sitter import Point, Tree
 
-from ascend_tools.parse.extract import chunk_node_span, extract_chunk, iter_chunk_nodes
+from ascend_tools.parse.extract import chunk_span, extract_chunk, iter_chunk_nodes
 from ascend_tools.parse.facts import Chunk
 from ascend_tools.parse.source import LineIndex, blank_qualifiers
 from ascend_tools.parse.treesitter import new_parser
@@ -61,6 +61,7 @@ class Document:
         self.parser = new_parser()
         self.text = ""
         self.data = b""
+        self.blanked = b""
         self.tree: Tree | None = None
         self.chunks: list[Chunk] = []
         self.lines = LineIndex(b"")
@@ -75,22 +76,37 @@ class Document:
         if self.tree is not None and edit is None:
             edit = diff_edit(self.text, text)
         new_data = text.encode("utf-8")
-        blanked = blank_qualifiers(new_data)
         old_tree = None
+        blanked = None
         if self.tree is not None and edit is not None:
             start_b = len(self.text[: edit.start].encode("utf-8"))
             old_end_b = start_b + len(self.text[edit.start: edit.old_end].encode("utf-8"))
             new_end_b = start_b + len(edit.new_text.encode("utf-8"))
+            blanked = self._reblank(new_data, start_b, old_end_b, new_end_b)
             self.tree.edit(
                 start_byte=start_b, old_end_byte=old_end_b, new_end_byte=new_end_b,
                 start_point=_point(self.data, start_b), old_end_point=_point(self.data, old_end_b),
                 new_end_point=_point(new_data, new_end_b),
             )
             old_tree = self.tree
+        if blanked is None:
+            blanked = blank_qualifiers(new_data)
         self.tree = self.parser.parse(blanked, old_tree) if old_tree else self.parser.parse(blanked)
-        self.text, self.data = text, new_data
+        self.text, self.data, self.blanked = text, new_data, blanked
         self.lines = LineIndex(new_data)
         self._rechunk()
+
+    def _reblank(self, new: bytes, start: int, old_end: int, new_end: int) -> bytes:
+        """Blanked text after an edit, re-blanking only a window around it (widened to
+        whitespace, since a qualifier never contains any)."""
+        lo = max(0, start - 64)
+        while lo > 0 and new[lo - 1: lo] not in (b" ", b"\n", b"\t"):
+            lo -= 1
+        hi = min(len(new), new_end + 64)
+        while hi < len(new) and new[hi: hi + 1] not in (b" ", b"\n", b"\t"):
+            hi += 1
+        old_hi = hi - new_end + old_end
+        return self.blanked[:lo] + blank_qualifiers(new[lo:hi]) + self.blanked[old_hi:]
 
     def _rechunk(self) -> None:
         assert self.tree is not None
@@ -99,12 +115,12 @@ class Document:
         chunks: list[Chunk] = []
         self.reused = self.extracted = 0
         for node, cls in iter_chunk_nodes(self.tree.root_node):
-            real = chunk_node_span(node)
-            key = (cls, node.type, self.data[real.start_byte: real.end_byte])
+            start, end = chunk_span(node)
+            key = (cls, node.type, self.data[start:end])
             pool = old.get(key)
             if pool:
                 chunk = pool.pop()
-                chunk.base = real.start_byte
+                chunk.base = start
                 self.reused += 1
             else:
                 chunk = extract_chunk(node, cls, self.data)

@@ -119,7 +119,10 @@ class Evaluator:
         if self._type_args is None:
             self._type_args = {}
             for c in self.model.kernel_chunks():
-                for d in c.decls:
+                templated = c.memo.get("templated")
+                if templated is None:
+                    templated = c.memo["templated"] = [d for d in c.decls if d.template_args]
+                for d in templated:  # type: ignore[attr-defined]
                     cls = self.model.classes.get(d.type_base)
                     if cls and cls.klass and d.template_args and cls.klass.template_params:
                         self._type_args[d.type_base] = dict(
@@ -413,18 +416,21 @@ class Evaluator:
         if fn is None or not fn.params:
             return out
         sites = []
-        for c in self.model.kernel_chunks():
-            for call in c.calls:
-                if call.name != chunk.name or len(call.args) != len(fn.params):
+        for call in self.model.calls_by_name.get(chunk.name, []):
+            c = call.chunk
+            if len(call.args) != len(fn.params):
+                continue
+            if chunk.class_name:
+                recv = call.receiver_name
+                if recv is None and call.receiver is None and c.class_name == chunk.class_name:
+                    sites.append((c, call))  # a method calling a sibling method
                     continue
-                if chunk.class_name:
-                    recv = call.receiver_name
-                    d = self.model.variable_decl(c, recv) if recv else None
-                    if d is None or d.type_base != chunk.class_name:
-                        continue
-                elif call.receiver is not None:
+                d = self.model.variable_decl(c, recv) if recv else None
+                if d is None or d.type_base != chunk.class_name:
                     continue
-                sites.append((c, call))
+            elif call.receiver is not None:
+                continue
+            sites.append((c, call))
         if len(sites) == 1:
             c, call = sites[0]
             for p, a in zip(fn.params, call.args, strict=False):

@@ -33,9 +33,9 @@ _BRANCHES = {"if_statement", "conditional_expression", "switch_statement", "case
 _TILING_MACROS = {"GET_TILING_DATA", "GET_TILING_DATA_WITH_STRUCT", "GET_TILING_DATA_MEMBER"}
 
 
-def iter_chunk_nodes(root: Node) -> list[tuple[Node | _Wrapped, str]]:
+def iter_chunk_nodes(root: Node) -> list[tuple[ChunkNode, str]]:
     """(node, enclosing class name) for every chunk, in source order."""
-    out: list[tuple[Node | _Wrapped, str]] = []
+    out: list[tuple[ChunkNode, str]] = []
 
     def visit(node: Node, cls: str) -> None:
         for child in node.children:
@@ -48,14 +48,16 @@ def iter_chunk_nodes(root: Node) -> list[tuple[Node | _Wrapped, str]]:
             if spec is not None and spec.child_by_field_name("body") is not None:
                 name_node = spec.child_by_field_name("name")
                 name = text(name_node) if name_node is not None else ""
-                out.append((_Wrapped(spec), name))
                 body = spec.child_by_field_name("body")
                 assert body is not None
+                out.append((_Wrapped(spec, body.start_byte), name))
                 for m in body.children:
                     if m.type == "function_definition":
                         out.append((m, name))
                     elif m.type == "template_declaration":
                         visit(m, name)
+                    elif m.type in ("field_declaration", "declaration", "enum_specifier"):
+                        out.append((_Field(m), name))
             elif child.is_named and t != "comment":
                 out.append((child, cls))
 
@@ -64,11 +66,22 @@ def iter_chunk_nodes(root: Node) -> list[tuple[Node | _Wrapped, str]]:
 
 
 class _Wrapped:
-    """A class node presented as its own chunk (fields only; its methods are separate chunks)."""
+    """A class header (name, bases, template parameters) as its own chunk; each field and each
+    method is a chunk of its own, so typing in a method leaves the class facts untouched."""
+
+    def __init__(self, node: Node, body_start: int) -> None:
+        self.node = node
+        self.type = "class_chunk"
+        self.start_byte = node.start_byte
+        self.end_byte = body_start
+
+
+class _Field:
+    """A member declaration of a class body as its own chunk."""
 
     def __init__(self, node: Node) -> None:
         self.node = node
-        self.type = "class_chunk"
+        self.type = "field_chunk"
         self.start_byte = node.start_byte
         self.end_byte = node.end_byte
 
@@ -82,8 +95,11 @@ def _class_in(decl: Node) -> Node | None:
     return None
 
 
-def chunk_node_span(node: Node | _Wrapped) -> Node:
-    return node.node if isinstance(node, _Wrapped) else node
+ChunkNode = Node | _Wrapped | _Field
+
+
+def chunk_span(node: ChunkNode) -> tuple[int, int]:
+    return node.start_byte, node.end_byte
 
 
 class _Extractor:
@@ -227,12 +243,14 @@ def _type_parts(ty: Node) -> tuple[str, list[str]]:
     return text(node), []
 
 
-def extract_chunk(node: Node | _Wrapped, cls: str, original: bytes) -> Chunk:
+def extract_chunk(node: ChunkNode, cls: str, original: bytes) -> Chunk:
     """Facts of one chunk node."""
-    real = chunk_node_span(node)
-    base = real.start_byte
     if isinstance(node, _Wrapped):
-        return _extract_class(real, base, original)
+        return _extract_class(node.node, node.start_byte, node.end_byte)
+    if isinstance(node, _Field):
+        return _extract_field(node.node, cls, original)
+    real = node
+    base = real.start_byte
     target = real
     if target.type == "template_declaration":
         inner = next((c for c in target.named_children if c.type == "function_definition"), None)
@@ -312,22 +330,14 @@ def _enum(chunk: Chunk, node: Node, base: int) -> None:
                                     expr, vt, vs, ve))
 
 
-def _extract_class(spec: Node, base: int, original: bytes) -> Chunk:
+def _extract_class(spec: Node, base: int, end: int) -> Chunk:
     name_node = spec.child_by_field_name("name")
     name = text(name_node) if name_node is not None else ""
-    chunk = Chunk("class", name, name, base, spec.end_byte - base)
-    ex = _Extractor(chunk, original)
-    body = spec.child_by_field_name("body")
+    chunk = Chunk("class", name, name, base, end - base)
     bases = []
     for c in spec.children:
         if c.type == "base_class_clause":
             bases = [text(b) for b in c.named_children if b.type not in ("access_specifier",)]
-    if body is not None:
-        for m in body.named_children:
-            if m.type == "field_declaration" or m.type == "declaration":
-                ex.declaration(m, 0, member=True)
-            elif m.type == "enum_specifier":
-                _enum(chunk, m, base)
     tparams: list[str] = []
     parent = spec.parent
     if parent is not None and parent.type == "declaration":
@@ -338,7 +348,21 @@ def _extract_class(spec: Node, base: int, original: bytes) -> Chunk:
             names = [c for c in p.named_children if c.type in ("type_identifier", "identifier")]
             if names:
                 tparams.append(text(names[-1]))
-    chunk.klass = ClassDef(chunk, 0, spec.end_byte - base, list(chunk.decls), bases, tparams)
+    chunk.klass = ClassDef(chunk, 0, end - base, [], bases, tparams)
+    return chunk
+
+
+def _extract_field(m: Node, cls: str, original: bytes) -> Chunk:
+    base = m.start_byte
+    chunk = Chunk("field", "", cls, base, m.end_byte - base)
+    ex = _Extractor(chunk, original)
+    if m.type == "enum_specifier":
+        _enum(chunk, m, base)
+        return chunk
+    ty = m.child_by_field_name("type")
+    if ty is not None and ty.type == "enum_specifier":
+        _enum(chunk, ty, base)
+    ex.declaration(m, 0, member=True)
     return chunk
 
 

@@ -26,6 +26,8 @@ class Chunk:
     klass: ClassDef | None = None
     defines: list[Define] = field(default_factory=list)
     file: str = ""
+    memo: dict[str, object] = field(default_factory=dict)
+    """Derived per-chunk facts rules compute once; reused with the chunk across edits."""
     tiling_macro: list[tuple[str, str, int]] = field(default_factory=list)
     """GET_TILING_DATA-style bindings: (variable, struct type or "", relative offset)."""
 

@@ -4,6 +4,7 @@ indexed for the lint rules, completion and the evaluator."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from ascend_tools.parse.document import Document
 from ascend_tools.parse.facts import Assign, Call, Chunk, Decl, Define, Located
@@ -48,23 +49,29 @@ class KernelModel:
         self.tiling_registrations: dict[str, str] = {}
         self.opdefs: list[OpDefFacts] = []
         self.entry: Chunk | None = None
+        self._members: dict[str, dict[str, Decl]] = {}
+        self._methods: dict[str, list[Chunk]] = {}
+        kernel_set = set(self.kernel_files)
+        self._kernel_chunks = [c for c in self.chunks if c.file in kernel_set]
+        self._host_chunks = [c for c in self.chunks if c.file not in kernel_set]
         for c in self.chunks:
-            kernel = c.file in self.kernel_files
+            kernel = c.file in kernel_set
             if c.kind == "function":
                 self.functions.setdefault(c.qualified, []).append(c)
                 if c.class_name:
                     self.functions.setdefault(c.name, []).append(c)
+                    self._methods.setdefault(c.class_name, []).append(c)
                 if c.function and c.function.is_entry and kernel and self.entry is None:
                     self.entry = c
             elif c.kind == "class" and c.name:
                 self.classes.setdefault(c.name, c)
+            elif c.kind == "field":
+                members = self._members.setdefault(c.class_name, {})
+                for decl in c.decls:
+                    members.setdefault(decl.name, decl)
             for d in c.defines:
                 self.constants.setdefault(d.name, d)
-            if c.kind == "other":
-                for decl in c.decls:
-                    if decl.is_const and decl.init is not None:
-                        self.constants.setdefault(decl.name, decl)
-            if c.kind == "class":
+            if c.kind in ("other", "field"):
                 for decl in c.decls:
                     if decl.is_const and decl.init is not None:
                         self.constants.setdefault(decl.name, decl)
@@ -78,12 +85,20 @@ class KernelModel:
             if "OpDef" in doc.text:
                 self.opdefs += opdefs(doc.text, path)
 
+    @cached_property
+    def calls_by_name(self) -> dict[str, list[Call]]:
+        """Kernel calls by callee name."""
+        out: dict[str, list[Call]] = {}
+        for call in self.calls:
+            out.setdefault(call.name, []).append(call)
+        return out
+
     # -------------------------------------------------------------- lookups
     def host_chunks(self) -> list[Chunk]:
-        return [c for c in self.chunks if c.file not in self.kernel_files]
+        return self._host_chunks
 
     def kernel_chunks(self) -> list[Chunk]:
-        return [c for c in self.chunks if c.file in self.kernel_files]
+        return self._kernel_chunks
 
     def where(self, fact: Located | Chunk) -> str:
         """`file:line` of a fact, for messages."""
@@ -94,11 +109,15 @@ class KernelModel:
         return f"{_short(chunk.file)}:{line}"
 
     def members(self, class_name: str) -> dict[str, Decl]:
-        c = self.classes.get(class_name)
-        return {d.name: d for d in c.decls} if c else {}
+        """Data members of a class, in declaration order."""
+        return self._members.get(class_name, {})
 
     def methods(self, class_name: str) -> list[Chunk]:
-        return [c for c in self.chunks if c.kind == "function" and c.class_name == class_name]
+        return self._methods.get(class_name, [])
+
+    def unit_of(self, chunk: Chunk) -> str:
+        """The analysis unit a chunk belongs to: its class, else the function itself."""
+        return chunk.class_name or chunk.qualified
 
     def variable_decl(self, chunk: Chunk, name: str, before: int | None = None) -> Decl | None:
         """The declaration a name refers to inside `chunk`: a local, then a member of the class."""
@@ -123,7 +142,10 @@ class KernelModel:
         """(class or function qualified name, variable) -> queue info, for kernel files."""
         out: dict[tuple[str, str], QueueInfo] = {}
         for c in self.kernel_chunks():
-            for d in c.decls:
+            qdecls = c.memo.get("queues")
+            if qdecls is None:
+                qdecls = c.memo["queues"] = [d for d in c.decls if d.type_base in QUEUE_TYPES]
+            for d in qdecls:  # type: ignore[attr-defined]
                 if d.type_base in QUEUE_TYPES:
                     if d.type_base == "TBuf":
                         pos = _position(d.template_args[0]) if d.template_args else "VECCALC"
@@ -134,7 +156,7 @@ class KernelModel:
                     else:
                         pos = _position(d.template_args[0]) if d.template_args else "?"
                         depth = d.template_args[1] if len(d.template_args) > 1 else "1"
-                    scope = c.class_name if c.kind == "class" else c.qualified
+                    scope = c.class_name if c.kind == "field" else c.qualified
                     out[(scope, d.name)] = QueueInfo(d.name, d.type_base, pos, depth, d)
         return out
 

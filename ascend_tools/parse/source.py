@@ -25,6 +25,9 @@ class LineIndex:
         self.data = data
         self.starts = [0] + [m.end() for m in re.finditer(rb"\n", data)]
 
+    def line_of(self, offset: int) -> int:
+        return bisect_right(self.starts, offset)
+
     def position(self, offset: int) -> tuple[int, int]:
         """1-based (line, column); columns count characters of the line."""
         line = bisect_right(self.starts, offset) - 1

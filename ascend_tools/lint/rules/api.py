@@ -19,6 +19,10 @@ _CPP_NAMES = {  # free functions any C++ kernel may call without AscendC knowing
 
 
 def _user_names(ctx: LintContext) -> set[str]:
+    """Names the project defines itself (memoised on the model: it is the same for every unit)."""
+    cached = getattr(ctx.model, "_user_names", None)
+    if cached is not None:
+        return cached
     names = {c.name for c in ctx.model.chunks if c.kind in ("function", "class") and c.name}
     names |= set(ctx.model.constants)
     for c in ctx.model.chunks:
@@ -26,6 +30,7 @@ def _user_names(ctx: LintContext) -> set[str]:
         names |= {d.name for d in c.defines}
         if c.klass:
             names |= set(c.klass.template_params)
+    ctx.model._user_names = names  # type: ignore[attr-defined]
     return names
 
 
@@ -54,7 +59,7 @@ def _fix(ctx: LintContext, call: Call, name: str) -> Fix:
 def check_unknown_api(ctx: LintContext) -> Iterator[Diagnostic]:
     cat = ctx.catalog
     user = _user_names(ctx)
-    for call in ctx.model.calls:
+    for call in ctx.calls:
         if call.receiver is not None:
             owner = _receiver_type(ctx, call)
             if owner not in _ASCEND_TYPES or cat.has_member(owner, call.name):
@@ -85,7 +90,7 @@ def check_unknown_api(ctx: LintContext) -> Iterator[Diagnostic]:
 
 def check_chip_support(ctx: LintContext) -> Iterator[Diagnostic]:
     arch = ctx.chip.arch
-    for call in ctx.model.calls:
+    for call in ctx.calls:
         entry = ctx.catalog.get(call.name)
         if entry is None or entry.side != "device" or entry.supports_arch(arch):
             continue
@@ -96,7 +101,7 @@ def check_chip_support(ctx: LintContext) -> Iterator[Diagnostic]:
                        f"{' or '.join(entry.archs)}",
                        start=call.abs_name_start, end=call.abs_name_end)
     if not ctx.chip.has_bf16:
-        for chunk in ctx.model.kernel_chunks():
+        for chunk in ctx.chunks():
             yield from _bf16(ctx, chunk)
 
 

@@ -15,7 +15,7 @@ _MAX_BLOCK_COUNT = 4095
 
 
 def check_data_copies(ctx: LintContext) -> Iterator[Diagnostic]:
-    for call in ctx.model.calls:
+    for call in ctx.calls:
         if call.name not in ("DataCopy", "DataCopyPad") or len(call.args) < 3:
             continue
         dst = ctx.tensor(call.args[0].expr, call.chunk, call.order)

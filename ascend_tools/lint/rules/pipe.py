@@ -7,46 +7,57 @@ from collections.abc import Iterator
 
 from ascend_tools.diagnostics import Diagnostic, RuleCode, Severity
 from ascend_tools.lint.context import LintContext
-from ascend_tools.parse.facts import Decl
+from ascend_tools.parse.facts import Chunk, Decl
 
 MAX_MATMUL_OBJECTS = 4
 
 
+_POINTER_OR_REF = {t: re.compile(rf"{t}\s*(<[^;]*>)?\s*[*&]") for t in ("TPipe", "Matmul")}
+
+
 def _is_object(ctx: LintContext, d: Decl, type_name: str) -> bool:
     text = ctx.source(d.chunk.file, d.start, d.end)
-    return re.search(rf"{type_name}\s*(<[^;]*>)?\s*[*&]", text) is None
+    return _POINTER_OR_REF[type_name].search(text) is None
+
+
+def _typed_decls(c: Chunk) -> list[Decl]:
+    """Declarations of TPipe and Matmul in a chunk (memoised on the chunk)."""
+    memo = c.memo.get("pipe_decls")
+    if memo is None:
+        memo = c.memo["pipe_decls"] = [d for d in c.decls if d.type_base in ("TPipe", "Matmul")]
+    return memo  # type: ignore[return-value]
 
 
 def check_pipe_and_matmul(ctx: LintContext) -> Iterator[Diagnostic]:
     model = ctx.model
     chunks = model.kernel_chunks()
-    instances: dict[str, int] = {}
-    for c in chunks:
-        for d in c.decls:
+    pipe_decls = [d for c in chunks for d in _typed_decls(c)
+                  if d.type_base == "TPipe" and _is_object(ctx, d, "TPipe")]
+    owners = {d.chunk.class_name for d in pipe_decls if d.chunk.kind == "field"}
+    instances: dict[str, int] = dict.fromkeys(owners, 0)
+    if owners:  # a TPipe member exists once per object of its class
+        for c in chunks:
             if c.kind == "function":
-                instances[d.type_base] = instances.get(d.type_base, 0) + 1
+                for d in c.decls:
+                    if d.type_base in instances:
+                        instances[d.type_base] += 1
     pipes: list[Decl] = []
-    for c in chunks:
-        for d in c.decls:
-            if d.type_base != "TPipe" or not _is_object(ctx, d, "TPipe"):
-                continue
-            copies = max(instances.get(c.class_name, 1), 1) if c.kind == "class" else 1
-            pipes += [d] * copies
+    for d in pipe_decls:
+        copies = max(instances.get(d.chunk.class_name, 1), 1) if d.chunk.kind == "field" else 1
+        pipes += [d] * copies
     if len(pipes) > 1:
         yield ctx.diag(RuleCode.SINGLE_TPIPE.value, Severity.ERROR, pipes[-1],
                        f"{len(pipes)} TPipe objects are alive at once "
                        f"({', '.join(sorted({p.name for p in pipes}))}); "
                        "only one TPipe may exist: create it in the kernel entry and pass a pointer")
-    matmuls = [d for c in chunks for d in c.decls
+    matmuls = [d for c in chunks for d in _typed_decls(c)
                if d.type_base == "Matmul" and _is_object(ctx, d, "Matmul")]
     if len(matmuls) > MAX_MATMUL_OBJECTS:
         yield ctx.diag(RuleCode.PARAM_RANGE.value, Severity.ERROR, matmuls[MAX_MATMUL_OBJECTS],
                        f"{len(matmuls)} Matmul objects; a kernel may have at most "
                        f"{MAX_MATMUL_OBJECTS}")
-    init_chunks = {id(c.chunk) for c in model.calls if c.name == "InitBuffer"}
-    for call in model.calls:
-        if call.name != "REGIST_MATMUL_OBJ":
-            continue
+    init_chunks = {id(c.chunk) for c in model.calls_by_name.get("InitBuffer", [])}
+    for call in model.calls_by_name.get("REGIST_MATMUL_OBJ", []):
         before = [c for c in call.chunk.calls if c.order < call.order and (
             c.name == "InitBuffer" or any(id(m) in init_chunks for m in model.functions.get(
                 c.name, []) if m.kind == "function" and m.class_name))]

@@ -15,7 +15,7 @@ _QUEUE_OPS = ("AllocTensor", "EnQue", "DeQue", "FreeTensor")
 
 def check_queue_protocol(ctx: LintContext) -> Iterator[Diagnostic]:
     ops: dict[int, tuple[QueueInfo, dict[str, list[Call]]]] = {}
-    for call in ctx.model.calls:
+    for call in ctx.calls:
         if call.name not in _QUEUE_OPS:
             continue
         q = ctx.model.queue_for(call.chunk, call.receiver_name)

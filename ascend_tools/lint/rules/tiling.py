@@ -59,17 +59,26 @@ def _relevant_chunks(ctx: LintContext) -> list[Chunk]:
     return chunks + ([fn] if fn is not None else [])
 
 
-def _has_tail_path(ctx: LintContext, chunks: list[Chunk]) -> bool:
-    for c in chunks:
-        for e, _ in _exprs(c):
-            if _has_mod(e):
-                return True
+def _chunk_tail_facts(c: Chunk) -> tuple[list, bool]:
+    """(work splits, has a tail path) of one chunk, memoised on the chunk."""
+    memo = c.memo.get("tail")
+    if memo is None:
+        splits = []
+        tail = False
+        for e, fact in _exprs(c):
+            splits += [(d, fact) for d in _divisions(e) if _splits_work(d)]
+            tail = tail or _has_mod(e)
         names = [d.name for d in c.decls] + [render(a.target) for a in c.assigns]
         names += [call.name for call in c.calls]
-        if any(_TAIL_NAME.search(n) for n in names):
-            return True
-        if any(call.name in ("CeilDiv", "DivCeil", "AlignUp", "SetTail") for call in c.calls):
-            return True
+        tail = tail or any(_TAIL_NAME.search(n) for n in names) or any(
+            call.name in ("CeilDiv", "DivCeil", "AlignUp", "SetTail") for call in c.calls)
+        memo = c.memo["tail"] = (splits, tail)
+    return memo  # type: ignore[return-value]
+
+
+def _has_tail_path(ctx: LintContext, chunks: list[Chunk]) -> bool:
+    if any(_chunk_tail_facts(c)[1] for c in chunks):
+        return True
     struct = ctx.model.tiling_struct()
     return bool(struct and any(_TAIL_NAME.search(f.name) for f in struct.fields))
 
@@ -82,10 +91,7 @@ def _has_mod(e: Expr) -> bool:
 
 def check_missing_tail(ctx: LintContext) -> Iterator[Diagnostic]:
     chunks = _relevant_chunks(ctx)
-    splits = []
-    for c in chunks:
-        for e, fact in _exprs(c):
-            splits += [(d, fact) for d in _divisions(e) if _splits_work(d)]
+    splits = [s for c in chunks for s in _chunk_tail_facts(c)[0]]
     if not splits or _has_tail_path(ctx, chunks):
         return
     for div, fact in splits:
@@ -159,7 +165,8 @@ def _kernel_struct(ctx: LintContext, struct) -> Iterator[Diagnostic]:
     cls = ctx.model.classes.get(struct.name)
     if cls is None or cls.file not in ctx.model.kernel_files:
         return
-    kernel = [(d.name, d.type_text) for d in cls.decls if not d.is_const]
+    kernel = [(d.name, d.type_text) for d in ctx.model.members(struct.name).values()
+              if not d.is_const]
     host = [(f.name, f.type_text) for f in struct.fields]
     if kernel != host:
         yield ctx.diag(RuleCode.TILING_MISMATCH.value, Severity.ERROR, cls.klass,

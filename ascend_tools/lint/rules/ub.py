@@ -35,10 +35,20 @@ def _ub_buffers(ctx: LintContext) -> list[InitBuf]:
     return [ib for ib in ctx.init_buffers if ib.queue is None or ib.queue.in_ub]
 
 
+def _by_unit(ctx: LintContext, bufs: list[InitBuf]) -> list[list[InitBuf]]:
+    """InitBuffer calls grouped by kernel class (each class is one kernel with one TPipe)."""
+    groups: dict[str, list[InitBuf]] = {}
+    for ib in bufs:
+        groups.setdefault(ctx.model.unit_of(ib.call.chunk), []).append(ib)
+    return list(groups.values())
+
+
 def check_ub_capacity(ctx: LintContext) -> Iterator[Diagnostic]:
-    bufs = [ib for ib in _ub_buffers(ctx) if ib.queue is not None]
-    if not bufs:
-        return
+    for bufs in _by_unit(ctx, [ib for ib in _ub_buffers(ctx) if ib.queue is not None]):
+        yield from _ub_unit(ctx, bufs)
+
+
+def _ub_unit(ctx: LintContext, bufs: list[InitBuf]) -> Iterator[Diagnostic]:
     total, parts = _ub_total(ctx, bufs)
     if total is None:
         return
@@ -140,13 +150,18 @@ def _block_dim_with(ctx: LintContext, overrides: dict[str, float]) -> float | No
 
 
 def check_buffer_count(ctx: LintContext) -> Iterator[Diagnostic]:
+    for bufs in _by_unit(ctx, ctx.init_buffers):
+        yield from _count_unit(ctx, bufs)
+
+
+def _count_unit(ctx: LintContext, bufs: list[InitBuf]) -> Iterator[Diagnostic]:
     total = 0.0
-    for ib in ctx.init_buffers:
+    for ib in bufs:
         if ib.num is None:
             return
         total += ib.num.hi
-    if total > MAX_BUFFERS_PER_PIPE and ctx.init_buffers:
-        last = ctx.init_buffers[-1].call
+    if total > MAX_BUFFERS_PER_PIPE and bufs:
+        last = bufs[-1].call
         yield ctx.diag(RuleCode.BUFFER_COUNT.value, Severity.ERROR, last,
                        f"TPipe holds {total:g} buffers; at most {MAX_BUFFERS_PER_PIPE} are "
                        "allowed per TPipe")

@@ -68,7 +68,7 @@ def form_of(ctx: LintContext, name: str) -> Form | None:
 
 
 def check_vector_calls(ctx: LintContext) -> Iterator[Diagnostic]:
-    for call in ctx.model.calls:
+    for call in ctx.calls:
         if call.receiver is not None:
             continue
         form = form_of(ctx, call.name)

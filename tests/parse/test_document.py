@@ -1,0 +1,86 @@
+"""Parsing: qualifiers blanked with offsets intact, incremental re-parse equal to a fresh parse,
+and only the edited chunk re-extracted."""
+
+from __future__ import annotations
+
+import random
+
+from ascend_tools.parse.document import Document, SourceEdit, diff_edit
+from ascend_tools.parse.source import LineIndex, blank_qualifiers
+from tests.lint.helpers import CORPUS
+
+SOFTMAX = (CORPUS / "softmax_rows.cpp").read_text()
+
+
+def test_blanking_keeps_length_and_removes_qualifiers() -> None:
+    src = b'extern "C" __global__ __aicore__ void k(__gm__ uint8_t* x) { __mix__(1, 2) f(); }'
+    out = blank_qualifiers(src)
+    assert len(out) == len(src)
+    assert b"__global__" not in out and b"__gm__" not in out and b"__mix__" not in out
+    assert out.index(b"void") == src.index(b"void")
+
+
+def test_kernel_file_parses_without_error_nodes_after_blanking() -> None:
+    doc = Document("k.cpp", SOFTMAX)
+    assert doc.tree is not None and not doc.tree.root_node.has_error
+    entry = [c for c in doc.chunks if c.function and c.function.is_entry]
+    assert [c.name for c in entry] == ["softmax_rows"]
+
+
+def test_line_index_round_trips_positions() -> None:
+    data = "ab\ncdé\nf".encode()
+    idx = LineIndex(data)
+    assert idx.position(0) == (1, 1)
+    assert idx.position(data.index(b"d")) == (2, 2)
+    assert idx.position(data.index(b"f")) == (3, 1)
+    assert idx.offset(2, 4) == data.index("é".encode()) + 2
+    assert idx.line_text(2) == "cdé"
+
+
+def test_diff_edit_finds_the_single_replacement() -> None:
+    assert diff_edit("abcdef", "abXYef") == SourceEdit(2, 4, "XY")
+    assert diff_edit("abc", "abc") is None
+    e = diff_edit("aaaa", "aaaaa")
+    assert e is not None and "aaaa"[: e.start] + e.new_text + "aaaa"[e.old_end:] == "aaaaa"
+
+
+def _sexp(doc: Document) -> str:
+    assert doc.tree is not None
+    return str(doc.tree.root_node)
+
+
+def test_incremental_updates_match_a_fresh_parse() -> None:
+    rng = random.Random(7)
+    doc = Document("k.cpp", SOFTMAX)
+    text = SOFTMAX
+    pieces = ["x", " ", "\n", "__aicore__ ", "1", ";", "}", "{", "Add(", "__gm__"]
+    for _ in range(60):
+        start = rng.randrange(len(text))
+        end = min(len(text), start + rng.randrange(0, 6))
+        new = text[:start] + rng.choice(pieces) + text[end:]
+        edit = SourceEdit(start, end, new[start: len(new) - (len(text) - end)])
+        doc.update(new, edit if rng.random() < 0.5 else None)
+        text = new
+        fresh = Document("k.cpp", text)
+        assert doc.blanked == fresh.blanked
+        assert _sexp(doc) == _sexp(fresh)
+        assert [(c.kind, c.qualified, c.base) for c in doc.chunks] == [
+            (c.kind, c.qualified, c.base) for c in fresh.chunks]
+        assert [(x.name, x.start, x.end) for c in doc.chunks for x in c.calls] == [
+            (x.name, x.start, x.end) for c in fresh.chunks for x in c.calls]
+
+
+def test_one_character_edit_reextracts_only_its_chunk() -> None:
+    doc = Document("k.cpp", SOFTMAX)
+    total = len(doc.chunks)
+    pos = SOFTMAX.index("Exp(yLocal, yLocal, COLS);")
+    doc.update(SOFTMAX[:pos] + "Exp(yLocal, yLocal, COL);" + SOFTMAX[pos + 26:])
+    assert doc.extracted == 1 and doc.reused == total - 1
+
+
+def test_class_members_and_methods_are_separate_chunks() -> None:
+    doc = Document("k.cpp", SOFTMAX)
+    kinds = {(c.kind, c.class_name) for c in doc.chunks}
+    assert ("class", "KernelSoftmax") in kinds and ("field", "KernelSoftmax") in kinds
+    methods = [c.name for c in doc.chunks if c.kind == "function" and c.class_name]
+    assert {"Init", "Process", "CopyIn", "Compute", "CopyOut"} <= set(methods)
