@@ -206,3 +206,32 @@ def test_block_dim_out_of_range_is_stopped(
     report = validate_project(project, project / "ref.py")
     assert not report.ok
     assert report.runtime_errors[0].code == "block-dim"
+
+
+def test_failing_tiling_function_is_reported(
+    example: Callable[[str], Path], mutate: Callable[[Path, str, str], int]
+) -> None:
+    project = example("leaky_relu")
+    mutate(
+        project / "op_host/leaky_relu_custom.cpp",
+        "if (typeSize == 0 || totalLength == 0 || slope == nullptr) {",
+        "if (true) {",
+    )
+    report = validate_project(project, project / "ref.py")
+    assert not report.ok
+    assert report.runtime_errors[0].code == "tiling-failed"
+    assert "LeakyReluCustom" in report.runtime_errors[0].message
+
+
+def test_kernel_parameter_list_that_skips_workspace_is_a_tiling_mismatch(
+    example: Callable[[str], Path], mutate: Callable[[Path, str, str], int]
+) -> None:
+    project = example("leaky_relu")
+    mutate(
+        project / "op_kernel/leaky_relu_custom.cpp",
+        "GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling",
+        "GM_ADDR y, GM_ADDR tiling",
+    )
+    report = validate_project(project, project / "ref.py")
+    assert not report.ok
+    assert report.runtime_errors[0].code == "tiling-mismatch"
