@@ -65,6 +65,16 @@ inline double to_double(S v) {
 
 template <class D, class S>
 inline D cast_value(S v, RoundMode m) {
+    // Fast paths where the hardware conversion of the host is the exact answer: widening float
+    // conversions, and round-to-nearest-even into a float type from at most 32-bit sources.
+    if constexpr (is_float_like_v<D> && (is_float_like_v<S> || sizeof(S) <= 4)) {
+        constexpr bool widening = is_float_like_v<S> && (std::is_same_v<D, float> || std::is_same_v<S, D>);
+        if (widening || m == RoundMode::CAST_NONE || m == RoundMode::CAST_RINT) {
+            if constexpr (std::is_same_v<D, bfloat16_t>) return bfloat16_t(static_cast<float>(v));
+            else if constexpr (is_float_like_v<S>) return static_cast<D>(static_cast<float>(v));
+            else return static_cast<D>(v);
+        }
+    }
     double x = to_double(v);
     if constexpr (is_float_like_v<D>) {
         double r = round_to_format(x, format_of<D>(), m);

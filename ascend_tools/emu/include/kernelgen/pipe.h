@@ -203,7 +203,7 @@ class TQueBind {
         return core_.template alloc<T>(file, line);
     }
     template <class T>
-    void FreeTensor(LocalTensor<T>& t, KG_LOC) {
+    void FreeTensor(const LocalTensor<T>& t, KG_LOC) {
         core_.free(t, file, line);
     }
     template <class T>
