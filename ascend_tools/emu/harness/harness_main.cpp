@@ -7,6 +7,7 @@
 // case or harness error (message on stderr); 4 the op's host code threw (a crash).
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
@@ -425,14 +426,16 @@ void write_text(const std::string& path, const std::string& text) {
 
 // ---------------------------------------------------------------- GM buffers
 // A GM allocation: memory rounded up to 32 bytes (the NPU allocator pads, so reading the pad is
-// allowed), registered with its real size.
+// allowed), registered with its real size. Zero-filled memory comes from calloc (large blocks are
+// fresh zero pages, touched only when used: the 16 MiB system workspace costs nothing unless a
+// library API uses it); bytes from `fill_from` on are set to `fill`.
 class GmBuffer {
   public:
-    GmBuffer(uint64_t bytes, uint8_t fill) : bytes_(bytes) {
-        uint64_t cap = ((bytes + 31) / 32) * 32;
-        mem_.reset(static_cast<uint8_t*>(std::aligned_alloc(64, ((cap ? cap : 32) + 63) / 64 * 64)));
+    GmBuffer(uint64_t bytes, uint8_t fill, uint64_t fill_from = 0) : bytes_(bytes) {
+        const uint64_t cap = std::max<uint64_t>(32, ((bytes + 31) / 32) * 32);
+        mem_.reset(static_cast<uint8_t*>(std::calloc(cap, 1)));
         if (!mem_) throw HarnessError("out of memory allocating " + std::to_string(bytes) + " bytes of GM");
-        std::memset(mem_.get(), fill, cap ? cap : 32);
+        if (fill != 0 && fill_from < cap) std::memset(mem_.get() + fill_from, fill, cap - fill_from);
     }
     uint8_t* data() const { return mem_.get(); }
     uint64_t bytes() const { return bytes_; }
@@ -756,7 +759,7 @@ class Run {
         };
         add(op.inputs(), in_ir, inputs_);
         add(op.outputs(), out_ir, outputs_);
-        workspace_ = std::make_unique<GmBuffer>(kernelgen::kSysWorkspaceBytes + user_workspace_, 0xFF);
+        workspace_ = std::make_unique<GmBuffer>(kernelgen::kSysWorkspaceBytes + user_workspace_, 0xFF, kernelgen::kSysWorkspaceBytes);
         args.push_back(workspace_->data());
         args.push_back(tiling_buf_->data());
         expected_arity_ = static_cast<int>(args.size());
@@ -771,7 +774,7 @@ class Run {
         std::vector<uint8_t*> args;
         for (auto& b : inputs_) args.push_back(b.data());
         for (auto& b : outputs_) args.push_back(b.data());
-        workspace_ = std::make_unique<GmBuffer>(kernelgen::kSysWorkspaceBytes, 0xFF);
+        workspace_ = std::make_unique<GmBuffer>(kernelgen::kSysWorkspaceBytes, 0);
         tiling_buf_ = std::make_unique<GmBuffer>(kTilingCapacityBytes, 0);
         // Trailing `workspace` and `tiling` parameters, when the entry has them.
         const auto* k = find_kernel();
