@@ -340,6 +340,22 @@ def test_block_dim_out_of_range_fails(run_case: CaseRun, mode: int, phrase: str)
     assert errors[0]["code"] == "block-dim" and phrase in errors[0]["message"]
 
 
+def test_save_to_buffer_overflow_is_a_tiling_mismatch(run_case: CaseRun) -> None:
+    shape = (8,)
+    res = run_case(scale_add_case(get_chip(), shape=shape, mode=6), inputs_for(shape))
+    assert res.returncode == 3
+    err = run_case.report()["errors"][0]
+    assert err["code"] == "tiling-mismatch"
+    assert "ScaleAddTilingData needs 264 bytes but the buffer holds 16" in err["message"]
+
+
+def test_host_code_exception_exits_4(run_case: CaseRun) -> None:
+    shape = (8,)
+    res = run_case(scale_add_case(get_chip(), shape=shape, mode=4), inputs_for(shape))
+    assert res.returncode == 4
+    assert "threw: mode 4 throws" in res.stderr
+
+
 def test_block_dim_above_core_count_warns(run_case: CaseRun) -> None:
     small = get_chip("ascend310b")  # one vector core, the fixture asks for 4 blocks
     shape = (16,)
