@@ -99,8 +99,11 @@ VENDOR_HOST_HEADERS = [
 ]
 
 
-def test_host_headers_compile_in_one_unit_with_the_device_header() -> None:
-    includes = "".join(f'#include "{h}"\n' for h in ["kernel_operator.h", *VENDOR_HOST_HEADERS])
+@pytest.mark.parametrize("device_first", [True, False])
+def test_host_headers_compile_in_one_unit_with_the_device_header(device_first: bool) -> None:
+    device = ["kernel_operator.h", "lib/matmul_intf.h"]
+    order = [*device, *VENDOR_HOST_HEADERS] if device_first else [*VENDOR_HOST_HEADERS, *device]
+    includes = "".join(f'#include "{h}"\n' for h in order)
     res = emu_build.syntax_check(
         includes + "using namespace AscendC;\n"
         "TCubeTiling cube; SoftMaxTiling sm;\n"
