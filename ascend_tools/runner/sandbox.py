@@ -78,16 +78,25 @@ def scrubbed_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
     return env
 
 
-def _try_unshare_network() -> bool:
-    """Moves the calling process into a fresh network namespace; False where not permitted."""
+def _load_libc() -> ctypes.CDLL | None:
     try:
-        libc = ctypes.CDLL(None, use_errno=True)
+        return ctypes.CDLL(None, use_errno=True)
     except OSError:
+        return None
+
+
+# Loaded in the parent: the forked child must not dlopen (another thread may hold the loader lock).
+_LIBC = _load_libc()
+
+
+def _try_unshare_network() -> bool:
+    """Moves the calling process into a fresh network namespace (directly where privileged,
+    else inside a new user namespace); False where neither is permitted."""
+    if _LIBC is None:
         return False
-    for flags in (_CLONE_NEWNET, _CLONE_NEWUSER | _CLONE_NEWNET):
-        if libc.unshare(flags) == 0:
-            return True
-    return False
+    return any(
+        _LIBC.unshare(flags) == 0 for flags in (_CLONE_NEWNET, _CLONE_NEWUSER | _CLONE_NEWNET)
+    )
 
 
 def _child_setup(limits: SandboxLimits, status_fd: int) -> None:

@@ -9,7 +9,7 @@ import hashlib
 import os
 import shutil
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from ascend_tools.toolchain.flags import EMU_DIR
@@ -63,6 +63,15 @@ class CacheEntry:
     @property
     def ready(self) -> bool:
         return (self.path / ".complete").exists()
+
+    @contextlib.contextmanager
+    def building(self) -> Iterator[Path]:
+        """A staging directory, removed on exit unless `publish` moved it into place."""
+        stage = self.staging()
+        try:
+            yield stage
+        finally:
+            shutil.rmtree(stage, ignore_errors=True)
 
     def staging(self) -> Path:
         self.path.parent.mkdir(parents=True, exist_ok=True)

@@ -70,15 +70,15 @@ def _harness(chip: Chip, step: _Step) -> tuple[Path | None, list[Diagnostic]]:
         return entry.path / "harness.o", []
     if not HARNESS_SOURCE.exists():
         return None, [_missing_emulator_part(HARNESS_SOURCE)]
-    stage = entry.staging()
-    out = step.compile([*flags, "-c", HARNESS_SOURCE, "-o", "harness.o"], stage)
-    if out.returncode != 0:
-        return None, parse_compiler_output(
-            out.stderr + out.stdout,
-            Locator(HARNESS_SOURCE.parent, ("harness_main.cpp", 1), {}),
-            failed=True,
-        )
-    entry.publish(stage)
+    with entry.building() as stage:
+        out = step.compile([*flags, "-c", HARNESS_SOURCE, "-o", "harness.o"], stage)
+        if out.returncode != 0:
+            return None, parse_compiler_output(
+                out.stderr + out.stdout,
+                Locator(HARNESS_SOURCE.parent, ("harness_main.cpp", 1), {}),
+                failed=True,
+            )
+        entry.publish(stage)
     return entry.path / "harness.o", []
 
 
@@ -105,11 +105,22 @@ def describe(project: KernelProject, chip: Chip) -> DescribeResult:
     )
     entry = CacheEntry("host", key)
     if not entry.ready:
-        stage = entry.staging()
-        objects = []
-        for i, src in enumerate(project.host_files):
-            obj = f"host{i}.o"
-            out = step.compile([*flags, f"-I{host_dir}", "-c", project.abs(src), "-o", obj], stage)
+        with entry.building() as stage:
+            objects = []
+            for i, src in enumerate(project.host_files):
+                obj = f"host{i}.o"
+                out = step.compile(
+                    [*flags, f"-I{host_dir}", "-c", project.abs(src), "-o", obj], stage
+                )
+                if out.returncode != 0:
+                    return DescribeResult(
+                        ok=False,
+                        seconds=step.seconds,
+                        cached=False,
+                        diagnostics=_failed(out, _locator(project)),
+                    )
+                objects.append(obj)
+            out = step.compile([*objects, harness_o, "-pthread", "-o", "describe"], stage)
             if out.returncode != 0:
                 return DescribeResult(
                     ok=False,
@@ -117,31 +128,24 @@ def describe(project: KernelProject, chip: Chip) -> DescribeResult:
                     cached=False,
                     diagnostics=_failed(out, _locator(project)),
                 )
-            objects.append(obj)
-        out = step.compile([*objects, harness_o, "-pthread", "-o", "describe"], stage)
-        if out.returncode != 0:
-            return DescribeResult(
-                ok=False,
-                seconds=step.seconds,
-                cached=False,
-                diagnostics=_failed(out, _locator(project)),
+            ran = run_sandboxed(
+                [stage / "describe", "--describe", "describe.json"],
+                cwd=stage,
+                limits=DESCRIBE_LIMITS,
             )
-        ran = run_sandboxed(
-            [stage / "describe", "--describe", "describe.json"], cwd=stage, limits=DESCRIBE_LIMITS
-        )
-        if ran.returncode != 0 or not (stage / "describe.json").exists():
-            msg = (
-                f"the host code could not be described (harness --describe {ran.describe_end()}): "
-                f"{ran.stderr.strip()[-800:]}"
-            )
-            loc = (str(project.host_files[0]), 1)
-            return DescribeResult(
-                ok=False,
-                seconds=step.seconds,
-                cached=False,
-                diagnostics=[make_diagnostic(loc, 1, msg, True)],
-            )
-        entry.publish(stage)
+            if ran.returncode != 0 or not (stage / "describe.json").exists():
+                msg = (
+                    "the host code could not be described (harness --describe "
+                    f"{ran.describe_end()}): {ran.stderr.strip()[-800:]}"
+                )
+                loc = (str(project.host_files[0]), 1)
+                return DescribeResult(
+                    ok=False,
+                    seconds=step.seconds,
+                    cached=False,
+                    diagnostics=[make_diagnostic(loc, 1, msg, True)],
+                )
+            entry.publish(stage)
     return _read_description(project, entry.path, step)
 
 
@@ -184,14 +188,15 @@ def _pch(chip: Chip, step: _Step) -> tuple[Path | None, list[Diagnostic]]:
         return entry.path / PCH_HEADER, []
     if not (EMU_INCLUDE / DEVICE_HEADER).exists():
         return None, [_missing_emulator_part(EMU_INCLUDE / DEVICE_HEADER)]
-    stage = entry.staging()
-    (stage / PCH_HEADER).write_text(f'#include "{DEVICE_HEADER}"\n')
-    out = step.compile([*flags, "-x", "c++-header", PCH_HEADER, "-o", PCH_HEADER + ".gch"], stage)
-    if out.returncode != 0:
-        return None, parse_compiler_output(
-            out.stderr + out.stdout, Locator(EMU_INCLUDE, (DEVICE_HEADER, 1), {}), failed=True
-        )
-    entry.publish(stage)
+    with entry.building() as stage:
+        (stage / PCH_HEADER).write_text(f'#include "{DEVICE_HEADER}"\n')
+        argv = [*flags, "-x", "c++-header", PCH_HEADER, "-o", PCH_HEADER + ".gch"]
+        out = step.compile(argv, stage)
+        if out.returncode != 0:
+            return None, parse_compiler_output(
+                out.stderr + out.stdout, Locator(EMU_INCLUDE, (DEVICE_HEADER, 1), {}), failed=True
+            )
+        entry.publish(stage)
     return entry.path / PCH_HEADER, []
 
 
@@ -254,36 +259,36 @@ def build(project: KernelProject, chip: Chip, dtypes: dict[str, str]) -> BuildRe
     )
     entry = CacheEntry("kernel", key)
     if not entry.ready:
-        stage = entry.staging()
-        wrapper = stage / WRAPPER
-        wrapper.write_text(wrapper_source(project, dtypes, op_type))
-        locator = _locator(project, {wrapper: (str(project.kernel_file), project.entry.line)})
-        pch_flags = ["-include", str(pch)] if pch else []
-        out = step.compile(
-            [
-                *flags,
-                *pch_flags,
-                f"-I{project.abs(project.kernel_file).parent}",
-                "-c",
-                WRAPPER,
-                "-o",
-                "kernel.o",
-            ],
-            stage,
-        )
-        if out.returncode != 0:
-            return BuildResult(
-                ok=False, seconds=step.seconds, cached=False, diagnostics=_failed(out, locator)
+        with entry.building() as stage:
+            wrapper = stage / WRAPPER
+            wrapper.write_text(wrapper_source(project, dtypes, op_type))
+            locator = _locator(project, {wrapper: (str(project.kernel_file), project.entry.line)})
+            pch_flags = ["-include", str(pch)] if pch else []
+            out = step.compile(
+                [
+                    *flags,
+                    *pch_flags,
+                    f"-I{project.abs(project.kernel_file).parent}",
+                    "-c",
+                    WRAPPER,
+                    "-o",
+                    "kernel.o",
+                ],
+                stage,
             )
-        warnings = parse_compiler_output(out.stderr, locator, failed=False)
-        (stage / "warnings.json").write_text(json.dumps([d.model_dump() for d in warnings]))
-        host_objs = sorted(desc.host_dir.glob("host*.o")) if desc.host_dir else []
-        out = step.compile(["kernel.o", *host_objs, harness_o, "-pthread", "-o", "run"], stage)
-        if out.returncode != 0:
-            return BuildResult(
-                ok=False, seconds=step.seconds, cached=False, diagnostics=_failed(out, locator)
-            )
-        entry.publish(stage)
+            if out.returncode != 0:
+                return BuildResult(
+                    ok=False, seconds=step.seconds, cached=False, diagnostics=_failed(out, locator)
+                )
+            warnings = parse_compiler_output(out.stderr, locator, failed=False)
+            (stage / "warnings.json").write_text(json.dumps([d.model_dump() for d in warnings]))
+            host_objs = sorted(desc.host_dir.glob("host*.o")) if desc.host_dir else []
+            out = step.compile(["kernel.o", *host_objs, harness_o, "-pthread", "-o", "run"], stage)
+            if out.returncode != 0:
+                return BuildResult(
+                    ok=False, seconds=step.seconds, cached=False, diagnostics=_failed(out, locator)
+                )
+            entry.publish(stage)
     warnings = [Diagnostic(**d) for d in json.loads((entry.path / "warnings.json").read_text())]
     return BuildResult(
         ok=True,

@@ -37,3 +37,12 @@ def test_entry_is_ready_only_after_publish(tmp_path: Path, monkeypatch) -> None:
     entry.publish(again)
     assert (entry.path / "run").read_text() == "binary"
     assert sorted(p.name for p in entry.path.parent.iterdir()) == ["k1"]
+
+
+def test_failed_build_leaves_no_staging_directory(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("KERNELGEN_CACHE_DIR", str(tmp_path))
+    entry = CacheEntry("kernel", "k2")
+    with entry.building() as stage:
+        (stage / "half-written.o").write_text("x")
+    assert not entry.ready
+    assert list((tmp_path / "kernel").iterdir()) == []
