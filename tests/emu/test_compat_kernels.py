@@ -52,3 +52,11 @@ def test_matmul_iterate_all_and_blocks(emu_build, run_program) -> None:
     prod = a.float() @ bt.float().T
     torch.testing.assert_close(y[: 32 * 48].view(32, 48), prod + bias, rtol=1e-5, atol=1e-4)
     torch.testing.assert_close(y[32 * 48 :].view(32, 48), prod, rtol=1e-5, atol=1e-4)
+
+
+def test_low_level_cube_path_nd2nz_loaddata_mmad_fixpipe(emu_build, run_program) -> None:
+    gen = torch.Generator().manual_seed(4)
+    a = torch.randn(32, 64, generator=gen).half()
+    b = torch.randn(64, 48, generator=gen).half()
+    y, _ = run(emu_build, run_program, "cube_matmul", torch.cat([a.flatten(), b.flatten()]), b)
+    torch.testing.assert_close(y.view(32, 48), a.float() @ b.float(), rtol=1e-5, atol=1e-4)

@@ -19,3 +19,4 @@
 #include "kernelgen/activation.h"
 #include "kernelgen/misc.h"
 #include "kernelgen/softmax.h"
+#include "kernelgen/cube.h"

@@ -143,6 +143,64 @@ extern "C" __global__ __aicore__ void matmul_custom(GM_ADDR a, GM_ADDR b, GM_ADD
     mm.End();
 }
 
+// Low-level cube path as 910B kernels write it: GM -> L1 (Nd2Nz), L1 -> L0A/L0B (LoadData),
+// Mmad into L0C, Fixpipe back to GM as ND. C[32, 48] = A[32, 64] x B[64, 48], half -> float.
+extern "C" __global__ __aicore__ void cube_matmul(GM_ADDR a, GM_ADDR b, GM_ADDR c) {
+    constexpr uint16_t M = 32, K = 64, N = 48, C0 = 16, M1 = M / 16, K1 = K / C0, N1 = N / 16;
+    TPipe pipe;
+    TQue<TPosition::A1, 1> qa1;
+    TQue<TPosition::B1, 1> qb1;
+    TQue<TPosition::A2, 1> qa2;
+    TQue<TPosition::B2, 1> qb2;
+    TQue<TPosition::CO1, 1> qc1;
+    pipe.InitBuffer(qa1, 1, M * K * sizeof(half));
+    pipe.InitBuffer(qb1, 1, K * N * sizeof(half));
+    pipe.InitBuffer(qa2, 1, M * K * sizeof(half));
+    pipe.InitBuffer(qb2, 1, K * N * sizeof(half));
+    pipe.InitBuffer(qc1, 1, M * N * sizeof(float));
+    GlobalTensor<half> ga, gb;
+    GlobalTensor<float> gc;
+    ga.SetGlobalBuffer((__gm__ half*)a, M * K);
+    gb.SetGlobalBuffer((__gm__ half*)b, K * N);
+    gc.SetGlobalBuffer((__gm__ float*)c, M * N);
+
+    auto a1 = qa1.AllocTensor<half>();
+    auto b1 = qb1.AllocTensor<half>();
+    DataCopy(a1, ga, Nd2NzParams(1, M, K, 0, K, M, 1, 0));
+    DataCopy(b1, gb, Nd2NzParams(1, K, N, 0, N, K, 1, 0));
+    qa1.EnQue(a1);
+    qb1.EnQue(b1);
+    a1 = qa1.DeQue<half>();
+    b1 = qb1.DeQue<half>();
+
+    auto a2 = qa2.AllocTensor<half>();
+    for (uint16_t fm = 0; fm < M1; ++fm)
+        LoadData(a2[fm * K1 * 256], a1, LoadData2DParams(fm, K1, M1, 0, 0, false, 0));
+    auto b2 = qb2.AllocTensor<half>();
+    LoadData(b2, b1, LoadData2DParams(0, K1 * N1, 1, 0, 0, true, 0));
+    qa1.FreeTensor(a1);
+    qb1.FreeTensor(b1);
+
+    auto c1 = qc1.AllocTensor<float>();
+    MmadParams mp;
+    mp.m = M;
+    mp.n = N;
+    mp.k = K;
+    Mmad(c1, a2, b2, mp);
+    qa2.FreeTensor(a2);
+    qb2.FreeTensor(b2);
+    qc1.EnQue(c1);
+    c1 = qc1.DeQue<float>();
+    FixpipeParamsV220 fp;
+    fp.nSize = N;
+    fp.mSize = M;
+    fp.srcStride = M;
+    fp.dstStride = N;
+    fp.quantPre = QuantMode_t::NoQuant;
+    Fixpipe<float, float, CFG_ROW_MAJOR>(gc, c1, fp);
+    qc1.FreeTensor(c1);
+}
+
 static std::vector<uint8_t> slice(const std::vector<uint8_t>& v, size_t from, size_t n) {
     return std::vector<uint8_t>(v.begin() + from, v.begin() + from + n);
 }
@@ -171,6 +229,10 @@ int main(int argc, char** argv) {
         std::vector<uint8_t> out(gc.bytes);
         out.insert(out.end(), gc2.bytes.begin(), gc2.bytes.end());
         tio::write_bytes(argv[4], out.data(), out.size());
+    } else if (c == "cube_matmul") {
+        tio::Gm ga(slice(a, 0, 32 * 64 * 2), "a"), gb(slice(a, 32 * 64 * 2, 64 * 48 * 2), "b"), gc(32 * 48 * 4, "c");
+        tio::run(1, argv[5], [&] { cube_matmul(ga.addr(), gb.addr(), gc.addr()); });
+        tio::write_bytes(argv[4], gc.bytes.data(), gc.bytes.size());
     } else {
         std::fprintf(stderr, "unknown case %s\n", argv[1]);
         return 2;

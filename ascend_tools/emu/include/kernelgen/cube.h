@@ -1,0 +1,213 @@
+// Low-level cube path: LoadData (512-byte fractal copies L1/GM -> L0A/L0B, optional 16x16
+// transpose), Mmad (L0A x L0B -> L0C in float/int32) and Fixpipe (L0C -> GM/L1, NZ -> ND).
+//
+// Layouts (C0 = 32 bytes / sizeof(T) elements, a fractal = 16 rows x C0 = 512 bytes):
+//   L0A holds A[M, K] "zZ": fractal (fm, fk) at index fm * K1 + fk, element (i, k) at i * C0 + k.
+//   L0B holds B[K, N] as B^T "zZ" over k: fractal (fk, fn) at index fn * K1 + fk, element
+//       (k, n) at n * C0 + k (a B fractal in L1 "Nz" loaded with ifTranspose).
+//   L0C holds C[M, N] "Nz": fractal (fm, fn) at index fn * M1 + fm, element (i, j) at i * 16 + j.
+// K1 = ceil(K / C0), M1 = ceil(M / 16).
+#pragma once
+
+#include "copy.h"
+
+// Conversion applied by Fixpipe on the way out (the destination type decides the rounding).
+enum QuantMode_t : uint8_t {
+    NoQuant = 0, F322F16, F322BF16, DEQF16, VDEQF16, QF322B8_PRE, VQF322B8_PRE, REQ8, VREQ8, DEQS322, VDEQS322,
+};
+
+namespace AscendC {
+
+struct LoadData2DParams {
+    uint16_t startIndex = 0;  // first source fractal (512-byte units)
+    uint8_t repeatTimes = 0;  // fractals to copy
+    uint16_t srcStride = 0;   // source fractals between consecutive repeats
+    uint8_t sid = 0;
+    uint16_t dstGap = 0;      // destination fractals skipped after each one written
+    bool ifTranspose = false; // transpose each 16x16 fractal (2-byte types)
+    uint8_t addrMode = 0;
+    LoadData2DParams() = default;
+    LoadData2DParams(uint16_t start, uint8_t repeat, uint16_t srcStrideIn, uint8_t sidIn, uint16_t dstGapIn,
+                     bool transpose, uint8_t addrModeIn)
+        : startIndex(start), repeatTimes(repeat), srcStride(srcStrideIn), sid(sidIn), dstGap(dstGapIn),
+          ifTranspose(transpose), addrMode(addrModeIn) {}
+};
+
+struct MmadParams {
+    uint16_t m = 0, n = 0, k = 0;
+    bool isBias = false;
+    int32_t fmOffset = 0;
+    bool enSsparse = false, enWinogradA = false, enWinogradB = false;
+    uint8_t unitFlag = 0;
+    bool kDirectionAlign = false, cmatrixSource = false;
+    bool cmatrixInitVal = true;  // true: C = A x B; false: C += A x B
+    MmadParams() = default;
+    MmadParams(uint16_t mIn, uint16_t nIn, uint16_t kIn, bool bias, int32_t fm, bool sparse, bool winoA, bool winoB)
+        : m(mIn), n(nIn), k(kIn), isBias(bias), fmOffset(fm), enSsparse(sparse), enWinogradA(winoA),
+          enWinogradB(winoB) {}
+    MmadParams(uint16_t mIn, uint16_t nIn, uint16_t kIn, uint8_t unit, bool kAlign, bool init)
+        : m(mIn), n(nIn), k(kIn), unitFlag(unit), kDirectionAlign(kAlign), cmatrixInitVal(init) {}
+};
+
+struct FixpipeParamsV220 {
+    uint16_t nSize = 0, mSize = 0;
+    uint16_t srcStride = 0;  // L0C: M of the source padded to 16 (fractal column length)
+    uint32_t dstStride = 0;  // ND destination: elements between rows
+    QuantMode_t quantPre = NoQuant;
+    uint64_t deqScalar = 0;
+    uint16_t ndNum = 1, srcNdStride = 0, dstNdStride = 0;
+    bool reluEn = false;
+    uint8_t unitFlag = 0;
+    bool isChannelSplit = false;
+    FixpipeParamsV220() = default;
+    FixpipeParamsV220(uint16_t n, uint16_t m, uint16_t src, uint32_t dst, bool relu)
+        : nSize(n), mSize(m), srcStride(src), dstStride(dst), reluEn(relu) {}
+};
+
+enum class CO2Layout : uint8_t { NZ = 0, ROW_MAJOR, COLUMN_MAJOR };
+struct FixpipeConfig {
+    CO2Layout format;
+};
+inline constexpr FixpipeConfig CFG_NZ{CO2Layout::NZ};
+inline constexpr FixpipeConfig CFG_ROW_MAJOR{CO2Layout::ROW_MAJOR};
+
+namespace detail {
+
+inline bool is_l0_position(TPosition p) { return p == TPosition::A2 || p == TPosition::B2; }
+
+template <class T>
+inline void load_fractals(const LocalTensor<T>& dst, const T* src, uint64_t src_elems, const LoadData2DParams& p,
+                          const char* file, int line) {
+    const char* api = "LoadData";
+    if (!is_l0_position(dst.GetPosition()) && !kernelgen::is_l1_position(dst.GetPosition()))
+        kernelgen::failf("tensor-position", file, line, "%s: dst is in position %s; LoadData fills A2/B2 (or L1)", api,
+                         position_name(dst.GetPosition()));
+    if (dst.ub_offset() % 512 != 0)
+        kernelgen::failf("ub-offset-align", file, line, "%s: dst starts at L0 offset %llu, not 512-byte aligned", api,
+                         (unsigned long long)dst.ub_offset());
+    if (p.ifTranspose && sizeof(T) != 2)
+        kernelgen::failf("param-range", file, line, "%s: ifTranspose needs a 2-byte type (16x16 fractals); %s given", api,
+                         kernelgen::type_name<T>());
+    constexpr uint64_t frac = 512 / sizeof(T);
+    for (uint32_t r = 0; r < p.repeatTimes; ++r) {
+        uint64_t s = (uint64_t(p.startIndex) + uint64_t(r) * p.srcStride) * frac;
+        uint64_t d = uint64_t(r) * (1 + p.dstGap) * frac;
+        if (s + frac > src_elems)
+            kernelgen::failf("count-exceeds-tensor", file, line, "%s: repeat %u reads fractal elements [%llu, %llu) of a %llu-element source",
+                             api, r, (unsigned long long)s, (unsigned long long)(s + frac), (unsigned long long)src_elems);
+        if (d + frac > dst.GetSize())
+            kernelgen::failf("count-exceeds-tensor", file, line, "%s: repeat %u writes fractal elements [%llu, %llu) of a %u-element dst",
+                             api, r, (unsigned long long)d, (unsigned long long)(d + frac), dst.GetSize());
+        if (p.ifTranspose) {
+            for (int i = 0; i < 16; ++i)
+                for (int j = 0; j < 16; ++j) dst.data()[d + uint64_t(j) * 16 + i] = src[s + uint64_t(i) * 16 + j];
+        } else {
+            std::memmove(dst.data() + d, src + s, 512);
+        }
+    }
+}
+
+}  // namespace detail
+
+template <class T>
+inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData2DParams& p, KG_LOC) {
+    if (!kernelgen::is_l1_position(src.GetPosition()))
+        kernelgen::failf("tensor-position", file, line, "LoadData: src is in position %s; it reads L1 (A1/B1)",
+                         position_name(src.GetPosition()));
+    detail::load_fractals(dst, src.data(), src.GetSize(), p, file, line);
+}
+template <class T>
+inline void LoadData(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const LoadData2DParams& p, KG_LOC) {
+    constexpr uint64_t frac = 512 / sizeof(T);
+    uint64_t last = p.repeatTimes ? (uint64_t(p.startIndex) + uint64_t(p.repeatTimes - 1) * p.srcStride + 1) * frac : 0;
+    src.check_access("LoadData(GM)", 0, last, false, file, line);
+    detail::load_fractals(dst, src.data(), last, p, file, line);
+}
+
+namespace detail {
+template <class C, class A, class B, class F>
+inline void mmad(const LocalTensor<C>& dst, const LocalTensor<A>& a, const LocalTensor<B>& b, const MmadParams& p,
+                 F bias, const char* file, int line) {
+    const char* api = "Mmad";
+    if (a.GetPosition() != TPosition::A2 || b.GetPosition() != TPosition::B2 || dst.GetPosition() != TPosition::CO1)
+        kernelgen::failf("tensor-position", file, line, "Mmad: operands are in %s x %s -> %s; expected A2 x B2 -> CO1",
+                         position_name(a.GetPosition()), position_name(b.GetPosition()), position_name(dst.GetPosition()));
+    const uint64_t c0 = 32 / sizeof(A);
+    const uint64_t m1 = kernelgen::ceil_div(p.m, 16), k1 = kernelgen::ceil_div(p.k, c0), n1 = kernelgen::ceil_div(p.n, 16);
+    if (m1 * k1 * 16 * c0 > a.GetSize() || n1 * k1 * 16 * c0 > b.GetSize() || m1 * n1 * 256 > dst.GetSize())
+        kernelgen::failf("count-exceeds-tensor", file, line,
+                         "%s: m=%u n=%u k=%u needs %llu / %llu / %llu elements of A2 / B2 / CO1, they hold %u / %u / %u", api,
+                         p.m, p.n, p.k, (unsigned long long)(m1 * k1 * 16 * c0), (unsigned long long)(n1 * k1 * 16 * c0),
+                         (unsigned long long)(m1 * n1 * 256), a.GetSize(), b.GetSize(), dst.GetSize());
+    using Acc = std::conditional_t<std::is_integral_v<C>, int64_t, float>;
+    for (uint32_t i = 0; i < p.m; ++i)
+        for (uint32_t j = 0; j < p.n; ++j) {
+            uint64_t o = ((j / 16) * m1 + i / 16) * 256 + (i % 16) * 16 + j % 16;
+            Acc s = p.cmatrixInitVal ? static_cast<Acc>(bias(j)) : static_cast<Acc>(dst.data()[o]);
+            for (uint32_t k = 0; k < p.k; ++k) {
+                uint64_t ao = ((i / 16) * k1 + k / c0) * 16 * c0 + (i % 16) * c0 + k % c0;
+                uint64_t bo = ((j / 16) * k1 + k / c0) * 16 * c0 + (j % 16) * c0 + k % c0;
+                s += static_cast<Acc>(kernelgen::widen(a.data()[ao])) * static_cast<Acc>(kernelgen::widen(b.data()[bo]));
+            }
+            dst.data()[o] = static_cast<C>(s);
+        }
+}
+}  // namespace detail
+
+template <class C, class A, class B>
+inline void Mmad(const LocalTensor<C>& dst, const LocalTensor<A>& fm, const LocalTensor<B>& filter, const MmadParams& p,
+                 KG_LOC) {
+    detail::mmad(dst, fm, filter, p, [](uint32_t) { return 0.0f; }, file, line);
+}
+template <class C, class A, class B, class D>
+inline void Mmad(const LocalTensor<C>& dst, const LocalTensor<A>& fm, const LocalTensor<B>& filter,
+                 const LocalTensor<D>& bias, const MmadParams& p, KG_LOC) {
+    kernelgen::check_local_need("Mmad", "bias", bias, p.n, file, line);
+    detail::mmad(dst, fm, filter, p, [&](uint32_t j) { return static_cast<float>(bias.data()[j]); }, file, line);
+}
+
+namespace detail {
+// L0C element (i, j) -> destination offset; ROW_MAJOR: i * dstStride + j; NZ: fractal columns of
+// dstStride rows.
+template <const FixpipeConfig& config>
+inline uint64_t fixpipe_dst(uint32_t i, uint32_t j, const FixpipeParamsV220& p) {
+    if (config.format == CO2Layout::NZ) return (uint64_t(j) / 16) * p.dstStride * 16 + uint64_t(i) * 16 + j % 16;
+    return uint64_t(i) * p.dstStride + j;
+}
+template <class T, class U, const FixpipeConfig& config, class Store>
+inline void fixpipe(const LocalTensor<U>& src, const FixpipeParamsV220& p, Store store, const char* file, int line) {
+    if (src.GetPosition() != TPosition::CO1)
+        kernelgen::failf("tensor-position", file, line, "Fixpipe: src is in position %s; it reads CO1 (L0C)",
+                         position_name(src.GetPosition()));
+    if (p.mSize > p.srcStride)
+        kernelgen::failf("param-range", file, line, "Fixpipe: mSize %u exceeds srcStride %u (M padded to 16)", p.mSize,
+                         p.srcStride);
+    if (p.mSize && p.nSize) {
+        uint64_t last = (uint64_t(p.nSize - 1) / 16) * p.srcStride * 16 + uint64_t(p.mSize - 1) * 16 + (p.nSize - 1) % 16;
+        kernelgen::check_local_need("Fixpipe", "src", src, last + 1, file, line);
+    }
+    for (uint32_t i = 0; i < p.mSize; ++i)
+        for (uint32_t j = 0; j < p.nSize; ++j) {
+            auto v = kernelgen::widen(src.data()[(uint64_t(j) / 16) * p.srcStride * 16 + uint64_t(i) * 16 + j % 16]);
+            if (p.reluEn && v < decltype(v)(0)) v = decltype(v)(0);
+            store(fixpipe_dst<config>(i, j, p), kernelgen::narrow<T>(v));
+        }
+}
+}  // namespace detail
+
+template <class T, class U, const FixpipeConfig& config = CFG_ROW_MAJOR>
+inline void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const FixpipeParamsV220& p, KG_LOC) {
+    if (p.mSize && p.nSize)
+        dst.check_access("Fixpipe", 0, detail::fixpipe_dst<config>(p.mSize - 1, p.nSize - 1, p) + 1, true, file, line);
+    detail::fixpipe<T, U, config>(src, p, [&](uint64_t o, T v) { kernelgen::gm_store(dst.data() + o, &v, 1); }, file, line);
+    kernelgen::counters().ub_to_gm_bytes += uint64_t(p.mSize) * p.nSize * sizeof(T);
+}
+template <class T, class U, const FixpipeConfig& config = CFG_ROW_MAJOR>
+inline void Fixpipe(const LocalTensor<T>& dst, const LocalTensor<U>& src, const FixpipeParamsV220& p, KG_LOC) {
+    if (p.mSize && p.nSize)
+        kernelgen::check_local_need("Fixpipe", "dst", dst, detail::fixpipe_dst<config>(p.mSize - 1, p.nSize - 1, p) + 1,
+                                    file, line);
+    detail::fixpipe<T, U, config>(src, p, [&](uint64_t o, T v) { dst.data()[o] = v; }, file, line);
+}
+
+}  // namespace AscendC
