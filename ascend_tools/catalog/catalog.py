@@ -82,12 +82,25 @@ class Catalog:
             return None
         return min(found, key=lambda e: (e.side != "device", e.is_member))
 
+    def _lineage(self, owner: str) -> list[str]:
+        """The class and its catalogued base classes, nearest first."""
+        out, todo = [], [owner]
+        while todo:
+            cls = todo.pop(0)
+            if cls in out:
+                continue
+            out.append(cls)
+            for e in self._by_name.get(cls, []):
+                todo += e.bases
+        return out
+
     def members(self, owner: str) -> list[ApiEntry]:
-        """Members of a class (`TQue`, `LocalTensor`, `TilingContext`, ...)."""
-        return list(self._members.get(owner, []))
+        """Members of a class (`TQue`, `LocalTensor`, `TilingContext`, ...), inherited ones
+        included."""
+        return [e for cls in self._lineage(owner) for e in self._members.get(cls, [])]
 
     def has_member(self, owner: str, name: str) -> bool:
-        return any(e.name == name for e in self._members.get(owner, []))
+        return any(e.name == name for e in self.members(owner))
 
     def owners(self) -> list[str]:
         return sorted(self._members)
@@ -101,8 +114,8 @@ class Catalog:
         `owner` restricts to members of that class (the "no member named X in TQue" case);
         `member=False` to free names (functions, types, macros), `member=True` to any member.
         """
-        if owner is not None and owner in self._members:
-            pool = {e.name for e in self._members[owner]}
+        if owner is not None and self.members(owner):
+            pool = {e.name for e in self.members(owner)}
         else:
             pool = {
                 e.name

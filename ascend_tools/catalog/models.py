@@ -61,6 +61,10 @@ class ApiEntry(BaseModel):
     """Element types by chip architecture; key "*" applies to every architecture."""
     related: list[str] = []
     source: str
+    bases: list[str] = []
+    """Base classes of a class entry: their members are its members too."""
+    emulated: bool = False
+    """The CPU emulator implements it (kept in step by tests/catalog/test_emulator_sync.py)."""
 
     @property
     def is_member(self) -> bool:
