@@ -232,6 +232,12 @@ def test_softmax_tiling_splits_rows_by_workspace(check_bin: Path) -> None:
     assert out["softmax"] == {"splitM": 4, "rangeM": 1, "tailM": 2}
 
 
+def test_elementwise_tmp_sizes_cover_the_float_working_copy(check_bin: Path) -> None:
+    out = run_check(check_bin, get_chip())
+    # half input: float image + float copy of the source; float input: one float image
+    assert out["sigmoid"] == [8000, 512, 4000, 256]
+
+
 def test_gert_shape_and_type_utils(check_bin: Path) -> None:
     out = run_check(check_bin, get_chip())
     assert (out["shape_size"], out["shape_dims"], out["scalar_size"]) == (120, 4, 1)

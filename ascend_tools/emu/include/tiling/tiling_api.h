@@ -1,6 +1,7 @@
 // Host tiling helpers of the high-level APIs: matmul_tiling::MatmulApiTiling /
 // MultiCoreMatmulTiling fill a TCubeTiling for the emulator's Matmul; the SoftMax helpers size
-// the temporary buffer and split a [M, K] softmax into row groups.
+// the temporary buffer and split a [M, K] softmax into row groups; Get<Api>MaxMinTmpSize size
+// the elementwise APIs' temporary buffers.
 //
 // The split is deliberately simple (one base block shape that fits L0A/L0B/L0C with double
 // buffering, single-step L1 loads); it is valid, not tuned.
@@ -250,6 +251,35 @@ inline void SoftMaxTilingFunc(const ge::Shape& src, uint32_t dtype_size, uint32_
     t.tailM = split ? m % split : 0;
     t.tailSplitSize = t.tailM * k;
     t.tailReduceSize = t.tailM * block_elems;
+}
+
+// Temporary-buffer sizes of the elementwise high-level APIs (Sigmoid, Tanh, Gelu, ...): they
+// compute in float, so the largest buffer holds `float_copies` float images of the source (plus
+// the source itself when it may not be reused), the smallest one 256-byte repeat of each.
+struct ElementwiseTmpFacts {
+    uint32_t float_copies;
+};
+
+inline void elementwise_tmp_size(const ge::Shape& src, uint32_t type_size, bool reuse, ElementwiseTmpFacts f,
+                                 uint32_t& max_value, uint32_t& min_value) {
+    const int64_t n = std::max<int64_t>(0, src.GetShapeSize());
+    const uint32_t copies = f.float_copies + (reuse || type_size == 4 ? 0u : 1u);
+    const uint64_t bytes = static_cast<uint64_t>(n) * 4u * copies;
+    max_value = static_cast<uint32_t>(std::min<uint64_t>(((bytes + 31) / 32) * 32, UINT32_MAX));
+    min_value = n ? std::min<uint32_t>(max_value, 256u * copies) : 0u;
+}
+
+inline void GetSigmoidMaxMinTmpSize(const ge::Shape& src, uint32_t type_size, bool reuse, uint32_t& max_value,
+                                    uint32_t& min_value) {
+    elementwise_tmp_size(src, type_size, reuse, {1}, max_value, min_value);
+}
+inline void GetTanhMaxMinTmpSize(const ge::Shape& src, uint32_t type_size, bool reuse, uint32_t& max_value,
+                                 uint32_t& min_value) {
+    elementwise_tmp_size(src, type_size, reuse, {1}, max_value, min_value);
+}
+inline void GetGeluMaxMinTmpSize(const ge::Shape& src, uint32_t type_size, bool reuse, uint32_t& max_value,
+                                 uint32_t& min_value) {
+    elementwise_tmp_size(src, type_size, reuse, {2}, max_value, min_value);
 }
 
 }  // namespace AscendC
