@@ -23,6 +23,7 @@ from ascend_tools.reference import (
     ReferenceError,
     TrialData,
     compare,
+    dtype_name,
     from_bytes,
     load_reference,
     make_trial,
@@ -97,7 +98,7 @@ def _bind_op(op: OpDefinition, trial: TrialData, init: list[object]) -> Binding:
             f"OpDef {op.name} has {len(op.outputs)} outputs but Model.forward returns "
             f"{len(trial.expected)}"
         )
-    given = {d.name: _dt(t) for d, t in zip(op.inputs, trial.inputs, strict=True)}
+    given = {d.name: dtype_name(t) for d, t in zip(op.inputs, trial.inputs, strict=True)}
     wanted_out = {d.name: dt for d, dt in zip(op.outputs, trial.output_dtypes, strict=True)}
     combos = op.combinations()
     if combos:
@@ -144,15 +145,9 @@ def _bind_single(project: KernelProject, trial: TrialData) -> Binding:
             "but the "
             f"reference has {n_in} inputs and {n_out} outputs"
         )
-    dtypes = {p: _dt(t) for p, t in zip(params, trial.inputs, strict=False)}
+    dtypes = {p: dtype_name(t) for p, t in zip(params, trial.inputs, strict=False)}
     dtypes.update(dict(zip(params[n_in:], trial.output_dtypes, strict=True)))
     return Binding(op=None, inputs=params[:n_in], outputs=params[n_in:], dtypes=dtypes, attrs=[])
-
-
-def _dt(t: torch.Tensor) -> str:
-    from ascend_tools.reference import dtype_name
-
-    return dtype_name(t)
 
 
 def _relative(project: KernelProject, file: str, wrapper_line: int) -> tuple[str, int | None]:
@@ -184,7 +179,6 @@ def _runtime_errors(project: KernelProject, run: RunResult) -> list[RuntimeError
 def _check_case(
     name: str,
     run: RunResult,
-    binding: Binding,
     case: Case,
     trial: TrialData,
     atol: float | None,
@@ -288,7 +282,10 @@ def validate_project(
             chip_info, desc.diagnostics, time.monotonic() - start, desc.cached, notes
         )
     first = trial_data[0][1]
-    binding = _bind_op(desc.op, first, init) if desc.op else _bind_single(proj, first)
+    try:
+        binding = _bind_op(desc.op, first, init) if desc.op else _bind_single(proj, first)
+    except ReferenceError as exc:
+        raise ValidationInputError(str(exc)) from exc
     built = emulator.build(proj, chip_info, binding.dtypes)
     seconds = time.monotonic() - start
     if not built.ok or built.binary is None:
@@ -321,7 +318,7 @@ def validate_project(
         )
         data = {n: to_bytes(t) for n, t in zip(binding.inputs, trial.inputs, strict=True)}
         run = run_case(built.binary, case, data, limits)
-        cases.append(_check_case(name, run, binding, case, trial, atol, rtol))
+        cases.append(_check_case(name, run, case, trial, atol, rtol))
         for err in _runtime_errors(proj, run):
             if all((e.code, e.file, e.line) != (err.code, err.file, err.line) for e in runtime):
                 runtime.append(err)
