@@ -167,6 +167,16 @@ def test_select_modes(emu_build, run_program, dtype) -> None:
     same(z, np.where(cond, x, y), dtype)
 
 
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_select_with_bytes_mask_zero_takes_src0(emu_build, run_program, dtype) -> None:
+    x, y = inputs(dtype)
+    z, _ = run_case(emu_build, run_program, "select_bytes_mask", dtype, x, y)
+    mask = ((np.arange(256) * 7) % 3).reshape(4, 64)[:, :32].flatten()
+    want = fresh().astype(NP[dtype])
+    want[:128] = np.where(mask != 0, NP[dtype](5), x[:128])
+    same(z, want, dtype)
+
+
 def lanes(bits: list[int], per: int) -> list[int]:
     return [k for k in range(per) if (bits[(k % 128) // 64] >> (k % 64)) & 1]
 

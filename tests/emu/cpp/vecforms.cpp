@@ -41,6 +41,12 @@ std::map<std::string, CaseFn<T>> table() {
         {"select_tensor", [](Ctx<T>& c) { Compare(c.bits, c.x, c.y, CMPMODE::LT, c.n); Select(c.z, c.bits, c.x, c.y, SELMODE::VSEL_TENSOR_TENSOR_MODE, c.n); return false; }},
         {"select_scalar", [](Ctx<T>& c) { CompareScalar(c.bits, c.x, T(0), CMPMODE::GT, c.n); Select(c.z, c.bits, c.x, T(0), SELMODE::VSEL_TENSOR_SCALAR_MODE, c.n); return false; }},
         {"select_spr", [](Ctx<T>& c) { Compare(c.bits, c.x, c.y, CMPMODE::LT, c.n); Select(c.z, c.bits, c.x, c.y, SELMODE::VSEL_CMPMASK_SPR, c.n); return false; }},
+        {"select_bytes_mask", [](Ctx<T>& c) {
+             // mask rows of 64 bytes over 4 rows of 32 elements: nonzero -> scalar 5
+             for (uint32_t i = 0; i < 256; ++i) c.bits.SetValue(i, static_cast<uint8_t>((i * 7) % 3));
+             SelectWithBytesMaskShapeInfo info;
+             info.firstAxis = 4; info.srcLastAxis = 32; info.maskLastAxis = 64;
+             SelectWithBytesMask(c.z, c.x, T(5), c.bits, c.bits[256], info); return false; }},
         {"add_mask_count", [](Ctx<T>& c) { Add(c.z, c.x, c.y, 40, 4, BinaryRepeatParams(1, 1, 1, 8, 8, 8)); return false; }},
         {"add_mask_bits_strided", [](Ctx<T>& c) {
              uint64_t m[2] = {kAlt[0], sizeof(T) == 2 ? kAlt[1] : 0};

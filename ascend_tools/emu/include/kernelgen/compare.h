@@ -224,4 +224,50 @@ inline void Select(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const 
                         [&](uint32_t r, uint32_t k) { return src1.data()[s1.at(r, k)]; }, file, line);
 }
 
+// ---------------------------------------------------------------- SelectWithBytesMask
+// One mask element (not bit) per source element, over [firstAxis, srcLastAxis] with mask rows of
+// maskLastAxis: a zero mask value takes src0, any other value src1 (either may be the scalar).
+struct SelectWithBytesMaskShapeInfo {
+    uint32_t firstAxis = 0, srcLastAxis = 0, maskLastAxis = 0;
+};
+
+namespace detail {
+template <class T, class U, class S0, class S1>
+inline void select_bytes(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<U>& mask,
+                         const SelectWithBytesMaskShapeInfo& info, S0 pick0, S1 pick1, const char* file, int line) {
+    const char* api = "SelectWithBytesMask";
+    if (info.maskLastAxis < info.srcLastAxis)
+        kernelgen::failf("param-range", file, line, "%s: maskLastAxis %u is shorter than srcLastAxis %u", api,
+                         info.maskLastAxis, info.srcLastAxis);
+    uint64_t n = uint64_t(info.firstAxis) * info.srcLastAxis;
+    kernelgen::check_vec_operand(api, "dst", dst, n, file, line);
+    kernelgen::check_vec_operand(api, "src", src, n, file, line);
+    kernelgen::check_vec_operand(api, "mask", mask, uint64_t(info.firstAxis) * info.maskLastAxis, file, line);
+    kernelgen::count_bytes_as_repeats(api, n * sizeof(T));
+    for (uint32_t r = 0; r < info.firstAxis; ++r)
+        for (uint32_t j = 0; j < info.srcLastAxis; ++j) {
+            uint64_t i = uint64_t(r) * info.srcLastAxis + j;
+            bool nz = mask.data()[uint64_t(r) * info.maskLastAxis + j] != U(0);
+            dst.data()[i] = nz ? pick1(i) : pick0(i);
+        }
+}
+}  // namespace detail
+
+template <class T, class U, bool isReuseMask = true>
+inline void SelectWithBytesMask(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const kernelgen::nd_t<T>& src1,
+                                const LocalTensor<U>& mask, const LocalTensor<uint8_t>&,
+                                const SelectWithBytesMaskShapeInfo& info, KG_LOC) {
+    T s = static_cast<T>(src1);
+    detail::select_bytes(dst, src0, mask, info, [&](uint64_t i) { return src0.data()[i]; }, [s](uint64_t) { return s; },
+                         file, line);
+}
+template <class T, class U, bool isReuseMask = true>
+inline void SelectWithBytesMask(const LocalTensor<T>& dst, const kernelgen::nd_t<T>& src0, const LocalTensor<T>& src1,
+                                const LocalTensor<U>& mask, const LocalTensor<uint8_t>&,
+                                const SelectWithBytesMaskShapeInfo& info, KG_LOC) {
+    T s = static_cast<T>(src0);
+    detail::select_bytes(dst, src1, mask, info, [s](uint64_t) { return s; }, [&](uint64_t i) { return src1.data()[i]; },
+                         file, line);
+}
+
 }  // namespace AscendC

@@ -22,6 +22,10 @@ inline void wait_flag(pipe_t, pipe_t, event_t) {}
 namespace AscendC {
 
 using ::printf;
+template <class... A>
+inline void PRINTF(const char* fmt, A... args) {
+    std::printf(fmt, args...);
+}
 
 template <HardEvent evt>
 inline void SetFlag(int32_t) {}

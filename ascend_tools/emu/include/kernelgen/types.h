@@ -27,6 +27,9 @@
 #ifndef __CCE_KT_TEST__
 #define __CCE_KT_TEST__ 1
 #endif
+#ifndef ASCENDC_CPU_DEBUG
+#define ASCENDC_CPU_DEBUG 1
+#endif
 
 // A typedef rather than a macro: `GM_ADDR a, b;` declares two pointers, and `const GM_ADDR`
 // stays convertible to GM_ADDR.
