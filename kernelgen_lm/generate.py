@@ -17,7 +17,7 @@ from pydantic import BaseModel
 from ascend_tools.chips import DEFAULT_CHIP, get_chip
 from ascend_tools.report import ValidationReport
 from kernelgen_lm.attempts import Attempt
-from kernelgen_lm.capture import CaptureError, capture
+from kernelgen_lm.capture import CapturedGraph, CaptureError, capture
 from kernelgen_lm.plan.build import PlanError, build_plan
 from kernelgen_lm.plan.ir import KernelPlan, plan_text
 
@@ -38,19 +38,45 @@ class GenerationResult(BaseModel):
     error: str | None = None
 
 
-def _lint_errors(project: Path, chip: str) -> list[str] | None:
+def _lint_errors(project: Path, chip: str, shapes: list[list[int]]) -> list[str] | None:
     """Error diagnostics of the static analyzer, or None when no lint API is installed."""
     try:
         lint = importlib.import_module("ascend_tools.lint")
     except ImportError:
         return None
-    fn = getattr(lint, "lint_project", None)
+    fn = getattr(lint, "lint_path", None)
     if fn is None:
         return None
-    diags = fn(project, chip=chip)
-    return [
-        d.compiler_style() for d in diags if getattr(d.severity, "value", d.severity) == "error"
-    ]
+    diags = fn(project, chip=chip, shapes=shapes)
+    return [d.compiler_style() for d in diags if d.severity.value == "error"]
+
+
+def shape_variants(graph: CapturedGraph) -> list[list[list[int]]]:
+    """Unaligned shape variants for validation: the leading dim + 3 (odd row counts, uneven core
+    split) and, when no parameter pins it, the last dim + 1 (unaligned tails). A dim is changed
+    in every forward input that carries it, so broadcasting stays valid."""
+    users = [t for t in graph.inputs if t.kind == "input"]
+    pinned = {s for t in graph.inputs if t.kind != "input" for s in t.shape}
+    if not users:
+        return []
+    rank = max(len(t.shape) for t in users)
+    base = next(t.shape for t in users if len(t.shape) == rank)
+    out: list[list[list[int]]] = []
+    for dim, grow in ((0, 3), (rank - 1, 1)):
+        size = base[dim]
+        if size <= 1 or (size in pinned and (dim == rank - 1 or rank == 1)):
+            continue
+        variant = []
+        for t in users:
+            shape = list(t.shape)
+            # Right alignment: the last dim is shared by inputs of any rank.
+            k = len(shape) - 1 if dim == rank - 1 else dim
+            if shape and (len(shape) == rank or dim == rank - 1) and shape[k] == size:
+                shape[k] = size + grow
+            variant.append(shape)
+        if variant not in out:
+            out.append(variant)
+    return out
 
 
 def rules_generate(
@@ -91,7 +117,7 @@ def rules_generate(
         res.error = str(e)
         return res, plan
     res.project = project.root
-    errors = _lint_errors(project.root, chip_info.name)
+    errors = _lint_errors(project.root, chip_info.name, [t.shape for t in graph.inputs])
     if errors:
         msg = "; ".join(errors[:5])
         res.attempts.append(Attempt(backend="rules", ok=False, stage="lint", message=msg))
@@ -99,7 +125,9 @@ def rules_generate(
         return res, plan
     say(f"validate: {trials} trial(s) on the emulator ({chip_info.name})")
     try:
-        report = validate_project(project.root, ref, chip=chip_info.name, trials=trials)
+        report = validate_project(
+            project.root, ref, chip=chip_info.name, trials=trials, shapes=shape_variants(graph)
+        )
     except ValidationInputError as e:
         res.attempts.append(Attempt(backend="rules", ok=False, stage="compile", message=str(e)))
         res.error = str(e)

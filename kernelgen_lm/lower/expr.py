@@ -12,7 +12,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from kernelgen_lm.plan.ir import COMPARE_OPS, KernelPlan
+from kernelgen_lm.plan.ir import COMPARE_OPS, LEAF_OPS, KernelPlan
 
 UNARY_API = {
     "exp": "Exp",
@@ -111,7 +111,7 @@ class Program:
             if i in need:
                 continue
             need.add(i)
-            if nodes[i].op not in ("input", "const", "stat", "count"):
+            if nodes[i].op not in LEAF_OPS:
                 stack.extend(nodes[i].args)
         order = sorted(need)
         last: dict[int, int] = {}
@@ -123,7 +123,7 @@ class Program:
         val: dict[int, Operand] = {}
         for i in order:
             n = nodes[i]
-            if n.op in ("input", "const", "stat", "count"):
+            if n.op in LEAF_OPS:
                 val[i] = self.leaf(i)
                 continue
             args = [val[a] for a in n.args]

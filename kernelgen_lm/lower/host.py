@@ -109,8 +109,7 @@ def host_source(plan: KernelPlan, chip: Chip, em: KernelEmitter) -> str:
         "    // Tile length: as many elements as fit the UB budget, never more than the",
         "    // vector axis needs, in whole float repeats.",
         "    uint64_t floor = BYTES_PER_ELEM * TILE_ALIGN;",
-        "    uint64_t budget = ubSize > UB_RESERVE + floor ? ubSize - UB_RESERVE"
-        " : floor;",
+        "    uint64_t budget = ubSize > UB_RESERVE + floor ? ubSize - UB_RESERVE : floor;",
         "    uint64_t tileLen = budget / BYTES_PER_ELEM / TILE_ALIGN * TILE_ALIGN;",
         f"    uint64_t need = (d{V} + TILE_ALIGN - 1) / TILE_ALIGN * TILE_ALIGN;",
         "    if (need < tileLen) {",
@@ -127,6 +126,11 @@ def host_source(plan: KernelPlan, chip: Chip, em: KernelEmitter) -> str:
     else:
         L.append("    // Work units: rows (kept indices); each row is streamed in tiles.")
     L.append(f"    uint64_t units = {' * '.join(unit) if unit else '1'};")
+    if any(st.scope == "global" for st in plan.stages):
+        L.append(
+            "    // A global (over all rows) reduction is folded on one core: no cross-core sync."
+        )
+        L.append("    coreNum = 1;")
     L += [
         "    uint64_t blockDim = units < coreNum ? units : coreNum;",
         "    if (blockDim == 0) {",

@@ -20,8 +20,14 @@ from ascend_tools.chips import Chip
 from kernelgen_lm.lower.expr import Operand, Program, flit
 from kernelgen_lm.plan.ir import KernelPlan
 
-CTYPE = {"float32": "float", "float16": "half", "bfloat16": "bfloat16_t"}
-DSIZE = {"float32": 4, "float16": 2, "bfloat16": 2}
+CTYPE = {
+    "float32": "float",
+    "float16": "half",
+    "bfloat16": "bfloat16_t",
+    "int32": "int32_t",
+    "int64": "int64_t",
+}
+DSIZE = {"float32": 4, "float16": 2, "bfloat16": 2, "int32": 4, "int64": 8}
 SMALL = 64  # elements of a small tile (one 256-byte repeat of float)
 
 
@@ -55,10 +61,8 @@ class KernelEmitter:
         self.mode = plan.mode
         self.ins = [Tensor(f"in{i}", t.dtype, t.mask) for i, t in enumerate(plan.inputs)]
         kept = [not a.reduced for a in plan.axes]
-        self.outs = [
-            Tensor(f"out{j}", o.dtype, [True] * self.K if o.level == "full" else kept)
-            for j, o in enumerate(plan.outputs)
-        ]
+        masks = {"full": [True] * self.K, "reduced": kept, "scalar": [False] * self.K}
+        self.outs = [Tensor(f"out{j}", o.dtype, masks[o.level]) for j, o in enumerate(plan.outputs)]
         self.reduced_nv = [k for k in range(self.V) if plan.axes[k].reduced]
         if self.mode == "elementwise":
             self.unit_axes = list(range(self.V))
@@ -66,6 +70,9 @@ class KernelEmitter:
             self.unit_axes = [k for k in range(self.V) if not plan.axes[k].reduced]
         self.nslots = 1
         self.nsmall = 1
+        self.has_global = any(st.scope == "global" for st in plan.stages)
+        self.needs_reduce_bufs = self.mode == "row" or self.has_global
+        self.iota_v = any(n.op == "iota" and n.index == self.V for n in plan.nodes)
         self.uses_compare = any(
             n.op in ("lt", "le", "gt", "ge", "eq", "ne", "where") for n in plan.nodes
         )
@@ -82,8 +89,10 @@ class KernelEmitter:
         b += 4 * self.nslots
         if self.mode == "column":
             b += 4 * len(self.plan.stages)
-        if self.mode == "row":
+        if self.needs_reduce_bufs:
             b += 4  # ReduceSum/Max work area
+        if self.iota_v:
+            b += 4  # positions along the vector axis
         if self.uses_compare:
             b += 1
         return b
@@ -128,6 +137,19 @@ class KernelEmitter:
                 return Operand("S", flit(n.value or 0.0))
             if n.op == "count":
                 return Operand("S", "cntF")
+            if n.op == "gcount":
+                return Operand("S", "gcntF")
+            if n.op == "iota":
+                k = n.index or 0
+                if k != self.V:
+                    return Operand(
+                        "S", f"static_cast<float>({'r' if k in self.reduced_nv else 'o'}{k})"
+                    )
+                s, tile = prog.slot()
+                prog.lines.append(f"Adds({tile}, iotaBase, static_cast<float>({chunk}), len);")
+                return Operand("T", tile, s)
+            if n.op == "stat" and plan.stages[n.index or 0].scope == "global":
+                return Operand("S", f"gstat{n.index}")
             if n.op == "stat":
                 if self.mode == "row" or small:
                     return Operand("S", f"stat{n.index}")
@@ -265,6 +287,8 @@ class KernelEmitter:
             L += [i2 + c for c in clean]
         elif self.mode == "column":
             for s, st in enumerate(stages):
+                if st.scope == "global":
+                    continue
                 L.append(f"{i2}// stage {st.name}: {st.op} over the reduced axes, one tile wide")
                 i3 = self.seg_loop_open(L, i2)
                 first = "seg == 0" if self.reduced_nv else "true"
@@ -284,15 +308,85 @@ class KernelEmitter:
             self.outputs_column(L, i2)
         else:
             self.row_body(L, i2)
+        self.global_stages(L, i2)
         L.append(f"{ind}}}")
+        self.scalar_outputs(L, ind)
         L.append("    }")
         return L
+
+    def global_stages(self, L: list[str], i2: str) -> None:
+        """Second-level reductions: a per-row value folded over all rows (one core)."""
+        for s, st in enumerate(self.plan.stages):
+            if st.scope != "global":
+                continue
+            L.append(f"{i2}// global stage {st.name}: {st.op} over all rows")
+            L.append(f"{i2}{{")
+            i2 = i2 + "    "
+            small = self.mode == "row"
+            (v,), clean = self.program(
+                [st.value],
+                small=small,
+                chunk="c0" if not small else "0",
+                seg=False,
+                lines=L,
+                indent=i2,
+            )
+            if v.kind == "S":
+                L.append(f"{i2}float gpart{s} = {v.text};")
+            elif st.op == "prod" or small:
+                L.append(f"{i2}SetFlag<HardEvent::V_S>(EVENT_ID0);")
+                L.append(f"{i2}WaitFlag<HardEvent::V_S>(EVENT_ID0);")
+                if small:
+                    L.append(f"{i2}float gpart{s} = {v.text}.GetValue(0);")
+                else:
+                    L.append(f"{i2}float gpart{s} = 1.0f;")
+                    L.append(f"{i2}for (uint32_t k = 0; k < len; ++k) {{")
+                    L.append(f"{i2}    gpart{s} *= {v.text}.GetValue(k);")
+                    L.append(f"{i2}}}")
+            else:
+                api = {"sum": "ReduceSum", "max": "ReduceMax", "min": "ReduceMin"}[st.op]
+                L.append(f"{i2}{api}<float>(redOut, {v.text}, redWork, len);")
+                L.append(f"{i2}SetFlag<HardEvent::V_S>(EVENT_ID0);")
+                L.append(f"{i2}WaitFlag<HardEvent::V_S>(EVENT_ID0);")
+                L.append(f"{i2}float gpart{s} = redOut.GetValue(0);")
+            combine = {
+                "sum": f"gstat{s} + gpart{s}",
+                "prod": f"gstat{s} * gpart{s}",
+                "max": f"(gpart{s} > gstat{s} ? gpart{s} : gstat{s})",
+                "min": f"(gpart{s} < gstat{s} ? gpart{s} : gstat{s})",
+            }[st.op]
+            L.append(f"{i2}gstat{s} = (u == unitStart) ? gpart{s} : {combine};")
+            L += [i2 + c for c in clean]
+            i2 = i2[:-4]
+            L.append(f"{i2}}}")
+
+    def scalar_outputs(self, L: list[str], ind: str) -> None:
+        scal = [j for j, o in enumerate(self.plan.outputs) if o.level == "scalar"]
+        if not scal:
+            return
+        L.append(f"{ind}// whole-tensor results (after all rows): one element each")
+        L.append(f"{ind}if (unitEnd > unitStart) {{")
+        i2 = ind + "    "
+        outs, clean = self.program(
+            [self.plan.outputs[j].node for j in scal],
+            small=True,
+            chunk="0",
+            seg=False,
+            lines=L,
+            indent=i2,
+        )
+        for j, op in zip(scal, outs, strict=True):
+            self.store(j, op, "0", "1", L, i2, True)
+        L += [i2 + c for c in clean]
+        L.append(f"{ind}}}")
 
     def outputs_column(self, L: list[str], i2: str) -> None:
         plan = self.plan
         full = [j for j, o in enumerate(plan.outputs) if o.level == "full"]
         red = [j for j, o in enumerate(plan.outputs) if o.level == "reduced"]
         if red:
+            L.append(f"{i2}{{  // per-position results over the kept axes")
+            i2 += "    "
             outs, clean = self.program(
                 [plan.outputs[j].node for j in red],
                 small=False,
@@ -304,6 +398,8 @@ class KernelEmitter:
             for j, op in zip(red, outs, strict=True):
                 self.store(j, op, f"base_{self.outs[j].var} + c0", "len", L, i2, False)
             L += [i2 + c for c in clean]
+            i2 = i2[:-4]
+            L.append(f"{i2}}}")
         if full:
             L.append(f"{i2}// epilogue: full-domain outputs")
             i3 = self.seg_loop_open(L, i2)
@@ -326,6 +422,8 @@ class KernelEmitter:
         plan = self.plan
         V = self.V
         for s, st in enumerate(plan.stages):
+            if st.scope == "global":
+                continue
             L.append(f"{i2}// stage {st.name}: {st.op} over the row, streamed in tiles")
             L.append(f"{i2}float stat{s} = 0.0f;")
             i3 = self.seg_loop_open(L, i2)
@@ -369,7 +467,8 @@ class KernelEmitter:
         full = [j for j, o in enumerate(plan.outputs) if o.level == "full"]
         red = [j for j, o in enumerate(plan.outputs) if o.level == "reduced"]
         if red:
-            L.append(f"{i2}// per-row results: one element each")
+            L.append(f"{i2}{{  // per-row results: one element each")
+            i2 += "    "
             outs, clean = self.program(
                 [plan.outputs[j].node for j in red],
                 small=True,
@@ -381,6 +480,8 @@ class KernelEmitter:
             for j, op in zip(red, outs, strict=True):
                 self.store(j, op, f"base_{self.outs[j].var}", "1", L, i2, True)
             L += [i2 + c for c in clean]
+            i2 = i2[:-4]
+            L.append(f"{i2}}}")
         if full:
             L.append(f"{i2}// epilogue: full-row outputs from the row stats")
             i3 = self.seg_loop_open(L, i2)
@@ -503,6 +604,9 @@ class KernelEmitter:
         L.append(f"{i}unitEnd = unitStart + upc + (idx < td.bigCores ? 1 : 0);")
         red = [f"d{k}" for k, a in enumerate(plan.axes) if a.reduced]
         L.append(f"{i}cntF = static_cast<float>({' * '.join(red) if red else '1'});")
+        kept = [f"d{k}" for k, a in enumerate(plan.axes) if not a.reduced]
+        if self.has_global:
+            L.append(f"{i}gcntF = static_cast<float>({' * '.join(kept) if kept else '1'});")
         for t in self.all_tensors():
             for k in range(self.K):
                 if t.mask[k]:
@@ -529,11 +633,19 @@ class KernelEmitter:
             L.append(f"{i}pipe->InitBuffer(accBuf, {len(plan.stages)} * tileLen * sizeof(float));")
             for s in range(len(plan.stages)):
                 L.append(f"{i}acc{s} = accBuf.Get<float>()[{s} * tileLen];")
-        if self.mode == "row":
+        if self.needs_reduce_bufs:
             L.append(f"{i}pipe->InitBuffer(redWorkBuf, tileLen * sizeof(float));")
             L.append(f"{i}pipe->InitBuffer(redOutBuf, SMALL_LEN * sizeof(float));")
             L.append(f"{i}redWork = redWorkBuf.Get<float>();")
             L.append(f"{i}redOut = redOutBuf.Get<float>();")
+        if self.iota_v:
+            L.append(f"{i}pipe->InitBuffer(iotaBuf, tileLen * sizeof(float));")
+            L.append(f"{i}iotaBase = iotaBuf.Get<float>();")
+            L.append(f"{i}for (uint32_t k = 0; k < tileLen; ++k) {{  // positions 0..tileLen-1")
+            L.append(f"{i}    iotaBase.SetValue(k, static_cast<float>(k));")
+            L.append(f"{i}}}")
+            L.append(f"{i}SetFlag<HardEvent::S_V>(EVENT_ID0);")
+            L.append(f"{i}WaitFlag<HardEvent::S_V>(EVENT_ID0);")
         if self.uses_compare:
             L.append(f"{i}pipe->InitBuffer(maskBuf, CeilAlign(tileLen / 8, 32));")
             L.append(f"{i}cmpMask = maskBuf.Get<uint8_t>();")
@@ -549,16 +661,20 @@ class KernelEmitter:
         bufs = ["poolBuf", "smallBuf"]
         if self.mode == "column":
             bufs.append("accBuf")
-        if self.mode == "row":
+        if self.needs_reduce_bufs:
             bufs += ["redWorkBuf", "redOutBuf"]
+        if self.iota_v:
+            bufs.append("iotaBuf")
         if self.uses_compare:
             bufs.append("maskBuf")
         L.append(f"    TBuf<QuePosition::VECCALC> {', '.join(bufs)};")
         locs = ["pool", "smallPool"]
         if self.mode == "column":
             locs += [f"acc{s}" for s in range(len(plan.stages))]
-        if self.mode == "row":
+        if self.needs_reduce_bufs:
             locs += ["redWork", "redOut"]
+        if self.iota_v:
+            locs.append("iotaBase")
         L.append(f"    LocalTensor<float> {', '.join(locs)};")
         if self.uses_compare:
             L.append("    LocalTensor<uint8_t> cmpMask;")
@@ -568,6 +684,9 @@ class KernelEmitter:
         L.append(f"    uint64_t {dims};")
         L.append("    uint64_t tileLen = 0, nChunks = 0, unitStart = 0, unitEnd = 0;")
         L.append("    float cntF = 1.0f;")
+        if self.has_global:
+            g = [f"gstat{s} = 0.0f" for s, st in enumerate(plan.stages) if st.scope == "global"]
+            L.append(f"    float gcntF = 1.0f, {', '.join(g)};")
         strides = [
             f"st_{t.var}_{k} = 0" for t in self.all_tensors() for k in range(self.K) if t.mask[k]
         ]

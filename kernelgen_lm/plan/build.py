@@ -16,6 +16,7 @@ from kernelgen_lm.plan.ir import Axis, DimExpr, KernelPlan, PlanInput, PlanOutpu
 from kernelgen_lm.plan.ops import OPS, VIEW_OPS, Env
 
 FLOAT_DTYPES = ("float32", "float16", "bfloat16")
+INDEX_DTYPES = ("int32", "int64")
 
 
 def snake(name: str) -> str:
@@ -177,12 +178,18 @@ def _finish(g: CapturedGraph, b: Builder, outs: list[tuple[TVal, OpNode]]) -> Ke
         elif real == kept_real and reduced:
             levels.append("reduced")
             out_masks.append([k not in reduced for k in range(rank)])
+        elif not real and any(st.scope == "global" for st in b.stages):
+            levels.append("scalar")
+            out_masks.append([False] * rank)
         else:
             raise PlanError(
                 f"output {node.name} {node.shape} covers neither the whole domain nor the kept axes"
             )
     # Merge adjacent axes that every input and output treats alike; drop size-1 axes.
     in_masks = {i: m for i, m in b.masks.items()}
+    # An index leaf (gather) needs its axis on its own: never merged with a neighbour.
+    iotas = [n for n in b.nodes if n.op == "iota"]
+    pins = [[k == n.index for k in range(rank)] for n in iotas]
     keep_axes = [k for k in range(rank) if b.axes[k].example != 1]
     if not keep_axes:
         keep_axes = [rank - 1]
@@ -191,7 +198,7 @@ def _finish(g: CapturedGraph, b: Builder, outs: list[tuple[TVal, OpNode]]) -> Ke
         if groups:
             p = groups[-1][-1]
             same = b.axes[p].reduced == b.axes[k].reduced and all(
-                m[p] == m[k] for m in [*in_masks.values(), *out_masks]
+                m[p] == m[k] for m in [*in_masks.values(), *out_masks, *pins]
             )
             if same:
                 groups[-1].append(k)
@@ -209,6 +216,8 @@ def _finish(g: CapturedGraph, b: Builder, outs: list[tuple[TVal, OpNode]]) -> Ke
                 reduced=b.axes[grp[0]].reduced,
             )
         )
+    for n in iotas:
+        n.index = next(gi for gi, grp in enumerate(groups) if n.index in grp)
     inputs = []
     for i, t in enumerate(g.inputs):
         m = in_masks.get(i)
@@ -223,10 +232,15 @@ def _finish(g: CapturedGraph, b: Builder, outs: list[tuple[TVal, OpNode]]) -> Ke
                 used=m is not None,
             )
         )
-        if m is not None and t.dtype not in FLOAT_DTYPES:
+        if (
+            m is not None
+            and t.dtype not in FLOAT_DTYPES
+            and (t.dtype not in INDEX_DTYPES or mask[-1])
+        ):
             raise PlanError(
-                f"input {t.name} has dtype {t.dtype}; the rule-based generator "
-                "computes on float32/float16/bfloat16 inputs"
+                f"input {t.name} has dtype {t.dtype}; the rule-based generator computes on "
+                "float32/float16/bfloat16 inputs (integer inputs only as per-row values such "
+                "as class targets)"
             )
     outputs = []
     for (v, node), level in zip(outs, levels, strict=True):
@@ -245,7 +259,7 @@ def _finish(g: CapturedGraph, b: Builder, outs: list[tuple[TVal, OpNode]]) -> Ke
                 level=level,
             )
         )  # type: ignore[arg-type]
-    return KernelPlan(
+    plan = KernelPlan(
         op_name=g.op_name,
         kernel_name=snake(g.op_name),
         inputs=inputs,
@@ -254,6 +268,33 @@ def _finish(g: CapturedGraph, b: Builder, outs: list[tuple[TVal, OpNode]]) -> Ke
         nodes=b.nodes,
         stages=b.stages,
     )
+    for o in plan.outputs:
+        if o.level != "scalar" and _uses_global(plan, o.node):
+            raise PlanError(
+                f"output {o.name} needs a global reduction inside a per-row "
+                "result; that needs two passes (not covered)"
+            )
+    return plan
+
+
+def _uses_global(plan: KernelPlan, node: int) -> bool:
+    seen: set[int] = set()
+    stack = [node]
+    while stack:
+        i = stack.pop()
+        if i in seen:
+            continue
+        seen.add(i)
+        n = plan.nodes[i]
+        if n.op == "gcount":
+            return True
+        if n.op == "stat":
+            st = plan.stages[n.index or 0]
+            if st.scope == "global":
+                return True
+            stack.append(st.value)
+        stack.extend(n.args)
+    return False
 
 
 __all__ = ["PlanError", "build_plan", "materialize"]

@@ -82,20 +82,24 @@ class Builder:
 
     # ---------------------------------------------------------------- shapes
     def align(self, shape: list[int]) -> list[list[int]]:
-        """Right-aligns a shape with the domain (the shape of the largest input)."""
+        """Maps a shape onto the domain: right-aligned (torch broadcasting), else left-aligned
+        (per-row inputs such as class targets, which the graph unsqueezes before use)."""
         rank = len(self.axes)
         if len(shape) > rank:
             raise PlanError(f"shape {shape} has more dims than the domain {self.example()}")
-        out: list[list[int]] = []
-        for j, s in enumerate(shape):
-            k = rank - len(shape) + j
-            if s == 1:
-                out.append([])
-            elif s == self.axes[k].example:
-                out.append([k])
+        for start in (rank - len(shape), 0):
+            out: list[list[int]] = []
+            for j, s in enumerate(shape):
+                k = start + j
+                if s == 1:
+                    out.append([])
+                elif s == self.axes[k].example:
+                    out.append([k])
+                else:
+                    break
             else:
-                raise PlanError(f"shape {shape} does not broadcast against {self.example()}")
-        return out
+                return out
+        raise PlanError(f"shape {shape} does not broadcast against {self.example()}")
 
     def example(self) -> list[int]:
         return [a.example for a in self.axes]
@@ -121,27 +125,33 @@ class Builder:
         return shape, axes
 
     # ---------------------------------------------------------------- reductions
-    def reduce_axes(self, v: TVal, dims: list[int] | None) -> list[int]:
+    def reduce_axes(self, v: TVal, dims: list[int] | None) -> tuple[list[int], bool]:
+        """Normalized dims, and whether this is a global (second-level) reduction."""
         rank = len(v.shape)
         dims = list(range(rank)) if dims is None or dims == [] else [d % rank for d in dims]
         found = sorted({a for d in dims for a in v.axes[d] if self.axes[a].example != 1})
         target = frozenset(found)
-        if not target:
+        if not target and self.reduced is None:
             raise PlanError("reduction over broadcast (size-1) dims only")
         if self.reduced is None:
             self.reduced = target
-        elif self.reduced != target:
-            raise PlanError(
-                "reductions over different dims in one graph (e.g. a per-row "
-                "reduction followed by a global mean) are not covered by the "
-                "rule-based generator yet"
-            )
-        return dims
+            return dims, False
+        if self.reduced == target:
+            return dims, False
+        spanned = frozenset(a for a in v.all_axes() if self.axes[a].example != 1)
+        if not (spanned & self.reduced) and target == spanned:
+            # A per-row value reduced over all rows: a second-level (global) stage.
+            return dims, True
+        raise PlanError(
+            "reductions over different dims in one graph are covered only when the second "
+            "reduces per-row results over all remaining dims"
+        )
 
     def reduce(self, op: ReduceOp, v: TVal, dims: list[int] | None, keepdim: bool) -> TVal:
-        dims = self.reduce_axes(v, dims)
+        dims, is_global = self.reduce_axes(v, dims)
         sid = len(self.stages)
-        self.stages.append(Stage(name=f"s{sid}_{op}", op=op, value=v.node))
+        scope = "global" if is_global else "domain"
+        self.stages.append(Stage(name=f"s{sid}_{op}", op=op, value=v.node, scope=scope))
         node = self.add("stat", index=sid)
         shape, axes = [], []
         for d, (s, ax) in enumerate(zip(v.shape, v.axes, strict=True)):
@@ -153,6 +163,13 @@ class Builder:
                 shape.append(s)
                 axes.append(ax)
         return TVal(node, shape, axes)
+
+    def count_for(self, stat: TVal) -> int:
+        """The element count a mean over this stat divides by (rows for a global stage)."""
+        n = self.nodes[stat.node]
+        if n.op == "stat" and self.stages[n.index or 0].scope == "global":
+            return self.add("gcount")
+        return self.add("count")
 
     def count(self) -> int:
         return self.add("count")

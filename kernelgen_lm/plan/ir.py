@@ -26,7 +26,7 @@ from pydantic import BaseModel
 UNARY_OPS = ("neg", "abs", "exp", "log", "sqrt", "rsqrt", "recip", "relu")
 BINARY_OPS = ("add", "sub", "mul", "div", "max", "min")
 COMPARE_OPS = ("lt", "le", "gt", "ge", "eq", "ne")
-LEAF_OPS = ("input", "const", "stat", "count")
+LEAF_OPS = ("input", "const", "stat", "count", "gcount", "iota")
 ReduceOp = Literal["sum", "max", "min", "prod"]
 Mode = Literal["elementwise", "row", "column"]
 
@@ -71,7 +71,7 @@ class PlanOutput(BaseModel):
     dtype: str
     shape: list[int]
     node: int
-    level: Literal["full", "reduced"]
+    level: Literal["full", "reduced", "scalar"]
 
 
 class Node(BaseModel):
@@ -83,9 +83,13 @@ class Node(BaseModel):
 
 
 class Stage(BaseModel):
+    """A reduction. `domain`: over the reduced axes, per row. `global`: a per-row value reduced
+    over all rows (second level: batch means of losses)."""
+
     name: str
     op: ReduceOp
     value: int
+    scope: Literal["domain", "global"] = "domain"
 
 
 class KernelPlan(BaseModel):
@@ -120,8 +124,11 @@ class KernelPlan(BaseModel):
                 r = frozenset(k for k, m in enumerate(self.inputs[n.index or 0].mask) if m)
             elif n.op == "stat":
                 kept = {k for k, a in enumerate(self.axes) if not a.reduced}
-                r = go(self.stages[n.index or 0].value) & frozenset(kept)
-            elif n.op in ("const", "count"):
+                st = self.stages[n.index or 0]
+                r = frozenset() if st.scope == "global" else go(st.value) & frozenset(kept)
+            elif n.op == "iota":
+                r = frozenset([n.index or 0])
+            elif n.op in ("const", "count", "gcount"):
                 r = frozenset()
             else:
                 r = frozenset().union(*(go(a) for a in n.args))
@@ -148,6 +155,10 @@ def _expr(plan: KernelPlan, i: int, names: dict[int, str]) -> str:
         return plan.stages[n.index or 0].name
     if n.op == "count":
         return "N_reduced"
+    if n.op == "gcount":
+        return "N_rows"
+    if n.op == "iota":
+        return f"index(a{n.index})"
     args = ", ".join(_expr(plan, a, names) for a in n.args)
     return f"{n.op}({args})"
 
@@ -185,9 +196,8 @@ def plan_text(plan: KernelPlan) -> str:
         lines.append("let:")
         lines += lets
     for s in plan.stages:
-        lines.append(
-            f"stage {s.name} = reduce_{s.op}(over reduced axes) {_expr(plan, s.value, names)}"
-        )
+        over = "over reduced axes" if s.scope == "domain" else "over all rows"
+        lines.append(f"stage {s.name} = reduce_{s.op}({over}) {_expr(plan, s.value, names)}")
     for o in plan.outputs:
         lines.append(
             f"output {o.name}: {o.dtype}{o.shape} [{o.level}] = {_expr(plan, o.node, names)}"

@@ -141,7 +141,7 @@ def powf(b: Builder, x: Any, p: float) -> TVal:
 
 
 def mean_of(b: Builder, stat: TVal) -> TVal:
-    return div(b, stat, TVal(b.count(), [], []))
+    return div(b, stat, TVal(b.count_for(stat), [], []))
 
 
 # ---------------------------------------------------------------- handlers
@@ -418,6 +418,19 @@ def _full(b: Builder, env: Env, n: OpNode) -> TVal:
     return TVal(v.node, list(n.shape or []), [[] for _ in (n.shape or [])])
 
 
+def _gather(b: Builder, env: Env, n: OpNode) -> TVal:
+    """gather along a dim = sum over that dim of x * (index == position): a reduction."""
+    x = _tv(_arg(b, env, n.args[0]))
+    dim = int(n.args[1]) % len(x.shape)  # type: ignore[arg-type]
+    idx = _tv(_arg(b, env, n.args[2]))
+    if len(x.axes[dim]) != 1 or idx.shape[dim] != 1:
+        raise PlanError("gather is supported along one dim with one index per row")
+    shape = [x.shape[d] if d == dim else 1 for d in range(len(x.shape))]
+    axes = [x.axes[dim] if d == dim else [] for d in range(len(x.shape))]
+    iota = TVal(b.add("iota", index=x.axes[dim][0]), shape, axes)
+    return b.reduce("sum", mul(b, x, ew(b, "eq", iota, idx)), [dim], True)
+
+
 def _getitem(b: Builder, env: Env, n: OpNode) -> Any:
     t, i = n.args[0], n.args[1]
     val = env[t.ref] if isinstance(t, NodeRef) else None
@@ -548,6 +561,7 @@ OPS: dict[str, Handler] = {
     "aten._assert_tensor_metadata.default": _ignore,
     "aten.scalar_tensor.default": _scalar_tensor,
     "aten.full.default": _full,
+    "aten.gather.default": _gather,
     "<built-in function getitem>": _getitem,
     "aten.view.default": _view,
     "aten._unsafe_view.default": _view,

@@ -80,6 +80,34 @@ def test_unsupported_op_is_named_with_its_line(tmp_path: Path) -> None:
         plan_for(tmp_path, "torch.cumsum(x, dim=1)", "torch.randn(4, 5)")
 
 
-def test_two_different_reductions_are_refused(tmp_path: Path) -> None:
+def test_two_different_reductions_of_the_full_tensor_are_refused(tmp_path: Path) -> None:
     with pytest.raises(PlanError, match="different dims"):
-        plan_for(tmp_path, "x.sum(dim=1).sum(dim=0)", "torch.randn(4, 5)")
+        plan_for(
+            tmp_path, "x.sum(dim=1, keepdim=True) + x.sum(dim=0, keepdim=True)", "torch.randn(4, 5)"
+        )
+
+
+def test_row_sums_then_their_total_is_a_global_stage(tmp_path: Path) -> None:
+    plan = plan_for(tmp_path, "x.sum(dim=1).sum(dim=0)", "torch.randn(4, 5)")
+    assert [s.scope for s in plan.stages] == ["domain", "global"]
+
+
+def test_cross_entropy_is_row_stages_then_a_global_mean(tmp_path: Path) -> None:
+    plan = plan_for(
+        tmp_path,
+        "F.cross_entropy(x, t)",
+        "torch.randn(6, 10), torch.randint(0, 10, (6,))",
+        args="self, x, t",
+    )
+    assert plan.mode == "row"
+    assert [s.scope for s in plan.stages].count("global") == 2
+    assert any(n.op == "iota" for n in plan.nodes)  # gather = sum of x * (position == target)
+    assert plan.outputs[0].level == "scalar"
+    assert plan.inputs[1].dtype == "int64" and plan.inputs[1].mask == [True, False]
+
+
+def test_integer_input_along_the_vector_axis_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(PlanError, match="int64"):
+        plan_for(
+            tmp_path, "x * t", "torch.randn(6, 10), torch.randint(0, 3, (6, 10))", args="self, x, t"
+        )
