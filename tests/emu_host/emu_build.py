@@ -198,3 +198,6 @@ def syntax_check(source_text: str) -> subprocess.CompletedProcess:
         capture_output=True,
         text=True,
     )
+
+
+SUM_LIST = Project("sum_list", "SumList", "sum_list", 4, {"xs": "float", "z": "float"})

@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -747,18 +748,21 @@ class Run {
 
     std::vector<uint8_t*> project_args(const ops::OpDef& op, const std::vector<size_t>& in_ir, const std::vector<size_t>& out_ir) {
         std::vector<uint8_t*> args;
-        auto add = [&](const std::deque<ops::OpParamDef>& ir, const std::vector<size_t>& bound, std::vector<GmBuffer>& bufs) {
+        auto add = [&](const std::deque<ops::OpParamDef>& ir, const std::vector<size_t>& bound, const std::vector<CaseTensor>& ts,
+                       std::vector<GmBuffer>& bufs) {
             for (size_t k = 0; k < ir.size(); ++k) {
                 std::vector<size_t> hits;
                 for (size_t i = 0; i < bound.size(); ++i)
                     if (bound[i] == k) hits.push_back(i);
-                if (ir[k].param_type() == ops::DYNAMIC)
-                    throw HarnessError("dynamic parameter '" + ir[k].name() + "' (a tensor list) cannot be launched by the emulator harness yet");
-                args.push_back(hits.empty() ? nullptr : bufs[hits[0]].data());
+                if (ir[k].param_type() == ops::DYNAMIC) {
+                    args.push_back(tensor_list(ir[k].name(), hits, ts, bufs));
+                } else {
+                    args.push_back(hits.empty() ? nullptr : bufs[hits[0]].data());
+                }
             }
         };
-        add(op.inputs(), in_ir, inputs_);
-        add(op.outputs(), out_ir, outputs_);
+        add(op.inputs(), in_ir, case_.inputs, inputs_);
+        add(op.outputs(), out_ir, case_.outputs, outputs_);
         workspace_ = std::make_unique<GmBuffer>(kernelgen::kSysWorkspaceBytes + user_workspace_, 0xFF, kernelgen::kSysWorkspaceBytes);
         args.push_back(workspace_->data());
         args.push_back(tiling_buf_->data());
@@ -766,6 +770,25 @@ class Run {
         arity_rule_ = std::to_string(op.inputs().size()) + " inputs + " + std::to_string(op.outputs().size()) +
                       " outputs + workspace + tiling";
         return args;
+    }
+
+    // A dynamic (tensor-list) parameter reaches the kernel as one GM descriptor, 64-bit
+    // little-endian words (README "Dynamic parameters"): [0] the byte offset of the pointer
+    // table; per tensor k: (k << 32 | ndim), then its ndim dimensions; then the n data pointers.
+    uint8_t* tensor_list(const std::string& name, const std::vector<size_t>& hits, const std::vector<CaseTensor>& ts,
+                         std::vector<GmBuffer>& bufs) {
+        std::vector<uint64_t> words{0};
+        for (size_t k = 0; k < hits.size(); ++k) {
+            const auto& dims = ts[hits[k]].dims;
+            words.push_back((static_cast<uint64_t>(k) << 32) | dims.size());
+            for (int64_t d : dims) words.push_back(static_cast<uint64_t>(d));
+        }
+        words[0] = words.size() * sizeof(uint64_t);
+        for (size_t i : hits) words.push_back(reinterpret_cast<uint64_t>(bufs[i].data()));
+        lists_.emplace_back(words.size() * sizeof(uint64_t), 0);
+        std::memcpy(lists_.back().data(), words.data(), words.size() * sizeof(uint64_t));
+        list_names_.push_back(name + " (tensor list)");
+        return lists_.back().data();
     }
 
     std::vector<uint8_t*> single_file_setup() {
@@ -817,6 +840,7 @@ class Run {
         kernelgen::gm_clear();
         for (size_t i = 0; i < inputs_.size(); ++i) kernelgen::gm_register(inputs_[i].data(), inputs_[i].bytes(), case_.inputs[i].name);
         for (size_t i = 0; i < outputs_.size(); ++i) kernelgen::gm_register(outputs_[i].data(), outputs_[i].bytes(), case_.outputs[i].name);
+        for (size_t i = 0; i < lists_.size(); ++i) kernelgen::gm_register(lists_[i].data(), lists_[i].bytes(), list_names_[i]);
         kernelgen::gm_register(workspace_->data(), workspace_->bytes(), "workspace");
         kernelgen::gm_register(tiling_buf_->data(), tiling_buf_->bytes(), "tiling");
 
@@ -847,6 +871,8 @@ class Run {
     std::string report_;
     std::vector<GmBuffer> inputs_;
     std::vector<GmBuffer> outputs_;
+    std::deque<GmBuffer> lists_;  // tensor-list descriptors of dynamic parameters
+    std::vector<std::string> list_names_;
     std::unique_ptr<GmBuffer> workspace_;
     std::unique_ptr<GmBuffer> tiling_buf_;
     gert::NodeData node_;
