@@ -39,6 +39,8 @@ template <class T>
 struct Operand {
     const T* base = nullptr;
     bool set = false;
+    GlobalTensor<T> gm;  // when the operand is in GM: for extent checks
+    bool in_gm = false;
 };
 
 template <class A, class B, class C, class BIAS = MatmulType<TPosition::GM, CubeFormat::ND, float>,
@@ -74,13 +76,15 @@ class Matmul {
         n_ = n;
         k_ = k;
     }
+    // -1 keeps the single-core size; 0 or less (a block past the end of the matrix, which
+    // kernels compute as `M - idx * singleCoreM`) leaves nothing to compute.
     void SetTail(int tailM = -1, int tailN = -1, int tailK = -1) {
-        if (tailM > 0) m_ = tailM;
-        if (tailN > 0) n_ = tailN;
-        if (tailK > 0) k_ = tailK;
+        if (tailM != -1) m_ = tailM > 0 ? tailM : 0;
+        if (tailN != -1) n_ = tailN > 0 ? tailN : 0;
+        if (tailK != -1) k_ = tailK > 0 ? tailK : 0;
     }
     void SetTensorA(const GlobalTensor<TA>& a, bool isTransposeA = false) {
-        a_ = Operand<TA>{a.GetPhyAddr(), true};
+        a_ = Operand<TA>{a.GetPhyAddr(), true, a, true};
         transA_ = isTransposeA;
     }
     void SetTensorA(const LocalTensor<TA>& a, bool isTransposeA = false) {
@@ -88,15 +92,15 @@ class Matmul {
         transA_ = isTransposeA;
     }
     void SetTensorB(const GlobalTensor<TB>& b, bool isTransposeB = false) {
-        b_ = Operand<TB>{b.GetPhyAddr(), true};
+        b_ = Operand<TB>{b.GetPhyAddr(), true, b, true};
         transB_ = isTransposeB;
     }
     void SetTensorB(const LocalTensor<TB>& b, bool isTransposeB = false) {
         b_ = Operand<TB>{b.data(), true};
         transB_ = isTransposeB;
     }
-    void SetBias(const GlobalTensor<TBias>& bias) { bias_ = Operand<TBias>{bias.GetPhyAddr(), true}; }
-    void SetBias(const LocalTensor<TBias>& bias) { bias_ = Operand<TBias>{bias.data(), true}; }
+    void SetBias(const GlobalTensor<TBias>& bias) { bias_ = Operand<TBias>{bias.GetPhyAddr(), true, bias, true}; }
+    void SetBias(const LocalTensor<TBias>& bias) { bias_ = Operand<TBias>{bias.data(), true, {}, false}; }
     void ClearBias() { bias_.set = false; }
     void SetLocalWorkspace(const LocalTensor<uint8_t>&) {}
     void SetWorkspace(GM_ADDR, int) {}
@@ -104,6 +108,7 @@ class Matmul {
 
     void IterateAll(const GlobalTensor<TC>& c, uint8_t enAtomic = 0, KG_LOC) {
         compute(file, line);
+        for (int i = 0; i < m_ && n_ > 0; ++i) c.check_access("Matmul::IterateAll", uint64_t(i) * orgN_, n_, true, file, line);
         for (int i = 0; i < m_; ++i)
             for (int j = 0; j < n_; ++j) store(c.GetPhyAddr() + int64_t(i) * orgN_ + j, acc_[size_t(i) * n_ + j], enAtomic);
     }
@@ -156,12 +161,14 @@ class Matmul {
     void compute(const char* file, int line) {
         if (!a_.set || !b_.set)
             kernelgen::failf("param-range", file, line, "Matmul: SetTensorA and SetTensorB must come before Iterate");
-        if (m_ <= 0 || n_ <= 0 || k_ <= 0)
-            kernelgen::failf("param-range", file, line, "Matmul: shape M=%d N=%d K=%d (tiling not set or zero)", m_, n_, k_);
+        if (m_ < 0 || n_ < 0 || k_ < 0 || (m_ > 0 && n_ > 0 && k_ == 0 && tiling_.singleCoreK == 0))
+            kernelgen::failf("param-range", file, line, "Matmul: shape M=%d N=%d K=%d (tiling not set?)", m_, n_, k_);
         int lda = orgKa_ > 0 ? orgKa_ : k_, ldb = orgN_ > 0 ? orgN_ : n_;
         int ldat = orgM_ > 0 ? orgM_ : m_, ldbt = orgKb_ > 0 ? orgKb_ : k_;
         if (orgN_ <= 0) orgN_ = n_;
         acc_.assign(size_t(m_) * n_, 0.0f);
+        if (m_ == 0 || n_ == 0) return;
+        check_reads(lda, ldb, ldat, ldbt, file, line);
         for (int i = 0; i < m_; ++i)
             for (int j = 0; j < n_; ++j) {
                 float s = bias_.set ? static_cast<float>(bias_.base[j]) : 0.0f;
@@ -172,6 +179,23 @@ class Matmul {
                 }
                 acc_[size_t(i) * n_ + j] = s;
             }
+    }
+    // Every GM element the product reads must be inside its GlobalTensor and allocation.
+    void check_reads(int lda, int ldb, int ldat, int ldbt, const char* file, int line) const {
+        const char* api = "Matmul";
+        if (a_.in_gm && k_ > 0) {
+            if (transA_)
+                for (int k = 0; k < k_; ++k) a_.gm.check_access(api, uint64_t(k) * ldat, m_, false, file, line);
+            else
+                for (int i = 0; i < m_; ++i) a_.gm.check_access(api, uint64_t(i) * lda, k_, false, file, line);
+        }
+        if (b_.in_gm && k_ > 0) {
+            if (transB_)
+                for (int j = 0; j < n_; ++j) b_.gm.check_access(api, uint64_t(j) * ldbt, k_, false, file, line);
+            else
+                for (int k = 0; k < k_; ++k) b_.gm.check_access(api, uint64_t(k) * ldb, n_, false, file, line);
+        }
+        if (bias_.set && bias_.in_gm) bias_.gm.check_access(api, 0, n_, false, file, line);
     }
     static void store(TC* p, float v, uint8_t atomic) {
         *p = kernelgen::narrow<TC>(atomic ? static_cast<float>(*p) + v : v);
