@@ -299,6 +299,22 @@ def test_run_computes_outputs_and_reports_tiling_facts(run_case: CaseRun) -> Non
     assert t["mm_M_N_Ka"] == (32, 48, 64)
 
 
+def test_inputs_reach_tiling_in_opdef_order_whatever_the_case_order(run_case: CaseRun) -> None:
+    lines = scale_add_case(get_chip(), shape=(4, 37))
+    x_line = next(ln for ln in lines if ln.startswith("input x "))
+    y_line = "input y float32 3 2 2 37 y.bin"  # y as [2, 2, 37]: GetInputShape(1) sees 3 dims
+    lines = [ln for ln in lines if not ln.startswith(("input x ", "input y "))]
+    lines.insert(3, x_line)
+    lines.insert(3, y_line)
+    ins = inputs_for((4, 37))
+    res = run_case(lines, ins)
+    assert res.returncode == 0, res.stderr
+    assert unpack_tiling(run_case.output("t", "uint8").tobytes())["inner"] == (7, 3)
+    np.testing.assert_allclose(
+        run_case.output("z", "float32").reshape(4, 37), 0.5 * ins["x"] + ins["y"], rtol=1e-6
+    )
+
+
 def test_tiling_key_selects_kernel_branch_with_optional_input(run_case: CaseRun) -> None:
     shape = (64,)
     ins = inputs_for(shape, bias=True)

@@ -532,6 +532,13 @@ class Run {
         return out;
     }
 
+    static std::vector<size_t> ir_order(const std::vector<size_t>& ir_of) {
+        std::vector<size_t> order(ir_of.size());
+        for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+        std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return ir_of[a] < ir_of[b]; });
+        return order;
+    }
+
     static std::string names(const std::deque<ops::OpParamDef>& ir) {
         std::string s;
         for (const auto& p : ir) s += (s.empty() ? "" : ", ") + p.name();
@@ -645,9 +652,10 @@ class Run {
 
         node_.node_name = case_.op;
         node_.node_type = case_.op;
-        for (size_t i = 0; i < case_.inputs.size(); ++i)
+        // Instances in IR order (dynamic ones in list order), whatever order the case lists them in.
+        for (size_t i : ir_order(in_ir))
             node_.inputs.push_back(slot(case_.inputs[i], in_ir[i], inputs_[i], format_of(op->inputs()[in_ir[i]])));
-        for (size_t i = 0; i < case_.outputs.size(); ++i)
+        for (size_t i : ir_order(out_ir))
             node_.outputs.push_back(slot(case_.outputs[i], out_ir[i], outputs_[i], format_of(op->outputs()[out_ir[i]])));
         fill_attrs(*op, node_.attrs);
 
