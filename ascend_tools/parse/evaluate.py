@@ -362,7 +362,7 @@ class Evaluator:
         for m in self.model.methods(class_name):
             for a in m.assigns:
                 t = a.target
-                if (t == ("id", name) and self.model.variable_decl(m, name) is None
+                if (t == ("id", name) and not any(d.name == name for d in m.decls)
                         and not self._is_param(m, name)) or (
                         t[0] == "f" and t[1] == ("this",) and t[2] == name):
                     assigns.append((m, a))

@@ -262,16 +262,23 @@ def extract_chunk(node: ChunkNode, cls: str, original: bytes) -> Chunk:
     ex = _Extractor(chunk, original)
     if real.type == "preproc_def":
         _define(chunk, real, base)
+    elif real.type == "preproc_function_def":  # a function-like macro: a name, no value
+        name = real.child_by_field_name("name")
+        if name is not None:
+            chunk.name = text(name)
+            chunk.defines.append(Define(chunk, 0, real.end_byte - base, chunk.name,
+                                        ("?", ""), "", 0, 0))
     elif real.type == "declaration":
         ex.declaration(real, 0, member=False)
         ex.walk(real)
         chunk.decls = _dedupe(chunk.decls)
-    elif real.type == "enum_specifier" or (real.type == "declaration"):
+        ty = real.child_by_field_name("type")
+        if ty is not None and ty.type == "enum_specifier":
+            _enum(chunk, ty, base)
+    elif real.type == "enum_specifier":
         _enum(chunk, real, base)
     else:
         ex.walk(real)
-    if real.type in ("enum_specifier",):
-        _enum(chunk, real, base)
     return chunk
 
 

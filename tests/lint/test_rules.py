@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ascend_tools.diagnostics import RuleCode, Severity
 from tests.lint.helpers import (
+    CORPUS,
     codes,
     corpus_texts,
     errors,
@@ -14,6 +15,7 @@ from tests.lint.helpers import (
 )
 
 R = RuleCode
+CORPUS_DIR = CORPUS
 
 
 def _only(diags, code: RuleCode):
@@ -293,3 +295,28 @@ def test_bfloat16_is_a_chip_support_error_on_310p() -> None:
                    "KernelRmsNorm<bfloat16_t> op;")
     assert R.CHIP_SUPPORT.value in codes(lint_texts(texts, chip="ascend310p"))
     assert R.CHIP_SUPPORT.value not in codes(lint_texts(texts, chip="ascend910b2"))
+
+
+# ---------------------------------------------------------------- no false positives
+def test_member_set_in_init_wins_over_its_default_initialiser() -> None:
+    src = (CORPUS_DIR / "softmax_rows.cpp").read_text()
+    src = src.replace("uint32_t rowCount = 0;", "uint32_t rowCount = 0;\n    uint32_t cols = 0;")
+    src = src.replace("pipe = pipeIn;", "pipe = pipeIn;\n        cols = COLS;")
+    src = src.replace("Exp(yLocal, yLocal, COLS);", "Exp(yLocal, yLocal, cols);")
+    assert errors(lint_texts({"k.cpp": src})) == []
+
+
+def test_helpers_that_are_not_ascendc_are_not_unknown_apis() -> None:
+    src = (CORPUS_DIR / "softmax_rows.cpp").read_text().replace(
+        "Exp(yLocal, yLocal, COLS);",
+        "Exp(yLocal, yLocal, COLS);\n        MY_MACRO(yLocal);\n        helper_fn(1);\n"
+        "        std::max(1, 2);\n        kernelgen::read_bytes(0);")
+    src = src.replace("constexpr int32_t BUFFER_NUM = 2;",
+                      "constexpr int32_t BUFFER_NUM = 2;\n#define MY_MACRO(x) (void)(x)")
+    assert R.UNKNOWN_API.value not in codes(lint_texts({"k.cpp": src}))
+
+
+def test_one_tpipe_per_function_is_fine_across_functions() -> None:
+    src = (CORPUS_DIR / "softmax_rows.cpp").read_text()
+    src += "\nvoid other_kernel() {\n    TPipe pipe;\n}\n"
+    assert R.SINGLE_TPIPE.value not in codes(lint_texts({"k.cpp": src}))

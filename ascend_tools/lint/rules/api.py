@@ -3,6 +3,7 @@ per-chip support of APIs and data types (7.13)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from ascend_tools.diagnostics import Diagnostic, Fix, RuleCode, Severity
@@ -11,6 +12,7 @@ from ascend_tools.parse.facts import Call, Chunk
 
 # Types whose members the catalog lists; a member call on one of these must be known.
 _ASCEND_TYPES = {"TPipe", "TQue", "TQueBind", "TBuf", "LocalTensor", "GlobalTensor", "Matmul"}
+_API_STYLE = re.compile(r"^[A-Z][A-Za-z0-9]*$")
 _CPP_NAMES = {  # free functions any C++ kernel may call without AscendC knowing them
     "min", "max", "sizeof", "static_cast", "reinterpret_cast", "const_cast", "abs", "memcpy",
     "memset", "printf", "assert", "swap", "move", "forward", "sqrt", "exp", "log", "pow",
@@ -73,10 +75,13 @@ def check_unknown_api(ctx: LintContext) -> Iterator[Diagnostic]:
             continue
         if call.name in user or call.name in _CPP_NAMES or call.name.startswith("set_"):
             continue
-        known = cat.lookup(call.name)
-        if known:
+        qualified = call.qualifier == "AscendC"
+        if call.qualifier and not qualified:
+            continue  # std::, kernelgen::, the project's own namespaces
+        if not qualified and not _API_STYLE.match(call.name):
+            continue  # AscendC names are CamelCase; fprintf or read_bytes are someone else's
+        if cat.lookup(call.name):
             continue
-        qualified = call.qualifier in ("AscendC", "AscendC::")
         close = cat.closest(call.name, 3, member=False)
         if not qualified and not close:
             continue  # an unknown helper unrelated to AscendC: the compiler will say more

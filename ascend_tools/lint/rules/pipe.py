@@ -33,23 +33,34 @@ def check_pipe_and_matmul(ctx: LintContext) -> Iterator[Diagnostic]:
     chunks = model.kernel_chunks()
     pipe_decls = [d for c in chunks for d in _typed_decls(c)
                   if d.type_base == "TPipe" and _is_object(ctx, d, "TPipe")]
-    owners = {d.chunk.class_name for d in pipe_decls if d.chunk.kind == "field"}
-    instances: dict[str, int] = dict.fromkeys(owners, 0)
-    if owners:  # a TPipe member exists once per object of its class
+    # Classes holding a TPipe member: each object of one is a live TPipe.
+    holders = {d.chunk.class_name: d for d in pipe_decls if d.chunk.kind == "field"}
+    per_function: dict[int, list[Decl]] = {}
+    for d in pipe_decls:
+        if d.chunk.kind == "function":
+            per_function.setdefault(id(d.chunk), []).append(d)
+    if holders:
         for c in chunks:
             if c.kind == "function":
                 for d in c.decls:
-                    if d.type_base in instances:
-                        instances[d.type_base] += 1
-    pipes: list[Decl] = []
-    for d in pipe_decls:
-        copies = max(instances.get(d.chunk.class_name, 1), 1) if d.chunk.kind == "field" else 1
-        pipes += [d] * copies
+                    if d.type_base in holders:
+                        per_function.setdefault(id(c), []).append(holders[d.type_base])
+    for pipes in per_function.values():
+        yield from _too_many(ctx, pipes)
+    yield from _matmul(ctx, chunks)
+
+
+def _too_many(ctx: LintContext, pipes: list[Decl]) -> Iterator[Diagnostic]:
+    """TPipes alive at once in one function: its own plus those inside its kernel objects."""
     if len(pipes) > 1:
         yield ctx.diag(RuleCode.SINGLE_TPIPE.value, Severity.ERROR, pipes[-1],
                        f"{len(pipes)} TPipe objects are alive at once "
                        f"({', '.join(sorted({p.name for p in pipes}))}); "
                        "only one TPipe may exist: create it in the kernel entry and pass a pointer")
+
+
+def _matmul(ctx: LintContext, chunks: list[Chunk]) -> Iterator[Diagnostic]:
+    model = ctx.model
     matmuls = [d for c in chunks for d in _typed_decls(c)
                if d.type_base == "Matmul" and _is_object(ctx, d, "Matmul")]
     if len(matmuls) > MAX_MATMUL_OBJECTS:
