@@ -12,6 +12,8 @@ import subprocess
 from functools import cache
 from pathlib import Path
 
+from ascend_tools.chips import Chip
+
 REPO = Path(__file__).resolve().parents[2]
 EMU = REPO / "ascend_tools" / "emu"
 INCLUDE = EMU / "include"
@@ -201,3 +203,27 @@ def syntax_check(source_text: str) -> subprocess.CompletedProcess:
 
 
 SUM_LIST = Project("sum_list", "SumList", "sum_list", 4, {"xs": "float", "z": "float"})
+
+
+def chip_fields(c: Chip) -> list[str]:
+    """The case file's `chip` line fields for a chip of chips.json."""
+    return [
+        str(v)
+        for v in (
+            c.name,
+            c.soc_version,
+            c.cce_aicore,
+            c.ub_bytes,
+            c.ub_safe_bytes,
+            c.l1_bytes,
+            c.l0a_bytes,
+            c.l0b_bytes,
+            c.l0c_bytes,
+            c.cube_cores,
+            c.vector_cores,
+            int(c.split_cores),
+            c.max_tensors_per_position,
+            int(c.has_datacopypad),
+            int(c.has_bf16),
+        )
+    ]

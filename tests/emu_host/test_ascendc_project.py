@@ -12,8 +12,9 @@ import numpy as np
 import pytest
 
 from ascend_tools.chips import get_chip
-from tests.emu_host import emu_build
-from tests.emu_host.test_host_harness import chip_fields
+
+from . import emu_build
+from .emu_build import chip_fields
 
 
 @pytest.fixture(scope="module")

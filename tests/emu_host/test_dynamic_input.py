@@ -10,8 +10,9 @@ from pathlib import Path
 import numpy as np
 
 from ascend_tools.chips import get_chip
-from tests.emu_host import emu_build
-from tests.emu_host.test_host_harness import chip_fields
+
+from . import emu_build
+from .emu_build import chip_fields
 
 
 def test_dynamic_input_list_is_summed(tmp_path: Path) -> None:

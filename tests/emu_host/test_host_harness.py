@@ -12,33 +12,12 @@ import numpy as np
 import pytest
 
 from ascend_tools.chips import Chip, all_chips, get_chip
-from tests.emu_host import emu_build
+
+from . import emu_build
+from .emu_build import chip_fields
 
 SYS_WS = 16 * 1024 * 1024
 TILING_BYTES = 264  # sizeof(ScaleAddTilingData), checked by static_assert in cpp/host_api_check.cpp
-
-
-def chip_fields(c: Chip) -> list[str]:
-    return [
-        str(v)
-        for v in (
-            c.name,
-            c.soc_version,
-            c.cce_aicore,
-            c.ub_bytes,
-            c.ub_safe_bytes,
-            c.l1_bytes,
-            c.l0a_bytes,
-            c.l0b_bytes,
-            c.l0c_bytes,
-            c.cube_cores,
-            c.vector_cores,
-            int(c.split_cores),
-            c.max_tensors_per_position,
-            int(c.has_datacopypad),
-            int(c.has_bf16),
-        )
-    ]
 
 
 @pytest.fixture(scope="module")
