@@ -61,13 +61,17 @@ def callee_parts(fn: Node) -> tuple[str, Node | None, list[str], str]:
     return text(node), receiver, targs, qualifier
 
 
-def to_expr(node: Node | None) -> Expr:
-    if node is None:
+_MAX_NESTING = 150
+
+
+def to_expr(node: Node | None, depth: int = 0) -> Expr:
+    """The expression tuple of a node; nesting deeper than any real code becomes unknown."""
+    if node is None or depth > _MAX_NESTING:
         return ("?", "")
     t = node.type
     if t in _WRAPPERS:
         inner = node.named_children
-        return to_expr(inner[0]) if inner else ("?", text(node))
+        return to_expr(inner[0], depth + 1) if inner else ("?", text(node))
     if t == "number_literal":
         v = number(text(node))
         return ("n", v) if v is not None else ("?", text(node))
@@ -82,15 +86,16 @@ def to_expr(node: Node | None) -> Expr:
     if t == "this":
         return ("this",)
     if t == "field_expression":
-        return ("f", to_expr(node.child_by_field_name("argument")),
+        return ("f", to_expr(node.child_by_field_name("argument"), depth + 1),
                 text(node.child_by_field_name("field")))  # type: ignore[arg-type]
     if t == "binary_expression":
         op = node.child_by_field_name("operator")
-        return ("b", text(op) if op else "?", to_expr(node.child_by_field_name("left")),
-                to_expr(node.child_by_field_name("right")))
+        return ("b", text(op) if op else "?", to_expr(node.child_by_field_name("left"), depth + 1),
+                to_expr(node.child_by_field_name("right"), depth + 1))
     if t == "unary_expression":
         op = node.child_by_field_name("operator")
-        return ("u", text(op) if op else "?", to_expr(node.child_by_field_name("argument")))
+        arg = node.child_by_field_name("argument")
+        return ("u", text(op) if op else "?", to_expr(arg, depth + 1))
     if t == "sizeof_expression":
         ty = node.child_by_field_name("type")
         if ty is not None:
@@ -103,23 +108,25 @@ def to_expr(node: Node | None) -> Expr:
             return ("?", text(node))
         name, receiver, targs, _ = callee_parts(fn)
         args = node.child_by_field_name("arguments")
-        arg_exprs = tuple(to_expr(a) for a in args.named_children) if args else ()
+        arg_exprs = tuple(to_expr(a, depth + 1) for a in args.named_children) if args else ()
         if name in ("static_cast", "reinterpret_cast") and arg_exprs:
             return ("cast", targs[0] if targs else "", arg_exprs[0])
-        return ("c", name, to_expr(receiver) if receiver is not None else None, arg_exprs,
-                tuple(targs))
+        recv = to_expr(receiver, depth + 1) if receiver is not None else None
+        return ("c", name, recv, arg_exprs, tuple(targs))
     if t == "conditional_expression":
-        return ("t", to_expr(node.child_by_field_name("condition")),
-                to_expr(node.child_by_field_name("consequence")),
-                to_expr(node.child_by_field_name("alternative")))
+        return ("t", to_expr(node.child_by_field_name("condition"), depth + 1),
+                to_expr(node.child_by_field_name("consequence"), depth + 1),
+                to_expr(node.child_by_field_name("alternative"), depth + 1))
     if t == "subscript_expression":
         idx = node.child_by_field_name("indices") or node.child_by_field_name("index")
         if idx is not None and idx.type == "subscript_argument_list":
             idx = idx.named_children[0] if idx.named_children else None
-        return ("ix", to_expr(node.child_by_field_name("argument")), to_expr(idx))
+        base = node.child_by_field_name("argument")
+        return ("ix", to_expr(base, depth + 1), to_expr(idx, depth + 1))
     if t == "cast_expression":
         ty = node.child_by_field_name("type")
-        return ("cast", text(ty) if ty else "", to_expr(node.child_by_field_name("value")))
+        value = node.child_by_field_name("value")
+        return ("cast", text(ty) if ty else "", to_expr(value, depth + 1))
     if t in ("initializer_list", "compound_literal_expression"):
         return ("?", text(node))
     return ("?", text(node))
