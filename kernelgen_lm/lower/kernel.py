@@ -26,8 +26,9 @@ CTYPE = {
     "bfloat16": "bfloat16_t",
     "int32": "int32_t",
     "int64": "int64_t",
+    "bool": "uint8_t",
 }
-DSIZE = {"float32": 4, "float16": 2, "bfloat16": 2, "int32": 4, "int64": 8}
+DSIZE = {"float32": 4, "float16": 2, "bfloat16": 2, "int32": 4, "int64": 8, "bool": 1}
 SMALL = 64  # elements of a small tile (one 256-byte repeat of float)
 
 
@@ -70,6 +71,8 @@ class KernelEmitter:
             self.unit_axes = [k for k in range(self.V) if not plan.axes[k].reduced]
         self.nslots = 1
         self.nsmall = 1
+        self.scan = next((st for st in plan.stages if st.scope == "scan"), None)
+        self.uses_acc = self.mode == "column" or self.scan is not None
         self.has_global = any(st.scope == "global" for st in plan.stages)
         self.needs_reduce_bufs = self.mode == "row" or self.has_global
         self.iota_v = any(n.op == "iota" and n.index == self.V for n in plan.nodes)
@@ -87,7 +90,7 @@ class KernelEmitter:
         for t in self.outs:
             b += 2 * DSIZE[t.dtype]
         b += 4 * self.nslots
-        if self.mode == "column":
+        if self.uses_acc:
             b += 4 * len(self.plan.stages)
         if self.needs_reduce_bufs:
             b += 4  # ReduceSum/Max work area
@@ -150,6 +153,8 @@ class KernelEmitter:
                 return Operand("T", tile, s)
             if n.op == "stat" and plan.stages[n.index or 0].scope == "global":
                 return Operand("S", f"gstat{n.index}")
+            if n.op == "stat" and plan.stages[n.index or 0].scope == "scan":
+                return Operand("T", f"acc{n.index}")
             if n.op == "stat":
                 if self.mode == "row" or small:
                     return Operand("S", f"stat{n.index}")
@@ -173,6 +178,16 @@ class KernelEmitter:
             if t.dtype == "float32":
                 op = Operand("T", f"l_{t.var}")
                 cleanup.append(f"{q}.FreeTensor(l_{t.var});")
+            elif t.dtype == "bool":
+                # bool masks: uint8 -> half -> float (no direct uint8 -> float cast)
+                sh, th = prog.slot()
+                s, tile = prog.slot()
+                pre.append(f"LocalTensor<half> h_{t.var} = {th}.ReinterpretCast<half>();")
+                pre.append(f"Cast(h_{t.var}, l_{t.var}, RoundMode::CAST_NONE, len);")
+                pre.append(f"{q}.FreeTensor(l_{t.var});")
+                pre.append(f"Cast({tile}, h_{t.var}, RoundMode::CAST_NONE, len);")
+                prog.release(Operand("T", th, sh))
+                op = Operand("T", tile, s)
             else:
                 s, tile = prog.slot()
                 pre.append(f"Cast({tile}, l_{t.var}, RoundMode::CAST_NONE, len);")
@@ -273,7 +288,9 @@ class KernelEmitter:
         for t in self.all_tensors():
             L.append(f"{i2}uint64_t base_{t.var} = {self.offset(t, self.unit_axes, 'o')};")
         stages = plan.stages
-        if self.mode == "elementwise":
+        if self.scan is not None:
+            self.scan_body(L, i2)
+        elif self.mode == "elementwise":
             outs, clean = self.program(
                 [o.node for o in plan.outputs],
                 small=False,
@@ -313,6 +330,112 @@ class KernelEmitter:
         self.scalar_outputs(L, ind)
         L.append("    }")
         return L
+
+    def scan_body(self, L: list[str], i2: str) -> None:
+        """Cumulative ops: a running accumulator along the scan axis, outputs at every step."""
+        plan = self.plan
+        st = self.scan
+        assert st is not None
+        s = plan.stages.index(st)
+        full = [j for j, o in enumerate(plan.outputs) if o.level == "full"]
+        api = {"sum": "Add", "prod": "Mul", "max": "Max", "min": "Min"}[st.op]
+        if self.mode == "column":
+            # Scan axis walked (reversed when asked); the accumulator is one tile wide.
+            n = " * ".join(f"d{k}" for k in self.reduced_nv)
+            if st.reverse:
+                L.append(f"{i2}for (int64_t segr = {n} - 1; segr >= 0; --segr) {{")
+                L.append(f"{i2}    uint64_t seg = static_cast<uint64_t>(segr);")
+            else:
+                L.append(f"{i2}for (uint64_t seg = 0; seg < {n}; ++seg) {{")
+            i3 = i2 + "    "
+            self.decompose("seg", self.reduced_nv, "r", L, i3)
+            for t in self.all_tensors():
+                L.append(f"{i3}uint64_t seg_{t.var} = {self.offset(t, self.reduced_nv, 'r')};")
+            first = f"seg == {n} - 1" if st.reverse else "seg == 0"
+            L.append(f"{i3}{{  // accumulate this step")
+            i3 += "    "
+            (v,), clean = self.program(
+                [st.value], small=False, chunk="c0", seg=True, lines=L, indent=i3
+            )
+            tile = self.as_tile(v, L, i3, False)
+            L.append(f"{i3}if ({first}) {{")
+            L.append(f"{i3}    DataCopy(acc{s}, {tile}, CeilAlign(len, 8));")
+            L.append(f"{i3}}} else {{")
+            L.append(f"{i3}    {api}(acc{s}, acc{s}, {tile}, len);")
+            L.append(f"{i3}}}")
+            L += [i3 + c for c in clean]
+            i3 = i3[:-4]
+            L.append(f"{i3}}}")
+            outs, clean = self.program(
+                [plan.outputs[j].node for j in full],
+                small=False,
+                chunk="c0",
+                seg=True,
+                lines=L,
+                indent=i3,
+            )
+            for j, op in zip(full, outs, strict=True):
+                t = self.outs[j]
+                self.store(j, op, f"base_{t.var}{self.seg(t)} + c0", "len", L, i3, False)
+            L += [i3 + c for c in clean]
+            L.append(f"{i2}}}")
+            return
+        # Scan along the vector axis: tiles in order, a scalar running value inside each tile.
+        V = self.V
+        L.append(f"{i2}float run = 0.0f;")
+        if st.reverse:
+            L.append(f"{i2}for (int64_t ci = static_cast<int64_t>(nChunks) - 1; ci >= 0; --ci) {{")
+        else:
+            L.append(f"{i2}for (uint64_t ci = 0; ci < nChunks; ++ci) {{")
+        i4 = i2 + "    "
+        L.append(f"{i4}uint64_t c0 = static_cast<uint64_t>(ci) * tileLen;")
+        L.append(
+            f"{i4}uint32_t len = static_cast<uint32_t>(d{V} - c0 < tileLen ? d{V} - c0 : tileLen);"
+        )
+        if self.uses_compare:
+            L.append(f"{i4}uint32_t len64 = CeilAlign(len, 64);")
+        L.append(f"{i4}{{  // running value through this tile")
+        i4 += "    "
+        (v,), clean = self.program(
+            [st.value], small=False, chunk="c0", seg=False, lines=L, indent=i4
+        )
+        tile = self.as_tile(v, L, i4, False)
+        combine = {
+            "sum": "run + e",
+            "prod": "run * e",
+            "max": "(e > run ? e : run)",
+            "min": "(e < run ? e : run)",
+        }[st.op]
+        L.append(f"{i4}SetFlag<HardEvent::V_S>(EVENT_ID0);")
+        L.append(f"{i4}WaitFlag<HardEvent::V_S>(EVENT_ID0);")
+        first_tile = f"c0 + tileLen >= d{V}" if st.reverse else "c0 == 0"
+        if st.reverse:
+            L.append(f"{i4}for (int32_t k = static_cast<int32_t>(len) - 1; k >= 0; --k) {{")
+            first = f"({first_tile} && k == static_cast<int32_t>(len) - 1)"
+        else:
+            L.append(f"{i4}for (uint32_t k = 0; k < len; ++k) {{")
+            first = f"({first_tile} && k == 0)"
+        L.append(f"{i4}    float e = {tile}.GetValue(k);")
+        L.append(f"{i4}    run = {first} ? e : {combine};")
+        L.append(f"{i4}    acc{s}.SetValue(k, run);")
+        L.append(f"{i4}}}")
+        L.append(f"{i4}SetFlag<HardEvent::S_V>(EVENT_ID0);")
+        L.append(f"{i4}WaitFlag<HardEvent::S_V>(EVENT_ID0);")
+        L += [i4 + c for c in clean]
+        i4 = i4[:-4]
+        L.append(f"{i4}}}")
+        outs, clean = self.program(
+            [plan.outputs[j].node for j in full],
+            small=False,
+            chunk="c0",
+            seg=False,
+            lines=L,
+            indent=i4,
+        )
+        for j, op in zip(full, outs, strict=True):
+            self.store(j, op, f"base_{self.outs[j].var} + c0", "len", L, i4, False)
+        L += [i4 + c for c in clean]
+        L.append(f"{i2}}}")
 
     def global_stages(self, L: list[str], i2: str) -> None:
         """Second-level reductions: a per-row value folded over all rows (one core)."""
@@ -629,7 +752,7 @@ class KernelEmitter:
         L.append(f"{i}pipe->InitBuffer(smallBuf, {self.nsmall} * SMALL_LEN * sizeof(float));")
         L.append(f"{i}pool = poolBuf.Get<float>();")
         L.append(f"{i}smallPool = smallBuf.Get<float>();")
-        if self.mode == "column":
+        if self.uses_acc:
             L.append(f"{i}pipe->InitBuffer(accBuf, {len(plan.stages)} * tileLen * sizeof(float));")
             for s in range(len(plan.stages)):
                 L.append(f"{i}acc{s} = accBuf.Get<float>()[{s} * tileLen];")
@@ -659,7 +782,7 @@ class KernelEmitter:
         for t in self.outs:
             L.append(f"    TQue<QuePosition::VECOUT, BUFFER_NUM> q_{t.var};")
         bufs = ["poolBuf", "smallBuf"]
-        if self.mode == "column":
+        if self.uses_acc:
             bufs.append("accBuf")
         if self.needs_reduce_bufs:
             bufs += ["redWorkBuf", "redOutBuf"]
@@ -669,7 +792,7 @@ class KernelEmitter:
             bufs.append("maskBuf")
         L.append(f"    TBuf<QuePosition::VECCALC> {', '.join(bufs)};")
         locs = ["pool", "smallPool"]
-        if self.mode == "column":
+        if self.uses_acc:
             locs += [f"acc{s}" for s in range(len(plan.stages))]
         if self.needs_reduce_bufs:
             locs += ["redWork", "redOut"]

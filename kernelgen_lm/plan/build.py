@@ -137,6 +137,10 @@ def build_plan(g: CapturedGraph) -> KernelPlan:
         node = g.node(name)
         if not isinstance(v, TVal) or node is None or node.shape is None:
             raise PlanError(f"output {name} is not a tensor computed by the graph")
+        if v.flipped is not None:
+            raise PlanError(
+                f"output {name} is flipped; flip is supported only around a cumulative op"
+            )
         outputs.append((v, node))
     return _finish(g, b, outputs)
 
@@ -234,7 +238,7 @@ def _finish(g: CapturedGraph, b: Builder, outs: list[tuple[TVal, OpNode]]) -> Ke
         )
         if (
             m is not None
-            and t.dtype not in FLOAT_DTYPES
+            and t.dtype not in (*FLOAT_DTYPES, "bool")
             and (t.dtype not in INDEX_DTYPES or mask[-1])
         ):
             raise PlanError(

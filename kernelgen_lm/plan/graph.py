@@ -23,6 +23,7 @@ class TVal:
     shape: list[int]
     axes: list[list[int]]  # per torch dim
     flat: list[int] | None = None  # set for reshaped values: only usable as outputs
+    flipped: int | None = None  # torch dim flipped (only around a cumulative op)
 
     def all_axes(self) -> list[int]:
         if self.flat is not None:
@@ -106,6 +107,8 @@ class Builder:
 
     def broadcast(self, a: TVal, b: TVal) -> tuple[list[int], list[list[int]]]:
         for v in (a, b):
+            if v.flipped is not None:
+                raise PlanError("flip is supported only around a cumulative op")
             if v.flat is not None:
                 raise PlanError(
                     "a reshaped intermediate value is used in compute; only "
@@ -133,6 +136,8 @@ class Builder:
         target = frozenset(found)
         if not target and self.reduced is None:
             raise PlanError("reduction over broadcast (size-1) dims only")
+        if any(s.scope == "scan" for s in self.stages):
+            raise PlanError("a cumulative op is supported alone (with elementwise ops around it)")
         if self.reduced is None:
             self.reduced = target
             return dims, False
@@ -163,6 +168,22 @@ class Builder:
                 shape.append(s)
                 axes.append(ax)
         return TVal(node, shape, axes)
+
+    def scan(self, op: ReduceOp, v: TVal, dim: int, reverse: bool) -> TVal:
+        """A cumulative op along one dim: a running stage, full-shaped result."""
+        dim %= len(v.shape)
+        axes = [a for a in v.axes[dim] if self.axes[a].example != 1]
+        if len(axes) != 1:
+            raise PlanError("cumulative ops need their dim to map to one axis")
+        target = frozenset(axes)
+        if self.stages or (self.reduced is not None and self.reduced != target):
+            raise PlanError("a cumulative op is supported alone (with elementwise ops around it)")
+        self.reduced = target
+        sid = len(self.stages)
+        self.stages.append(
+            Stage(name=f"s{sid}_cum{op}", op=op, value=v.node, scope="scan", reverse=reverse)
+        )
+        return TVal(self.add("stat", index=sid), v.shape, v.axes)
 
     def count_for(self, stat: TVal) -> int:
         """The element count a mean over this stat divides by (rows for a global stage)."""

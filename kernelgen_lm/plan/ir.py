@@ -89,7 +89,8 @@ class Stage(BaseModel):
     name: str
     op: ReduceOp
     value: int
-    scope: Literal["domain", "global"] = "domain"
+    scope: Literal["domain", "global", "scan"] = "domain"
+    reverse: bool = False  # scans: from the last position to the first
 
 
 class KernelPlan(BaseModel):
@@ -112,6 +113,10 @@ class KernelPlan(BaseModel):
             return "elementwise"
         return "row" if self.axes[-1].reduced else "column"
 
+    @property
+    def has_scan(self) -> bool:
+        return any(s.scope == "scan" for s in self.stages)
+
     def varies(self, node_id: int) -> frozenset[int]:
         """Axes along which a node's value changes."""
         memo: dict[int, frozenset[int]] = {}
@@ -125,7 +130,10 @@ class KernelPlan(BaseModel):
             elif n.op == "stat":
                 kept = {k for k, a in enumerate(self.axes) if not a.reduced}
                 st = self.stages[n.index or 0]
-                r = frozenset() if st.scope == "global" else go(st.value) & frozenset(kept)
+                if st.scope == "scan":
+                    r = go(st.value)
+                else:
+                    r = frozenset() if st.scope == "global" else go(st.value) & frozenset(kept)
             elif n.op == "iota":
                 r = frozenset([n.index or 0])
             elif n.op in ("const", "count", "gcount"):
@@ -196,7 +204,11 @@ def plan_text(plan: KernelPlan) -> str:
         lines.append("let:")
         lines += lets
     for s in plan.stages:
-        over = "over reduced axes" if s.scope == "domain" else "over all rows"
+        over = {
+            "domain": "over reduced axes",
+            "global": "over all rows",
+            "scan": "running along the scan axis" + (", reversed" if s.reverse else ""),
+        }[s.scope]
         lines.append(f"stage {s.name} = reduce_{s.op}({over}) {_expr(plan, s.value, names)}")
     for o in plan.outputs:
         lines.append(

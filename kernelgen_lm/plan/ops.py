@@ -431,6 +431,34 @@ def _gather(b: Builder, env: Env, n: OpNode) -> TVal:
     return b.reduce("sum", mul(b, x, ew(b, "eq", iota, idx)), [dim], True)
 
 
+def _cumulative(op: str) -> Handler:
+    def h(b: Builder, env: Env, n: OpNode) -> TVal:
+        x = _tv(_arg(b, env, n.args[0]))
+        dim = int(n.args[1]) % len(x.shape)  # type: ignore[arg-type]
+        reverse = x.flipped == dim
+        if x.flipped is not None and not reverse:
+            raise PlanError("flip along another dim than the cumulative op's")
+        base = TVal(x.node, x.shape, x.axes)
+        r = b.scan(op, base, dim, reverse)  # type: ignore[arg-type]
+        r.flipped = dim if reverse else None
+        return r
+
+    return h
+
+
+def _flip(b: Builder, env: Env, n: OpNode) -> TVal:
+    x = _tv(_arg(b, env, n.args[0]))
+    dims = [int(d) % len(x.shape) for d in n.args[1]]  # type: ignore[union-attr]
+    if len(dims) != 1:
+        raise PlanError("flip of several dims is not supported")
+    d = dims[0]
+    if x.flipped == d:
+        return TVal(x.node, x.shape, x.axes)
+    if x.flipped is not None:
+        raise PlanError("flip of several dims is not supported")
+    return TVal(x.node, x.shape, x.axes, flipped=d)
+
+
 def _getitem(b: Builder, env: Env, n: OpNode) -> Any:
     t, i = n.args[0], n.args[1]
     val = env[t.ref] if isinstance(t, NodeRef) else None
@@ -562,6 +590,9 @@ OPS: dict[str, Handler] = {
     "aten.scalar_tensor.default": _scalar_tensor,
     "aten.full.default": _full,
     "aten.gather.default": _gather,
+    "aten.cumsum.default": _cumulative("sum"),
+    "aten.cumprod.default": _cumulative("prod"),
+    "aten.flip.default": _flip,
     "<built-in function getitem>": _getitem,
     "aten.view.default": _view,
     "aten._unsafe_view.default": _view,

@@ -111,3 +111,15 @@ def test_integer_input_along_the_vector_axis_is_refused(tmp_path: Path) -> None:
         plan_for(
             tmp_path, "x * t", "torch.randn(6, 10), torch.randint(0, 3, (6, 10))", args="self, x, t"
         )
+
+
+def test_reverse_cumsum_through_flips_is_one_reversed_scan(tmp_path: Path) -> None:
+    plan = plan_for(tmp_path, "torch.cumsum(x.flip(1), dim=1).flip(1)", "torch.randn(4, 9)")
+    (stage,) = plan.stages
+    assert stage.scope == "scan" and stage.reverse and stage.op == "sum"
+    assert plan.outputs[0].level == "full"
+
+
+def test_scan_along_a_middle_dim_is_column_mode(tmp_path: Path) -> None:
+    plan = plan_for(tmp_path, "torch.cumprod(x, dim=1)", "torch.randn(3, 7, 5)")
+    assert plan.mode == "column" and plan.stages[0].scope == "scan"
