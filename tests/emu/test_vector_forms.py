@@ -177,6 +177,49 @@ def test_select_with_bytes_mask_zero_takes_src0(emu_build, run_program, dtype) -
     same(z, want, dtype)
 
 
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_broadcast_column_to_rows(emu_build, run_program, dtype) -> None:
+    x, y = inputs(dtype)
+    z, _ = run_case(emu_build, run_program, "broadcast_rows", dtype, x, y)
+    want = fresh().astype(NP[dtype])
+    want[:256] = np.repeat(x[:8], 32)
+    same(z, want, dtype)
+
+
+def test_cast_mask_form_places_narrow_output_by_its_own_blocks(emu_build, run_program) -> None:
+    x, y = inputs("float32")
+    z, _ = run_case(emu_build, run_program, "cast_mask_half_out", "float32", x, y)
+    got = z.view(np.float16)
+    want = fresh().astype(np.float32).view(np.float16).copy()
+    for r in range(2):  # dst repeat stride 4 blocks = 64 halves
+        want[r * 64 : r * 64 + 64] = x[r * 64 : r * 64 + 64].astype(np.float16)
+    assert np.array_equal(got.view(np.uint16), want.view(np.uint16))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_whole_reduce_sum_bit_mask_and_dst_stride(emu_build, run_program, dtype) -> None:
+    x, y = inputs(dtype)
+    per, _ = geometry(dtype)
+    z, _ = run_case(emu_build, run_program, "whole_reduce_sum_bits", dtype, x, y)
+    want = fresh()
+    for r in range(3):
+        want[2 * r] = x[r * per : r * per + 8].astype(np.float64).sum()
+    same(z, want, dtype, rtol=1e-6 if dtype == "float32" else 1e-3)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_datacopy_pad_left_padding_old_params(emu_build, run_program, dtype) -> None:
+    x, y = inputs(dtype)
+    _, epb = geometry(dtype)
+    z, _ = run_case(emu_build, run_program, "datacopy_pad_left", dtype, x, y)
+    want = fresh().astype(NP[dtype])
+    for i in range(2):  # 2 pad, 3 data, pad to 32 bytes; GM rows back to back
+        row = np.zeros(epb, dtype=NP[dtype])
+        row[2:5] = x[3 * i : 3 * i + 3]
+        want[i * epb : (i + 1) * epb] = row
+    same(z, want, dtype)
+
+
 def lanes(bits: list[int], per: int) -> list[int]:
     return [k for k in range(per) if (bits[(k % 128) // 64] >> (k % 64)) & 1]
 

@@ -47,6 +47,20 @@ std::map<std::string, CaseFn<T>> table() {
              SelectWithBytesMaskShapeInfo info;
              info.firstAxis = 4; info.srcLastAxis = 32; info.maskLastAxis = 64;
              SelectWithBytesMask(c.z, c.x, T(5), c.bits, c.bits[256], info); return false; }},
+        {"broadcast_rows", [](Ctx<T>& c) {
+             const uint32_t dstShape[2] = {8, 32}, srcShape[2] = {8, 1};
+             BroadCast<T, 2, 1>(c.z, c.x, dstShape, srcShape); return false; }},
+        {"cast_mask_half_out", [](Ctx<T>& c) {
+             // float -> half in the mask form: 64 lanes a repeat, dst repeats 4 blocks apart
+             auto h = c.z.template ReinterpretCast<half>();
+             auto f = c.x.template ReinterpretCast<float>();
+             Cast(h, f, RoundMode::CAST_RINT, 64, 2, UnaryRepeatParams(1, 1, 4, 8)); return false; }},
+        {"whole_reduce_sum_bits", [](Ctx<T>& c) {
+             uint64_t m[2] = {0xFFull, 0};
+             WholeReduceSum(c.z, c.x, m, 3, 2, 1, 8); return false; }},
+        {"datacopy_pad_left", [](Ctx<T>& c) {
+             DataCopyPad(c.tmp, c.gx, DataCopyParams(2, 3 * sizeof(T), 0, 0), DataCopyPadParams(true, 2, 32 / sizeof(T) - 5, 0));
+             DataCopy(c.z, c.tmp, 2 * 32 / sizeof(T)); return false; }},
         {"add_mask_count", [](Ctx<T>& c) { Add(c.z, c.x, c.y, 40, 4, BinaryRepeatParams(1, 1, 1, 8, 8, 8)); return false; }},
         {"add_mask_bits_strided", [](Ctx<T>& c) {
              uint64_t m[2] = {kAlt[0], sizeof(T) == 2 ? kAlt[1] : 0};

@@ -100,6 +100,43 @@ inline void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uin
                           [](auto a) { return a; }, file, line);
 }
 
+// 16 x 16 transpose of a 2-byte matrix (the basic Transpose).
+template <class T>
+inline void Transpose(const LocalTensor<T>& dst, const LocalTensor<T>& src, KG_LOC) {
+    static_assert(sizeof(T) == 2, "Transpose (16x16) takes 2-byte types");
+    kernelgen::check_vec_operand("Transpose", "src", src, 256, file, line);
+    kernelgen::check_vec_operand("Transpose", "dst", dst, 256, file, line);
+    kernelgen::count_repeats("Transpose", 2);
+    T tmp[256];
+    std::memcpy(tmp, src.data(), sizeof tmp);
+    for (int i = 0; i < 16; ++i)
+        for (int j = 0; j < 16; ++j) dst.data()[j * 16 + i] = tmp[i * 16 + j];
+}
+
+// numpy-style broadcast of src (a 1 on the broadcast axis) to dst's shape, for dim 1 or 2.
+template <class T, int32_t dim, int32_t axis, bool isReuseSource = false>
+inline void BroadCast(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t dstShape[dim],
+                      const uint32_t srcShape[dim], KG_LOC) {
+    static_assert(dim == 1 || dim == 2, "BroadCast supports 1 or 2 dimensions");
+    const char* api = "BroadCast";
+    uint32_t rows = dim == 2 ? dstShape[0] : 1, cols = dstShape[dim - 1];
+    uint32_t srows = dim == 2 ? srcShape[0] : 1, scols = srcShape[dim - 1];
+    if ((srows != rows && srows != 1) || (scols != cols && scols != 1))
+        kernelgen::failf("param-range", file, line, "%s: src shape [%u, %u] does not broadcast to [%u, %u]", api, srows, scols,
+                         rows, cols);
+    kernelgen::check_vec_operand(api, "src", src, uint64_t(srows) * scols, file, line);
+    kernelgen::check_vec_operand(api, "dst", dst, uint64_t(rows) * cols, file, line);
+    kernelgen::count_bytes_as_repeats(api, uint64_t(rows) * cols * sizeof(T));
+    for (uint32_t i = 0; i < rows; ++i)
+        for (uint32_t j = 0; j < cols; ++j)
+            dst.data()[uint64_t(i) * cols + j] = src.data()[uint64_t(srows == 1 ? 0 : i) * scols + (scols == 1 ? 0 : j)];
+}
+template <class T, int32_t dim, int32_t axis, bool isReuseSource = false>
+inline void BroadCast(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t dstShape[dim],
+                      const uint32_t srcShape[dim], const LocalTensor<uint8_t>&, KG_LOC) {
+    BroadCast<T, dim, axis, isReuseSource>(dst, src, dstShape, srcShape, file, line);
+}
+
 // Prints the first dumpSize elements with a description number, as the CPU debug mode does.
 template <class T>
 inline void DumpTensor(const LocalTensor<T>& t, uint32_t desc, uint32_t dumpSize) {
