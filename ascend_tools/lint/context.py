@@ -74,7 +74,9 @@ class LintContext:
         """Kernel calls inside the scope."""
         if self.scope is None:
             return self.model.calls
-        return [c for c in self.model.calls if self.model.unit_of(c.chunk) in self.scope]
+        unit_of, scope = self.model.unit_of, self.scope
+        return [call for c in self.model.kernel_chunks() if c.calls and unit_of(c) in scope
+                for call in c.calls]
 
     def chunks(self) -> list[Chunk]:
         return [c for c in self.model.kernel_chunks() if self.in_scope(c)]

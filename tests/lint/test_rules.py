@@ -320,3 +320,16 @@ def test_one_tpipe_per_function_is_fine_across_functions() -> None:
     src = (CORPUS_DIR / "softmax_rows.cpp").read_text()
     src += "\nvoid other_kernel() {\n    TPipe pipe;\n}\n"
     assert R.SINGLE_TPIPE.value not in codes(lint_texts({"k.cpp": src}))
+
+
+def test_kernel_side_tiling_struct_must_match_the_host_fields() -> None:
+    ok = corpus_texts("add_custom")
+    struct = "struct AddCustomTilingData {\n    uint32_t tileNum;\n    uint32_t totalLength;\n};\n"
+    anchor = "constexpr int32_t BUFFER_NUM = 2;"
+    bad = mutate(ok, anchor, struct + anchor)
+    d = _only(lint_texts(bad), R.TILING_MISMATCH)[0]
+    assert "wrong offsets" in d.message
+    good = mutate(ok, "constexpr int32_t BUFFER_NUM = 2;",
+                  struct.replace("tileNum;\n    uint32_t totalLength", "totalLength;\n    uint32_t "
+                                 "tileNum") + "constexpr int32_t BUFFER_NUM = 2;")
+    assert R.TILING_MISMATCH.value not in codes(lint_texts(good))

@@ -25,13 +25,15 @@ def _user_names(ctx: LintContext) -> set[str]:
     cached = getattr(ctx.model, "_user_names", None)
     if cached is not None:
         return cached
-    names = {c.name for c in ctx.model.chunks if c.kind in ("function", "class") and c.name}
-    names |= set(ctx.model.constants)
+    names = set(ctx.model.constants)
     for c in ctx.model.chunks:
-        names |= {d.name for d in c.decls}
-        names |= {d.name for d in c.defines}
-        if c.klass:
-            names |= set(c.klass.template_params)
+        own = c.memo.get("names")
+        if own is None:
+            own = c.memo["names"] = frozenset(
+                [d.name for d in c.decls] + [d.name for d in c.defines]
+                + (list(c.klass.template_params) if c.klass else [])
+                + ([c.name] if c.kind in ("function", "class") and c.name else []))
+        names |= own  # type: ignore[operator]
     ctx.model._user_names = names  # type: ignore[attr-defined]
     return names
 
