@@ -4,6 +4,7 @@ this module. The single source for completion, hover, the unknown-api rule and g
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
 from difflib import SequenceMatcher
 from functools import cache
@@ -12,6 +13,10 @@ from importlib import resources
 from ascend_tools.catalog.models import ApiEntry, ApiKind
 
 _NOT_CALLABLE = {ApiKind.ENUM_VALUE, ApiKind.QUALIFIER}
+# `[template <...>] [static|const|inline ...] Type[<...>][*&] \0(` with \0 marking the name.
+_RETURN = re.compile(
+    r"^(?:template\s*<.*?>\s*)?(?:(?:static|const|inline|explicit|virtual)\s+)*"
+    r"([\w:]+)\s*(?:<.*>)?\s*[*&]*\s*\0\(")
 
 
 def _edit_distance(a: str, b: str) -> int:
@@ -101,6 +106,18 @@ class Catalog:
 
     def has_member(self, owner: str, name: str) -> bool:
         return any(e.name == name for e in self.members(owner))
+
+    def return_type(self, owner: str | None, name: str) -> str | None:
+        """The class a member (or free function, owner None) returns, read from its first
+        signature: `const StorageShape* GetInputShape(size_t i)` -> StorageShape."""
+        pool = self.members(owner) if owner else [
+            e for e in self._by_name.get(name, []) if not e.is_member]
+        for e in pool:
+            if e.name == name and e.signatures:
+                m = _RETURN.match(e.signatures[0].replace(name + "(", "\0(", 1))
+                if m:
+                    return m.group(1).rsplit("::", 1)[-1]
+        return None
 
     def owners(self) -> list[str]:
         return sorted(self._members)

@@ -333,3 +333,17 @@ def test_kernel_side_tiling_struct_must_match_the_host_fields() -> None:
                   struct.replace("tileNum;\n    uint32_t totalLength", "totalLength;\n    uint32_t "
                                  "tileNum") + "constexpr int32_t BUFFER_NUM = 2;")
     assert R.TILING_MISMATCH.value not in codes(lint_texts(good))
+
+
+def test_unknown_members_through_call_chains_in_host_and_kernel() -> None:
+    ok = corpus_texts("add_custom")
+    host = mutate(ok, "GetStorageShape().GetShapeSize()", "GetStorageShap().GetShapeSize()")
+    d = _only(lint_texts(host), R.UNKNOWN_API)[0]
+    assert d.severity == Severity.WARNING and "in StorageShape" in d.message
+    assert d.fix is not None and d.fix.edits[0].new_text == "GetStorageShape"
+    assert "op_host" in d.file
+    soft = corpus_texts("softmax_rows")
+    chain = mutate(soft, "FetchEventID(HardEvent::V_S)", "FetchEventId(HardEvent::V_S)")
+    d = _only(lint_texts(chain), R.UNKNOWN_API)[0]
+    assert d.severity == Severity.ERROR and "in TPipe" in d.message and "FetchEventID" in d.message
+    assert R.UNKNOWN_API.value not in codes(lint_texts(ok) + lint_texts(soft))

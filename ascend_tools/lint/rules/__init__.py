@@ -27,5 +27,6 @@ PROJECT_RULES: tuple[Rule, ...] = (
     tiling.check_tiling_mismatch,
     tiling.check_block_dim,
     pipe.check_pipe_and_matmul,
+    api.check_unknown_host_api,
 )
 ALL_RULES: tuple[Rule, ...] = UNIT_RULES + PROJECT_RULES

@@ -8,11 +8,13 @@ from collections.abc import Iterator
 
 from ascend_tools.diagnostics import Diagnostic, Fix, RuleCode, Severity
 from ascend_tools.lint.context import LintContext
+from ascend_tools.parse.expr import Expr
 from ascend_tools.parse.facts import Call, Chunk
 
 # Types whose members the catalog lists; a member call on one of these must be known.
 _ASCEND_TYPES = {"TPipe", "TQue", "TQueBind", "TBuf", "LocalTensor", "GlobalTensor", "Matmul"}
 _API_STYLE = re.compile(r"^[A-Z][A-Za-z0-9]*$")
+_CPP_MEMBERS = {"size", "data", "begin", "end", "push_back", "c_str", "get", "reset"}
 _CPP_NAMES = {  # free functions any C++ kernel may call without AscendC knowing them
     "min", "max", "sizeof", "static_cast", "reinterpret_cast", "const_cast", "abs", "memcpy",
     "memset", "printf", "assert", "swap", "move", "forward", "sqrt", "exp", "log", "pow",
@@ -38,20 +40,39 @@ def _user_names(ctx: LintContext) -> set[str]:
     return names
 
 
-def _receiver_type(ctx: LintContext, call: Call) -> str | None:
-    name = call.receiver_name
-    if name is None:
-        if call.receiver is not None and call.receiver[0] == "c" and call.receiver[1] == (
-                "GetTPipePtr"):
-            return "TPipe"
+def _clean(type_text: str) -> str:
+    t = type_text.replace("const", "").replace("*", "").replace("&", "").strip()
+    return t.split("<")[0].rsplit("::", 1)[-1].strip()
+
+
+def expr_type(ctx: LintContext, expr: Expr | None, chunk: Chunk, order: int,
+              depth: int = 0) -> str | None:
+    """The class an expression evaluates to, as far as declarations and the catalog's
+    signatures tell (`context->GetInputShape(0)->GetStorageShape()` -> Shape)."""
+    if expr is None or depth > 12:
         return None
-    d = ctx.model.variable_decl(call.chunk, name, call.order)
-    if d is not None:
-        return d.type_base
-    p = ctx.model.param_type(call.chunk, name)
-    if p is not None:
-        return p.replace("const", "").replace("*", "").replace("&", "").split("<")[0].rsplit(
-            "::", 1)[-1].strip()
+    tag = expr[0]
+    if tag == "id":
+        d = ctx.model.variable_decl(chunk, expr[1], order)
+        if d is not None:
+            if d.type_base == "auto":
+                return expr_type(ctx, d.init, chunk, order, depth + 1)
+            return _clean(d.type_base)
+        p = ctx.model.param_type(chunk, expr[1])
+        return _clean(p) if p is not None else None
+    if tag == "f" and expr[1] == ("this",):
+        d = ctx.model.members(chunk.class_name).get(expr[2]) if chunk.class_name else None
+        return _clean(d.type_base) if d is not None else None
+    if tag in ("u", "cast"):
+        return _clean(expr[1]) if tag == "cast" and expr[1] else expr_type(
+            ctx, expr[2], chunk, order, depth + 1)
+    if tag == "c":
+        if expr[2] is None and ctx.catalog.members(expr[1]):
+            return str(expr[1])  # a constructor call: PlatformAscendC(...)
+        owner = expr_type(ctx, expr[2], chunk, order, depth + 1) if expr[2] else None
+        if expr[2] is not None and owner is None:
+            return None
+        return ctx.catalog.return_type(owner, expr[1])
     return None
 
 
@@ -65,15 +86,7 @@ def check_unknown_api(ctx: LintContext) -> Iterator[Diagnostic]:
     user = _user_names(ctx)
     for call in ctx.calls:
         if call.receiver is not None:
-            owner = _receiver_type(ctx, call)
-            if owner not in _ASCEND_TYPES or cat.has_member(owner, call.name):
-                continue
-            close = cat.closest(call.name, 3, owner=owner)
-            hint = f"; did you mean {', '.join(close)}?" if close else ""
-            yield ctx.diag(RuleCode.UNKNOWN_API.value, Severity.ERROR, call,
-                           f"no member named {call.name} in {owner}{hint}",
-                           _fix(ctx, call, close[0]) if close else None,
-                           start=call.abs_name_start, end=call.abs_name_end)
+            yield from _member_call(ctx, call)
             continue
         if call.name in user or call.name in _CPP_NAMES or call.name.startswith("set_"):
             continue
@@ -93,6 +106,32 @@ def check_unknown_api(ctx: LintContext) -> Iterator[Diagnostic]:
                        f"{call.name} is not a known API in {where}{hint}",
                        _fix(ctx, call, close[0]) if close else None,
                        start=call.abs_name_start, end=call.abs_name_end)
+
+
+def _member_call(ctx: LintContext, call: Call) -> Iterator[Diagnostic]:
+    """A member the catalog does not list for the receiver's class: an error on AscendC's own
+    classes (the catalog is complete there), a warning on host framework classes."""
+    cat = ctx.catalog
+    owner = expr_type(ctx, call.receiver, call.chunk, call.order)
+    if owner is None or not cat.members(owner) or cat.has_member(owner, call.name):
+        return
+    if call.name.startswith(("set_", "get_")) or call.name in _CPP_MEMBERS:
+        return  # tiling-data accessors generated by the macros, std-like members
+    close = cat.closest(call.name, 3, owner=owner)
+    hint = f"; did you mean {', '.join(close)}?" if close else ""
+    severity = Severity.ERROR if owner in _ASCEND_TYPES else Severity.WARNING
+    yield ctx.diag(RuleCode.UNKNOWN_API.value, severity, call,
+                   f"no member named {call.name} in {owner}{hint}",
+                   _fix(ctx, call, close[0]) if close else None,
+                   start=call.abs_name_start, end=call.abs_name_end)
+
+
+def check_unknown_host_api(ctx: LintContext) -> Iterator[Diagnostic]:
+    """Member calls in op_host code (TilingContext, shapes, platform, matmul tiling)."""
+    for chunk in ctx.model.host_chunks():
+        for call in chunk.calls:
+            if call.receiver is not None:
+                yield from _member_call(ctx, call)
 
 
 def check_chip_support(ctx: LintContext) -> Iterator[Diagnostic]:
