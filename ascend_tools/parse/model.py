@@ -115,6 +115,25 @@ class KernelModel:
     def methods(self, class_name: str) -> list[Chunk]:
         return self._methods.get(class_name, [])
 
+    def chunk_at(self, file: str, offset: int) -> Chunk | None:
+        """The innermost chunk containing a byte offset (the cursor, for completion)."""
+        best = None
+        for c in self.documents[file].chunks if file in self.documents else []:
+            if c.base <= offset <= c.base + c.length and (best is None or c.length < best.length):
+                best = c
+        return best
+
+    def pipeline(self, class_name: str, method: str = "Process") -> list[tuple[str, bool]]:
+        """The stage methods `Process` calls on its own class, in order, each with whether it
+        runs inside a loop: [("CopyIn", True), ("Compute", True), ("CopyOut", True)]."""
+        own = {c.name for c in self.methods(class_name)}
+        for c in self.methods(class_name):
+            if c.name == method:
+                return [(call.name, call.loop_depth > 0) for call in sorted(
+                    c.calls, key=lambda k: k.order)
+                    if call.name in own and (call.receiver is None or call.receiver == ("this",))]
+        return []
+
     def unit_of(self, chunk: Chunk) -> str:
         """The analysis unit a chunk belongs to: its class, else the function itself."""
         return chunk.class_name or chunk.qualified

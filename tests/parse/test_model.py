@@ -107,3 +107,29 @@ def test_shapes_from_cli_text_and_from_a_reference_file(tmp_path: Path) -> None:
         "    return [torch.rand(4, 96), torch.rand(4, 96)]\n"
     )
     assert reference_shapes(ref) == [[4, 96], [4, 96]]
+
+
+def test_process_pipeline_and_chunk_at_cursor() -> None:
+    texts = corpus_texts("softmax_rows")
+    model = _model(texts)
+    assert model.pipeline("KernelSoftmax") == [
+        ("CopyIn", True), ("Compute", True), ("CopyOut", True)]
+    path, text = next(iter(texts.items()))
+    offset = len(text[: text.index("Exp(yLocal")].encode())
+    chunk = model.chunk_at(path, offset)
+    assert chunk is not None and chunk.qualified == "KernelSoftmax::Compute"
+
+
+def test_expression_types_follow_declarations_and_catalog_signatures() -> None:
+    from ascend_tools.catalog import load_catalog
+    from ascend_tools.parse.types import expr_type
+
+    model = _model(corpus_texts("add_custom"))
+    cat = load_catalog()
+    fn = next(c for c in model.host_chunks() if c.name == "TilingFunc")
+    call = next(c for c in fn.calls if c.name == "GetShapeSize")
+    assert expr_type(model, cat, call.receiver, fn, call.order) == "Shape"
+    compute = model.functions["KernelAdd::Compute"][0]
+    deq = next(c for c in compute.calls if c.name == "DeQue")
+    assert expr_type(model, cat, deq.receiver, compute, deq.order) == "TQue"
+    assert expr_type(model, cat, ("id", "xLocal"), compute, 99) == "LocalTensor"

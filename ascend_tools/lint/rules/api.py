@@ -8,8 +8,8 @@ from collections.abc import Iterator
 
 from ascend_tools.diagnostics import Diagnostic, Fix, RuleCode, Severity
 from ascend_tools.lint.context import LintContext
-from ascend_tools.parse.expr import Expr
 from ascend_tools.parse.facts import Call, Chunk
+from ascend_tools.parse.types import expr_type
 
 # Types whose members the catalog lists; a member call on one of these must be known.
 _ASCEND_TYPES = {"TPipe", "TQue", "TQueBind", "TBuf", "LocalTensor", "GlobalTensor", "Matmul"}
@@ -38,42 +38,6 @@ def _user_names(ctx: LintContext) -> set[str]:
         names |= own  # type: ignore[operator]
     ctx.model._user_names = names  # type: ignore[attr-defined]
     return names
-
-
-def _clean(type_text: str) -> str:
-    t = type_text.replace("const", "").replace("*", "").replace("&", "").strip()
-    return t.split("<")[0].rsplit("::", 1)[-1].strip()
-
-
-def expr_type(ctx: LintContext, expr: Expr | None, chunk: Chunk, order: int,
-              depth: int = 0) -> str | None:
-    """The class an expression evaluates to, as far as declarations and the catalog's
-    signatures tell (`context->GetInputShape(0)->GetStorageShape()` -> Shape)."""
-    if expr is None or depth > 12:
-        return None
-    tag = expr[0]
-    if tag == "id":
-        d = ctx.model.variable_decl(chunk, expr[1], order)
-        if d is not None:
-            if d.type_base == "auto":
-                return expr_type(ctx, d.init, chunk, order, depth + 1)
-            return _clean(d.type_base)
-        p = ctx.model.param_type(chunk, expr[1])
-        return _clean(p) if p is not None else None
-    if tag == "f" and expr[1] == ("this",):
-        d = ctx.model.members(chunk.class_name).get(expr[2]) if chunk.class_name else None
-        return _clean(d.type_base) if d is not None else None
-    if tag in ("u", "cast"):
-        return _clean(expr[1]) if tag == "cast" and expr[1] else expr_type(
-            ctx, expr[2], chunk, order, depth + 1)
-    if tag == "c":
-        if expr[2] is None and ctx.catalog.members(expr[1]):
-            return str(expr[1])  # a constructor call: PlatformAscendC(...)
-        owner = expr_type(ctx, expr[2], chunk, order, depth + 1) if expr[2] else None
-        if expr[2] is not None and owner is None:
-            return None
-        return ctx.catalog.return_type(owner, expr[1])
-    return None
 
 
 def _fix(ctx: LintContext, call: Call, name: str) -> Fix:
@@ -112,7 +76,7 @@ def _member_call(ctx: LintContext, call: Call) -> Iterator[Diagnostic]:
     """A member the catalog does not list for the receiver's class: an error on AscendC's own
     classes (the catalog is complete there), a warning on host framework classes."""
     cat = ctx.catalog
-    owner = expr_type(ctx, call.receiver, call.chunk, call.order)
+    owner = expr_type(ctx.model, ctx.catalog, call.receiver, call.chunk, call.order)
     if owner is None or not cat.members(owner) or cat.has_member(owner, call.name):
         return
     if call.name.startswith(("set_", "get_")) or call.name in _CPP_MEMBERS:
