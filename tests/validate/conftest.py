@@ -30,12 +30,20 @@ def _mutate(path: Path, old: str, new: str) -> int:
     return next((i for i, line in enumerate(text.splitlines(), 1) if "// BUG" in line), 0)
 
 
+@pytest.fixture(scope="session")
+def examples_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("examples")
+
+
 @pytest.fixture
-def example(tmp_path: Path) -> Callable[[str], Path]:
-    """A fresh copy of a bundled example project (tests mutate it)."""
+def example(examples_dir: Path) -> Callable[[str], Path]:
+    """A fresh copy of a bundled example project (tests mutate it). Every copy of one example
+    lives at the same path, so host objects of unchanged op_host files come from the cache."""
 
     def copy(name: str) -> Path:
-        target = tmp_path / name
+        target = examples_dir / name
+        if target.exists():
+            shutil.rmtree(target)
         shutil.copytree(EXAMPLES / name, target)
         return target
 

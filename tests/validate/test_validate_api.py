@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable
 from pathlib import Path
 
@@ -14,8 +15,14 @@ Mutate = Callable[[Path, str, str], int]
 ADD_KERNEL = "op_kernel/add_custom.cpp"
 
 
-def test_second_validation_is_served_from_the_cache(example: Example) -> None:
+def test_second_validation_is_served_from_the_cache(example: Example, mutate: Mutate) -> None:
     project = example("add_unaligned")
+    # Content no other test builds, so the first validation has to compile the kernel.
+    mutate(
+        project / ADD_KERNEL,
+        "constexpr int32_t BUFFER_NUM = 2;",
+        f"constexpr int32_t BUFFER_NUM = 2;  // {uuid.uuid4()}",
+    )
     first = validate_project(project, project / "ref.py")
     second = validate_project(project, project / "ref.py")
     assert first.ok and second.ok
