@@ -229,6 +229,20 @@ static std::map<std::string, Case> cases() {
         auto bits = m.Get<uint8_t>();
         Compare(bits, x, x, CMPMODE::LT, 40);  // BUG: compare_align
     }};
+    c["sync_all_early_return"] = {3, [] {
+        if (GetBlockIdx() == 2) return;
+        SyncAll();  // BUG: sync_all_early_return
+    }};
+    c["ok_sync_all"] = {4, [] {
+        // each block publishes its index, then reads its neighbour's after the barrier
+        GlobalTensor<float> gy;
+        gy.SetGlobalBuffer((__gm__ float*)g_y, N);
+        int64_t idx = GetBlockIdx();
+        gy.SetValue(idx, static_cast<float>(10 + idx));
+        SyncAll();
+        float other = gy.GetValue((idx + 1) % GetBlockNum());
+        std::printf("block %lld sees %g\n", (long long)idx, other);
+    }};
     c["ok_double_buffer"] = {4, [] {
         TPipe pipe;
         TQue<TPosition::VECIN, 2> qin;
