@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
+from ascend_tools.parse.consts import parse_value_text
 from ascend_tools.parse.expr import callee_parts, text, to_expr
 from ascend_tools.parse.facts import (
     Arg,
@@ -298,8 +299,6 @@ def _define(chunk: Chunk, node: Node, base: int) -> None:
     value = node.child_by_field_name("value")
     if name is None or value is None:
         return
-    from ascend_tools.parse.consts import parse_value_text
-
     raw = text(value)
     stripped = raw.strip()
     lead = len(raw) - len(raw.lstrip())

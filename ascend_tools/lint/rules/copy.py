@@ -9,6 +9,7 @@ from ascend_tools.chips import BLOCK_BYTES
 from ascend_tools.diagnostics import Diagnostic, Fix, RuleCode, Severity
 from ascend_tools.lint.context import LintContext, TensorRef, elem_size
 from ascend_tools.lint.rules.common import check_offset, count_vs_size
+from ascend_tools.parse.consts import parse_value_text
 from ascend_tools.parse.facts import Call
 
 _MAX_BLOCK_COUNT = 4095
@@ -128,8 +129,6 @@ def _params(ctx: LintContext, call: Call) -> Iterator[Diagnostic]:
                 fields = [x.strip() for x in src.split("{", 1)[1].split("}", 1)[0].split(",")]
     if not fields or not fields[0]:
         return
-    from ascend_tools.parse.consts import parse_value_text
-
     v = ctx.ev.eval(parse_value_text(fields[0]), call.chunk, call.order)
     if v is not None and v.lo > _MAX_BLOCK_COUNT:
         yield ctx.diag(RuleCode.PARAM_RANGE.value, Severity.ERROR, call,

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 from ascend_tools.diagnostics import Diagnostic, Fix, RuleCode, Severity
 from ascend_tools.lint.context import LintContext
+from ascend_tools.parse.consts import parse_value_text
 from ascend_tools.parse.facts import Call
 from ascend_tools.parse.model import QueueInfo
 
@@ -82,8 +83,6 @@ def _free_fix(ctx: LintContext, q: QueueInfo, deq: Call) -> Fix | None:
 
 
 def _depth(ctx: LintContext, q: QueueInfo, by: dict[str, list[Call]]) -> Iterator[Diagnostic]:
-    from ascend_tools.parse.consts import parse_value_text
-
     depth_v = ctx.ev.eval(parse_value_text(q.depth_text), q.decl.chunk) if q.depth_text else None
     if depth_v is None or not depth_v.exact or depth_v.lo < 1:
         return

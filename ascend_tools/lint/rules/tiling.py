@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 from ascend_tools.diagnostics import Diagnostic, RuleCode, Severity
 from ascend_tools.lint.context import LintContext
-from ascend_tools.parse.expr import Expr, names_in, render
+from ascend_tools.parse.expr import Expr, has_op, names_in, render
 from ascend_tools.parse.facts import Chunk, Located
 
 _COUNT_NAME = re.compile(r"(block|core|tile|loop)_?(num|dim|count|cnt)|^(block_dim|BLOCK_DIM)$",
@@ -84,8 +84,6 @@ def _has_tail_path(ctx: LintContext, chunks: list[Chunk]) -> bool:
 
 
 def _has_mod(e: Expr) -> bool:
-    from ascend_tools.parse.expr import has_op
-
     return has_op(e, {"%"})
 
 
