@@ -56,10 +56,8 @@ inline Lanes lanes_from_count_mask(const char* api, uint64_t mask, int64_t repea
 inline Lanes lanes_from_bit_mask(const char* api, const uint64_t* mask, int64_t repeat, uint32_t per_repeat,
                                  bool is_set, const char* file, int line) {
     if (!is_set || block().mask_counter) return lanes_from_count_mask(api, mask ? mask[0] : 0, repeat, per_repeat, is_set, file, line);
-    Lanes l{per_repeat, 0, false, 0, {mask[0], mask[1]}};
-    if (per_repeat <= 64 && l.bits[1] != 0)
-        failf("mask-range", file, line, "%s: mask[1] is 0x%llx but only %u elements fit a repeat (mask[1] must be 0)", api,
-              (unsigned long long)l.bits[1], per_repeat);
+    // 32- and 64-bit types take a one-element mask array: mask[1] is not read.
+    Lanes l{per_repeat, 0, false, 0, {mask[0], per_repeat > 64 ? mask[1] : 0}};
     if (per_repeat < 64 && (l.bits[0] >> per_repeat) != 0)
         failf("mask-range", file, line, "%s: mask[0] 0x%llx sets bits beyond the %u elements of a repeat", api,
               (unsigned long long)l.bits[0], per_repeat);
