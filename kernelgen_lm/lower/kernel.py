@@ -73,10 +73,14 @@ class KernelEmitter:
         self.nsmall = 1
         self.scan = next((st for st in plan.stages if st.scope == "scan"), None)
         self.uses_acc = self.mode == "column" or self.scan is not None
+        self.col_arg = self.mode == "column" and any(
+            st.op in ("argmax", "argmin") for st in plan.stages
+        )
+        self.acc_tiles = len(plan.stages) * (2 if self.col_arg else 1)
         self.has_global = any(st.scope == "global" for st in plan.stages)
         self.needs_reduce_bufs = self.mode == "row" or self.has_global
         self.iota_v = any(n.op == "iota" and n.index == self.V for n in plan.nodes)
-        self.uses_compare = any(
+        self.uses_compare = self.col_arg or any(
             n.op in ("lt", "le", "gt", "ge", "eq", "ne", "where") for n in plan.nodes
         )
 
@@ -91,7 +95,7 @@ class KernelEmitter:
             b += 2 * DSIZE[t.dtype]
         b += 4 * self.nslots
         if self.uses_acc:
-            b += 4 * len(self.plan.stages)
+            b += 4 * self.acc_tiles
         if self.needs_reduce_bufs:
             b += 4  # ReduceSum/Max work area
         if self.iota_v:
@@ -234,6 +238,8 @@ class KernelEmitter:
         lines.append(f"{ind}LocalTensor<{ct}> o_{t.var} = {q}.AllocTensor<{ct}>();")
         if t.dtype == "float32":
             lines.append(f"{ind}DataCopy(o_{t.var}, {tile}, CeilAlign({count}, 8));")
+        elif t.dtype in ("int32", "int64"):  # indices: exact small integers held in float
+            lines.append(f"{ind}Cast(o_{t.var}, {tile}, RoundMode::CAST_RINT, {count});")
         else:
             lines.append(f"{ind}Cast(o_{t.var}, {tile}, RoundMode::CAST_RINT, {count});")
         lines.append(f"{ind}{q}.EnQue(o_{t.var});")
@@ -313,6 +319,12 @@ class KernelEmitter:
                     [st.value], small=False, chunk="c0", seg=True, lines=L, indent=i3
                 )
                 tile = self.as_tile(v, L, i3, False)
+                if st.op in ("argmax", "argmin"):
+                    self.column_arg(L, i3, s, st.op, tile, first)
+                    L += [i3 + c for c in clean]
+                    if self.reduced_nv:
+                        L.append(f"{i2}}}")
+                    continue
                 api = {"sum": "Add", "max": "Max", "min": "Min", "prod": "Mul"}[st.op]
                 L.append(f"{i3}if ({first}) {{")
                 L.append(f"{i3}    DataCopy(acc{s}, {tile}, CeilAlign(len, 8));")
@@ -330,6 +342,24 @@ class KernelEmitter:
         self.scalar_outputs(L, ind)
         L.append("    }")
         return L
+
+    def column_arg(self, L: list[str], ind: str, s: int, op: str, tile: str, first: str) -> None:
+        """Running arg-extreme over the reduced axes: best value tile + index tile (acc)."""
+        keep = "LE" if op == "argmax" else "GE"  # mask 1: not strictly better, keep the old
+        L.append(f"{ind}if ({first}) {{")
+        L.append(f"{ind}    DataCopy(best{s}, {tile}, CeilAlign(len, 8));")
+        L.append(f"{ind}    Duplicate(acc{s}, 0.0f, len);")
+        L.append(f"{ind}}} else {{  // strictly better only: the first occurrence wins")
+        L.append(f"{ind}    Compare(cmpMask, {tile}, best{s}, CMPMODE::{keep}, len64);")
+        L.append(
+            f"{ind}    Select(acc{s}, cmpMask, acc{s}, static_cast<float>(seg), "
+            "SELMODE::VSEL_TENSOR_SCALAR_MODE, len);"
+        )
+        L.append(
+            f"{ind}    Select(best{s}, cmpMask, best{s}, {tile}, "
+            "SELMODE::VSEL_TENSOR_TENSOR_MODE, len);"
+        )
+        L.append(f"{ind}}}")
 
     def scan_body(self, L: list[str], i2: str) -> None:
         """Cumulative ops: a running accumulator along the scan axis, outputs at every step."""
@@ -549,6 +579,8 @@ class KernelEmitter:
                 continue
             L.append(f"{i2}// stage {st.name}: {st.op} over the row, streamed in tiles")
             L.append(f"{i2}float stat{s} = 0.0f;")
+            if st.op in ("argmax", "argmin"):
+                L.append(f"{i2}float best{s} = 0.0f;  // the extreme value; stat{s} its index")
             i3 = self.seg_loop_open(L, i2)
             L.append(f"{i3}for (uint64_t c0 = 0; c0 < d{V}; c0 += tileLen) {{")
             i4 = i3 + "    "
@@ -563,6 +595,24 @@ class KernelEmitter:
                 [st.value], small=False, chunk="c0", seg=True, lines=L, indent=i4
             )
             tile = self.as_tile(v, L, i4, False)
+            if st.op in ("argmax", "argmin"):
+                api = "ReduceMax" if st.op == "argmax" else "ReduceMin"
+                cmp = ">" if st.op == "argmax" else "<"
+                pos = f"seg * d{V} + c0" if self.reduced_nv else "c0"
+                L.append(f"{i4}{api}<float>(redOut, {tile}, redWork, len, true);")
+                L.append(f"{i4}SetFlag<HardEvent::V_S>(EVENT_ID0);")
+                L.append(f"{i4}WaitFlag<HardEvent::V_S>(EVENT_ID0);")
+                L.append(f"{i4}float part = redOut.GetValue(0);")
+                L.append(f"{i4}uint32_t at = redOut.ReinterpretCast<uint32_t>().GetValue(1);")
+                L.append(f"{i4}if (({first}) || part {cmp} best{s}) {{  // first occurrence wins")
+                L.append(f"{i4}    best{s} = part;")
+                L.append(f"{i4}    stat{s} = static_cast<float>({pos} + at);")
+                L.append(f"{i4}}}")
+                L += [i4 + c for c in clean]
+                L.append(f"{i3}}}")
+                if self.reduced_nv:
+                    L.append(f"{i2}}}")
+                continue
             if st.op == "prod":
                 L.append(f"{i4}SetFlag<HardEvent::V_S>(EVENT_ID0);")
                 L.append(f"{i4}WaitFlag<HardEvent::V_S>(EVENT_ID0);")
@@ -753,9 +803,13 @@ class KernelEmitter:
         L.append(f"{i}pool = poolBuf.Get<float>();")
         L.append(f"{i}smallPool = smallBuf.Get<float>();")
         if self.uses_acc:
-            L.append(f"{i}pipe->InitBuffer(accBuf, {len(plan.stages)} * tileLen * sizeof(float));")
+            L.append(f"{i}pipe->InitBuffer(accBuf, {self.acc_tiles} * tileLen * sizeof(float));")
             for s in range(len(plan.stages)):
                 L.append(f"{i}acc{s} = accBuf.Get<float>()[{s} * tileLen];")
+            nst = len(plan.stages)
+            for s, st in enumerate(plan.stages):
+                if self.col_arg and st.op in ("argmax", "argmin"):
+                    L.append(f"{i}best{s} = accBuf.Get<float>()[{nst + s} * tileLen];")
         if self.needs_reduce_bufs:
             L.append(f"{i}pipe->InitBuffer(redWorkBuf, tileLen * sizeof(float));")
             L.append(f"{i}pipe->InitBuffer(redOutBuf, SMALL_LEN * sizeof(float));")
@@ -794,6 +848,10 @@ class KernelEmitter:
         locs = ["pool", "smallPool"]
         if self.uses_acc:
             locs += [f"acc{s}" for s in range(len(plan.stages))]
+        if self.col_arg:
+            locs += [
+                f"best{s}" for s, st in enumerate(plan.stages) if st.op in ("argmax", "argmin")
+            ]
         if self.needs_reduce_bufs:
             locs += ["redWork", "redOut"]
         if self.iota_v:

@@ -249,7 +249,9 @@ def _finish(g: CapturedGraph, b: Builder, outs: list[tuple[TVal, OpNode]]) -> Ke
     outputs = []
     for (v, node), level in zip(outs, levels, strict=True):
         dtype = node.dtype or "float32"
-        if dtype not in FLOAT_DTYPES:
+        n = b.nodes[v.node]
+        is_index = n.op == "stat" and b.stages[n.index or 0].op in ("argmax", "argmin")
+        if dtype not in FLOAT_DTYPES and not (is_index and dtype in INDEX_DTYPES):
             raise PlanError(
                 f"output {node.name} has dtype {dtype}; the rule-based generator "
                 "writes float32/float16/bfloat16 outputs"

@@ -27,7 +27,7 @@ UNARY_OPS = ("neg", "abs", "exp", "log", "sqrt", "rsqrt", "recip", "relu")
 BINARY_OPS = ("add", "sub", "mul", "div", "max", "min")
 COMPARE_OPS = ("lt", "le", "gt", "ge", "eq", "ne")
 LEAF_OPS = ("input", "const", "stat", "count", "gcount", "iota")
-ReduceOp = Literal["sum", "max", "min", "prod"]
+ReduceOp = Literal["sum", "max", "min", "prod", "argmax", "argmin"]
 Mode = Literal["elementwise", "row", "column"]
 
 

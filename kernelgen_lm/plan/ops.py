@@ -240,7 +240,17 @@ def _minmax_dim(op: str) -> Handler:
         x = _tv(_args(b, env, n)[0])
         dim = int(_kw(b, env, n, "dim", 1, 0))
         keep = bool(_kw(b, env, n, "keepdim", 2, False))
-        return (b.reduce(op, x, [dim], keep), None)  # type: ignore[arg-type]
+        return (b.reduce(op, x, [dim], keep), b.reduce(f"arg{op}", x, [dim], keep))  # type: ignore[arg-type]
+
+    return h
+
+
+def _arg_extreme(op: str) -> Handler:
+    def h(b: Builder, env: Env, n: OpNode) -> TVal:
+        x = _tv(_args(b, env, n)[0])
+        dim = _kw(b, env, n, "dim", 1, None)
+        keep = bool(_kw(b, env, n, "keepdim", 2, False))
+        return b.reduce(op, x, None if dim is None else [int(dim)], keep)  # type: ignore[arg-type]
 
     return h
 
@@ -590,6 +600,8 @@ OPS: dict[str, Handler] = {
     "aten.scalar_tensor.default": _scalar_tensor,
     "aten.full.default": _full,
     "aten.gather.default": _gather,
+    "aten.argmax.default": _arg_extreme("argmax"),
+    "aten.argmin.default": _arg_extreme("argmin"),
     "aten.cumsum.default": _cumulative("sum"),
     "aten.cumprod.default": _cumulative("prod"),
     "aten.flip.default": _flip,

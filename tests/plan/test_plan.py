@@ -123,3 +123,9 @@ def test_reverse_cumsum_through_flips_is_one_reversed_scan(tmp_path: Path) -> No
 def test_scan_along_a_middle_dim_is_column_mode(tmp_path: Path) -> None:
     plan = plan_for(tmp_path, "torch.cumprod(x, dim=1)", "torch.randn(3, 7, 5)")
     assert plan.mode == "column" and plan.stages[0].scope == "scan"
+
+
+def test_max_with_indices_gives_a_value_and_an_index_stage(tmp_path: Path) -> None:
+    plan = plan_for(tmp_path, "torch.max(x, dim=1)", "torch.randn(4, 9)")
+    assert [s.op for s in plan.stages] == ["max", "argmax"]
+    assert [o.dtype for o in plan.outputs] == ["float32", "int64"]
