@@ -50,3 +50,15 @@ def test_npu_probe_names_what_is_missing_here() -> None:
     assert not status.available
     assert any("torch_npu" in m for m in status.missing)
     assert any("CANN" in m for m in status.missing)
+
+
+def test_cann_build_without_a_complete_toolkit_says_why(tmp_path: Path) -> None:
+    from ascend_tools.project import load_project
+    from ascend_tools.toolchain.cann import cann_build
+
+    examples = Path(__file__).resolve().parents[2] / "bench" / "examples"
+    status = probe_cann({"ASCEND_HOME_PATH": str(tmp_path)})
+    step = cann_build(load_project(examples / "add_unaligned"), status)
+    assert not step.ok
+    assert "incomplete" in step.diagnostics[0].message
+    assert step.diagnostics[0].file == "op_kernel/add_custom.cpp"

@@ -130,3 +130,17 @@ def test_bfloat16_on_a_chip_without_it_is_bad_input(example: Example) -> None:
     project = example("add_unaligned")
     with pytest.raises(ValidationInputError, match="no bfloat16"):
         validate_project(project, project / "ref.py", chip="ascend310p", dtype="bfloat16")
+
+
+def test_partial_cann_toolkit_is_named_and_the_emulator_is_used(
+    example: Example, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "bin" / "bisheng").write_text("")
+    monkeypatch.setenv("ASCEND_HOME_PATH", str(tmp_path))
+    project = example("leaky_relu")
+    report = validate_project(project, project / "ref.py")
+    assert report.ok and report.backend == "emulator"
+    note = next(n for n in report.notes if "incomplete" in n)
+    assert "msopgen project generator" in note and "libascendcl.so" in note
+    assert "AscendC compiler" not in note
