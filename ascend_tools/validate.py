@@ -343,9 +343,15 @@ def validate_project(
 
 
 def _counters(report: dict) -> dict:
-    total = dict(report.get("counters", {}).get("total", {}))
-    total.pop("block", None)
-    return {"block_dim": report.get("block_dim"), "tiling_key": report.get("tiling_key"), **total}
+    """The harness's counters of the first passing run: `block_dim`, `tiling_key`, `total`
+    (summed over blocks) and `per_block` (load balance), as in its report."""
+    counters = report.get("counters", {})
+    return {
+        "block_dim": report.get("block_dim"),
+        "tiling_key": report.get("tiling_key"),
+        "total": {k: v for k, v in counters.get("total", {}).items() if k != "block"},
+        "per_block": counters.get("per_block", []),
+    }
 
 
 def _compile_failed(

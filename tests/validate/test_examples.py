@@ -60,8 +60,12 @@ def test_json_report_has_the_stable_fields(capsys: pytest.CaptureFixture[str]) -
     assert all(case_keys <= set(c) for c in report["cases"])
     assert report["chip"] == "ascend910b2" and report["backend"] == "emulator"
     # 33000 float32 elements in, twice, and out once: what the counters must have seen.
-    assert report["counters"]["gm_to_ub_bytes"] == 2 * 33000 * 4
-    assert report["counters"]["ub_to_gm_bytes"] == 33000 * 4
+    total = report["counters"]["total"]
+    assert total["gm_to_ub_bytes"] == 2 * 33000 * 4
+    assert total["ub_to_gm_bytes"] == 33000 * 4
+    per_block = report["counters"]["per_block"]
+    assert len(per_block) == report["counters"]["block_dim"] == 48
+    assert sum(b["ub_to_gm_bytes"] for b in per_block) == 33000 * 4
 
 
 def test_text_report_names_each_case(capsys: pytest.CaptureFixture[str]) -> None:
