@@ -284,12 +284,12 @@ class TPipe {
         b.live_pipe_file = file;
         b.live_pipe_line = line;
         const auto& c = kernelgen::chip();
-        make_arena(ub_, c.ub_bytes, "UB");
-        make_arena(l1_, c.l1_bytes, "L1");
-        make_arena(l0a_, c.l0a_bytes, "L0A");
-        make_arena(l0b_, c.l0b_bytes, "L0B");
-        make_arena(l0c_, c.l0c_bytes, "L0C");
-        make_arena(bt_, 1024, "BT");
+        ub_ = kernelgen::Arena{nullptr, c.ub_bytes, 0, "UB"};
+        l1_ = kernelgen::Arena{nullptr, c.l1_bytes, 0, "L1"};
+        l0a_ = kernelgen::Arena{nullptr, c.l0a_bytes, 0, "L0A"};
+        l0b_ = kernelgen::Arena{nullptr, c.l0b_bytes, 0, "L0B"};
+        l0c_ = kernelgen::Arena{nullptr, c.l0c_bytes, 0, "L0C"};
+        bt_ = kernelgen::Arena{nullptr, 1024, 0, "BT"};
     }
     TPipe(const TPipe&) = delete;
     TPipe& operator=(const TPipe&) = delete;
@@ -344,16 +344,14 @@ class TPipe {
         void operator()(uint8_t* p) const { std::free(p); }
     };
 
-    void make_arena(kernelgen::Arena& a, uint64_t bytes, const char* name) {
-        uint64_t n = kernelgen::align_up(bytes ? bytes : 32, 4096);
+    // Arenas are allocated on first use: most vector kernels never touch L1 or L0.
+    void make_arena(kernelgen::Arena& a) {
+        uint64_t n = kernelgen::align_up(a.bytes ? a.bytes : 32, 4096);
         auto* p = static_cast<uint8_t*>(std::aligned_alloc(4096, n));
         if (!p) kernelgen::fail("crash", "out of host memory for the on-chip arenas", __FILE__, __LINE__);
-        std::memset(p, 0xFF, n);  // uninitialised UB reads as NaN / -1, as garbage would
+        std::memset(p, 0xFF, n);  // uninitialised on-chip memory reads as NaN / -1, as garbage would
         owned_.emplace_back(p);
         a.base = p;
-        a.bytes = bytes;
-        a.used = 0;
-        a.name = name;
     }
 
     kernelgen::Arena& arena_for(TPosition p) {
@@ -391,6 +389,7 @@ class TPipe {
                              (unsigned long long)(a.bytes - a.used), (unsigned long long)a.bytes,
                              (unsigned long long)a.used, used.c_str());
         }
+        if (!a.base) make_arena(a);
         uint8_t* p = a.base + a.used;
         a.used += need;
         records_.push_back(kernelgen::BufferRecord{what, num, each, line, a.name});
