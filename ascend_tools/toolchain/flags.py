@@ -13,8 +13,9 @@ HARNESS_SOURCE = EMU_DIR / "harness" / "harness_main.cpp"
 DEVICE_HEADER = "kernel_operator.h"
 
 CXX = "g++"
-# -O1: the best trade between cold compile time and emulator speed measured in
-# bench/validate_bench.py; diagnostics without colour or caret so they parse line by line.
+# -O1: kernel TU of the add example (with the precompiled header) compiles in 0.9 s at -O0,
+# 1.2 s at -O1, 1.7 s at -O2; a 16M-element add runs at 42, 66 and 66 M elements/s. Diagnostics
+# without colour or caret so they parse line by line.
 BASE_FLAGS = (
     "-std=c++17",
     "-pthread",
