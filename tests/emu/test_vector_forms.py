@@ -372,3 +372,12 @@ def test_sum_rows_of_valid_elements(emu_build, run_program, dtype) -> None:
     want = fresh()
     want[:4] = x[:256].astype(np.float64).reshape(4, 64)[:, :50].sum(axis=1)
     same(z, want, dtype, rtol=1e-6 if dtype == "float32" else 1e-3)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_mean_rows_of_valid_elements(emu_build, run_program, dtype) -> None:
+    x, y = inputs(dtype)
+    z, _ = run_case(emu_build, run_program, "mean_rows", dtype, x, y)
+    want = fresh()
+    want[:4] = x[:256].astype(np.float64).reshape(4, 64)[:, :50].mean(axis=1)
+    same(z, want, dtype, rtol=1e-6 if dtype == "float32" else 1e-3)

@@ -28,6 +28,12 @@ std::map<std::string, Fn<T>> float_ops() {
         {"Power", [](const LocalTensor<T>& z, const LocalTensor<T>& x, const LocalTensor<T>& y, uint32_t n) { Power(z, x, y, n); }},
         {"FusedMulAdd", [](const LocalTensor<T>& z, const LocalTensor<T>& x, const LocalTensor<T>& y, uint32_t n) {
              DataCopy(z, y, n); FusedMulAdd(z, x, y, n); }},
+        {"ClampMax", [](const LocalTensor<T>& z, const LocalTensor<T>& x, const LocalTensor<T>&, uint32_t n) {
+             ClampMax(z, x, z.template ReinterpretCast<uint8_t>(), (T)g_scalar, n); }},
+        {"ClampMin", [](const LocalTensor<T>& z, const LocalTensor<T>& x, const LocalTensor<T>&, uint32_t n) {
+             ClampMin(z, x, z.template ReinterpretCast<uint8_t>(), (T)g_scalar, n); }},
+        {"Arange", [](const LocalTensor<T>& z, const LocalTensor<T>&, const LocalTensor<T>&, uint32_t n) {
+             Arange(z, (T)g_scalar, (T)0.25f, n); }},
         {"Axpy", [](const LocalTensor<T>& z, const LocalTensor<T>& x, const LocalTensor<T>& y, uint32_t n) {
              DataCopy(z, y, n); Axpy(z, x, (T)g_scalar, n); }},
     };
@@ -38,6 +44,7 @@ std::map<std::string, Fn<T>> int_ops() {
     return {
         BIN(Add), BIN(Sub), BIN(Mul), BIN(Max), BIN(Min), BIN(And), BIN(Or), UN(Not), UN(Abs),
         SC(Adds), SC(Muls), SC(ShiftLeft), SC(ShiftRight),
+        {"Xor", [](const LocalTensor<T>& z, const LocalTensor<T>& x, const LocalTensor<T>& y, uint32_t n) { Xor(z, x, y, n); }},
         {"CreateVecIndex", [](const LocalTensor<T>& z, const LocalTensor<T>&, const LocalTensor<T>&, uint32_t n) { CreateVecIndex(z, (T)g_scalar, n); }},
     };
 }

@@ -105,6 +105,10 @@ std::map<std::string, CaseFn<T>> table() {
              DataCopy(c.gz, c.tmp, 64);  // block 0 filled gz with -7 first
              SetAtomicNone();
              return true; }},
+        {"mean_rows", [](Ctx<T>& c) {
+             MeanParams p;
+             p.outter = 4; p.inner = 64; p.n = 50;
+             Mean(c.z, c.x, c.bits, p); return false; }},
         {"sum_rows", [](Ctx<T>& c) {
              SumParams p;
              p.outter = 4; p.inner = 64; p.n = 50;

@@ -104,4 +104,43 @@ inline void Power(const LocalTensor<T>& dst, const kernelgen::nd_t<T>& base, con
     kernelgen::unary_count("Power", dst, src, count, [b](auto a) { return std::pow(b, static_cast<float>(a)); }, file, line);
 }
 
+// ClampMax(x) = min(x, s), ClampMin(x) = max(x, s) (high-level, with a scratch buffer).
+template <class T, bool isReuseSource = false>
+inline void ClampMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint8_t>&,
+                     const kernelgen::nd_t<T>& scalar, int64_t count, KG_LOC) {
+    auto s = kernelgen::widen(static_cast<T>(scalar));
+    kernelgen::unary_count("ClampMax", dst, src, count, [s](auto a) { return a < s ? a : s; }, file, line);
+}
+template <class T, bool isReuseSource = false>
+inline void ClampMin(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint8_t>&,
+                     const kernelgen::nd_t<T>& scalar, int64_t count, KG_LOC) {
+    auto s = kernelgen::widen(static_cast<T>(scalar));
+    kernelgen::unary_count("ClampMin", dst, src, count, [s](auto a) { return a > s ? a : s; }, file, line);
+}
+
+// Xor of integer tensors (high-level; the scratch buffer is optional).
+template <class T, bool isReuseSource = false>
+inline void Xor(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, int64_t count,
+                KG_LOC) {
+    kernelgen::binary_count("Xor", dst, src0, src1, count, [](auto a, auto b) { return a ^ b; }, file, line);
+}
+template <class T, bool isReuseSource = false>
+inline void Xor(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+                const LocalTensor<uint8_t>&, int64_t count, KG_LOC) {
+    Xor<T, isReuseSource>(dst, src0, src1, count, file, line);
+}
+
+// dst[i] = firstValue + i * diffValue.
+template <class T>
+inline void Arange(const LocalTensor<T>& dst, const kernelgen::nd_t<T>& firstValue, const kernelgen::nd_t<T>& diffValue,
+                   int64_t count, KG_LOC) {
+    kernelgen::check_count_nonneg("Arange", count, file, line);
+    uint64_t n = static_cast<uint64_t>(count);
+    kernelgen::check_vec_operand("Arange", "dst", dst, n, file, line);
+    kernelgen::count_bytes_as_repeats("Arange", n * sizeof(T));
+    auto a = kernelgen::widen(static_cast<T>(firstValue));
+    auto d = kernelgen::widen(static_cast<T>(diffValue));
+    for (uint64_t i = 0; i < n; ++i) dst.data()[i] = kernelgen::narrow<T>(a + static_cast<decltype(a)>(i) * d);
+}
+
 }  // namespace AscendC

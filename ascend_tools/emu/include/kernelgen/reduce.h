@@ -253,4 +253,29 @@ inline void Sum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const SumP
     Sum<T, reduceDim, isReuseSource, isBasicBlock>(dst, src, LocalTensor<uint8_t>(), p, file, line);
 }
 
+// Mean over rows: like Sum, divided by n (the valid elements per row).
+struct MeanParams {
+    uint32_t outter = 1, inner = 0, n = 0;
+};
+
+template <class T, class accType = T, bool isReuseSource = false, bool isBasicBlock = false, int32_t reduceDim = -1>
+inline void Mean(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint8_t>&, const MeanParams& p,
+                 KG_LOC) {
+    const char* api = "Mean";
+    if (p.n == 0 || p.n > p.inner)
+        kernelgen::failf("param-range", file, line, "Mean: n (%u) must be in [1, inner (%u)]", p.n, p.inner);
+    kernelgen::check_vec_operand(api, "src", src, uint64_t(p.outter) * p.inner, file, line);
+    kernelgen::check_vec_operand(api, "dst", dst, p.outter, file, line, sizeof(T));
+    kernelgen::count_bytes_as_repeats(api, uint64_t(p.outter) * p.inner * sizeof(T));
+    for (uint32_t o = 0; o < p.outter; ++o) {
+        double sum = 0;
+        for (uint32_t i = 0; i < p.n; ++i) sum += static_cast<double>(kernelgen::widen(src.data()[uint64_t(o) * p.inner + i]));
+        dst.data()[o] = kernelgen::narrow<T>(sum / p.n);
+    }
+}
+template <class T, class accType = T, bool isReuseSource = false, bool isBasicBlock = false, int32_t reduceDim = -1>
+inline void Mean(const LocalTensor<T>& dst, const LocalTensor<T>& src, const MeanParams& p, KG_LOC) {
+    Mean<T, accType, isReuseSource, isBasicBlock, reduceDim>(dst, src, LocalTensor<uint8_t>(), p, file, line);
+}
+
 }  // namespace AscendC
