@@ -347,3 +347,16 @@ def test_unknown_members_through_call_chains_in_host_and_kernel() -> None:
     d = _only(lint_texts(chain), R.UNKNOWN_API)[0]
     assert d.severity == Severity.ERROR and "in TPipe" in d.message and "FetchEventID" in d.message
     assert R.UNKNOWN_API.value not in codes(lint_texts(ok) + lint_texts(soft))
+
+
+def test_more_tensors_allocated_at_one_position_than_the_chip_allows() -> None:
+    ok = corpus_texts("add_custom")
+    extra = "".join(
+        f"        LocalTensor<DTYPE_X> t{i} = inQueueX.AllocTensor<DTYPE_X>();\n" for i in range(3)
+    )
+    anchor = "        LocalTensor<DTYPE_Y> yLocal = inQueueY.AllocTensor<DTYPE_Y>();\n"
+    bad = mutate(ok, anchor, anchor + extra)
+    d = _only(lint_texts(bad, chip="ascend910"), R.BUFFER_COUNT)[0]
+    assert "5 tensors of position VECIN" in d.message and "allows 4" in d.message
+    assert R.BUFFER_COUNT.value not in codes(lint_texts(bad, chip="ascend910b2"))
+    assert R.BUFFER_COUNT.value not in codes(lint_texts(ok, chip="ascend910"))

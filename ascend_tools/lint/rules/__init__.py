@@ -15,6 +15,7 @@ Rule = Callable[[LintContext], Iterable[Diagnostic]]
 UNIT_RULES: tuple[Rule, ...] = (
     ub.check_ub_capacity,
     ub.check_buffer_count,
+    ub.check_tensors_per_position,
     copy.check_data_copies,
     vector.check_vector_calls,
     queue.check_queue_protocol,

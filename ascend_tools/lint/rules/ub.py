@@ -165,3 +165,27 @@ def _count_unit(ctx: LintContext, bufs: list[InitBuf]) -> Iterator[Diagnostic]:
         yield ctx.diag(RuleCode.BUFFER_COUNT.value, Severity.ERROR, last,
                        f"TPipe holds {total:g} buffers; at most {MAX_BUFFERS_PER_PIPE} are "
                        "allowed per TPipe")
+
+
+def check_tensors_per_position(ctx: LintContext) -> Iterator[Diagnostic]:
+    """Tensors allocated and not yet freed at one position, counted along each function's
+    straight-line code (7.2: at most 8 per position, 4 on Ascend 910)."""
+    limit = ctx.chip.max_tensors_per_position
+    by_chunk: dict[int, list] = {}
+    for call in ctx.calls:
+        if call.name in ("AllocTensor", "FreeTensor") and not call.loop_depth:
+            by_chunk.setdefault(id(call.chunk), []).append(call)
+    for calls in by_chunk.values():
+        live: dict[str, int] = {}
+        for call in sorted(calls, key=lambda c: c.order):
+            q = ctx.model.queue_for(call.chunk, call.receiver_name)
+            if q is None or q.kind == "TBuf":
+                continue
+            live[q.position] = live.get(q.position, 0) + (1 if call.name == "AllocTensor" else -1)
+            if live[q.position] > limit:
+                yield ctx.diag(
+                    RuleCode.BUFFER_COUNT.value, Severity.ERROR, call,
+                    f"{live[q.position]} tensors of position {q.position} are allocated at once "
+                    f"here; {ctx.chip.name} allows {limit} per position",
+                    start=call.abs_name_start, end=call.abs_name_end)
+                break
