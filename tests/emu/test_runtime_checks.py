@@ -16,6 +16,7 @@ CASES = {
     "free_foreign": "queue-protocol",
     "enque_tbuf": "queue-protocol",
     "leak": "queue-protocol",
+    "use_after_free": "queue-protocol",
     "queue_depth": "queue-depth",
     "datacopy_unaligned": "datacopy-align",
     "datacopy_block_count": "datacopy-align",

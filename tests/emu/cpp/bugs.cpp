@@ -78,6 +78,18 @@ static std::map<std::string, Case> cases() {
         auto t = buf.Get<float>();
         q.EnQue(t);  // BUG: enque_tbuf
     }};
+    c["use_after_free"] = {1, [] {
+        TPipe pipe;
+        TQue<TPosition::VECIN, 1> q;
+        TBuf<TPosition::VECCALC> out;
+        pipe.InitBuffer(q, 1, 256);
+        pipe.InitBuffer(out, 256);
+        auto t = q.AllocTensor<float>();
+        auto o = out.Get<float>();
+        Duplicate(t, 1.0f, 64);
+        q.FreeTensor(t);
+        Adds(o, t[8], 1.0f, 32);  // BUG: use_after_free
+    }};
     c["leak"] = {1, [] {
         TPipe pipe;
         TQue<TPosition::VECIN, 1> q;

@@ -18,6 +18,7 @@ inline void check_local_side(const char* api, const char* role, const AscendC::L
     using AscendC::position_name;
     if (!t.valid()) failf("queue-protocol", file, line, "%s: %s is a LocalTensor that holds no buffer", api, role);
     check_dtype_on_chip<T>(api, file, line);
+    t.check_live(api, file, line);
     TPosition p = t.GetPosition();
     bool ok = to_gm ? (AscendC::is_ub_position(p) || p == TPosition::CO2)
                     : (p == TPosition::VECIN || p == TPosition::VECCALC || (pad && p == TPosition::VECOUT) ||

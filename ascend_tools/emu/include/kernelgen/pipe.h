@@ -58,6 +58,7 @@ class QueueCore {
         SlotState state = SlotState::FREE;
         const char* file = "";
         int line = 0;  // AllocTensor call of the current use
+        int free_line = 0;
     };
 
     void init(uint8_t* base, uint32_t num, uint64_t bytes_each, const uint8_t* arena, int* pos_counter) {
@@ -116,7 +117,15 @@ class QueueCore {
             failf("queue-protocol", file, line, "FreeTensor on %s of a tensor still enqueued (EnQue without DeQue)",
                   label().c_str());
         s.state = SlotState::FREE;
+        s.free_line = line;
         if (pos_counter_) --*pos_counter_;
+    }
+
+    bool slot_free(int32_t slot, int* free_line) const {
+        if (slot < 0 || static_cast<size_t>(slot) >= slots_.size()) return false;
+        const Slot& s = slots_[static_cast<size_t>(slot)];
+        if (free_line) *free_line = s.free_line;
+        return s.state == SlotState::FREE;
     }
 
     template <class T>
@@ -176,6 +185,8 @@ class QueueCore {
     const uint8_t* arena_ = nullptr;
     int* pos_counter_ = nullptr;
 };
+
+inline bool slot_is_free(const QueueCore* q, int32_t slot, int* free_line) { return q->slot_free(slot, free_line); }
 
 inline bool register_leak_hook() {
     block_end_hooks().push_back([] {

@@ -8,6 +8,10 @@ namespace kernelgen {
 
 class QueueCore;  // pipe.h
 
+// Whether the queue buffer `slot` of `q` has been freed (defined in pipe.h), and the line of the
+// FreeTensor that freed it: a tensor used after FreeTensor is a protocol error.
+inline bool slot_is_free(const QueueCore* q, int32_t slot, int* free_line);
+
 struct TensorExprTag {};  // base of `a + b` style expressions (vec_binary.h)
 
 }  // namespace kernelgen
@@ -29,9 +33,7 @@ class LocalTensor {
         LocalTensor t = *this;
         t.data_ = data_ + offset;
         t.size_ = offset <= size_ ? size_ - offset : 0;
-        t.owner_ = nullptr;
-        t.slot_ = -1;
-        t.view_ = true;
+        t.view_ = true;  // keeps owner_/slot_ for use-after-free checks; not a whole buffer
         return t;
     }
 
@@ -98,8 +100,15 @@ class LocalTensor {
     bool is_view() const { return view_; }
     bool valid() const { return data_ != nullptr; }
 
+    void check_live(const char* api, const char* file, int line) const {
+        int freed_at = 0;
+        if (owner_ && kernelgen::slot_is_free(owner_, slot_, &freed_at))
+            kernelgen::failf("queue-protocol", file, line, "%s uses a queue tensor after FreeTensor (freed at line %d)", api,
+                             freed_at);
+    }
     void check_index(const char* api, uint64_t i, const char* file, int line) const {
         if (!data_) kernelgen::failf("queue-protocol", file, line, "%s on a LocalTensor that holds no buffer", api);
+        check_live(api, file, line);
         if (i >= size_)
             kernelgen::failf("count-exceeds-tensor", file, line, "%s(%llu) on a LocalTensor<%s> of %u elements", api,
                              (unsigned long long)i, kernelgen::type_name<T>(), size_);
@@ -222,6 +231,7 @@ inline void check_vec_operand(const char* api, const char* role, const AscendC::
                               const char* file, int line, uint32_t align = 32) {
     if (!t.valid()) failf("queue-protocol", file, line, "%s: %s is a LocalTensor that holds no buffer", api, role);
     check_dtype_on_chip<T>(api, file, line);
+    t.check_live(api, file, line);
     if (!AscendC::is_ub_position(t.GetPosition()))
         failf("tensor-position", file, line, "%s: %s is in position %s; vector operands must be in UB (VECIN/VECOUT/VECCALC)",
               api, role, AscendC::position_name(t.GetPosition()));
