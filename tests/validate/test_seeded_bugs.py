@@ -90,6 +90,22 @@ SEEDED: list[tuple[str, str, str, str, str | None, str]] = [
         "ascend910b2",
     ),
     (
+        "repeat-range",
+        KERNEL,
+        "Add(zLocal, xLocal, yLocal, length);",
+        "Add(zLocal, xLocal, yLocal, (uint64_t)64, 300, {1, 1, 1, 8, 8, 8});  // BUG",
+        None,
+        "ascend910b2",
+    ),
+    (
+        "param-range",
+        KERNEL,
+        "DataCopyPadExtParams<T> pad{false, 0, 0, 0};",
+        "DataCopyPadExtParams<T> pad{false, 0, 0, 0};\n        params.blockLen -= 1;  // BUG",
+        None,
+        "ascend910b2",
+    ),
+    (
         "buffer-count",
         KERNEL,
         "pipe.InitBuffer(outQueueZ, BUFFER_NUM, tileLength * sizeof(T));",
