@@ -318,6 +318,8 @@ class Evaluator:
                     special = self._out_param(name, chunk)
                     return special
                 v = self._eval(local.init, chunk, local.order, depth + 1)
+                if local.loop_bound is not None and v is not None:
+                    return self._loop_range(name, v, local, depth)
             else:
                 if local.op != "=" or local.loop_depth:
                     return None
@@ -341,6 +343,19 @@ class Evaluator:
             v = self._eval(expr, const.chunk, None, depth + 1)
             return self._named(name, v, const)
         return None
+
+    def _loop_range(self, name: str, start: Value, decl: Decl, depth: int) -> Value | None:
+        """A loop counter inside its loop: from its start up to the bound (exclusive for <)."""
+        assert decl.loop_bound is not None
+        op, bound_expr = decl.loop_bound
+        bound = self._eval(bound_expr, decl.chunk, decl.order, depth + 1)
+        if bound is None:
+            return None
+        hi = bound.hi - 1 if op == "<" else bound.hi
+        if hi < start.lo:
+            return None
+        v = Value(start.lo, hi, _merge(start, bound))
+        return Value(v.lo, v.hi, (*v.notes, f"{name} in [{v.fmt()}] (loop)"))
 
     def _out_param(self, name: str, chunk: Chunk) -> Value | None:
         """`GetCoreMemSize(CoreMemType::UB, ubSize)` writes the UB size into ubSize."""

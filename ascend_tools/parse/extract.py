@@ -11,7 +11,7 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from ascend_tools.parse.consts import parse_value_text
-from ascend_tools.parse.expr import callee_parts, text, to_expr
+from ascend_tools.parse.expr import Expr, callee_parts, text, to_expr
 from ascend_tools.parse.facts import (
     Arg,
     Assign,
@@ -109,6 +109,8 @@ class _Extractor:
         self.base = chunk.base
         self.original = original
         self.order = 0
+        self.loop_updates: set[int] = set()
+        self.loop_bounds: dict[int, tuple[str, str, Expr]] = {}
 
     def src(self, node: Node) -> str:
         """Original text of a node (qualifiers not blanked)."""
@@ -127,9 +129,10 @@ class _Extractor:
             elif t == "declaration":
                 self.declaration(n, lp, member=False)
             elif t == "assignment_expression":
-                self.assign(n, lp, br)
-            elif t in ("update_expression",):
-                pass
+                if n.start_byte not in self.loop_updates:
+                    self.assign(n, lp, br)
+            elif t == "for_statement":
+                self.for_loop(n)
             if t in _LOOPS:
                 lp += 1
             if t in _BRANCHES:
@@ -138,6 +141,28 @@ class _Extractor:
             for k in reversed(kids):
                 if k.child_count or k.type in ("call_expression",):
                     stack.append((k, lp, br))
+
+    def for_loop(self, n: Node) -> None:
+        """`for (T i = a; i < b; ++i)`: remember i's bound for its declaration, and keep the
+        update out of the assignments (it is not a value i has throughout the body)."""
+        init = n.child_by_field_name("initializer")
+        cond = n.child_by_field_name("condition")
+        update = n.child_by_field_name("update")
+        if update is not None:
+            self.loop_updates.add(update.start_byte)
+        if init is None or cond is None or init.type != "declaration":
+            return
+        if cond.type != "binary_expression":
+            return
+        op = cond.child_by_field_name("operator")
+        left = cond.child_by_field_name("left")
+        right = cond.child_by_field_name("right")
+        if op is None or left is None or right is None or text(op) not in ("<", "<="):
+            return
+        if update is None or text(update).replace(" ", "") not in (
+                f"{text(left)}++", f"++{text(left)}", f"{text(left)}+=1"):
+            return
+        self.loop_bounds[init.start_byte] = (text(left), text(op), to_expr(right))
 
     def call(self, n: Node, loop: int, branch: bool) -> None:
         fn = n.child_by_field_name("function")
@@ -213,6 +238,9 @@ class _Extractor:
                         member, self.order, loop)
             if init is not None:
                 decl.init_start, decl.init_end = self.rel(init)
+            bound = self.loop_bounds.get(n.start_byte)
+            if bound is not None and bound[0] == decl.name:
+                decl.loop_bound = (bound[1], bound[2])
             self.c.decls.append(decl)
 
     def assign(self, n: Node, loop: int, branch: bool) -> None:

@@ -110,6 +110,8 @@ class Decl(Located):
     loop_depth: int
     init_start: int = -1
     init_end: int = -1
+    loop_bound: tuple[str, Expr] | None = None
+    """For a `for` loop counter: the comparison ("<" or "<=") and the bound it runs to."""
 
 
 @dataclass(slots=True, eq=False)

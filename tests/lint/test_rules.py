@@ -360,3 +360,14 @@ def test_more_tensors_allocated_at_one_position_than_the_chip_allows() -> None:
     assert "5 tensors of position VECIN" in d.message and "allows 4" in d.message
     assert R.BUFFER_COUNT.value not in codes(lint_texts(bad, chip="ascend910b2"))
     assert R.BUFFER_COUNT.value not in codes(lint_texts(ok, chip="ascend910"))
+
+
+def test_gm_access_past_the_set_global_buffer_extent() -> None:
+    ok = corpus_texts("add_custom")
+    shapes = [[8, 2048], [8, 2048]]
+    bad = mutate(ok, "DataCopy(xLocal, xGm[progress * this->tileLength], this->tileLength);",
+                 "DataCopy(xLocal, xGm[progress * this->tileLength + 8], this->tileLength);")
+    d = _only(lint_texts(bad, shapes=shapes), R.GM_OUT_OF_BOUNDS)[0]
+    assert "up to element 2056" in d.message and "2048 elements" in d.message
+    assert "offset 8..1928" in d.message
+    assert R.GM_OUT_OF_BOUNDS.value not in codes(lint_texts(ok, shapes=shapes))

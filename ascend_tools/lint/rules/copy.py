@@ -26,6 +26,7 @@ def check_data_copies(ctx: LintContext) -> Iterator[Diagnostic]:
             yield from check_offset(ctx, call, t, arg)
         if call.name == "DataCopy":
             yield from _count_form(ctx, call, dst, src)
+            yield from _gm_extent(ctx, call, dst, src)
         yield from _params(ctx, call)
 
 
@@ -133,3 +134,44 @@ def _params(ctx: LintContext, call: Call) -> Iterator[Diagnostic]:
     if v is not None and v.lo > _MAX_BLOCK_COUNT:
         yield ctx.diag(RuleCode.PARAM_RANGE.value, Severity.ERROR, call,
                        f"{call.name} blockCount {v.fmt()} exceeds {_MAX_BLOCK_COUNT}")
+
+
+def _gm_extent(
+    ctx: LintContext, call: Call, dst: TensorRef, src: TensorRef
+) -> Iterator[Diagnostic]:
+    """Rule 14: a copy stays inside the extent SetGlobalBuffer gave its GlobalTensor (checked
+    when the count is exact; the offset may be a range, e.g. over a tile loop)."""
+    g, arg, verb = (dst, call.args[0], "writes") if dst.kind == "global" else (
+        (src, call.args[1], "reads") if src.kind == "global" else (None, None, ""))
+    if g is None or arg is None or _is_params(ctx, call, call.args[2].expr):
+        return
+    name = arg.expr[1] if arg.expr[0] == "ix" else arg.expr
+    var = name[1] if name[0] == "id" else (name[2] if name[0] == "f" else None)
+    if var is None:
+        return
+    unit = ctx.model.unit_of(call.chunk)
+    sets = [c for c in ctx.model.calls_by_name.get("SetGlobalBuffer", [])
+            if c.receiver_name == var and ctx.model.unit_of(c.chunk) == unit]
+    moved = [a for c in ctx.model.methods(call.chunk.class_name) if call.chunk.class_name
+             for a in c.assigns if a.target in (("id", var), ("f", ("this",), var))]
+    if len(sets) != 1 or len(sets[0].args) < 2 or moved:
+        return
+    setter = sets[0]
+    extent = ctx.ev.eval(setter.args[1].expr, setter.chunk, setter.order)
+    count = ctx.ev.eval(call.args[2].expr, call.chunk, call.order)
+    offset = ctx.ev.eval(g.offset, call.chunk, call.order) if g.offset is not None else None
+    if g.offset is not None and offset is None:
+        return
+    if extent is None or count is None or not extent.exact or not count.exact:
+        return
+    start_hi = offset.hi if offset is not None else 0
+    if start_hi + count.lo > extent.lo:
+        why = "; ".join(x for x in ((offset.why(3) if offset else ""), count.why(2)) if x)
+        yield ctx.diag(
+            RuleCode.GM_OUT_OF_BOUNDS.value, Severity.ERROR, call,
+            f"{call.name} {verb} {arg.text} (offset "
+            f"{offset.fmt() if offset is not None else 0}, {count.fmt()} elements) up to element "
+            f"{start_hi + count.lo:g}, past the "
+            f"{extent.fmt()} elements SetGlobalBuffer gave {var} ({ctx.model.where(setter)})"
+            + (f" ({why})" if why else ""),
+            start=call.abs_name_start, end=call.end)
