@@ -381,3 +381,12 @@ def test_mean_rows_of_valid_elements(emu_build, run_program, dtype) -> None:
     want = fresh()
     want[:4] = x[:256].astype(np.float64).reshape(4, 64)[:, :50].mean(axis=1)
     same(z, want, dtype, rtol=1e-6 if dtype == "float32" else 1e-3)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_init_global_memory_fills_gm(emu_build, run_program, dtype) -> None:
+    x, y = inputs(dtype)
+    z, _ = run_case(emu_build, run_program, "init_global_memory", dtype, x, y)
+    want = fresh()
+    want[16:48] = 2
+    same(z, want, dtype)

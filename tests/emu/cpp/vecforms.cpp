@@ -109,6 +109,9 @@ std::map<std::string, CaseFn<T>> table() {
              MeanParams p;
              p.outter = 4; p.inner = 64; p.n = 50;
              Mean(c.z, c.x, c.bits, p); return false; }},
+        {"init_global_memory", [](Ctx<T>& c) {
+             if (GetBlockIdx() == 0) InitGlobalMemory(c.gz[16], 32, T(2));
+             return true; }},
         {"sum_rows", [](Ctx<T>& c) {
              SumParams p;
              p.outter = 4; p.inner = 64; p.n = 50;

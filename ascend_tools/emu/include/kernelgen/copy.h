@@ -275,4 +275,13 @@ inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, c
     detail::pad_out(dst, src, p.blockCount, p.blockLen, p.srcStride, p.dstStride, file, line);
 }
 
+// Fills `size` elements of GM with `value` (typically zeroing an output before atomic adds).
+template <class T>
+inline void InitGlobalMemory(const GlobalTensor<T>& gm, uint64_t size, const kernelgen::nd_t<T>& value, KG_LOC) {
+    gm.check_access("InitGlobalMemory", 0, size, true, file, line);
+    T v = static_cast<T>(value);
+    for (uint64_t i = 0; i < size; ++i) gm.data()[i] = v;
+    kernelgen::counters().ub_to_gm_bytes += size * sizeof(T);
+}
+
 }  // namespace AscendC

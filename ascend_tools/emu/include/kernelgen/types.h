@@ -103,6 +103,9 @@ using ::pipe_t;
 using TEventID = int8_t;
 using ::half;
 
+inline float ToFloat(const bfloat16_t& v) { return static_cast<float>(v); }
+inline bfloat16_t ToBfloat16(float v) { return bfloat16_t(v); }
+
 // ---------------------------------------------------------------- constants
 constexpr int32_t ONE_BLK_SIZE = 32;
 constexpr int32_t ONE_REPEAT_BYTE_SIZE = 256;
