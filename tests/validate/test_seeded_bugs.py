@@ -100,8 +100,9 @@ SEEDED: list[tuple[str, str, str, str, str | None, str]] = [
     (
         "param-range",
         KERNEL,
-        "DataCopyPadExtParams<T> pad{false, 0, 0, 0};",
-        "DataCopyPadExtParams<T> pad{false, 0, 0, 0};\n        params.blockLen -= 1;  // BUG",
+        "DataCopyPad(xLocal, xGm[progress * tileLength], params, pad);",
+        "params.blockLen -= 1;  // no whole number of elements\n"
+        "        DataCopyPad(xLocal, xGm[progress * tileLength], params, pad);  // BUG",
         None,
         "ascend910b2",
     ),
