@@ -31,3 +31,30 @@ PROJECT_RULES: tuple[Rule, ...] = (
     api.check_unknown_host_api,
 )
 ALL_RULES: tuple[Rule, ...] = UNIT_RULES + PROJECT_RULES
+
+# What each code the linter emits means (for hovers, code descriptions and the README).
+RULE_DOCS: dict[str, str] = {
+    "ub-overflow": "InitBuffer sizes on UB positions add up to more than the chip's Unified Buffer",
+    "ub-near-limit": "UB use above 184 KB on 910B, where basic APIs keep scratch data",
+    "buffer-count": "more than 64 buffers in a TPipe, or more tensors allocated at once at one "
+                    "position than the chip allows (8, 4 on Ascend 910)",
+    "datacopy-align": "DataCopy count * sizeof(T) not a multiple of 32 bytes (the NPU drops the "
+                      "tail)",
+    "ub-offset-align": "a UB operand local[off] whose byte offset is not 32-byte aligned",
+    "count-exceeds-tensor": "a count larger than an operand's element count",
+    "repeat-range": "repeatTimes above 255",
+    "mask-range": "a mask above the lanes of one 256-byte repeat",
+    "param-range": "DataCopy blockCount above 4095, Compare count not 256-byte aligned, a "
+                   "reduction over 0 elements, more than 4 Matmul objects",
+    "tensor-position": "a GlobalTensor as a vector operand, copies into or out of the wrong "
+                       "queue position, a TBuf used as a queue",
+    "queue-protocol": "AllocTensor/EnQue/DeQue/FreeTensor out of order or missing",
+    "queue-depth": "more EnQue in flight than the queue's depth",
+    "gm-out-of-bounds": "a copy past the extent SetGlobalBuffer gave the GlobalTensor",
+    "block-dim": "blockDim outside [1, 65535], or above the core count",
+    "single-tpipe": "two TPipes alive at once, or REGIST_MATMUL_OBJ after InitBuffer",
+    "chip-support": "an API or data type the chip does not have (DataCopyPad, bfloat16)",
+    "missing-tail": "work divided by cores or tiles with no remainder path",
+    "tiling-mismatch": "kernel and host tiling disagree (fields, layout, parameter order)",
+    "unknown-api": "a call or member the API catalog does not know",
+}
