@@ -9,6 +9,7 @@ then the module's parameters and buffers in `named_parameters()`/`named_buffers(
 from __future__ import annotations
 
 import importlib.util
+import logging
 import re
 import sys
 import uuid
@@ -162,6 +163,8 @@ def capture(path: Path) -> CapturedGraph:
     if not all(isinstance(t, torch.Tensor) for t in example):
         raise CaptureError(f"{path}: get_inputs() must return tensors only")
     model.eval()
+    # torch logs failed meta kernels at ERROR level before raising; the raised error is reported.
+    logging.getLogger("torch._subclasses.fake_tensor").setLevel(logging.CRITICAL)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")

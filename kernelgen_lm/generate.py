@@ -20,6 +20,7 @@ from kernelgen_lm.attempts import Attempt
 from kernelgen_lm.capture import CapturedGraph, CaptureError, capture
 from kernelgen_lm.plan.build import PlanError, build_plan
 from kernelgen_lm.plan.ir import KernelPlan, plan_text
+from kernelgen_lm.plan.window import WindowPlan, build_window_plan, window_text
 
 BackendChoice = Literal["auto", "rules", "llm"]
 Progress = Callable[[str], None]
@@ -36,6 +37,28 @@ class GenerationResult(BaseModel):
     validation: ValidationReport | None = None
     plan: str | None = None
     error: str | None = None
+
+
+AnyPlan = KernelPlan | WindowPlan
+
+
+def build_any_plan(graph: CapturedGraph) -> AnyPlan:
+    """The fused domain plan, or the pooling plan when the graph is one pooling op."""
+    try:
+        return build_plan(graph)
+    except PlanError as first:
+        try:
+            return build_window_plan(graph)
+        except PlanError:
+            raise first from None
+
+
+def any_plan_text(plan: AnyPlan) -> str:
+    return window_text(plan) if isinstance(plan, WindowPlan) else plan_text(plan)
+
+
+def any_plan_mode(plan: AnyPlan) -> str:
+    return "window" if isinstance(plan, WindowPlan) else plan.mode
 
 
 def _lint_errors(project: Path, chip: str, shapes: list[list[int]]) -> list[str] | None:
@@ -86,9 +109,9 @@ def rules_generate(
     chip: str,
     trials: int = DEFAULT_TRIALS,
     progress: Progress | None = None,
-) -> tuple[GenerationResult, KernelPlan | None]:
+) -> tuple[GenerationResult, AnyPlan | None]:
     from ascend_tools.validate import ValidationInputError, validate_project
-    from kernelgen_lm.lower.project import write_project
+    from kernelgen_lm.lower.project import write_project, write_window_project
 
     say = progress or (lambda _m: None)
     res = GenerationResult(ok=False, backend_used="rules")
@@ -102,16 +125,19 @@ def rules_generate(
     res.op = graph.op_name
     say(f"plan: {len(graph.nodes)} core-ATen ops")
     try:
-        plan = build_plan(graph)
+        plan = build_any_plan(graph)
     except PlanError as e:
         res.attempts.append(Attempt(backend="rules", ok=False, stage="plan", message=str(e)))
         res.error = str(e)
         return res, None
-    res.plan = plan_text(plan)
-    say(f"lower: {plan.mode} kernel, {len(plan.stages)} reduction stage(s)")
+    res.plan = any_plan_text(plan)
+    say(f"lower: {any_plan_mode(plan)} kernel")
     chip_info = get_chip(chip)
     try:
-        project = write_project(plan, chip_info, out, ref)
+        if isinstance(plan, WindowPlan):
+            project = write_window_project(plan, chip_info, out, ref)
+        else:
+            project = write_project(plan, chip_info, out, ref)
     except (ValueError, OSError) as e:
         res.attempts.append(Attempt(backend="rules", ok=False, stage="lower", message=str(e)))
         res.error = str(e)
@@ -168,7 +194,7 @@ def generate(
 ) -> GenerationResult:
     """Runs the configured path(s); the result says which produced the kept project."""
     attempts: list[Attempt] = []
-    plan: KernelPlan | None = None
+    plan: AnyPlan | None = None
     result: GenerationResult | None = None
     if backend in ("auto", "rules"):
         result, plan = rules_generate(ref, out, chip=chip, trials=trials, progress=progress)
@@ -177,7 +203,7 @@ def generate(
             return result
     elif backend == "llm":
         try:
-            plan = build_plan(capture(ref))
+            plan = build_any_plan(capture(ref))
         except (CaptureError, PlanError):
             plan = None
     from kernelgen_lm.backends import BackendConfigError, configured_backend
@@ -203,7 +229,7 @@ def generate(
             project=result.project if result else None,
             attempts=attempts,
             validation=result.validation if result else None,
-            plan=plan_text(plan) if plan else None,
+            plan=any_plan_text(plan) if plan else None,
             error=f"{why}; {msg}",
         )
     from kernelgen_lm.llm.loop import run_llm_generation
@@ -215,7 +241,7 @@ def generate(
         chip=chip,
         samples=samples,
         max_repairs=max_repairs,
-        plan_summary=plan_text(plan) if plan else None,
+        plan_summary=any_plan_text(plan) if plan else None,
         progress=progress,
     )
     attempts += gen.attempts
@@ -226,6 +252,6 @@ def generate(
         backend_used="llm",
         attempts=attempts,
         validation=gen.validation,
-        plan=plan_text(plan) if plan else None,
+        plan=any_plan_text(plan) if plan else None,
         error=gen.error,
     )

@@ -684,7 +684,11 @@ class KernelEmitter:
 
     # ---------------------------------------------------------------- whole file
     def copy_helpers(self) -> list[str]:
-        if self.chip.has_datacopypad:
+        return self.copy_helpers_for(self.chip)
+
+    @staticmethod
+    def copy_helpers_for(chip: Chip) -> list[str]:
+        if chip.has_datacopypad:
             return [
                 "// Tail-safe copies: DataCopyPad moves exactly len elements (no 32-byte rounding)",
                 "template <typename T>",
@@ -704,7 +708,7 @@ class KernelEmitter:
                 "}",
             ]
         return [
-            f"// {self.chip.name} has no DataCopyPad: copy whole 32-byte blocks and store the",
+            f"// {chip.name} has no DataCopyPad: copy whole 32-byte blocks and store the",
             "// last (len % block) elements through the scalar unit.",
             "template <typename T>",
             "__aicore__ inline void CopyInTile(const LocalTensor<T>& dst, "

@@ -10,7 +10,9 @@ from pydantic import BaseModel
 from ascend_tools.chips import Chip
 from kernelgen_lm.lower.host import host_source, tiling_header
 from kernelgen_lm.lower.kernel import KernelEmitter
+from kernelgen_lm.lower.window import window_host, window_kernel, window_tiling_header
 from kernelgen_lm.plan.ir import KernelPlan, plan_text
+from kernelgen_lm.plan.window import WindowPlan, window_text
 
 
 class LoweredProject(BaseModel):
@@ -92,6 +94,34 @@ def _model_new(plan: KernelPlan, ref_name: str) -> str:
     )
 
 
+def write_window_project(
+    plan: WindowPlan, chip: Chip, out: Path, ref: Path | None = None
+) -> LoweredProject:
+    """Writes a pooling project under `out`."""
+    k = plan.kernel_name
+    files = {
+        Path("op_host") / f"{k}_tiling.h": window_tiling_header(plan),
+        Path("op_host") / f"{k}.cpp": window_host(plan, chip),
+        Path("op_kernel") / f"{k}.cpp": window_kernel(plan, chip),
+        Path("plan.txt"): window_text(plan) + "\n",
+    }
+    return _write(files, out, ref)
+
+
+def _write(files: dict[Path, str], out: Path, ref: Path | None) -> LoweredProject:
+    for d in ("op_host", "op_kernel", "framework"):
+        if (out / d).is_dir():
+            shutil.rmtree(out / d)
+    for rel, text in files.items():
+        p = out / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text)
+    if ref is not None and ref.is_file():
+        shutil.copyfile(ref, out / "ref.py")
+        files[Path("ref.py")] = ""
+    return LoweredProject(root=out, files=sorted(files))
+
+
 def write_project(
     plan: KernelPlan, chip: Chip, out: Path, ref: Path | None = None
 ) -> LoweredProject:
@@ -108,14 +138,4 @@ def write_project(
         Path("framework") / f"{k}_binding.cpp": _binding(plan),
         Path("framework") / "model_new.py": _model_new(plan, ref.stem if ref else "ref"),
     }
-    for d in ("op_host", "op_kernel", "framework"):
-        if (out / d).is_dir():
-            shutil.rmtree(out / d)
-    for rel, text in files.items():
-        p = out / rel
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(text)
-    if ref is not None and ref.is_file():
-        shutil.copyfile(ref, out / "ref.py")
-        files[Path("ref.py")] = ""
-    return LoweredProject(root=out, files=sorted(files))
+    return _write(files, out, ref)

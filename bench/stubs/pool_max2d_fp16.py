@@ -1,0 +1,21 @@
+"""F.max_pool2d(x, 2) on torch.randn(2, 8, 32, 33, dtype=torch.float16)."""
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        return F.max_pool2d(x, 2)
+
+
+def get_inputs():
+    return [torch.randn(2, 8, 32, 33, dtype=torch.float16)]
+
+
+def get_init_inputs():
+    return []

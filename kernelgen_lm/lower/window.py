@@ -1,0 +1,322 @@
+"""WindowPlan (pooling) -> operator project files (tiling header, host, kernel)."""
+
+from __future__ import annotations
+
+from ascend_tools.chips import Chip
+from kernelgen_lm.lower.host import CONFIG, GE_DTYPE, UB_RESERVE
+from kernelgen_lm.lower.kernel import CTYPE, DSIZE, KernelEmitter
+from kernelgen_lm.plan.window import WindowPlan
+
+FIELDS = [
+    ("planes", "leading dims flattened (N*C...)"),
+    ("inD", "input depth"),
+    ("inH", "input height"),
+    ("inW", "input width"),
+    ("outD", "output depth"),
+    ("outH", "output height"),
+    ("outW", "output width"),
+    ("rowLen", "UB tile length: one input row and one output row fit (multiple of 64)"),
+    ("unitsPerCore", "output rows of a small core"),
+    ("bigCores", "cores that take one output row more"),
+]
+
+
+def window_tiling_header(p: WindowPlan) -> str:
+    guard = f"{p.kernel_name.upper()}_TILING_H"
+    lines = [
+        f"// Tiling of {p.op_name} (pooling): runtime sizes and the core split.",
+        f"#ifndef {guard}",
+        f"#define {guard}",
+        '#include "register/tilingdata_base.h"',
+        "",
+        "namespace optiling {",
+        f"BEGIN_TILING_DATA_DEF({p.op_name}TilingData)",
+    ]
+    lines += [f"TILING_DATA_FIELD_DEF(uint32_t, {n});  // {c}" for n, c in FIELDS]
+    lines += [
+        "END_TILING_DATA_DEF;",
+        "",
+        f"REGISTER_TILING_DATA_CLASS({p.op_name}, {p.op_name}TilingData)",
+        "}  // namespace optiling",
+        "#endif",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def window_host(p: WindowPlan, chip: Chip) -> str:
+    planes = [f"Dim(context, {d})" for d in range(len(p.in_shape)) if d not in p.spatial]
+    sizes = [f"Dim(context, {d})" if d >= 0 else "1" for d in p.spatial]
+    bpe = 2 * DSIZE[p.dtype] * 2 + 4 * 2  # in/out queues (double buffered) + row and acc tiles
+    L = [
+        f"// Host side of {p.op_name}: {p.op} pooling, tiling from the runtime input shape.",
+        f'#include "{p.kernel_name}_tiling.h"',
+        '#include "register/op_def_registry.h"',
+        '#include "tiling/platform/platform_ascendc.h"',
+        "",
+        "namespace optiling {",
+        f"constexpr uint64_t BYTES_PER_ELEM = {bpe};",
+        f"constexpr uint64_t UB_RESERVE = {UB_RESERVE};",
+        "",
+        "static uint64_t Dim(gert::TilingContext* context, uint32_t dim)",
+        "{",
+        "    auto shape = context->GetInputShape(0)->GetStorageShape();",
+        "    return static_cast<uint64_t>(shape.GetDim(dim));",
+        "}",
+        "",
+        "// torch's output size: floor (or ceil) of the sliding window count; in ceil mode the",
+        "// last window must start inside the input or its left padding.",
+        "static uint64_t OutSize(uint64_t in, int64_t k, int64_t s, int64_t pad, int64_t dil,",
+        "                        bool ceil)",
+        "{",
+        "    int64_t span = static_cast<int64_t>(in) + 2 * pad - dil * (k - 1) - 1;",
+        "    int64_t o = (span + (ceil ? s - 1 : 0)) / s + 1;",
+        "    if (ceil && (o - 1) * s >= static_cast<int64_t>(in) + pad) {",
+        "        o -= 1;",
+        "    }",
+        "    return o > 0 ? static_cast<uint64_t>(o) : 0;",
+        "}",
+        "",
+        "static ge::graphStatus TilingFunc(gert::TilingContext* context)",
+        "{",
+        f"    {p.op_name}TilingData tiling;",
+        f"    uint64_t planes = {' * '.join(planes) if planes else '1'};",
+        f"    uint64_t inD = {sizes[0]}, inH = {sizes[1]}, inW = {sizes[2]};",
+    ]
+    c = "true" if p.ceil_mode else "false"
+    for i, (name, src) in enumerate((("outD", "inD"), ("outH", "inH"), ("outW", "inW"))):
+        L.append(
+            f"    uint64_t {name} = OutSize({src}, {p.kernel[i]}, {p.stride[i]}, "
+            f"{p.padding[i]}, {p.dilation[i]}, {c});"
+        )
+    L += [
+        "    auto ascendc = platform_ascendc::PlatformAscendC(context->GetPlatformInfo());",
+        "    uint64_t ubSize = 0;",
+        "    ascendc.GetCoreMemSize(platform_ascendc::CoreMemType::UB, ubSize);",
+        "    uint64_t coreNum = ascendc.GetCoreNumAiv();",
+        "    if (coreNum == 0) {",
+        "        coreNum = ascendc.GetCoreNum();",
+        "    }",
+        "    // One whole input row and one output row live in UB at a time.",
+        "    uint64_t widest = inW > outW ? inW : outW;",
+        "    uint64_t rowLen = (widest + 63) / 64 * 64;",
+        "    if (rowLen * BYTES_PER_ELEM + UB_RESERVE > ubSize) {",
+        "        return ge::GRAPH_FAILED;",
+        "    }",
+        "    uint64_t units = planes * outD * outH;  // output rows",
+        "    uint64_t blockDim = units < coreNum ? units : coreNum;",
+        "    if (blockDim == 0) {",
+        "        blockDim = 1;",
+        "    }",
+        "    context->SetBlockDim(static_cast<uint32_t>(blockDim));",
+    ]
+    for n, _ in FIELDS[:7]:
+        L.append(f"    tiling.set_{n}(static_cast<uint32_t>({n}));")
+    L += [
+        "    tiling.set_rowLen(static_cast<uint32_t>(rowLen));",
+        "    tiling.set_unitsPerCore(static_cast<uint32_t>(units / blockDim));",
+        "    tiling.set_bigCores(static_cast<uint32_t>(units % blockDim));",
+        "    tiling.SaveToBuffer(context->GetRawTilingData()->GetData(),"
+        " context->GetRawTilingData()->GetCapacity());",
+        "    context->GetRawTilingData()->SetDataSize(tiling.GetDataSize());",
+        "    size_t* workspace = context->GetWorkspaceSizes(1);",
+        "    workspace[0] = 0;",
+        "    return ge::GRAPH_SUCCESS;",
+        "}",
+        "}  // namespace optiling",
+        "",
+        "namespace ge {",
+        "static ge::graphStatus InferShape(gert::InferShapeContext* context)",
+        "{",
+        "    gert::Shape* y = context->GetOutputShape(0);  // the captured output shape",
+        f"    y->SetDimNum({len(p.out_shape)});",
+        *[f"    y->SetDim({k}, {s});" for k, s in enumerate(p.out_shape)],
+        "    return GRAPH_SUCCESS;",
+        "}",
+        "}  // namespace ge",
+        "",
+        "namespace ops {",
+        f"class {p.op_name} : public OpDef {{",
+        "public:",
+        f"    explicit {p.op_name}(const char* name) : OpDef(name)",
+        "    {",
+        '        this->Input("in0").ParamType(REQUIRED)',
+        f"            .DataType({{{GE_DTYPE[p.dtype]}}})",
+        "            .Format({ge::FORMAT_ND});",
+        '        this->Output("out0").ParamType(REQUIRED)',
+        f"            .DataType({{{GE_DTYPE[p.dtype]}}})",
+        "            .Format({ge::FORMAT_ND});",
+        "        this->SetInferShape(ge::InferShape);",
+        "        this->AICore().SetTiling(optiling::TilingFunc);",
+        f'        this->AICore().AddConfig("{CONFIG.get(chip.arch, "ascend910b")}");',
+        "    }",
+        "};",
+        f"OP_ADD({p.op_name});",
+        "}  // namespace ops",
+        "",
+    ]
+    return "\n".join(L)
+
+
+def window_kernel(p: WindowPlan, chip: Chip) -> str:
+    ct = CTYPE[p.dtype]
+    kd, kh, kw = p.kernel
+    sd, sh, sw = p.stride
+    pd, ph, pw = p.padding
+    dd, dh, dw = p.dilation
+    helpers = KernelEmitter.copy_helpers_for(chip)
+    is_max = p.op == "max"
+    if p.dtype == "float32":
+        to_row = "Muls(row, l_in, 1.0f, inW);  // into the float row tile (vector pipe)"
+    else:
+        to_row = "Cast(row, l_in, RoundMode::CAST_NONE, inW);"
+    if p.dtype == "float32":
+        store = "DataCopy(o_out, acc, CeilAlign(outW, 8));"
+    else:
+        store = "Cast(o_out, acc, RoundMode::CAST_RINT, outW);"
+    init = "-3.402823466e+38f" if is_max else "0.0f"
+    update = "a = v > a ? v : a;" if is_max else "a += v;"
+    if p.divisor_override:
+        divisor = f"static_cast<float>({p.divisor_override})"
+    elif p.count_include_pad:
+        divisor = "static_cast<float>(poolD * poolH * poolW)"
+    else:
+        divisor = "static_cast<float>(clipD * clipH * clipW)"
+    avg = (
+        []
+        if is_max
+        else [
+            "            // torch's divisor: the window clipped to the padded input (or input)",
+            f"            int64_t dS = od * {sd} - {pd}, hS = oh * {sh} - {ph};",
+            f"            int64_t wS = ow * {sw} - {pw};",
+            f"            int64_t dE = Min64(dS + {kd}, ID + {pd});",
+            f"            int64_t hE = Min64(hS + {kh}, IH + {ph});",
+            f"            int64_t wE = Min64(wS + {kw}, IW + {pw});",
+            "            int64_t poolD = dE - dS, poolH = hE - hS, poolW = wE - wS;",
+            "            int64_t clipD = Min64(dE, ID) - Max64(dS, 0), clipH = Min64(hE, IH) - "
+            "Max64(hS, 0), clipW = Min64(wE, IW) - Max64(wS, 0);",
+            f"            acc.SetValue(ow, acc.GetValue(ow) / {divisor});",
+        ]
+    )
+    L = [
+        f"// {p.op_name}: {p.op} pooling, generated by kernelgen's rule-based lowering "
+        f"({chip.name}).",
+        "// Work unit = one output row (plane, od, oh). For each window row (kd, kh) inside the",
+        "// input, the input row is copied to UB once and the window is gathered on the scalar",
+        "// unit; strides, padding, dilation and ceil mode are all index arithmetic.",
+        '#include "kernel_operator.h"',
+        "using namespace AscendC;",
+        "",
+        "constexpr int32_t BUFFER_NUM = 2;",
+        "",
+        "__aicore__ inline uint32_t CeilAlign(uint64_t x, uint64_t a)",
+        "{",
+        "    return static_cast<uint32_t>((x + a - 1) / a * a);",
+        "}",
+        "__aicore__ inline int64_t Min64(int64_t a, int64_t b) { return a < b ? a : b; }",
+        "__aicore__ inline int64_t Max64(int64_t a, int64_t b) { return a > b ? a : b; }",
+        "",
+        *helpers,
+        "",
+        f"class Kernel{p.op_name} {{",
+        "public:",
+        "    template <typename TilingT>",
+        "    __aicore__ inline void Init(GM_ADDR in0, GM_ADDR out0, const TilingT& td,",
+        "                                TPipe* pipe)",
+        "    {",
+        "        P = td.planes; ID = td.inD; IH = td.inH; IW = td.inW;",
+        "        OD = td.outD; OH = td.outH; OW = td.outW;",
+        "        inW = td.inW; outW = td.outW;",
+        "        uint64_t idx = GetBlockIdx();",
+        "        uint64_t upc = td.unitsPerCore;",
+        "        unitStart = idx * upc + (idx < td.bigCores ? idx : td.bigCores);",
+        "        unitEnd = unitStart + upc + (idx < td.bigCores ? 1 : 0);",
+        f"        gm_in.SetGlobalBuffer((__gm__ {ct}*)in0, P * ID * IH * IW);",
+        f"        gm_out.SetGlobalBuffer((__gm__ {ct}*)out0, P * OD * OH * OW);",
+        f"        pipe->InitBuffer(q_in, BUFFER_NUM, td.rowLen * sizeof({ct}));",
+        f"        pipe->InitBuffer(q_out, BUFFER_NUM, td.rowLen * sizeof({ct}));",
+        "        pipe->InitBuffer(rowBuf, td.rowLen * sizeof(float));",
+        "        pipe->InitBuffer(accBuf, td.rowLen * sizeof(float));",
+        "        row = rowBuf.Get<float>();",
+        "        acc = accBuf.Get<float>();",
+        "    }",
+        "    __aicore__ inline void Process()",
+        "    {",
+        "        for (uint64_t u = unitStart; u < unitEnd; ++u) {",
+        "            int64_t oh = static_cast<int64_t>(u % OH);",
+        "            int64_t od = static_cast<int64_t>((u / OH) % OD);",
+        "            uint64_t plane = u / OH / OD;",
+        f"            Duplicate(acc, {init}, outW);",
+        "            SetFlag<HardEvent::V_S>(EVENT_ID0);",
+        "            WaitFlag<HardEvent::V_S>(EVENT_ID0);",
+        f"            for (int64_t a = 0; a < {kd}; ++a) {{",
+        f"                int64_t id = od * {sd} - {pd} + a * {dd};",
+        "                if (id < 0 || id >= ID) {",
+        "                    continue;",
+        "                }",
+        f"                for (int64_t b = 0; b < {kh}; ++b) {{",
+        f"                    int64_t ih = oh * {sh} - {ph} + b * {dh};",
+        "                    if (ih < 0 || ih >= IH) {",
+        "                        continue;",
+        "                    }",
+        f"                    LocalTensor<{ct}> l_in = q_in.AllocTensor<{ct}>();",
+        "                    CopyInTile(l_in, gm_in[((plane * ID + id) * IH + ih) * IW], inW);",
+        "                    q_in.EnQue(l_in);",
+        f"                    l_in = q_in.DeQue<{ct}>();",
+        f"                    {to_row}",
+        "                    q_in.FreeTensor(l_in);",
+        "                    SetFlag<HardEvent::V_S>(EVENT_ID0);",
+        "                    WaitFlag<HardEvent::V_S>(EVENT_ID0);",
+        "                    for (int64_t ow = 0; ow < OW; ++ow) {",
+        "                        float a = acc.GetValue(ow);",
+        f"                        for (int64_t c = 0; c < {kw}; ++c) {{",
+        f"                            int64_t iw = ow * {sw} - {pw} + c * {dw};",
+        "                            if (iw >= 0 && iw < IW) {",
+        "                                float v = row.GetValue(iw);",
+        f"                                {update}",
+        "                            }",
+        "                        }",
+        "                        acc.SetValue(ow, a);",
+        "                    }",
+        "                }",
+        "            }",
+    ]
+    if not is_max:
+        L.append("            for (int64_t ow = 0; ow < OW; ++ow) {")
+        L += ["    " + x for x in avg]
+        L.append("            }")
+    L += [
+        "            SetFlag<HardEvent::S_V>(EVENT_ID0);",
+        "            WaitFlag<HardEvent::S_V>(EVENT_ID0);",
+        f"            LocalTensor<{ct}> o_out = q_out.AllocTensor<{ct}>();",
+        f"            {store}",
+        "            q_out.EnQue(o_out);",
+        f"            o_out = q_out.DeQue<{ct}>();",
+        "            CopyOutTile(gm_out[u * OW], o_out, outW);",
+        "            q_out.FreeTensor(o_out);",
+        "        }",
+        "    }",
+        "",
+        "private:",
+        "    TQue<QuePosition::VECIN, BUFFER_NUM> q_in;",
+        "    TQue<QuePosition::VECOUT, BUFFER_NUM> q_out;",
+        "    TBuf<QuePosition::VECCALC> rowBuf, accBuf;",
+        "    LocalTensor<float> row, acc;",
+        f"    GlobalTensor<{ct}> gm_in, gm_out;",
+        "    int64_t P = 0, ID = 0, IH = 0, IW = 0, OD = 0, OH = 0, OW = 0;",
+        "    uint32_t inW = 0, outW = 0;",
+        "    uint64_t unitStart = 0, unitEnd = 0;",
+        "};",
+        "",
+        f'extern "C" __global__ __aicore__ void {p.kernel_name}(GM_ADDR in0, GM_ADDR out0, '
+        "GM_ADDR workspace, GM_ADDR tiling)",
+        "{",
+        "    GET_TILING_DATA(td, tiling);",
+        "    TPipe pipe;",
+        f"    Kernel{p.op_name} op;",
+        "    op.Init(in0, out0, td, &pipe);",
+        "    op.Process();",
+        "}",
+        "",
+    ]
+    return "\n".join(L)
