@@ -119,6 +119,15 @@ class Catalog:
                     return m.group(1).rsplit("::", 1)[-1]
         return None
 
+    def prompt_lines(self, names: Iterable[str]) -> list[str]:
+        """`brief()` lines of the named APIs (unknown names skipped), for generator prompts."""
+        out = []
+        for name in names:
+            entry = self.get(name)
+            if entry is not None:
+                out.append(entry.brief())
+        return out
+
     def owners(self) -> list[str]:
         return sorted(self._members)
 

@@ -81,3 +81,29 @@ class ApiEntry(BaseModel):
 
     def dtypes_for(self, arch: str) -> list[str]:
         return self.dtypes.get(arch, self.dtypes.get("*", []))
+
+    def brief(self) -> str:
+        """One line for prompts and completion lists: the first signature and the doc's first
+        sentence."""
+        head = self.signatures[0] if self.signatures else self.qualified_name
+        first = self.doc.split(". ")[0].rstrip(".")
+        return f"{head}: {first}."
+
+    def markdown(self) -> str:
+        """Hover text: signatures, doc, parameters with their units, constraints, chips."""
+        parts = []
+        if self.signatures:
+            parts.append("```cpp\n" + "\n".join(self.signatures) + "\n```")
+        parts.append(self.doc)
+        if self.params:
+            parts.append("\n".join(
+                f"- `{p.name}`: {p.meaning}" + (f" ({p.unit.value})" if p.unit != Unit.NONE else "")
+                for p in self.params))
+        if self.constraints:
+            parts.append("Constraints: " + "; ".join(self.constraints) + ".")
+        if self.archs:
+            parts.append("Chips: " + ", ".join(self.archs) + " only.")
+        if self.related:
+            parts.append("See also: " + ", ".join(self.related) + ".")
+        parts.append(f"_Source: {self.source}_")
+        return "\n\n".join(parts)

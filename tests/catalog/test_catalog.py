@@ -127,3 +127,16 @@ def test_closest_separates_members_from_free_functions() -> None:
 
 def test_closest_returns_nothing_for_unrelated_names() -> None:
     assert load_catalog().closest("qqqqzzzz") == []
+
+
+def test_hover_markdown_shows_signature_units_and_source() -> None:
+    md = load_catalog().get("DataCopyExtParams").markdown()
+    assert "```cpp" in md and "blockLen" in md and "(bytes)" in md and "_Source: " in md
+    pad = load_catalog().get("DataCopyPad").markdown()
+    assert "dav-c220" in pad and "not supported on Ascend 910" in pad
+
+
+def test_prompt_lines_are_one_line_each_and_skip_unknown_names() -> None:
+    lines = load_catalog().prompt_lines(["DataCopy", "NoSuchApi", "Add"])
+    assert len(lines) == 2 and all("\n" not in line for line in lines)
+    assert lines[0].startswith("template <typename T> void DataCopy(")
