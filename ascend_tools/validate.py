@@ -264,13 +264,18 @@ def validate_project(
     try:
         proj = load_project(project)
         reference = load_reference(ref)
-        model = reference.build_model()
-        variants: list[ShapeOverride | None] = [None, *(shapes or [])]
-        trial_data = [
-            (f"trial{t}" + (f"-shape{k}" if k else ""), make_trial(reference, model, t, dtype, v))
-            for t in range(trials)
-            for k, v in enumerate(variants)
-        ]
+        # Seeding must not disturb the caller's random stream (generation samples with it).
+        with torch.random.fork_rng(devices=[]):
+            model = reference.build_model()
+            variants: list[ShapeOverride | None] = [None, *(shapes or [])]
+            trial_data = [
+                (
+                    f"trial{t}" + (f"-shape{k}" if k else ""),
+                    make_trial(reference, model, t, dtype, v),
+                )
+                for t in range(trials)
+                for k, v in enumerate(variants)
+            ]
         init = reference.init_inputs()
     except (ProjectError, ReferenceError) as exc:
         raise ValidationInputError(str(exc)) from exc

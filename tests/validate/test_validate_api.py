@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+import torch
 
 from ascend_tools.validate import ValidationInputError, validate_project
 
@@ -144,3 +145,12 @@ def test_partial_cann_toolkit_is_named_and_the_emulator_is_used(
     note = next(n for n in report.notes if "incomplete" in n)
     assert "msopgen project generator" in note and "libascendcl.so" in note
     assert "AscendC compiler" not in note
+
+
+def test_validation_leaves_the_callers_random_stream_alone(example: Example) -> None:
+    project = example("leaky_relu")
+    torch.manual_seed(123)
+    expected = torch.rand(3)
+    torch.manual_seed(123)
+    assert validate_project(project, project / "ref.py", trials=2).ok
+    assert torch.equal(torch.rand(3), expected)
