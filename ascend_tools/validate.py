@@ -250,7 +250,7 @@ def validate_project(
     per `get_inputs()` tensor); its inputs are resampled from that trial's own inputs, so value
     ranges carry over. Each trial runs the default shapes (case `trial<t>`) and then every
     variant (case `trial<t>-shape<k>`, k from 1). `limits` overrides the sandbox limits of a run
-    (default `runner.emulator.RUN_LIMITS`: 60 s wall and CPU, 8 GiB address space).
+    (default `runner.emulator.RUN_LIMITS`: 60 s wall and CPU, 4 GiB address space).
     """
     chip_info = _chip(chip)
     if trials < 1:

@@ -23,8 +23,10 @@ EXIT_HINTS = {
     RULE_FAILURE_EXIT: " (rule failure without a report)",
     4: " (the op's host code threw a C++ exception)",
 }
+# 4 GiB of address space: tensors up to about 1 GiB each, a block's thread stack for each of up
+# to 48 blocks, and a memory bomb stopped long before it hurts the machine.
 RUN_LIMITS = SandboxLimits(
-    wall_seconds=60, cpu_seconds=60, memory_bytes=8 << 30, file_bytes=2 << 30
+    wall_seconds=60, cpu_seconds=60, memory_bytes=4 << 30, file_bytes=2 << 30
 )
 
 
