@@ -334,7 +334,7 @@ class Evaluator:
             v = self._member(name, chunk.class_name, depth)
             if v is not None:
                 return v
-        const = self.model.constants.get(name)
+        const = self.model.constant(name, chunk.file)
         if name in self.overrides:
             n = self.overrides[name]
             return Value(n, n, (f"{name} = {n:g} (proposed)",))

@@ -44,6 +44,7 @@ class KernelModel:
         self.functions: dict[str, list[Chunk]] = {}
         self.classes: dict[str, Chunk] = {}
         self.constants: dict[str, Define | Decl] = {}
+        self._file_constants: dict[tuple[str, str], Define | Decl] = {}
         self.calls: list[Call] = []
         self.tiling_structs: list[TilingStruct] = []
         self.tiling_registrations: dict[str, str] = {}
@@ -71,10 +72,12 @@ class KernelModel:
                     members.setdefault(decl.name, decl)
             for d in c.defines:
                 self.constants.setdefault(d.name, d)
+                self._file_constants.setdefault((c.file, d.name), d)
             if c.kind in ("other", "field"):
                 for decl in c.decls:
                     if decl.is_const and decl.init is not None:
                         self.constants.setdefault(decl.name, decl)
+                        self._file_constants.setdefault((c.file, decl.name), decl)
             if kernel:
                 self.calls.extend(c.calls)
         for path, doc in documents.items():
@@ -99,6 +102,11 @@ class KernelModel:
 
     def kernel_chunks(self) -> list[Chunk]:
         return self._kernel_chunks
+
+    def constant(self, name: str, file: str) -> Define | Decl | None:
+        """A constant by name, preferring the one defined in `file` (host and kernel sources
+        often both define BLOCK_DIM or TILE_NUM)."""
+        return self._file_constants.get((file, name)) or self.constants.get(name)
 
     def where(self, fact: Located | Chunk) -> str:
         """`file:line` of a fact, for messages."""

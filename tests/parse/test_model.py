@@ -133,3 +133,15 @@ def test_expression_types_follow_declarations_and_catalog_signatures() -> None:
     deq = next(c for c in compute.calls if c.name == "DeQue")
     assert expr_type(model, cat, deq.receiver, compute, deq.order) == "TQue"
     assert expr_type(model, cat, ("id", "xLocal"), compute, 99) == "LocalTensor"
+
+
+def test_constants_of_the_same_file_win_over_other_files() -> None:
+    model = _model({
+        "op_kernel/k.cpp": "constexpr uint32_t BLOCK = 8;\nvoid f() { int x = BLOCK; }\n",
+        "op_host/k.cpp": "const uint32_t BLOCK = 40;\nvoid g() { int y = BLOCK; }\n",
+    })
+    ev = Evaluator(model, get_chip())
+    f = next(c for c in model.chunks if c.name == "f")
+    g = next(c for c in model.chunks if c.name == "g")
+    assert ev.eval(("id", "BLOCK"), f).value == 8
+    assert ev.eval(("id", "BLOCK"), g).value == 40
