@@ -371,3 +371,10 @@ def test_gm_access_past_the_set_global_buffer_extent() -> None:
     assert "up to element 2056" in d.message and "2048 elements" in d.message
     assert "offset 8..1928" in d.message
     assert R.GM_OUT_OF_BOUNDS.value not in codes(lint_texts(ok, shapes=shapes))
+
+
+def test_unqualified_unknown_function_is_only_a_warning() -> None:
+    ok = corpus_texts("softmax_rows")
+    bad = mutate(ok, "Exp(yLocal, yLocal, COLS);", "Exps(yLocal, yLocal, COLS);")
+    d = _only(lint_texts(bad), R.UNKNOWN_API)[0]
+    assert d.severity == Severity.WARNING and "Exp" in d.message

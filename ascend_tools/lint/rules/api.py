@@ -66,7 +66,10 @@ def check_unknown_api(ctx: LintContext) -> Iterator[Diagnostic]:
             continue  # an unknown helper unrelated to AscendC: the compiler will say more
         hint = f"; did you mean {', '.join(close)}?" if close else ""
         where = "AscendC" if qualified else "the AscendC API catalog"
-        yield ctx.diag(RuleCode.UNKNOWN_API.value, Severity.ERROR, call,
+        # AscendC:: names are certain; an unqualified one may come from a header outside the
+        # project (a helper's CeilDiv), so it is only a warning.
+        severity = Severity.ERROR if qualified else Severity.WARNING
+        yield ctx.diag(RuleCode.UNKNOWN_API.value, severity, call,
                        f"{call.name} is not a known API in {where}{hint}",
                        _fix(ctx, call, close[0]) if close else None,
                        start=call.abs_name_start, end=call.abs_name_end)
