@@ -132,6 +132,9 @@ def project_files(path: Path) -> tuple[Path, list[Path]]:
     files = [project.kernel_file, *project.host_files]
     if project.tiling_header is not None:
         files.append(project.tiling_header)
+    if project.layout == "msopgen":  # the kernel's own headers (helpers, constants)
+        files += [s for s in project.sources if s.parts[0] == "op_kernel" and s not in files
+                  and s.suffix in (".h", ".hpp")]
     return project.root, [project.abs(f) for f in files]
 
 

@@ -116,3 +116,16 @@ def test_analyzer_updates_agree_with_a_fresh_lint() -> None:
     assert analyzer.units_relinted == 1  # only KernelSoftmax re-linted
     assert diags == Analyzer(LintConfig()).update("k.cpp", bad)
     assert analyzer.update("k.cpp", text) == []
+
+
+def test_kernel_headers_of_a_project_are_linted_with_it(tmp_path: Path) -> None:
+    project = tmp_path / "add_custom"
+    shutil.copytree(CORPUS / "add_custom", project)
+    kernel = project / "op_kernel" / "add_custom.cpp"
+    text = kernel.read_text().replace("constexpr int32_t BUFFER_NUM = 2;", '#include "consts.h"')
+    kernel.write_text(text)
+    (project / "op_kernel" / "consts.h").write_text("constexpr int32_t BUFFER_NUM = 2;\n")
+    diags = lint_path(project, shapes=[[8, 2048], [8, 2048]])
+    assert [d for d in diags if d.severity == "error"] == []
+    (project / "op_kernel" / "consts.h").write_text("constexpr int32_t BUFFER_NUM = 600;\n")
+    assert "buffer-count" in codes(lint_path(project, shapes=[[8, 2048], [8, 2048]]))
