@@ -11,6 +11,8 @@ CASES = {
     "ub_overflow": "ub-overflow",
     "buffer_count_pipe": "buffer-count",
     "buffer_count_position": "buffer-count",
+    "buffer_count_position_910": "buffer-count",
+    "vector_on_l1": "tensor-position",
     "deque_empty": "queue-protocol",
     "missing_free": "queue-protocol",
     "free_foreign": "queue-protocol",

@@ -40,6 +40,24 @@ static std::map<std::string, Case> cases() {
             (void)t;
         }
     }};
+    c["buffer_count_position_910"] = {1, [] {
+        kernelgen::chip().name = "ascend910";
+        kernelgen::chip().max_tensors_per_position = 4;
+        TPipe pipe;
+        TQue<TPosition::VECOUT, 1> q[5];
+        for (auto& one : q) pipe.InitBuffer(one, 1, 64);
+        for (auto& one : q) {
+            auto t = one.AllocTensor<float>();  // BUG: buffer_count_position_910
+            (void)t;
+        }
+    }};
+    c["vector_on_l1"] = {1, [] {
+        TPipe pipe;
+        TBuf<TPosition::A1> l1;
+        pipe.InitBuffer(l1, 1024);
+        auto t = l1.Get<float>();
+        Muls(t, t, 2.0f, 64);  // BUG: vector_on_l1
+    }};
     c["deque_empty"] = {1, [] {
         TPipe pipe;
         TQue<TPosition::VECIN, 2> q;
