@@ -16,6 +16,7 @@ import httpx
 from pydantic import BaseModel, ConfigDict, SecretStr
 
 from kernelgen_lm.backends.base import (
+    BackendConfigError,
     BackendError,
     BackendUnreachable,
     ChatMessage,
@@ -45,7 +46,9 @@ def api_root(base_url: str) -> str:
     """`http://h:8000`, `http://h:8000/` and `http://h:8000/v1` all mean `http://h:8000/v1`."""
     root = base_url.strip().rstrip("/")
     if not root.startswith(("http://", "https://")):
-        raise BackendError(f"model server URL {base_url!r} must start with http:// or https://")
+        raise BackendConfigError(
+            f"model server URL {base_url!r} must start with http:// or https://"
+        )
     return root if root.endswith("/v1") else root + "/v1"
 
 
@@ -149,13 +152,33 @@ class OpenAICompatibleBackend:
             )
         if last.startswith("HTTP"):
             raise BackendError(
-                f"model server {self._root} kept failing after "
-                f"{self.config.retries + 1} tries ({last})"
+                f"model server {self._root} kept failing for model {self.config.model!r} after "
+                f"{self.config.retries + 1} tries ({last}){self._listing_hint()}"
             )
         raise BackendUnreachable(
             f"cannot reach the model server at {self._root} after "
             f"{self.config.retries + 1} tries ({last})"
         )
+
+    def served_models(self) -> list[str]:
+        """Model ids the server lists at `/v1/models` (one try, no retries)."""
+        try:
+            response = self._client.get(self._root + "/models", timeout=10)
+            response.raise_for_status()
+            return [str(m["id"]) for m in response.json().get("data", [])]
+        except (httpx.HTTPError, ValueError, KeyError, TypeError, AttributeError) as exc:
+            raise BackendError(f"model server {self._root} did not list its models: {exc}") from exc
+
+    def _listing_hint(self) -> str:
+        """A hint for failures that a wrong model name can cause (some servers answer 500)."""
+        try:
+            served = self.served_models()
+        except BackendError:
+            return ""
+        if self.config.model in served:
+            return ""
+        listed = ", ".join(served[:10]) or "none"
+        return f"; the server lists these models: {listed} (check KERNELGEN_LLM_MODEL)"
 
     @staticmethod
     def _choice_text(choice: dict[str, Any]) -> str:

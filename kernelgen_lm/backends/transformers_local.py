@@ -14,6 +14,7 @@ from typing import Any
 
 from kernelgen_lm.backends.base import (
     BackendConfigError,
+    BackendError,
     ChatMessage,
     Completion,
     Prompt,
@@ -130,9 +131,15 @@ class TransformersBackend:
         streamer = TextIteratorStreamer(tokenizer, skip_prompt=True, skip_special_tokens=True)
         kwargs = self._gen_kwargs(tokenizer, max_tokens, temperature)
 
+        failure: list[BaseException] = []
+
         def work() -> None:
-            with torch.no_grad():
-                model.generate(ids, streamer=streamer, **kwargs)
+            try:
+                with torch.no_grad():
+                    model.generate(ids, streamer=streamer, **kwargs)
+            except BaseException as exc:  # surfaced in the caller's thread below
+                failure.append(exc)
+                streamer.end()
 
         worker = threading.Thread(target=work, daemon=True)
         worker.start()
@@ -143,7 +150,9 @@ class TransformersBackend:
                 yield text[len(seen) :]
             seen = text
             if stopped:
+                for _ in streamer:  # drain so the worker can finish
+                    pass
                 break
-        for _ in streamer:  # drain so the worker can finish
-            pass
         worker.join()
+        if failure:
+            raise BackendError(f"local model {self.model_dir.name} failed: {failure[0]!r}")
