@@ -78,5 +78,6 @@ def run(args: argparse.Namespace) -> int:
             print(f"kernelgen generate: {res.error}", file=sys.stderr)
     if res.ok:
         return EXIT_OK
-    failed_early = res.attempts and res.attempts[0].stage in ("capture", "plan") and not res.project
-    return EXIT_BAD_INPUT if failed_early else EXIT_FAILED
+    # Bad input: the stub could not be captured or planned and no LLM backend ran on it.
+    rejected = bool(res.attempts) and res.attempts[0].stage in ("capture", "plan")
+    return EXIT_BAD_INPUT if rejected and res.backend_used != "llm" else EXIT_FAILED

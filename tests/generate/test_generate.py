@@ -78,3 +78,39 @@ def test_malformed_file_is_a_bad_input_exit_code(tmp_path: Path, capsys) -> None
     code = main(["generate", str(ref), "-o", str(tmp_path / "out"), "--backend", "rules"])
     assert code == 2
     assert "syntax error" in capsys.readouterr().err
+
+
+def test_auto_falls_back_to_the_configured_llm_backend_and_reports_its_failure(
+    tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import socket
+
+    with socket.socket() as s:  # a port nothing listens on: a real connection refusal
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    monkeypatch.setenv("KERNELGEN_LLM_BASE_URL", f"http://127.0.0.1:{port}/v1")
+    monkeypatch.setenv("KERNELGEN_LLM_MODEL", "tiny")
+    monkeypatch.setenv("KERNELGEN_LLM_TIMEOUT", "5")
+    monkeypatch.delenv("KERNELGEN_LLM_LOCAL_MODEL", raising=False)
+    monkeypatch.setenv("KERNELGEN_CACHE_DIR", str(tmp_path / "cache"))
+    ref = write(tmp_path, "torch.sin(x)")
+    code = main(
+        [
+            "generate",
+            str(ref),
+            "-o",
+            str(tmp_path / "out"),
+            "--format",
+            "json",
+            "--max-repairs",
+            "0",
+        ]
+    )
+    out = json.loads(capsys.readouterr().out)
+    assert code == 1 and not out["ok"]
+    assert out["backend_used"] == "llm"
+    stages = [(a["backend"], a["stage"]) for a in out["attempts"]]
+    assert stages[0] == ("rules", "plan")
+    llm = out["attempts"][1:]
+    assert llm and all(a["backend"] != "rules" and a["stage"] == "llm" for a in llm)
+    assert "cannot reach" in out["error"]
