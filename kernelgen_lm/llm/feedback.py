@@ -1,17 +1,15 @@
 """What the repair prompt tells the model about a failed sample: short, specific, located.
 
-Compile errors keep their `file:line` and get the offending source line and, for invented or
-misspelled AscendC names (the most common LLM failure), the closest names the API catalog
-knows. Emulator rule failures keep their rule code and line; numerical mismatches are
-summarised per case. Everything is capped so the prompt stays small.
+Compile errors keep their `file:line` (and the toolchain's "did you mean" catalog names for
+invented APIs) and get the offending source line. Emulator rule failures keep their rule code
+and line; numerical mismatches are summarised per case. Everything is capped so the prompt
+stays small.
 """
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
-from ascend_tools.catalog import load_catalog
 from ascend_tools.diagnostics import Diagnostic, Severity
 from ascend_tools.report import ValidationReport
 from kernelgen_lm.attempts import Stage
@@ -20,12 +18,6 @@ MAX_DIAGNOSTICS = 10
 MAX_RUNTIME_ERRORS = 6
 MAX_CASES = 4
 MAX_MESSAGE_CHARS = 400
-
-# g++ and clang wordings for a name that does not exist.
-_UNKNOWN_NAME = re.compile(
-    r"no member named '(\w+)'|'(\w+)' is not a member of|'(\w+)' was not declared|"
-    r"has no member named '(\w+)'|use of undeclared identifier '(\w+)'"
-)
 
 
 def report_stage(report: ValidationReport) -> Stage:
@@ -55,18 +47,9 @@ def _relative(project: Path, file: str) -> str:
         return file
 
 
-def _suggestions(message: str) -> str:
-    m = _UNKNOWN_NAME.search(message)
-    if not m:
-        return ""
-    name = next(g for g in m.groups() if g)
-    close = load_catalog().closest(name)
-    return f" (known AscendC names close to `{name}`: {', '.join(close)})" if close else ""
-
-
 def _diagnostic(project: Path, d: Diagnostic) -> str:
     where = f"{_relative(project, d.file)}:{d.line}"
-    text = f"{where}: {d.severity.value}: {d.message[:MAX_MESSAGE_CHARS]}{_suggestions(d.message)}"
+    text = f"{where}: {d.severity.value}: {d.message[:MAX_MESSAGE_CHARS]}"
     src = _source_line(project, d.file, d.line)
     return text + (f"\n    > {src}" if src else "")
 

@@ -83,7 +83,9 @@ def _write_project(files: dict[str, str], dest: Path) -> None:
         path.write_text(text, encoding="utf-8")
 
 
-def validate_answer(answer: str, sample_dir: Path, ref_path: Path, chip: str, backend: str) -> SampleOutcome:
+def validate_answer(
+    answer: str, sample_dir: Path, ref_path: Path, chip: str, backend: str
+) -> SampleOutcome:
     """Parses `answer`, writes its files under `sample_dir/project` and validates them."""
     (sample_dir / "answer.txt").write_text(answer, encoding="utf-8")
     try:

@@ -59,14 +59,13 @@ def test_api_hints_follow_the_torch_ops_in_forward() -> None:
     assert "Add" not in names
 
 
-def test_compile_feedback_locates_the_error_and_suggests_catalog_names(tmp_path: Path) -> None:
+def test_compile_feedback_locates_the_error_with_its_source_line(tmp_path: Path) -> None:
     (tmp_path / "add_custom.cpp").write_text('#include "kernel_operator.h"\nAscendC::Addd(x);\n')
     report = _compile_failure(tmp_path)
     text = report_feedback(report, tmp_path)
     assert report_stage(report) == "compile"
     assert "add_custom.cpp:2: error: 'Addd' is not a member of 'AscendC'" in text
     assert "> AscendC::Addd(x);" in text
-    assert "`Addd`:" in text and "Add" in text.split("`Addd`:")[1]
 
 
 def test_runtime_and_mismatch_feedback_keep_codes_and_numbers(tmp_path: Path) -> None:
