@@ -62,8 +62,14 @@ class Binding(BaseModel):
 
 
 def _attr_value(attr_type: str, value: object, name: str) -> AttrValue:
+    """An init input converted to the OpDef attribute's type (the case file's value)."""
     if isinstance(value, torch.Tensor):
         value = value.tolist()
+    if attr_type == "str" and (not str(value) or any(c.isspace() for c in str(value))):
+        raise ValidationInputError(
+            f"attribute {name}: string value {value!r} must be non-empty and without spaces "
+            "(the case file cannot carry it)"
+        )
     convert = {"int": int, "float": float, "bool": bool, "str": str}
     try:
         if attr_type in convert:
