@@ -74,6 +74,11 @@ def _lint_errors(project: Path, chip: str, shapes: list[list[int]]) -> list[str]
     return [d.compiler_style() for d in diags if d.severity.value == "error"]
 
 
+def _right_aligns(shape: list[int], base: list[int]) -> bool:
+    tail = base[len(base) - len(shape) :] if shape else []
+    return all(s in (1, b) for s, b in zip(shape, tail, strict=True))
+
+
 def shape_variants(graph: CapturedGraph) -> list[list[list[int]]]:
     """Unaligned shape variants for validation: the leading dim + 3 (odd row counts, uneven core
     split) and, when no parameter pins it, the last dim + 1 (unaligned tails). A dim is changed
@@ -92,9 +97,11 @@ def shape_variants(graph: CapturedGraph) -> list[list[list[int]]]:
         variant = []
         for t in users:
             shape = list(t.shape)
-            # Right alignment: the last dim is shared by inputs of any rank.
+            # Right alignment: the last dim is shared by inputs of any rank; the leading dim by
+            # full-rank inputs and by per-row inputs that only line up on the left (targets).
+            lead = len(shape) == rank or not _right_aligns(shape, base)
             k = len(shape) - 1 if dim == rank - 1 else dim
-            if shape and (len(shape) == rank or dim == rank - 1) and shape[k] == size:
+            if shape and (lead or dim == rank - 1) and shape[k] == size:
                 shape[k] = size + grow
             variant.append(shape)
         if variant not in out:

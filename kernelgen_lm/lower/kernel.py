@@ -708,13 +708,24 @@ class KernelEmitter:
                 "}",
             ]
         return [
-            f"// {chip.name} has no DataCopyPad: copy whole 32-byte blocks and store the",
+            f"// {chip.name} has no DataCopyPad: copy whole 32-byte blocks and move the",
             "// last (len % block) elements through the scalar unit.",
             "template <typename T>",
             "__aicore__ inline void CopyInTile(const LocalTensor<T>& dst, "
             "const GlobalTensor<T>& src, uint32_t len)",
             "{",
-            "    DataCopy(dst, src, CeilAlign(len, static_cast<uint32_t>(32 / sizeof(T))));",
+            "    uint32_t block = 32 / sizeof(T);",
+            "    uint32_t body = len / block * block;",
+            "    if (body > 0) {",
+            "        DataCopy(dst, src, body);",
+            "    }",
+            "    if (body < len) {  // never read past the tensor: the tail via the scalar unit",
+            "        for (uint32_t k = body; k < len; ++k) {",
+            "            dst.SetValue(k, src.GetValue(k));",
+            "        }",
+            "        SetFlag<HardEvent::S_V>(EVENT_ID0);",
+            "        WaitFlag<HardEvent::S_V>(EVENT_ID0);",
+            "    }",
             "}",
             "template <typename T>",
             "__aicore__ inline void CopyOutTile(const GlobalTensor<T>& dst, "
@@ -791,8 +802,6 @@ class KernelEmitter:
         for t in self.all_tensors():
             ct = CTYPE[t.dtype]
             extent = self.numel(t)
-            if not self.chip.has_datacopypad:
-                extent = f"CeilAlign({extent}, {32 // DSIZE[t.dtype]})"
             L.append(f"{i}gm_{t.var}.SetGlobalBuffer((__gm__ {ct}*){t.var}, {extent});")
         for t, _ in used_in:
             if t.mask[self.V]:

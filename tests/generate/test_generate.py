@@ -114,3 +114,16 @@ def test_auto_falls_back_to_the_configured_llm_backend_and_reports_its_failure(
     llm = out["attempts"][1:]
     assert llm and all(a["backend"] != "rules" and a["stage"] == "llm" for a in llm)
     assert "cannot reach" in out["error"]
+
+
+def test_shape_variants_grow_shared_dims_consistently(tmp_path: Path) -> None:
+    from kernelgen_lm.capture import capture
+    from kernelgen_lm.generate import shape_variants
+
+    p = tmp_path / "ce.py"
+    p.write_text(
+        STUB.replace("def forward(self, x):", "def forward(self, x, t):")
+        .replace("return {body}", "return torch.nn.functional.cross_entropy(x, t)")
+        .replace("[torch.randn(5, 37)]", "[torch.randn(6, 10), torch.randint(0, 10, (6,))]")
+    )
+    assert shape_variants(capture(p)) == [[[9, 10], [9]], [[6, 11], [6]]]
