@@ -19,7 +19,6 @@ struct BlockState {
     uint64_t mask_hi = ~uint64_t(0);  // SetVectorMask, normal mode: bits; counter mode: lo = count
     uint64_t mask_lo = ~uint64_t(0);
     AtomicMode atomic = AtomicMode::NONE;
-    bool is_aic = false;             // KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY)
     void* live_pipe = nullptr;       // the TPipe alive in this block (single-tpipe rule)
     const char* live_pipe_file = "";
     int live_pipe_line = 0;

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <condition_variable>
+#include <deque>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -18,6 +19,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 namespace kernelgen {
@@ -243,104 +245,306 @@ inline bool register_kernel(const char* name, KernelEntry entry, int arity) {
     return true;
 }
 
+// ---------------------------------------------------------------- core layout of a launch
+//
+// blockDim counts cores for vector-only and cube-only kernels and AI Core clusters (one AIC
+// with one or two AIVs) for mix kernels. Core index c: [0, n) the AICs (or the only kind),
+// then the AIVs; AIV k = c - n has GetBlockIdx() = k, GetSubBlockIdx() = k % ratio and belongs
+// to cluster k / ratio.
+enum class CoreLayout : uint8_t { AIV_ONLY, AIC_ONLY, MIX_1_1, MIX_1_2 };
+
+inline const char* layout_name(CoreLayout l) {
+    static const char* const names[] = {"vector-only", "cube-only", "mix 1:1", "mix 1:2"};
+    return names[static_cast<int>(l)];
+}
+inline uint32_t aiv_ratio(CoreLayout l) {
+    return l == CoreLayout::MIX_1_2 ? 2 : l == CoreLayout::MIX_1_1 ? 1 : 0;
+}
+inline bool is_mix(CoreLayout l) { return aiv_ratio(l) > 0; }
+inline uint32_t core_count(CoreLayout l, uint32_t block_dim) { return block_dim * (1 + aiv_ratio(l)); }
+
+struct CoreId {
+    bool is_aic = false;
+    uint32_t block_idx = 0;  // GetBlockIdx()
+    uint32_t sub_idx = 0;    // GetSubBlockIdx()
+    uint32_t cluster = 0;    // the AIC this core pairs with (mix kernels)
+};
+
+inline CoreId core_id(CoreLayout l, uint32_t n, uint32_t c) {
+    if (l == CoreLayout::AIV_ONLY) return {false, c, 0, c};
+    if (l == CoreLayout::AIC_ONLY || c < n) return {true, c, 0, c};
+    uint32_t k = c - n, r = aiv_ratio(l);
+    return {false, k, k % r, k / r};
+}
+
+inline thread_local CoreId t_core;
+
+// The layout a binary declares with __mix__(1, 2) / __mix__(1, 1) / __cube__ on its entry
+// (types.h puts such functions in named sections; the linker defines their bounds).
+extern "C" const char __start_kernelgen_mix_1_2[] __attribute__((weak));
+extern "C" const char __start_kernelgen_mix_1_1[] __attribute__((weak));
+extern "C" const char __start_kernelgen_cube[] __attribute__((weak));
+inline CoreLayout declared_layout() {
+    if (__start_kernelgen_mix_1_2) return CoreLayout::MIX_1_2;
+    if (__start_kernelgen_mix_1_1) return CoreLayout::MIX_1_1;
+    if (__start_kernelgen_cube) return CoreLayout::AIC_ONLY;
+    return CoreLayout::AIV_ONLY;
+}
+
+// Cores of the chip a layout runs on: mix and cube kernels need one AIC per block.
+inline uint32_t cores_for(CoreLayout l) {
+    return l == CoreLayout::AIV_ONLY ? chip().vector_cores : chip().cube_cores;
+}
+
 // ---------------------------------------------------------------- cooperative block scheduler
 //
-// Each block runs on its own thread, but only one thread runs at a time, in block order, and
-// control passes only when a block returns or waits in SyncAll. Runs are therefore
-// deterministic and free of data races inside the emulator, and cross-core barriers work.
+// Each core runs on its own thread, but only one thread runs at a time, in core order, and
+// control passes only when a core returns or waits (SyncAll, CrossCoreWaitFlag). Runs are
+// therefore deterministic and free of data races inside the emulator, and cross-core waits
+// work. A wait that no core can ever satisfy is reported as a `timeout` (the NPU would hang).
 class Scheduler {
   public:
-    void run(uint32_t block_dim, const std::function<void()>& body) {
+    void run(uint32_t block_dim, CoreLayout layout, const std::function<void()>& body) {
+        body_ = &body;
         n_ = block_dim;
+        layout_ = layout;
+        cores_ = 0;
         token_ = 0;
         arrived_ = 0;
         generation_ = 0;
-        finished_.assign(n_, false);
-        waiting_.assign(n_, false);
-        std::vector<std::thread> threads;
-        threads.reserve(n_);
-        for (uint32_t b = 0; b < n_; ++b) {
-            threads.emplace_back([this, b, &body] {
-                t_block_idx = static_cast<int>(b);
-                {
-                    std::unique_lock<std::mutex> lk(m_);
-                    cv_.wait(lk, [&] { return token_ == b; });
-                }
-                body();
-                std::unique_lock<std::mutex> lk(m_);
-                finished_[b] = true;
-                check_barrier_deadlock(lk);
-                pass_token(b);
-            });
+        epoch_ = 0;
+        sets_.clear();
+        waits_.clear();
+        threads_.clear();
+        if (is_mix(layout) || layout == CoreLayout::AIC_ONLY) check_core_limit(layout, "", 0);
+        {
+            std::unique_lock<std::mutex> lk(m_);
+            grow(core_count(layout, block_dim));
         }
-        for (auto& t : threads) t.join();
+        for (size_t i = 0;; ++i) {
+            std::thread* t = nullptr;
+            {
+                std::unique_lock<std::mutex> lk(m_);
+                if (i >= threads_.size()) break;
+                t = &threads_[i];
+            }
+            t->join();
+        }
         t_block_idx = -1;
+        t_core = CoreId{};
     }
 
-    // All blocks of the launch meet here (AscendC SyncAll).
-    void sync_all(const char* file, int line) {
+    CoreLayout layout() const { return layout_; }
+    uint32_t block_dim() const { return n_; }
+
+    // KERNEL_TASK_TYPE_DEFAULT executed by a core: the first core to run it, before any other
+    // core started, sets the launch's layout (a mix kernel gets its AIV cores here).
+    void declare_layout(CoreLayout l, const char* what, const char* file, int line) {
         std::unique_lock<std::mutex> lk(m_);
-        uint32_t b = static_cast<uint32_t>(t_block_idx);
-        if (t_block_idx < 0 || b >= n_) return;  // outside a launch: nothing to wait for
+        if (t_block_idx < 0 || l == layout_) return;
+        uint32_t started = 0;
+        for (uint32_t c = 0; c < cores_; ++c) started += started_[c] ? 1 : 0;
+        if (t_block_idx != 0 || started > 1) {
+            std::ostringstream msg;
+            msg << what << " declares a " << layout_name(l) << " kernel after cores started as " << layout_name(layout_)
+                << "; declare the kernel type first in the kernel function";
+            fail("param-range", msg.str(), file, line);
+        }
+        check_core_limit(l, file, line);
+        layout_ = l;
+        t_core = core_id(l, n_, 0);
+        grow(core_count(l, n_));
+    }
+
+    // All cores of the launch (with isAIVOnly in a mix kernel: all cores of the caller's type)
+    // meet here (AscendC SyncAll).
+    void sync_all(bool aiv_only, const char* file, int line) {
+        std::unique_lock<std::mutex> lk(m_);
+        if (t_block_idx < 0) return;  // outside a launch: nothing to wait for
+        if (n_ > cores_for(layout_)) {
+            std::ostringstream msg;
+            msg << "SyncAll needs all " << n_ << " blocks resident at once, but " << chip().name << " has "
+                << cores_for(layout_) << (layout_ == CoreLayout::AIV_ONLY ? " vector" : " cube")
+                << " cores: the kernel deadlocks on the NPU (lower blockDim)";
+            fail("block-dim", msg.str(), file, line);
+        }
+        if (arrived_ == 0) {
+            barrier_same_type_ = aiv_only && is_mix(layout_);
+            barrier_aic_ = t_core.is_aic;
+        }
         uint64_t gen = generation_;
-        waiting_[b] = true;
         ++arrived_;
+        ++epoch_;
         sync_file_ = file;
         sync_line_ = line;
-        if (arrived_ == live()) {
-            release_barrier();
-        } else {
-            check_barrier_deadlock(lk);
+        check_barrier_participants();
+        uint32_t live = 0;
+        for (uint32_t c = 0; c < cores_; ++c) live += in_barrier(c) && !finished_[c] ? 1 : 0;
+        if (arrived_ == live) {
+            arrived_ = 0;
+            ++generation_;
         }
-        pass_token(b);
-        cv_.wait(lk, [&] { return token_ == b && generation_ != gen; });
+        wait_until(lk, [&] { return generation_ != gen; }, "SyncAll", file, line);
+    }
+
+    // CrossCoreSetFlag<mode>(flag): counts one set of `flag` by this core.
+    void cross_set(int mode, int flag, const char* file, int line) {
+        std::unique_lock<std::mutex> lk(m_);
+        check_flag("CrossCoreSetFlag", mode, flag, file, line);
+        if (t_block_idx < 0) return;
+        ++sets_[key(mode, flag, static_cast<uint32_t>(t_block_idx))];
+        ++epoch_;
+    }
+
+    // CrossCoreWaitFlag<mode>(flag): waits until every core this one listens to for the mode
+    // has set `flag` once more than this core has waited on it. Mode 0: all cores of the same
+    // type; mode 1: the AIVs of the caller's cluster; mode 2: AIC <-> the AIVs of its cluster.
+    void cross_wait(int mode, int flag, const char* file, int line) {
+        std::unique_lock<std::mutex> lk(m_);
+        check_flag("CrossCoreWaitFlag", mode, flag, file, line);
+        if (t_block_idx < 0) return;
+        uint32_t me = static_cast<uint32_t>(t_block_idx);
+        std::vector<uint32_t> from;
+        for (uint32_t c = 0; c < cores_; ++c) {
+            CoreId id = core_id(layout_, n_, c);
+            bool same_cluster = id.cluster == t_core.cluster;
+            bool listen = mode == 0   ? id.is_aic == t_core.is_aic
+                          : mode == 1 ? !id.is_aic && !t_core.is_aic && same_cluster
+                                      : id.is_aic != t_core.is_aic && same_cluster;
+            if (listen) from.push_back(c);
+        }
+        if (from.empty()) {
+            std::ostringstream msg;
+            msg << "CrossCoreWaitFlag mode " << mode << " flag " << flag << " on a " << (t_core.is_aic ? "AIC" : "AIV")
+                << " core of a " << layout_name(layout_)
+                << " kernel: no core can set it (mode 2 pairs AIC and AIV of a mix kernel): the NPU would hang";
+            fail("timeout", msg.str(), file, line);
+        }
+        uint64_t& done = waits_[key(mode, flag, me)];
+        wait_until(lk, [&] {
+            for (uint32_t c : from)
+                if (sets_[key(mode, flag, c)] <= done) return false;
+            return true;
+        }, "CrossCoreWaitFlag", file, line);
+        ++done;
     }
 
   private:
-    uint32_t live() const {
-        uint32_t k = 0;
-        for (uint32_t i = 0; i < n_; ++i) k += finished_[i] ? 0 : 1;
-        return k;
+    using FlagKey = std::tuple<int, int, uint32_t>;
+    static FlagKey key(int mode, int flag, uint32_t core) { return {mode, flag, core}; }
+
+    static void check_flag(const char* api, int mode, int flag, const char* file, int line) {
+        if (mode < 0 || mode > 2 || flag < 0 || flag > 15) {
+            std::ostringstream msg;
+            msg << api << ": mode " << mode << " / flag id " << flag << " outside mode [0, 2], flag id [0, 15]";
+            fail("param-range", msg.str(), file, line);
+        }
     }
-    void release_barrier() {
-        arrived_ = 0;
-        ++generation_;
-        waiting_.assign(n_, false);
+
+    void check_core_limit(CoreLayout l, const char* file, int line) const {
+        if (n_ <= cores_for(l)) return;
+        std::ostringstream msg;
+        msg << "blockDim " << n_ << " of a " << layout_name(l) << " kernel exceeds the " << cores_for(l)
+            << " cube cores of " << chip().name << ": every block needs its AI Core resident, the NPU deadlocks";
+        fail("block-dim", msg.str(), file, line);
     }
-    // A block that returned never reaches the barrier: on the NPU the others hang forever.
-    void check_barrier_deadlock(std::unique_lock<std::mutex>&) {
-        if (arrived_ == 0) return;
-        for (uint32_t i = 0; i < n_; ++i) {
-            if (finished_[i]) {
+
+    // Adds cores [cores_, count) with their threads; they start when the token reaches them.
+    void grow(uint32_t count) {
+        started_.resize(count, false);
+        finished_.resize(count, false);
+        stalled_.resize(count, kNotStalled);
+        state().counters.resize(count);
+        for (uint32_t c = cores_; c < count; ++c) {
+            threads_.emplace_back([this, c] {
+                t_block_idx = static_cast<int>(c);
+                {
+                    std::unique_lock<std::mutex> lk(m_);
+                    cv_.wait(lk, [&] { return token_ == c; });
+                    t_core = core_id(layout_, n_, c);
+                    started_[c] = true;
+                }
+                (*body_)();
+                std::unique_lock<std::mutex> lk(m_);
+                finished_[c] = true;
+                ++epoch_;
+                if (arrived_ > 0 && in_barrier(c)) check_barrier_participants();
+                pass_token(c);
+            });
+        }
+        cores_ = count;
+    }
+
+    bool in_barrier(uint32_t c) const {
+        return !barrier_same_type_ || core_id(layout_, n_, c).is_aic == barrier_aic_;
+    }
+
+    // A core that returned never reaches the barrier: on the NPU the others hang forever.
+    void check_barrier_participants() const {
+        for (uint32_t c = 0; c < cores_; ++c) {
+            if (finished_[c] && in_barrier(c)) {
                 std::ostringstream msg;
-                msg << "SyncAll waits for all " << n_ << " blocks, but block " << i
+                msg << "SyncAll waits for all " << n_ << " blocks, but block " << c
                     << " returned without reaching it: the kernel would hang on the NPU";
                 fail("timeout", msg.str(), sync_file_, sync_line_);
             }
         }
     }
-    // Hands control to the next unfinished block after `b` (cyclically).
+
+    // Yields until `ready()`; every other live core stalled since the last progress means no
+    // core can make it true: the NPU would hang.
+    template <class Ready>
+    void wait_until(std::unique_lock<std::mutex>& lk, Ready ready, const char* api, const char* file, int line) {
+        uint32_t b = static_cast<uint32_t>(t_block_idx);
+        while (!ready()) {
+            stalled_[b] = epoch_;
+            bool stuck = true;
+            for (uint32_t c = 0; c < cores_ && stuck; ++c) stuck = finished_[c] || (started_[c] && stalled_[c] == epoch_);
+            if (stuck) {
+                std::ostringstream msg;
+                msg << api << " on block " << b << " waits for something no core will do (every other core has "
+                    << "returned or waits too): the kernel would hang on the NPU";
+                fail("timeout", msg.str(), file, line);
+            }
+            pass_token(b);
+            cv_.wait(lk, [&] { return token_ == b; });
+        }
+        stalled_[b] = kNotStalled;
+    }
+
+    // Hands control to the next unfinished core after `b` (cyclically).
     void pass_token(uint32_t b) {
-        for (uint32_t k = 1; k <= n_; ++k) {
-            uint32_t nb = (b + k) % n_;
+        for (uint32_t k = 1; k <= cores_; ++k) {
+            uint32_t nb = (b + k) % cores_;
             if (!finished_[nb]) {
                 token_ = nb;
                 cv_.notify_all();
                 return;
             }
         }
-        token_ = n_;  // everyone finished
+        token_ = cores_;  // everyone finished
         cv_.notify_all();
     }
 
+    static constexpr uint64_t kNotStalled = ~uint64_t(0);
     std::mutex m_;
     std::condition_variable cv_;
+    const std::function<void()>* body_ = nullptr;
+    std::deque<std::thread> threads_;
     uint32_t n_ = 0;
+    uint32_t cores_ = 0;
+    CoreLayout layout_ = CoreLayout::AIV_ONLY;
     uint32_t token_ = 0;
     uint32_t arrived_ = 0;
     uint64_t generation_ = 0;
+    uint64_t epoch_ = 0;  // counts progress: flag sets, barrier arrivals, finished cores
+    bool barrier_same_type_ = false;
+    bool barrier_aic_ = false;
+    std::vector<bool> started_;
     std::vector<bool> finished_;
-    std::vector<bool> waiting_;
+    std::vector<uint64_t> stalled_;  // epoch at which each core last found its wait unmet
+    std::map<FlagKey, uint64_t> sets_;
+    std::map<FlagKey, uint64_t> waits_;
     const char* sync_file_ = "";
     int sync_line_ = 0;
 };
@@ -357,15 +561,17 @@ inline std::vector<std::function<void()>>& block_end_hooks() {
     return v;
 }
 
-// Runs `body` once per block (GetBlockIdx() in [0, block_dim)), blocks in order.
+// Runs `body` once per core: blockDim cores, or blockDim clusters of one AIC and its AIVs for
+// a mix kernel (declared on the entry, or by KERNEL_TASK_TYPE_DEFAULT as the kernel starts).
 inline void launch(uint32_t block_dim, const std::function<void()>& body) {
     auto& s = state();
     s.block_dim = block_dim;
-    s.counters.assign(block_dim, CoreCounters{});
-    scheduler().run(block_dim, [&body] {
+    s.counters.clear();
+    std::function<void()> core_body = [&body] {
         body();
         for (auto& hook : block_end_hooks()) hook();
-    });
+    };
+    scheduler().run(block_dim, declared_layout(), core_body);
 }
 
 inline uint32_t block_num() { return state().block_dim ? state().block_dim : 1; }

@@ -5,12 +5,36 @@
 
 #include "device.h"
 
-#define KERNEL_TASK_TYPE_DEFAULT(type) (::kernelgen::block().is_aic = ((type) == ::KERNEL_TYPE_AIC_ONLY))
-#define KERNEL_TASK_TYPE(key, type) KERNEL_TASK_TYPE_DEFAULT(type)
-#define ASCEND_IS_AIV (!::kernelgen::block().is_aic)
-#define ASCEND_IS_AIC (::kernelgen::block().is_aic)
-#define ASCEND_IS_NOT_AIV (::kernelgen::block().is_aic)
-#define ASCEND_IS_NOT_AIC (!::kernelgen::block().is_aic)
+namespace kernelgen {
+
+// KernelType -> the core layout a launch of that kernel gets (runtime.h).
+inline CoreLayout layout_of(KernelType t) {
+    static const CoreLayout table[] = {
+        CoreLayout::AIV_ONLY,  // KERNEL_TYPE_AIV_ONLY
+        CoreLayout::AIC_ONLY,  // KERNEL_TYPE_AIC_ONLY
+        CoreLayout::AIV_ONLY,  // KERNEL_TYPE_MIX_AIV_1_0
+        CoreLayout::AIC_ONLY,  // KERNEL_TYPE_MIX_AIC_1_0
+        CoreLayout::MIX_1_1,   // KERNEL_TYPE_MIX_AIC_1_1
+        CoreLayout::MIX_1_2,   // KERNEL_TYPE_MIX_AIC_1_2
+        CoreLayout::AIV_ONLY,  // KERNEL_TYPE_MIX_AIV_HARD_SYNC
+        CoreLayout::MIX_1_2,   // KERNEL_TYPE_MIX_AIC_HARD_SYNC
+    };
+    return table[static_cast<int>(t)];
+}
+
+inline void declare_kernel_type(KernelType t, const char* file, int line) {
+    scheduler().declare_layout(layout_of(t), "KERNEL_TASK_TYPE_DEFAULT", file, line);
+}
+
+}  // namespace kernelgen
+
+#define KERNEL_TASK_TYPE_DEFAULT(type) ::kernelgen::declare_kernel_type((type), __FILE__, __LINE__)
+#define KERNEL_TASK_TYPE(key, type) \
+    ((::kernelgen::tiling_key() == static_cast<uint64_t>(key)) ? KERNEL_TASK_TYPE_DEFAULT(type) : void())
+#define ASCEND_IS_AIV (!::kernelgen::t_core.is_aic)
+#define ASCEND_IS_AIC (::kernelgen::t_core.is_aic)
+#define ASCEND_IS_NOT_AIV (::kernelgen::t_core.is_aic)
+#define ASCEND_IS_NOT_AIC (!::kernelgen::t_core.is_aic)
 #define TRACE_START(id)
 #define TRACE_STOP(id)
 
@@ -35,12 +59,16 @@ inline void SetFlag(HardEvent, int32_t) {}
 inline void WaitFlag(HardEvent, int32_t) {}
 template <pipe_t pipe>
 inline void PipeBarrier() {}
-template <pipe_t src, pipe_t dst>
-inline void CrossCoreSetFlag(int32_t) {}
+// Flags between cores (runtime.h Scheduler::cross_wait): mode 0 all cores of one type, mode 1
+// the two AIVs of a cluster, mode 2 an AIC and its AIVs. A waiting core yields to the others.
 template <uint8_t mode, pipe_t pipe>
-inline void CrossCoreSetFlag(int32_t) {}
+inline void CrossCoreSetFlag(int32_t flagId, KG_LOC) {
+    kernelgen::scheduler().cross_set(mode, flagId, file, line);
+}
 template <uint8_t mode = 0, pipe_t pipe = PIPE_S>
-inline void CrossCoreWaitFlag(int32_t) {}
+inline void CrossCoreWaitFlag(int32_t flagId, KG_LOC) {
+    kernelgen::scheduler().cross_wait(mode, flagId, file, line);
+}
 
 // Pipe-to-pipe flag pair of one event id (TQueSync<PIPE_MTE2, PIPE_V>).
 template <pipe_t src, pipe_t dst>
@@ -57,18 +85,23 @@ struct IsSameType {
 
 template <bool isAIVOnly = true>
 inline void SyncAll(KG_LOC) {
-    kernelgen::scheduler().sync_all(file, line);
+    kernelgen::scheduler().sync_all(isAIVOnly, file, line);
 }
 template <bool isAIVOnly = true, class G, class L>
 inline void SyncAll(const G&, const L&, int32_t = 0, KG_LOC) {
-    kernelgen::scheduler().sync_all(file, line);
+    kernelgen::scheduler().sync_all(isAIVOnly, file, line);
 }
 
-inline int64_t GetBlockIdx() { return kernelgen::current_block() < 0 ? 0 : kernelgen::current_block(); }
+// Mix kernels: AIV cores see GetBlockIdx() in [0, ratio * blockDim), GetSubBlockIdx() in
+// [0, ratio); GetBlockNum() is blockDim (the clusters) for both core types.
+inline int64_t GetBlockIdx() { return kernelgen::t_core.block_idx; }
 inline int64_t GetBlockNum() { return kernelgen::block_num(); }
-inline int64_t GetSubBlockIdx() { return 0; }
-inline int64_t GetSubBlockNum() { return 1; }
-inline int64_t GetTaskRation() { return 1; }
+inline int64_t GetSubBlockIdx() { return kernelgen::t_core.sub_idx; }
+inline int64_t GetSubBlockNum() {
+    uint32_t r = kernelgen::aiv_ratio(kernelgen::scheduler().layout());
+    return r ? r : 1;
+}
+inline int64_t GetTaskRation() { return GetSubBlockNum(); }
 inline int64_t GetSystemCycle() { return 0; }
 
 inline void SetSysWorkspace(GM_ADDR workspace) { kernelgen::sys_workspace() = workspace; }

@@ -17,9 +17,11 @@
 #define __aicore__
 #define __gm__
 #define __ubuf__
+// Core-type markers on an entry put it in a named section; runtime.h declared_layout() reads
+// which exist to launch the right cores (an entry in the mix section is a mix kernel).
 #define __vector__
-#define __cube__
-#define __mix__(c, v)
+#define __cube__ __attribute__((section("kernelgen_cube")))
+#define __mix__(c, v) __attribute__((section("kernelgen_mix_" #c "_" #v)))
 
 #ifndef __CCE_AICORE__
 #define __CCE_AICORE__ 220
