@@ -240,6 +240,15 @@ class KernelEmitter:
             lines.append(f"{ind}DataCopy(o_{t.var}, {tile}, CeilAlign({count}, 8));")
         elif t.dtype in ("int32", "int64"):  # indices: exact small integers held in float
             lines.append(f"{ind}Cast(o_{t.var}, {tile}, RoundMode::CAST_RINT, {count});")
+        elif t.dtype == "bool":  # 0/1 comparison results: float -> half -> uint8
+            _, th = self._prog.slot()
+            if small:
+                self.nsmall = max(self.nsmall, self._prog.nslots)
+            else:
+                self.nslots = max(self.nslots, self._prog.nslots)
+            lines.append(f"{ind}LocalTensor<half> b_{t.var} = {th}.ReinterpretCast<half>();")
+            lines.append(f"{ind}Cast(b_{t.var}, {tile}, RoundMode::CAST_RINT, {count});")
+            lines.append(f"{ind}Cast(o_{t.var}, b_{t.var}, RoundMode::CAST_RINT, {count});")
         else:
             lines.append(f"{ind}Cast(o_{t.var}, {tile}, RoundMode::CAST_RINT, {count});")
         lines.append(f"{ind}{q}.EnQue(o_{t.var});")

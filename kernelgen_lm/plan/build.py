@@ -12,7 +12,7 @@ import re
 
 from kernelgen_lm.capture import CapturedGraph, NodeRef, OpNode
 from kernelgen_lm.plan.graph import Builder, PlanError, TVal, split_axis
-from kernelgen_lm.plan.ir import Axis, DimExpr, KernelPlan, PlanInput, PlanOutput
+from kernelgen_lm.plan.ir import COMPARE_OPS, Axis, DimExpr, KernelPlan, PlanInput, PlanOutput
 from kernelgen_lm.plan.ops import OPS, VIEW_OPS, Env
 
 FLOAT_DTYPES = ("float32", "float16", "bfloat16")
@@ -251,7 +251,8 @@ def _finish(g: CapturedGraph, b: Builder, outs: list[tuple[TVal, OpNode]]) -> Ke
         dtype = node.dtype or "float32"
         n = b.nodes[v.node]
         is_index = n.op == "stat" and b.stages[n.index or 0].op in ("argmax", "argmin")
-        if dtype not in FLOAT_DTYPES and not (is_index and dtype in INDEX_DTYPES):
+        is_mask = n.op in COMPARE_OPS and dtype == "bool"
+        if dtype not in FLOAT_DTYPES and not (is_index and dtype in INDEX_DTYPES) and not is_mask:
             raise PlanError(
                 f"output {node.name} has dtype {dtype}; the rule-based generator "
                 "writes float32/float16/bfloat16 outputs"
