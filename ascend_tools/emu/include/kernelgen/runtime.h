@@ -313,8 +313,7 @@ class Scheduler {
         arrived_ = 0;
         generation_ = 0;
         epoch_ = 0;
-        sets_.clear();
-        waits_.clear();
+        pending_.clear();
         threads_.clear();
         if (is_mix(layout) || layout == CoreLayout::AIC_ONLY) check_core_limit(layout, "", 0);
         {
@@ -387,51 +386,57 @@ class Scheduler {
         wait_until(lk, [&] { return generation_ != gen; }, "SyncAll", file, line);
     }
 
-    // CrossCoreSetFlag<mode>(flag): counts one set of `flag` by this core.
+    // CrossCoreSetFlag<mode>(flag): raises `flag` on the cores the mode addresses. Mode 0: every
+    // core of the setter's type; mode 1: the AIVs of the setter's cluster; mode 2: from an AIC
+    // its AIVs, from an AIV its AIC.
     void cross_set(int mode, int flag, const char* file, int line) {
         std::unique_lock<std::mutex> lk(m_);
         check_flag("CrossCoreSetFlag", mode, flag, file, line);
         if (t_block_idx < 0) return;
-        ++sets_[key(mode, flag, static_cast<uint32_t>(t_block_idx))];
+        for (uint32_t c = 0; c < cores_; ++c) {
+            CoreId id = core_id(layout_, n_, c);
+            bool same_cluster = id.cluster == t_core.cluster;
+            bool to = mode == 0   ? id.is_aic == t_core.is_aic
+                      : mode == 1 ? !id.is_aic && !t_core.is_aic && same_cluster
+                                  : id.is_aic != t_core.is_aic && same_cluster;
+            if (to) ++pending_[key(mode, flag, c)];
+        }
         ++epoch_;
     }
 
-    // CrossCoreWaitFlag<mode>(flag): waits until every core this one listens to for the mode
-    // has set `flag` once more than this core has waited on it. Mode 0: all cores of the same
-    // type; mode 1: the AIVs of the caller's cluster; mode 2: AIC <-> the AIVs of its cluster.
+    // CrossCoreWaitFlag(flag): waits until the flag was raised on this core by every core the
+    // setter's mode synchronises (mode 0: all cores of this type; mode 1: both AIVs of the
+    // cluster; mode 2: the AIC, or on an AIC all its AIVs), then consumes those sets.
     void cross_wait(int mode, int flag, const char* file, int line) {
         std::unique_lock<std::mutex> lk(m_);
         check_flag("CrossCoreWaitFlag", mode, flag, file, line);
         if (t_block_idx < 0) return;
         uint32_t me = static_cast<uint32_t>(t_block_idx);
-        std::vector<uint32_t> from;
-        for (uint32_t c = 0; c < cores_; ++c) {
-            CoreId id = core_id(layout_, n_, c);
-            bool same_cluster = id.cluster == t_core.cluster;
-            bool listen = mode == 0   ? id.is_aic == t_core.is_aic
-                          : mode == 1 ? !id.is_aic && !t_core.is_aic && same_cluster
-                                      : id.is_aic != t_core.is_aic && same_cluster;
-            if (listen) from.push_back(c);
-        }
-        if (from.empty()) {
-            std::ostringstream msg;
-            msg << "CrossCoreWaitFlag mode " << mode << " flag " << flag << " on a " << (t_core.is_aic ? "AIC" : "AIV")
-                << " core of a " << layout_name(layout_)
-                << " kernel: no core can set it (mode 2 pairs AIC and AIV of a mix kernel): the NPU would hang";
-            fail("timeout", msg.str(), file, line);
-        }
-        uint64_t& done = waits_[key(mode, flag, me)];
+        int hit = -1;
         wait_until(lk, [&] {
-            for (uint32_t c : from)
-                if (sets_[key(mode, flag, c)] <= done) return false;
-            return true;
+            for (int m : {2, 1, 0}) {
+                uint64_t n = sets_needed(m);
+                if (n > 0 && pending_[key(m, flag, me)] >= n) {
+                    hit = m;
+                    return true;
+                }
+            }
+            return false;
         }, "CrossCoreWaitFlag", file, line);
-        ++done;
+        pending_[key(hit, flag, me)] -= sets_needed(hit);
     }
 
   private:
     using FlagKey = std::tuple<int, int, uint32_t>;
     static FlagKey key(int mode, int flag, uint32_t core) { return {mode, flag, core}; }
+
+    uint64_t sets_needed(int mode) const {
+        if (mode == 1) return aiv_ratio(layout_);
+        if (mode == 2) return t_core.is_aic ? aiv_ratio(layout_) : 1;
+        uint64_t n = 0;
+        for (uint32_t c = 0; c < cores_; ++c) n += core_id(layout_, n_, c).is_aic == t_core.is_aic ? 1 : 0;
+        return n;
+    }
 
     static void check_flag(const char* api, int mode, int flag, const char* file, int line) {
         if (mode < 0 || mode > 2 || flag < 0 || flag > 15) {
@@ -502,8 +507,10 @@ class Scheduler {
             for (uint32_t c = 0; c < cores_ && stuck; ++c) stuck = finished_[c] || (started_[c] && stalled_[c] == epoch_);
             if (stuck) {
                 std::ostringstream msg;
-                msg << api << " on block " << b << " waits for something no core will do (every other core has "
-                    << "returned or waits too): the kernel would hang on the NPU";
+                CoreId id = core_id(layout_, n_, b);
+                msg << api << " on " << (id.is_aic ? "AIC" : "AIV") << " core " << b << " (GetBlockIdx " << id.block_idx
+                    << ") waits for something no core will do (every other core has returned or waits too): "
+                    << "the kernel would hang on the NPU";
                 fail("timeout", msg.str(), file, line);
             }
             pass_token(b);
@@ -543,8 +550,7 @@ class Scheduler {
     std::vector<bool> started_;
     std::vector<bool> finished_;
     std::vector<uint64_t> stalled_;  // epoch at which each core last found its wait unmet
-    std::map<FlagKey, uint64_t> sets_;
-    std::map<FlagKey, uint64_t> waits_;
+    std::map<FlagKey, uint64_t> pending_;  // raised, not yet consumed: (mode, flag, core)
     const char* sync_file_ = "";
     int sync_line_ = 0;
 };
