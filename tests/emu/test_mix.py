@@ -20,7 +20,9 @@ def identities(stdout: str) -> set[tuple[int, ...]]:
 
 def test_mix_1_2_launches_an_aic_and_two_aivs_per_block(emu_build, run_program, tmp_path) -> None:
     x = torch.randn(256, generator=torch.Generator().manual_seed(5))
-    res = run_program(emu_build("mix"), ["ok_pipeline", "{report}", "{x}", f"{tmp_path}/"], {"x": x})
+    res = run_program(
+        emu_build("mix"), ["ok_pipeline", "{report}", "{x}", f"{tmp_path}/"], {"x": x}
+    )
     assert res.returncode == 0, res.stderr
     # (aic, GetBlockIdx, GetSubBlockIdx, GetBlockNum, GetSubBlockNum)
     aic = {(1, b, 0, 2, 2) for b in range(2)}
@@ -32,7 +34,9 @@ def test_mix_1_2_launches_an_aic_and_two_aivs_per_block(emu_build, run_program, 
 
 def test_cross_core_flags_order_aic_and_aiv_work(emu_build, run_program, tmp_path) -> None:
     x = torch.randn(256, generator=torch.Generator().manual_seed(6))
-    res = run_program(emu_build("mix"), ["ok_pipeline", "{report}", "{x}", f"{tmp_path}/"], {"x": x})
+    res = run_program(
+        emu_build("mix"), ["ok_pipeline", "{report}", "{x}", f"{tmp_path}/"], {"x": x}
+    )
     assert res.returncode == 0, res.stderr
     y = from_bytes((tmp_path / "y.bin").read_bytes(), "float32")
     z = from_bytes((tmp_path / "z.bin").read_bytes(), "float32")
@@ -76,4 +80,3 @@ def test_mix_seeded_bug_reports_rule_and_line(emu_build, run_program, case, expe
     assert err["code"] == code, err
     assert err["line"] == marker_line("mix.cpp", f"BUG: {case}"), err
     assert text in err["message"]
-
