@@ -34,12 +34,17 @@ _BRANCHES = {"if_statement", "conditional_expression", "switch_statement", "case
 _TILING_MACROS = {"GET_TILING_DATA", "GET_TILING_DATA_WITH_STRUCT", "GET_TILING_DATA_MEMBER"}
 
 
-def iter_chunk_nodes(root: Node) -> list[tuple[ChunkNode, str]]:
-    """(node, enclosing class name) for every chunk, in source order."""
+def iter_chunk_nodes(root: Node, window: tuple[int, int] | None = None,
+                     ) -> list[tuple[ChunkNode, str]]:
+    """(node, enclosing class name) for every chunk, in source order; with a window, only
+    subtrees overlapping it are visited."""
     out: list[tuple[ChunkNode, str]] = []
+    lo, hi = window if window is not None else (0, 1 << 62)
 
     def visit(node: Node, cls: str) -> None:
         for child in node.children:
+            if child.end_byte < lo or child.start_byte > hi or child.start_byte == child.end_byte:
+                continue  # outside the window, or an empty (MISSING) node with no facts
             t = child.type
             if t in _CONTAINERS:
                 visit(child, cls)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from ascend_tools.parse.document import Document, SourceEdit, diff_edit
 from ascend_tools.parse.source import LineIndex, blank_qualifiers
 from tests.lint.helpers import CORPUS
@@ -49,12 +51,31 @@ def _sexp(doc: Document) -> str:
     return str(doc.tree.root_node)
 
 
-def test_incremental_updates_match_a_fresh_parse() -> None:
-    rng = random.Random(7)
+def _facts(doc: Document) -> list[tuple]:
+    out = []
+    for c in doc.chunks:
+        out.append((c.kind, c.qualified, c.base, c.length, c.file))
+        out += [("call", x.name, x.start, x.end, x.abs_name_start, x.order) for x in c.calls]
+        out += [("decl", d.name, d.start, d.type_base, d.loop_bound) for d in c.decls]
+        out += [("assign", a.target, a.start, a.value) for a in c.assigns]
+        out += [("define", d.name, d.start, d.value) for d in c.defines]
+        if c.function:
+            out.append(("params", tuple(p.name for p in c.function.params), c.function.is_entry))
+    return out
+
+
+@pytest.mark.parametrize("seed", [7, 8, 9])
+def test_incremental_updates_match_a_fresh_parse(seed: int) -> None:
+    """Chunk facts after incremental updates equal a fresh parse's whenever tree-sitter built
+    the same tree (under error recovery an incremental tree may legitimately differ)."""
+    rng = random.Random(seed)
     doc = Document("k.cpp", SOFTMAX)
     text = SOFTMAX
-    pieces = ["x", " ", "\n", "__aicore__ ", "1", ";", "}", "{", "Add(", "__gm__"]
-    for _ in range(60):
+    pieces = ["x", " ", "\n", "__aicore__ ", "1", ";", "}", "{", "Add(", "__gm__", "class A",
+              "void g() { Add(a, b, c, 8); }\n", "/*", "*/", "#define Q 4\n",
+              "for (int i = 0; i < 4; ++i) "]
+    same_tree = 0
+    for _ in range(80):
         start = rng.randrange(len(text))
         end = min(len(text), start + rng.randrange(0, 6))
         new = text[:start] + rng.choice(pieces) + text[end:]
@@ -63,11 +84,10 @@ def test_incremental_updates_match_a_fresh_parse() -> None:
         text = new
         fresh = Document("k.cpp", text)
         assert doc.blanked == fresh.blanked
-        assert _sexp(doc) == _sexp(fresh)
-        assert [(c.kind, c.qualified, c.base) for c in doc.chunks] == [
-            (c.kind, c.qualified, c.base) for c in fresh.chunks]
-        assert [(x.name, x.start, x.end) for c in doc.chunks for x in c.calls] == [
-            (x.name, x.start, x.end) for c in fresh.chunks for x in c.calls]
+        if _sexp(doc) == _sexp(fresh):
+            same_tree += 1
+            assert _facts(doc) == _facts(fresh)
+    assert same_tree >= 60
 
 
 def test_one_character_edit_reextracts_only_its_chunk() -> None:
