@@ -41,6 +41,7 @@ struct Operand {
     bool set = false;
     GlobalTensor<T> gm;  // when the operand is in GM: for extent checks
     bool in_gm = false;
+    uint64_t local_elems = 0;  // when it is a LocalTensor: its size, for the same checks
 };
 
 template <class A, class B, class C, class BIAS = MatmulType<TPosition::GM, CubeFormat::ND, float>,
@@ -88,7 +89,7 @@ class Matmul {
         transA_ = isTransposeA;
     }
     void SetTensorA(const LocalTensor<TA>& a, bool isTransposeA = false) {
-        a_ = Operand<TA>{a.data(), true};
+        a_ = Operand<TA>{a.data(), true, {}, false, a.GetSize()};
         transA_ = isTransposeA;
     }
     void SetTensorB(const GlobalTensor<TB>& b, bool isTransposeB = false) {
@@ -96,11 +97,11 @@ class Matmul {
         transB_ = isTransposeB;
     }
     void SetTensorB(const LocalTensor<TB>& b, bool isTransposeB = false) {
-        b_ = Operand<TB>{b.data(), true};
+        b_ = Operand<TB>{b.data(), true, {}, false, b.GetSize()};
         transB_ = isTransposeB;
     }
     void SetBias(const GlobalTensor<TBias>& bias) { bias_ = Operand<TBias>{bias.GetPhyAddr(), true, bias, true}; }
-    void SetBias(const LocalTensor<TBias>& bias) { bias_ = Operand<TBias>{bias.data(), true, {}, false}; }
+    void SetBias(const LocalTensor<TBias>& bias) { bias_ = Operand<TBias>{bias.data(), true, {}, false, bias.GetSize()}; }
     void ClearBias() { bias_.set = false; }
     void SetLocalWorkspace(const LocalTensor<uint8_t>&) {}
     void SetWorkspace(GM_ADDR, int) {}
@@ -132,16 +133,17 @@ class Matmul {
         return iter_ < blocks_m() * blocks_n();
     }
     void GetTensorC(const GlobalTensor<TC>& c, uint8_t enAtomic = 0, bool enSequentialWrite = false, KG_LOC) {
-        (void)file, (void)line;
+        check_iterating("Matmul::GetTensorC", file, line);
         int bm = iter_ % blocks_m(), bn = iter_ / blocks_m();
         int bM = base_m(), bN = base_n();
-        for (int i = bm * bM; i < std::min(m_, (bm + 1) * bM); ++i)
-            for (int j = bn * bN; j < std::min(n_, (bn + 1) * bN); ++j) {
-                int64_t o = enSequentialWrite ? int64_t(i - bm * bM) * bN + (j - bn * bN) : int64_t(i) * orgN_ + j;
-                store(c.GetPhyAddr() + o, acc_[size_t(i) * n_ + j], enAtomic);
-            }
+        int i0 = bm * bM, i1 = std::min(m_, (bm + 1) * bM), j0 = bn * bN, j1 = std::min(n_, (bn + 1) * bN);
+        auto row = [&](int i) { return enSequentialWrite ? int64_t(i - i0) * bN : int64_t(i) * orgN_ + j0; };
+        for (int i = i0; i < i1 && j1 > j0; ++i) c.check_access("Matmul::GetTensorC", uint64_t(row(i)), j1 - j0, true, file, line);
+        for (int i = i0; i < i1; ++i)
+            for (int j = j0; j < j1; ++j) store(c.GetPhyAddr() + row(i) + (j - j0), acc_[size_t(i) * n_ + j], enAtomic);
     }
     void GetTensorC(const LocalTensor<TC>& c, uint8_t enAtomic = 0, bool = false, KG_LOC) {
+        check_iterating("Matmul::GetTensorC", file, line);
         int bm = iter_ % blocks_m(), bn = iter_ / blocks_m();
         int bM = base_m(), bN = base_n();
         if (uint64_t(bM) * bN > c.GetSize())
@@ -153,8 +155,8 @@ class Matmul {
     }
 
   private:
-    int base_m() const { return tiling_.baseM > 0 ? tiling_.baseM : m_; }
-    int base_n() const { return tiling_.baseN > 0 ? tiling_.baseN : n_; }
+    int base_m() const { return tiling_.baseM > 0 ? tiling_.baseM : std::max(m_, 1); }
+    int base_n() const { return tiling_.baseN > 0 ? tiling_.baseN : std::max(n_, 1); }
     int blocks_m() const { return static_cast<int>(kernelgen::ceil_div(m_, base_m())); }
     int blocks_n() const { return static_cast<int>(kernelgen::ceil_div(n_, base_n())); }
 
@@ -180,22 +182,33 @@ class Matmul {
                 acc_[size_t(i) * n_ + j] = s;
             }
     }
-    // Every GM element the product reads must be inside its GlobalTensor and allocation.
+    // Every element the product reads must be inside its GlobalTensor and allocation (GM) or
+    // inside its LocalTensor (UB/L1): rows [first, first + n) of each operand.
+    template <class T>
+    static void check_rows(const Operand<T>& op, const char* role, int rows, int64_t ld, int n, const char* file,
+                           int line) {
+        if (rows <= 0 || n <= 0) return;
+        if (op.in_gm) {
+            for (int r = 0; r < rows; ++r) op.gm.check_access("Matmul", uint64_t(r) * ld, uint64_t(n), false, file, line);
+            return;
+        }
+        uint64_t need = uint64_t(rows - 1) * ld + n;
+        if (need > op.local_elems)
+            kernelgen::failf("count-exceeds-tensor", file, line, "Matmul: reads %llu elements of %s, a LocalTensor of %llu",
+                             (unsigned long long)need, role, (unsigned long long)op.local_elems);
+    }
     void check_reads(int lda, int ldb, int ldat, int ldbt, const char* file, int line) const {
-        const char* api = "Matmul";
-        if (a_.in_gm && k_ > 0) {
-            if (transA_)
-                for (int k = 0; k < k_; ++k) a_.gm.check_access(api, uint64_t(k) * ldat, m_, false, file, line);
-            else
-                for (int i = 0; i < m_; ++i) a_.gm.check_access(api, uint64_t(i) * lda, k_, false, file, line);
+        if (k_ > 0) {
+            if (transA_) check_rows(a_, "A", k_, ldat, m_, file, line);
+            else check_rows(a_, "A", m_, lda, k_, file, line);
+            if (transB_) check_rows(b_, "B", n_, ldbt, k_, file, line);
+            else check_rows(b_, "B", k_, ldb, n_, file, line);
         }
-        if (b_.in_gm && k_ > 0) {
-            if (transB_)
-                for (int j = 0; j < n_; ++j) b_.gm.check_access(api, uint64_t(j) * ldbt, k_, false, file, line);
-            else
-                for (int k = 0; k < k_; ++k) b_.gm.check_access(api, uint64_t(k) * ldb, n_, false, file, line);
-        }
-        if (bias_.set && bias_.in_gm) bias_.gm.check_access(api, 0, n_, false, file, line);
+        if (bias_.set) check_rows(bias_, "bias", 1, 0, n_, file, line);
+    }
+    void check_iterating(const char* api, const char* file, int line) const {
+        if (iter_ < 0 || iter_ >= blocks_m() * blocks_n())
+            kernelgen::failf("param-range", file, line, "%s without a block: call it after an Iterate() that returned true", api);
     }
     static void store(TC* p, float v, uint8_t atomic) {
         *p = kernelgen::narrow<TC>(atomic ? static_cast<float>(*p) + v : v);

@@ -1,0 +1,126 @@
+// Matmul high-level API against the GM and UB bounds: `matmul_bounds CASE report [a b c]`.
+// ok_blocks_past_end runs the corpus matmul_custom pattern (24 blocks over M=100, K=40, N=72
+// with singleCore 64 x 48: most blocks lie past the matrix end) and writes C; the other cases
+// are seeded bugs whose offending call carries `// BUG: <case>`.
+#include <functional>
+#include <map>
+
+#include "lib/matmul_intf.h"
+#include "test_io.h"
+
+using namespace AscendC;
+using namespace matmul;
+
+constexpr int M = 100, K = 40, N = 72;
+static GM_ADDR g_a, g_b, g_c;
+
+using MM = Matmul<MatmulType<TPosition::GM, CubeFormat::ND, half>, MatmulType<TPosition::GM, CubeFormat::ND, half>,
+                  MatmulType<TPosition::GM, CubeFormat::ND, float>>;
+
+static TCubeTiling tiling(int singleM, int singleN) {
+    TCubeTiling t{};
+    t.M = M, t.N = N, t.Ka = K, t.Kb = K;
+    t.singleCoreM = singleM, t.singleCoreN = singleN, t.singleCoreK = K;
+    t.baseM = 32, t.baseN = 32, t.baseK = K;
+    return t;
+}
+
+static std::map<std::string, std::pair<uint32_t, std::function<void()>>> cases() {
+    std::map<std::string, std::pair<uint32_t, std::function<void()>>> c;
+    c["ok_blocks_past_end"] = {24, [] {
+        TCubeTiling t = tiling(64, 48);
+        TPipe pipe;
+        MM mm;
+        REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);
+        GlobalTensor<half> a, b;
+        GlobalTensor<float> cg;
+        a.SetGlobalBuffer((__gm__ half*)g_a, M * K);
+        b.SetGlobalBuffer((__gm__ half*)g_b, K * N);
+        cg.SetGlobalBuffer((__gm__ float*)g_c, M * N);
+        int mBlocks = (M + t.singleCoreM - 1) / t.singleCoreM;
+        int mIdx = GetBlockIdx() % mBlocks, nIdx = GetBlockIdx() / mBlocks;
+        int tailM = std::min(M - mIdx * t.singleCoreM, t.singleCoreM);
+        int tailN = std::min(N - nIdx * t.singleCoreN, t.singleCoreN);
+        mm.SetTensorA(a[mIdx * K * t.singleCoreM]);
+        mm.SetTensorB(b[nIdx * t.singleCoreN]);
+        mm.SetTail(tailM, tailN);
+        if (nIdx % 2 == 0) {
+            mm.IterateAll(cg[mIdx * N * t.singleCoreM + nIdx * t.singleCoreN]);
+        } else {
+            while (mm.Iterate()) mm.GetTensorC(cg[mIdx * N * t.singleCoreM + nIdx * t.singleCoreN]);
+        }
+        mm.End();
+    }};
+    c["iterate_all_past_end"] = {1, [] {
+        TCubeTiling t = tiling(M, N);
+        MM mm;
+        REGIST_MATMUL_OBJ(nullptr, GetSysWorkSpacePtr(), mm, &t);
+        GlobalTensor<half> a, b;
+        GlobalTensor<float> cg;
+        a.SetGlobalBuffer((__gm__ half*)g_a, M * K);
+        b.SetGlobalBuffer((__gm__ half*)g_b, K * N);
+        cg.SetGlobalBuffer((__gm__ float*)g_c, M * N);
+        mm.SetTensorA(a);
+        mm.SetTensorB(b);
+        mm.IterateAll(cg[N]);  // BUG: iterate_all_past_end
+    }};
+    c["get_tensor_c_past_end"] = {1, [] {
+        TCubeTiling t = tiling(M, N);
+        MM mm;
+        REGIST_MATMUL_OBJ(nullptr, GetSysWorkSpacePtr(), mm, &t);
+        GlobalTensor<half> a, b;
+        GlobalTensor<float> cg;
+        a.SetGlobalBuffer((__gm__ half*)g_a, M * K);
+        b.SetGlobalBuffer((__gm__ half*)g_b, K * N);
+        cg.SetGlobalBuffer((__gm__ float*)g_c);  // no extent: only the allocation bounds the write
+        mm.SetTensorA(a);
+        mm.SetTensorB(b);
+        while (mm.Iterate()) mm.GetTensorC(cg[8]);  // BUG: get_tensor_c_past_end
+    }};
+    c["get_tensor_c_without_iterate"] = {1, [] {
+        TCubeTiling t = tiling(M, N);
+        MM mm;
+        REGIST_MATMUL_OBJ(nullptr, GetSysWorkSpacePtr(), mm, &t);
+        GlobalTensor<float> cg;
+        cg.SetGlobalBuffer((__gm__ float*)g_c, M * N);
+        mm.GetTensorC(cg);  // BUG: get_tensor_c_without_iterate
+    }};
+    c["local_a_too_small"] = {1, [] {
+        TCubeTiling t = tiling(M, N);
+        TPipe pipe;
+        TBuf<TPosition::A1> l1;
+        pipe.InitBuffer(l1, 1024 * sizeof(half));
+        MM mm;
+        REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);
+        GlobalTensor<half> b;
+        GlobalTensor<float> cg;
+        b.SetGlobalBuffer((__gm__ half*)g_b, K * N);
+        cg.SetGlobalBuffer((__gm__ float*)g_c, M * N);
+        mm.SetTensorA(l1.Get<half>());
+        mm.SetTensorB(b);
+        mm.IterateAll(cg);  // BUG: local_a_too_small
+    }};
+    return c;
+}
+
+int main(int argc, char** argv) {
+    if (argc != 3 && argc != 6) {
+        std::fprintf(stderr, "usage: matmul_bounds CASE report [a.bin b.bin c.bin]\n");
+        return 2;
+    }
+    auto all = cases();
+    auto it = all.find(argv[1]);
+    if (it == all.end()) {
+        std::fprintf(stderr, "unknown case %s\n", argv[1]);
+        return 2;
+    }
+    std::vector<uint8_t> av = argc == 6 ? tio::read_bytes(argv[3]) : std::vector<uint8_t>(M * K * 2, 0);
+    std::vector<uint8_t> bv = argc == 6 ? tio::read_bytes(argv[4]) : std::vector<uint8_t>(K * N * 2, 0);
+    tio::Gm a(av, "a"), b(bv, "b"), c(size_t(M) * N * 4, "c");
+    g_a = a.addr();
+    g_b = b.addr();
+    g_c = c.addr();
+    tio::run(it->second.first, argv[2], it->second.second);
+    if (argc == 6) tio::write_bytes(argv[5], c.bytes.data(), c.bytes.size());
+    return 0;
+}

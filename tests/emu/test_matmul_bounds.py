@@ -1,0 +1,43 @@
+"""The Matmul high-level API writes and reads only inside its operands (tests/emu/cpp/
+matmul_bounds.cpp): blocks past the matrix end compute nothing, and a result or operand that
+does not fit is a rule failure at the user's call, never a write into the harness heap."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+from emu_device_support import from_bytes, marker_line
+
+
+def test_blocks_past_the_matrix_end_compute_nothing(emu_build, run_program) -> None:
+    # corpus matmul_custom at M=100, K=40, N=72 used to abort with `free(): invalid next size`
+    gen = torch.Generator().manual_seed(7)
+    a = torch.randn(100, 40, generator=gen).half()
+    b = torch.randn(40, 72, generator=gen).half()
+    res = run_program(
+        emu_build("matmul_bounds"),
+        ["ok_blocks_past_end", "{report}", "{a}", "{b}", "{out:c}"],
+        {"a": a, "b": b},
+    )
+    assert res.returncode == 0, res.stderr
+    c = from_bytes(res.outputs["c"], "float32").view(100, 72)
+    torch.testing.assert_close(c, a.float() @ b.float(), rtol=1e-5, atol=1e-4)
+
+
+BUGS = {
+    "iterate_all_past_end": ("gm-out-of-bounds", "Matmul::IterateAll writes"),
+    "get_tensor_c_past_end": ("gm-out-of-bounds", "GM buffer 'c'"),
+    "get_tensor_c_without_iterate": ("param-range", "Iterate()"),
+    "local_a_too_small": ("count-exceeds-tensor", "of A"),
+}
+
+
+@pytest.mark.parametrize(("case", "expect"), sorted(BUGS.items()))
+def test_matmul_out_of_bounds_is_reported_at_the_call(emu_build, run_program, case, expect):
+    code, text = expect
+    res = run_program(emu_build("matmul_bounds"), [case, "{report}"])
+    assert res.returncode == 3, res.stderr
+    [err] = res.report["errors"]
+    assert err["code"] == code, err
+    assert err["line"] == marker_line("matmul_bounds.cpp", f"BUG: {case}"), err
+    assert text in err["message"], err
