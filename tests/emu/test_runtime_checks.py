@@ -31,6 +31,8 @@ CASES = {
     "gm_allocation": "gm-out-of-bounds",
     "gm_read_past_pad": "gm-out-of-bounds",
     "gm_scalar_write": "gm-out-of-bounds",
+    "gm_call_operator_write": "gm-out-of-bounds",
+    "ub_call_operator_write": "count-exceeds-tensor",
     "two_pipes": "single-tpipe",
     "datacopypad_chip": "chip-support",
     "bf16_chip": "chip-support",

@@ -259,6 +259,18 @@ static std::map<std::string, Case> cases() {
         auto bits = m.Get<uint8_t>();
         Compare(bits, x, x, CMPMODE::LT, 40);  // BUG: compare_align
     }};
+    c["gm_call_operator_write"] = {1, [] {
+        GlobalTensor<float> gy;
+        gy.SetGlobalBuffer((__gm__ float*)g_y);
+        gy(N) = 1.0f;  // BUG: gm_call_operator_write
+    }};
+    c["ub_call_operator_write"] = {1, [] {
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> buf;
+        pipe.InitBuffer(buf, 256);
+        auto t = buf.Get<float>();
+        t(64) = 1.0f;  // BUG: ub_call_operator_write
+    }};
     c["sync_all_early_return"] = {3, [] {
         if (GetBlockIdx() == 2) return;
         SyncAll();  // BUG: sync_all_early_return

@@ -148,7 +148,8 @@ inline void DumpTensor(const LocalTensor<T>& t, uint32_t desc, uint32_t dumpSize
     std::printf("\n");
 }
 template <class T>
-inline void DumpTensor(const GlobalTensor<T>& t, uint32_t desc, uint32_t dumpSize) {
+inline void DumpTensor(const GlobalTensor<T>& t, uint32_t desc, uint32_t dumpSize, KG_LOC) {
+    t.check_access("DumpTensor", 0, dumpSize, false, file, line);
     std::printf("DumpTensor: desc=%u, block=%d, size=%u\n", desc, kernelgen::current_block(), dumpSize);
     for (uint32_t i = 0; i < dumpSize; ++i) {
         if constexpr (std::is_integral_v<T>) std::printf("%lld ", static_cast<long long>(t.data()[i]));

@@ -76,7 +76,8 @@ class LocalTensor {
         kernelgen::counters().scalar_accesses++;
         data_[i] = kernelgen::narrow<T>(v);
     }
-    T& operator()(uint32_t i) const {
+    T& operator()(uint32_t i, KG_LOC) const {
+        check_index("operator()", i, file, line);
         kernelgen::counters().scalar_accesses++;
         return data_[i];
     }
@@ -167,7 +168,9 @@ class GlobalTensor {
         kernelgen::counters().scalar_accesses++;
         addr_[i] = kernelgen::narrow<T>(v);
     }
-    T& operator()(uint64_t i) const {
+    // The reference may be written: checked as a write (the allocation's padding excluded).
+    T& operator()(uint64_t i, KG_LOC) const {
+        check_access("operator()", i, 1, true, file, line);
         kernelgen::counters().scalar_accesses++;
         return addr_[i];
     }
