@@ -438,7 +438,8 @@ def _extract_function(fn: Node, outer: Node, cls: str, base: int, original: byte
                         "identifier", "pointer_declarator", "reference_declarator",
                         "abstract_pointer_declarator"):
                         break
-                params.append(Param(text(pt) if pt else "", pname))
+                src = original[p.start_byte: p.end_byte].decode("utf-8", errors="replace")
+                params.append(Param(text(pt) if pt else "", pname, src))
     chunk = Chunk("function", name, cls, base, outer.end_byte - base)
     body = fn.child_by_field_name("body")
     head_end = body.start_byte if body is not None else outer.end_byte
@@ -447,6 +448,11 @@ def _extract_function(fn: Node, outer: Node, cls: str, base: int, original: byte
     body_end = (body.end_byte - 1 - base) if body is not None else outer.end_byte - base
     chunk.function = Function(chunk, 0, outer.end_byte - base, params, b"__global__" in head,
                               body_end)
+    plist = decl.child_by_field_name("parameters") if decl is not None and (
+        decl.type == "function_declarator") else None
+    if plist is not None:
+        chunk.function.params_start = plist.start_byte - base
+        chunk.function.params_end = plist.end_byte - base
     ex = _Extractor(chunk, original)
     if body is not None:
         ex.walk(body)

@@ -139,6 +139,8 @@ class Define(Located):
 class Param:
     type_text: str
     name: str
+    source: str = ""
+    """The declaration as written (qualifiers kept), for fixes that reorder parameters."""
 
 
 @dataclass(slots=True, eq=False)
@@ -147,6 +149,9 @@ class Function(Located):
     is_entry: bool
     body_end: int
     """Relative offset of the closing brace of the body."""
+    params_start: int = -1
+    params_end: int = -1
+    """Relative span of the parameter list, parentheses included."""
 
 
 @dataclass(slots=True, eq=False)

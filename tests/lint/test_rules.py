@@ -15,6 +15,10 @@ from tests.lint.helpers import (
 )
 
 R = RuleCode
+
+
+def kernel_text(texts: dict[str, str]) -> str:
+    return next(t for p, t in texts.items() if "op_kernel" in p)
 CORPUS_DIR = CORPUS
 
 
@@ -228,9 +232,14 @@ def test_kernel_parameter_order() -> None:
                      "void add_custom(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR tiling,\n"
                      "                                                 GM_ADDR workspace)")
     assert "workspace, tiling" in _only(lint_texts(swapped), R.TILING_MISMATCH)[0].message
+    _, diags = fix_and_relint(swapped, R.TILING_MISMATCH.value)
+    assert R.TILING_MISMATCH.value not in codes(diags)
     reordered = mutate(ok, "void add_custom(GM_ADDR x, GM_ADDR y, GM_ADDR z,",
                        "void add_custom(GM_ADDR x, GM_ADDR z, GM_ADDR y,")
     assert "OpDef order" in _only(lint_texts(reordered), R.TILING_MISMATCH)[0].message
+    fixed, diags = fix_and_relint(reordered, R.TILING_MISMATCH.value)
+    assert R.TILING_MISMATCH.value not in codes(diags)
+    assert "add_custom(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR workspace," in kernel_text(fixed)
 
 
 def test_block_dim_range_and_core_count() -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from ascend_tools.diagnostics import Diagnostic, RuleCode, Severity
+from ascend_tools.diagnostics import Diagnostic, Fix, RuleCode, Severity
 from ascend_tools.lint.context import LintContext
 from ascend_tools.parse.expr import Expr, has_op, names_in, render
 from ascend_tools.parse.facts import Chunk, Located
@@ -183,10 +183,13 @@ def _param_order(ctx: LintContext) -> Iterator[Diagnostic]:
     fn = entry.function
     tail = [p for p in params if p in ("workspace", "tiling")]
     if tail and params[-len(tail):] != [p for p in ("workspace", "tiling") if p in tail]:
+        order = [p for p in params if p not in tail] + [
+            p for p in ("workspace", "tiling") if p in tail]
         yield ctx.diag(RuleCode.TILING_MISMATCH.value, Severity.ERROR, fn,
                        f"kernel parameters ({', '.join(params)}) must end with workspace, tiling; "
                        "a reordered list reads the tiling as zeros",
-                       start=entry.base, end=entry.base + len(ctx.source(
+                       _reorder_fix(ctx, entry, order), start=entry.base,
+                       end=entry.base + len(ctx.source(
                            entry.file, entry.base, entry.base + 200).split("(")[0]))
         return
     op = ctx.model.opdef()
@@ -195,15 +198,33 @@ def _param_order(ctx: LintContext) -> Iterator[Diagnostic]:
     expected = [p.name.lower() for p in op.inputs + op.outputs]
     got = [p.lower() for p in params if p not in ("workspace", "tiling")]
     if sorted(expected) == sorted(got) and expected != got:
+        by_lower = {p.lower(): p for p in params}
+        order = [by_lower[e] for e in expected] + [p for p in params if p in ("workspace",
+                                                                              "tiling")]
         yield ctx.diag(RuleCode.TILING_MISMATCH.value, Severity.ERROR, fn,
                        f"kernel parameters ({', '.join(got)}) are not in OpDef order "
                        f"({', '.join(expected)}: inputs, then outputs); arguments bind by position",
-                       start=entry.base, end=entry.base + 1)
+                       _reorder_fix(ctx, entry, order), start=entry.base, end=entry.base + 1)
     elif len(expected) != len(got) and expected:
         yield ctx.diag(RuleCode.TILING_MISMATCH.value, Severity.WARNING, fn,
                        f"kernel takes {len(got)} tensor parameters ({', '.join(got)}) but the "
                        f"OpDef declares {len(expected)} ({', '.join(expected)})",
                        start=entry.base, end=entry.base + 1)
+
+
+def _reorder_fix(ctx: LintContext, entry: Chunk, order: list[str]) -> Fix | None:
+    """Rewrites the entry's parameter list in the given order (each declaration kept as
+    written). The body is unchanged: it uses the parameters by name."""
+    fn = entry.function
+    if fn is None or fn.params_start < 0:
+        return None
+    by_name = {p.name: p.source for p in fn.params}
+    if set(order) != set(by_name):
+        return None
+    new = "(" + ", ".join(by_name[n] for n in order) + ")"
+    return Fix(title=f"Reorder the parameters: {', '.join(order)}",
+               edits=[ctx.edit(entry.file, entry.base + fn.params_start,
+                               entry.base + fn.params_end, new)])
 
 
 _MIX_MARKERS = ("Matmul", "CrossCoreSetFlag", "CrossCoreWaitFlag", "REGIST_MATMUL_OBJ")
