@@ -33,6 +33,7 @@ CASES = {
     "gm_scalar_write": "gm-out-of-bounds",
     "gm_call_operator_write": "gm-out-of-bounds",
     "ub_call_operator_write": "count-exceeds-tensor",
+    "operator_form": "count-exceeds-tensor",
     "two_pipes": "single-tpipe",
     "datacopypad_chip": "chip-support",
     "bf16_chip": "chip-support",

@@ -271,6 +271,15 @@ static std::map<std::string, Case> cases() {
         auto t = buf.Get<float>();
         t(64) = 1.0f;  // BUG: ub_call_operator_write
     }};
+    c["operator_form"] = {1, [] {
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> buf;
+        pipe.InitBuffer(buf, 1024);
+        auto whole = buf.Get<float>();
+        auto part = buf.Get<float>(64);
+        whole = part
+            + part;  // BUG: operator_form
+    }};
     c["sync_all_early_return"] = {3, [] {
         if (GetBlockIdx() == 2) return;
         SyncAll();  // BUG: sync_all_early_return

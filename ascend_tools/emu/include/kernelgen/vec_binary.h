@@ -65,6 +65,24 @@ inline void FusedMulAdd(const LocalTensor<T>& dst, const LocalTensor<T>& src0, c
 
 namespace kernelgen {
 
+// The right operand of `a + b`: converting to it records the expression's call site (the
+// default arguments of the converting constructor are evaluated where the user wrote the
+// expression), so a failure in the operator form names the user's line.
+template <class T>
+struct SitedOperand {
+    const LocalTensor<T>& tensor;
+    const char* file;
+    int line;
+    SitedOperand(const LocalTensor<T>& t, const char* f = __builtin_FILE(), int l = __builtin_LINE())
+        : tensor(t), file(f), line(l) {}
+};
+
+// Keeps T deduced from the left operand only, so the right one converts to SitedOperand<T>.
+template <class T>
+struct same_type {
+    using type = T;
+};
+
 // `a + b` etc.: applied when assigned to a LocalTensor, over the destination's size.
 template <class T, class Op>
 struct BinaryExpr : TensorExprTag {
@@ -72,18 +90,22 @@ struct BinaryExpr : TensorExprTag {
     const LocalTensor<T>& b;
     const char* api;
     Op op;
-    BinaryExpr(const LocalTensor<T>& x, const LocalTensor<T>& y, const char* name, Op o) : a(x), b(y), api(name), op(o) {}
-    void assign(const LocalTensor<T>& dst) const { binary_count(api, dst, a, b, dst.GetSize(), op, "<operator form>", 0); }
+    const char* file;
+    int line;
+    BinaryExpr(const LocalTensor<T>& x, const SitedOperand<T>& y, const char* name, Op o)
+        : a(x), b(y.tensor), api(name), op(o), file(y.file), line(y.line) {}
+    void assign(const LocalTensor<T>& dst) const { binary_count(api, dst, a, b, dst.GetSize(), op, file, line); }
 };
 
 }  // namespace kernelgen
 
 namespace AscendC {
 
-#define KG_OPERATOR(SYM, NAME, OP)                                                              \
-    template <class T>                                                                          \
-    inline auto operator SYM(const LocalTensor<T>& a, const LocalTensor<T>& b) {                \
-        return kernelgen::BinaryExpr<T, std::decay_t<decltype(OP)>>(a, b, NAME, OP);            \
+#define KG_OPERATOR(SYM, NAME, OP)                                                                              \
+    template <class T>                                                                                          \
+    inline auto operator SYM(const LocalTensor<T>& a,                                                           \
+                             const typename kernelgen::same_type<kernelgen::SitedOperand<T>>::type& b) {       \
+        return kernelgen::BinaryExpr<T, std::decay_t<decltype(OP)>>(a, b, NAME, OP);                            \
     }
 KG_OPERATOR(+, "Add", kernelgen::op::add)
 KG_OPERATOR(-, "Sub", kernelgen::op::sub)
