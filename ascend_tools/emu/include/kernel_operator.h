@@ -20,3 +20,4 @@
 #include "kernelgen/misc.h"
 #include "kernelgen/softmax.h"
 #include "kernelgen/cube.h"
+#include "kernelgen/list_tensor.h"
