@@ -85,6 +85,11 @@ def shape_variants(graph: CapturedGraph) -> list[list[list[int]]]:
     in every forward input that carries it, so broadcasting stays valid."""
     users = [t for t in graph.inputs if t.kind == "input"]
     pinned = {s for t in graph.inputs if t.kind != "input" for s in t.shape}
+    # Sizes written as literals in the forward (normalized_shape, view targets) stay fixed.
+    for n in graph.nodes:
+        for a in [*n.args, *n.kwargs.values()]:
+            if isinstance(a, list):
+                pinned |= {v for v in a if isinstance(v, int) and not isinstance(v, bool)}
     if not users:
         return []
     rank = max(len(t.shape) for t in users)
@@ -92,7 +97,7 @@ def shape_variants(graph: CapturedGraph) -> list[list[list[int]]]:
     out: list[list[list[int]]] = []
     for dim, grow in ((0, 3), (rank - 1, 1)):
         size = base[dim]
-        if size <= 1 or (size in pinned and (dim == rank - 1 or rank == 1)):
+        if size <= 1 or size in pinned:
             continue
         variant = []
         for t in users:

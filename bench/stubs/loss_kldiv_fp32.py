@@ -10,7 +10,7 @@ class Model(nn.Module):
         super().__init__()
 
     def forward(self, x, y):
-        return (y * (torch.log(y) - x)).sum() / x.shape[0]
+        return (y * (torch.log(y) - x)).sum(dim=1).mean()
 
 
 def get_inputs():
