@@ -21,3 +21,4 @@
 #include "kernelgen/softmax.h"
 #include "kernelgen/cube.h"
 #include "kernelgen/list_tensor.h"
+#include "kernelgen/norm.h"

@@ -86,12 +86,56 @@ TILING_DATA_FIELD_DEF(uint32_t, tailSplitSize);
 TILING_DATA_FIELD_DEF(uint32_t, tailReduceSize);
 END_TILING_DATA_DEF;
 
+// LayerNormTiling: a [B, S, H] normalisation over H (hLength 32-byte padded, originalHLength
+// valid) split into row groups of bsCurLength rows that fit the temp buffer.
+BEGIN_TILING_DATA_DEF(LayerNormTiling)
+TILING_DATA_FIELD_DEF(uint32_t, bLength);
+TILING_DATA_FIELD_DEF(uint32_t, sLength);
+TILING_DATA_FIELD_DEF(uint32_t, hLength);
+TILING_DATA_FIELD_DEF(uint32_t, originalHLength);
+TILING_DATA_FIELD_DEF(uint32_t, inputXSize);
+TILING_DATA_FIELD_DEF(uint32_t, meanVarSize);
+TILING_DATA_FIELD_DEF(uint32_t, numberOfTmpBuf);
+TILING_DATA_FIELD_DEF(uint32_t, firstTmpStartPos);
+TILING_DATA_FIELD_DEF(uint32_t, secondTmpStartPos);
+TILING_DATA_FIELD_DEF(uint32_t, thirdTmpStartPos);
+TILING_DATA_FIELD_DEF(uint32_t, loopRound);
+TILING_DATA_FIELD_DEF(uint32_t, inputRoundSize);
+TILING_DATA_FIELD_DEF(uint32_t, inputTailSize);
+TILING_DATA_FIELD_DEF(uint32_t, inputTailPos);
+TILING_DATA_FIELD_DEF(uint32_t, meanVarRoundSize);
+TILING_DATA_FIELD_DEF(uint32_t, meanVarTailSize);
+TILING_DATA_FIELD_DEF(uint32_t, meanVarTailPos);
+TILING_DATA_FIELD_DEF(uint32_t, bshCurLength);
+TILING_DATA_FIELD_DEF(uint32_t, bsCurLength);
+TILING_DATA_FIELD_DEF(float, lastDimValueBack);
+END_TILING_DATA_DEF;
+
+// RmsNormTiling: the same [B, S, H] split for RmsNorm (reciprocalOfHLength = 1 / originalHLength).
+BEGIN_TILING_DATA_DEF(RmsNormTiling)
+TILING_DATA_FIELD_DEF(uint32_t, bLength);
+TILING_DATA_FIELD_DEF(uint32_t, sLength);
+TILING_DATA_FIELD_DEF(uint32_t, hLength);
+TILING_DATA_FIELD_DEF(uint32_t, originalHLength);
+TILING_DATA_FIELD_DEF(float, reciprocalOfHLength);
+TILING_DATA_FIELD_DEF(uint32_t, mainBshLength);
+TILING_DATA_FIELD_DEF(uint32_t, mainBsLength);
+TILING_DATA_FIELD_DEF(uint32_t, mainBsLengthAlign);
+TILING_DATA_FIELD_DEF(uint32_t, loopRound);
+TILING_DATA_FIELD_DEF(uint32_t, inputTailPos);
+TILING_DATA_FIELD_DEF(uint32_t, tailBshLength);
+TILING_DATA_FIELD_DEF(uint32_t, tailBsLength);
+END_TILING_DATA_DEF;
+
 static_assert(sizeof(TCubeTiling) == 50 * 4, "TCubeTiling is 50 int32 fields");
 static_assert(sizeof(SoftMaxTiling) == 16 * 4, "SoftMaxTiling is 16 uint32 fields");
+static_assert(sizeof(LayerNormTiling) == 20 * 4 && sizeof(RmsNormTiling) == 12 * 4, "norm tilings are 4-byte fields");
 static_assert(std::is_standard_layout<TCubeTiling>::value && std::is_trivially_copyable<TCubeTiling>::value,
               "tiling structs must be plain data");
 
 namespace optiling {
+using ::LayerNormTiling;
+using ::RmsNormTiling;
 using ::SoftMaxTiling;
 using ::TCubeTiling;
 }  // namespace optiling

@@ -124,6 +124,36 @@ inline void LoadData(const LocalTensor<T>& dst, const GlobalTensor<T>& src, cons
     detail::load_fractals(dst, src.data(), last, p, file, line);
 }
 
+// L1 -> L0A/L0B with every 16 x 16 fractal transposed (2-byte types; the emulator does not model
+// the 8- and 32-bit fractal pairings, and says so).
+struct LoadData2dTransposeParams {
+    uint16_t startIndex = 0;
+    uint8_t repeatTimes = 0;
+    uint16_t srcStride = 0;
+    uint16_t dstGap = 0;
+    uint16_t dstFracGap = 0;
+    uint8_t addrMode = 0;
+    LoadData2dTransposeParams() = default;
+    LoadData2dTransposeParams(uint16_t start, uint8_t repeat, uint16_t srcStrideIn, uint16_t dstGapIn, uint16_t dstFracGapIn,
+                              uint8_t addrModeIn = 0)
+        : startIndex(start), repeatTimes(repeat), srcStride(srcStrideIn), dstGap(dstGapIn), dstFracGap(dstFracGapIn),
+          addrMode(addrModeIn) {}
+};
+
+template <class T>
+inline void LoadDataWithTranspose(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData2dTransposeParams& p,
+                                  KG_LOC) {
+    if (sizeof(T) != 2)
+        kernelgen::failf("param-range", file, line,
+                         "LoadDataWithTranspose: the emulator models 2-byte types only (16x16 fractals); %s given",
+                         kernelgen::type_name<T>());
+    if (!kernelgen::is_l1_position(src.GetPosition()))
+        kernelgen::failf("tensor-position", file, line, "LoadDataWithTranspose: src is in position %s; it reads L1 (A1/B1)",
+                         position_name(src.GetPosition()));
+    LoadData2DParams q(p.startIndex, p.repeatTimes, p.srcStride, 0, p.dstGap, true, p.addrMode);
+    detail::load_fractals(dst, src.data(), src.GetSize(), q, file, line);
+}
+
 namespace detail {
 template <class C, class A, class B, class F>
 inline void mmad(const LocalTensor<C>& dst, const LocalTensor<A>& a, const LocalTensor<B>& b, const MmadParams& p,

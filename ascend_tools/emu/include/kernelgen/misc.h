@@ -1,4 +1,4 @@
-// Remaining vector helpers: Brcb, Gather, CreateVecIndex, Axpy, and DumpTensor (prints).
+// Remaining vector helpers: Brcb, Gather, GatherMask, CreateVecIndex, Axpy, and DumpTensor (prints).
 #pragma once
 
 #include <cstdio>
@@ -46,6 +46,82 @@ inline void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src, const L
                              (unsigned long long)byte, (unsigned long long)i, (unsigned long long)limit);
         std::memcpy(dst.data() + i, reinterpret_cast<const uint8_t*>(src.data()) + byte, sizeof(T));
     }
+}
+
+// ---------------------------------------------------------------- GatherMask
+// Built-in src1Pattern values 1..7: which lanes of every repeat are kept (1 even, 2 odd, 3..6
+// lane 0..3 of every 4, 7 all).
+enum class GatherMaskMode : uint8_t { VERSION_V1 = 0, VERSION_V2 = 1 };
+inline constexpr GatherMaskMode defaultGatherMaskMode = GatherMaskMode::VERSION_V1;
+
+struct GatherMaskParams {
+    uint8_t src0BlockStride = 1;
+    uint16_t repeatTimes = 1;
+    uint16_t src0RepeatStride = 8;  // 32-byte blocks between repeats of src0
+    uint8_t src1RepeatStride = 0;   // 32-byte blocks between repeats of a pattern tensor (0: reuse)
+    GatherMaskParams() = default;
+    GatherMaskParams(uint8_t blk, uint16_t rep, uint16_t rep0, uint8_t rep1)
+        : src0BlockStride(blk), repeatTimes(rep), src0RepeatStride(rep0), src1RepeatStride(rep1) {}
+};
+
+namespace detail {
+// Keeps the lanes `keep(r, k)` selects, packed into dst in order; rsvdCnt = how many.
+// reduceMode (counter mode): each repeat considers its first `mask` lanes; else all lanes.
+template <class T, class Keep>
+inline void gather_mask(const LocalTensor<T>& dst, const LocalTensor<T>& src0, bool reduceMode, uint32_t mask,
+                        const GatherMaskParams& p, uint64_t& rsvdCnt, Keep keep, const char* file, int line) {
+    const char* api = "GatherMask";
+    const uint32_t per = kernelgen::per_repeat<T>();
+    kernelgen::check_repeat(api, p.repeatTimes, file, line);
+    if (reduceMode && (mask == 0 || mask > per))
+        kernelgen::failf("mask-range", file, line, "%s: reduceMode mask %u outside [1, %u]", api, mask, per);
+    const uint32_t lanes = reduceMode ? mask : per;
+    kernelgen::Lanes l{per, p.repeatTimes, true, uint64_t(p.repeatTimes) * per, {0, 0}};
+    auto ss = kernelgen::stride_of<T>(p.src0BlockStride, p.src0RepeatStride);
+    kernelgen::check_strided(api, "src0", src0, l, ss, file, line);
+    kernelgen::check_vec_operand(api, "dst", dst, 0, file, line);
+    kernelgen::count_repeats(api, p.repeatTimes);
+    uint64_t n = 0;
+    for (uint32_t r = 0; r < p.repeatTimes; ++r)
+        for (uint32_t k = 0; k < lanes; ++k) {
+            if (!keep(r, k)) continue;
+            if (n >= dst.GetSize())
+                kernelgen::failf("count-exceeds-tensor", file, line, "%s: keeps more than the %u elements of dst", api, dst.GetSize());
+            dst.data()[n++] = src0.data()[ss.at(r, k)];
+        }
+    rsvdCnt = n;
+}
+}  // namespace detail
+
+template <class T, GatherMaskMode mode = defaultGatherMaskMode>
+inline void GatherMask(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const uint8_t src1Pattern, const bool reduceMode,
+                       const uint32_t mask, const GatherMaskParams& gatherMaskParams, uint64_t& rsvdCnt, KG_LOC) {
+    if (src1Pattern < 1 || src1Pattern > 7)
+        kernelgen::failf("param-range", file, line, "GatherMask: built-in src1Pattern %u outside [1, 7]", src1Pattern);
+    auto keep = [src1Pattern](uint32_t, uint32_t k) {
+        if (src1Pattern == 7) return true;
+        if (src1Pattern <= 2) return k % 2 == uint32_t(src1Pattern - 1);
+        return k % 4 == uint32_t(src1Pattern - 3);
+    };
+    detail::gather_mask(dst, src0, reduceMode, mask, gatherMaskParams, rsvdCnt, keep, file, line);
+}
+// Pattern tensor: bit k of repeat r's pattern (little-endian words of U) keeps lane k.
+template <class T, class U, GatherMaskMode mode = defaultGatherMaskMode,
+          std::enable_if_t<std::is_integral_v<U> && std::is_unsigned_v<U>, int> = 0>
+inline void GatherMask(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<U>& src1Pattern,
+                       const bool reduceMode, const uint32_t mask, const GatherMaskParams& gatherMaskParams, uint64_t& rsvdCnt,
+                       KG_LOC) {
+    const uint64_t bits_per_repeat = kernelgen::per_repeat<T>();
+    const uint64_t rep_bits = uint64_t(gatherMaskParams.src1RepeatStride) * 256;
+    const uint64_t need_bits = gatherMaskParams.repeatTimes ? (gatherMaskParams.repeatTimes - 1) * rep_bits + bits_per_repeat : 0;
+    kernelgen::check_vec_operand("GatherMask", "src1Pattern", src1Pattern, kernelgen::ceil_div(need_bits, 8 * sizeof(U)), file,
+                                 line);
+    const U* words = src1Pattern.data();
+    auto keep = [&](uint32_t r, uint32_t k) {
+        uint64_t bit = r * rep_bits + k;
+        return ((words[bit / (8 * sizeof(U))] >> (bit % (8 * sizeof(U)))) & 1u) != 0;
+    };
+    detail::gather_mask(dst, src0, reduceMode, mask, gatherMaskParams, rsvdCnt, keep, file, line);
 }
 
 // dst[i] = firstValue + i.

@@ -1,6 +1,6 @@
 // Reductions: ReduceSum/Max/Min (whole count -> dst[0], index in dst[1] as integer bits),
-// WholeReduceSum/Max/Min (one result per repeat), BlockReduceSum/Max/Min (one per 32-byte
-// block), and the high-level Sum over rows. Sums accumulate in double and round once.
+// WholeReduceSum/Max/Min (one result per repeat), PairReduceSum (one per lane pair),
+// BlockReduceSum/Max/Min (one per 32-byte block), and the high-level Sum over rows. Sums accumulate in double and round once.
 #pragma once
 
 #include "vec_core.h"
@@ -224,6 +224,44 @@ KG_BLOCK_REDUCE(BlockReduceSum, kernelgen::RedKind::SUM)
 KG_BLOCK_REDUCE(BlockReduceMax, kernelgen::RedKind::MAX)
 KG_BLOCK_REDUCE(BlockReduceMin, kernelgen::RedKind::MIN)
 #undef KG_BLOCK_REDUCE
+
+// ---------------------------------------------------------------- PairReduceSum
+namespace detail {
+// Each repeat sums adjacent (even, odd) lanes: per_repeat / 2 results written contiguously at
+// r * dstRepStride * (per_repeat / 2) elements (the stride unit is half a repeat, 128 bytes).
+template <class T>
+inline void pair_reduce(const LocalTensor<T>& dst, const LocalTensor<T>& src, const kernelgen::Lanes& l, int32_t dstRepStride,
+                        int32_t srcBlkStride, int32_t srcRepStride, const char* file, int line) {
+    const char* api = "PairReduceSum";
+    auto ss = kernelgen::stride_of<T>(static_cast<uint32_t>(srcBlkStride), static_cast<uint32_t>(srcRepStride));
+    kernelgen::check_strided(api, "src", src, l, ss, file, line);
+    const uint64_t half = l.per_repeat / 2;
+    uint64_t need = l.repeats ? (uint64_t(l.repeats) - 1) * uint64_t(dstRepStride) * half + half : 0;
+    kernelgen::check_vec_operand(api, "dst", dst, need, file, line);
+    kernelgen::count_mask_repeats(api, l);
+    for (uint32_t r = 0; r < l.repeats; ++r)
+        for (uint32_t p = 0; p < half; ++p) {
+            kernelgen::Reducer<T> red{kernelgen::RedKind::SUM};
+            for (uint32_t k = 2 * p; k < 2 * p + 2; ++k)
+                if (l.active(r, k)) red.add(src.data()[ss.at(r, k)], k);
+            if (red.any) dst.data()[uint64_t(r) * uint64_t(dstRepStride) * half + p] = red.value();
+        }
+}
+}  // namespace detail
+
+template <class T, bool isSetMask = true>
+inline void PairReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, int64_t repeatTimes, int32_t mask,
+                          int32_t dstRepStride, int32_t srcBlkStride, int32_t srcRepStride, KG_LOC) {
+    auto l = kernelgen::lanes_from_count_mask("PairReduceSum", static_cast<uint64_t>(mask), repeatTimes, kernelgen::per_repeat<T>(),
+                                              isSetMask, file, line);
+    detail::pair_reduce(dst, src, l, dstRepStride, srcBlkStride, srcRepStride, file, line);
+}
+template <class T, bool isSetMask = true>
+inline void PairReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, int64_t repeatTimes, const uint64_t mask[],
+                          int32_t dstRepStride, int32_t srcBlkStride, int32_t srcRepStride, KG_LOC) {
+    auto l = kernelgen::lanes_from_bit_mask("PairReduceSum", mask, repeatTimes, kernelgen::per_repeat<T>(), isSetMask, file, line);
+    detail::pair_reduce(dst, src, l, dstRepStride, srcBlkStride, srcRepStride, file, line);
+}
 
 // ---------------------------------------------------------------- Sum (high level)
 struct SumParams {

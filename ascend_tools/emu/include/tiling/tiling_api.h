@@ -282,6 +282,95 @@ inline void GetGeluMaxMinTmpSize(const ge::Shape& src, uint32_t type_size, bool 
     elementwise_tmp_size(src, type_size, reuse, {2}, max_value, min_value);
 }
 
+// ---------------------------------------------------------------- LayerNorm / RmsNorm
+// [B, S, H] sources (H the 32-byte padded last axis). Temp buffer: the emulator needs two float
+// rows at least (kernelgen/norm.h); the maximum holds two float images of the whole source.
+inline bool norm_bsh(const ge::Shape& s, uint32_t& b, uint32_t& sl, uint32_t& h) {
+    size_t n = s.GetDimNum();
+    if (n < 1) return false;
+    h = static_cast<uint32_t>(s.GetDim(n - 1));
+    sl = n >= 2 ? static_cast<uint32_t>(s.GetDim(n - 2)) : 1u;
+    int64_t rest = 1;
+    for (size_t i = 0; i + 2 < n; ++i) rest *= s.GetDim(i);
+    b = static_cast<uint32_t>(rest);
+    return h > 0;
+}
+inline void norm_tmp_sizes(const ge::Shape& src, uint32_t& max_value, uint32_t& min_value) {
+    uint32_t b = 0, sl = 0, h = 0;
+    if (!norm_bsh(src, b, sl, h)) {
+        max_value = min_value = 0;
+        return;
+    }
+    min_value = h * 4u * 2u;
+    max_value = static_cast<uint32_t>(std::min<uint64_t>(uint64_t(b) * sl * min_value, UINT32_MAX));
+}
+
+inline void GetLayerNormMaxMinTmpSize(const ge::Shape& srcShape, uint32_t /*typeSize*/, bool /*isReuseSource*/,
+                                      uint32_t& maxValue, uint32_t& minValue) {
+    norm_tmp_sizes(srcShape, maxValue, minValue);
+}
+
+// Rows per group = what `stackBufferSize` bytes of temp buffer hold (at least one).
+inline void GetLayerNormNDTilingInfo(const ge::Shape& srcShape, uint32_t stackBufferSize, uint32_t typeSize,
+                                     bool /*isReuseSource*/, LayerNormTiling& tiling) {
+    tiling = LayerNormTiling();
+    uint32_t b = 0, sl = 0, h = 0;
+    if (!norm_bsh(srcShape, b, sl, h)) return;
+    const uint32_t rows = b * sl, per_row = h * 4u * 2u;
+    const uint32_t group = std::max(1u, std::min(rows, stackBufferSize / per_row));
+    tiling.bLength = b;
+    tiling.sLength = sl;
+    tiling.hLength = h;
+    tiling.originalHLength = h;
+    tiling.inputXSize = rows * h;
+    tiling.meanVarSize = rows;
+    tiling.numberOfTmpBuf = 2;
+    tiling.firstTmpStartPos = 0;
+    tiling.secondTmpStartPos = group * h * 4u;
+    tiling.thirdTmpStartPos = 2u * group * h * 4u;
+    tiling.loopRound = rows / group;
+    tiling.inputRoundSize = group * h;
+    tiling.inputTailSize = (rows % group) * h;
+    tiling.inputTailPos = tiling.loopRound * group * h;
+    tiling.meanVarRoundSize = group;
+    tiling.meanVarTailSize = rows % group;
+    tiling.meanVarTailPos = tiling.loopRound * group;
+    tiling.bshCurLength = group * h;
+    tiling.bsCurLength = group;
+    tiling.lastDimValueBack = 1.0f / static_cast<float>(h);
+    (void)typeSize;
+}
+
+inline bool GetRmsNormMaxMinTmpSize(const ge::Shape& srcShape, uint32_t /*typeSize*/, uint32_t& maxValue,
+                                    uint32_t& minValue, bool /*isBasicBlock*/ = false) {
+    norm_tmp_sizes(srcShape, maxValue, minValue);
+    return maxValue > 0;
+}
+
+// originSrcShape's last axis is the valid H (srcShape's is padded to 32 bytes).
+inline bool GetRmsNormTilingInfo(const ge::Shape& srcShape, const ge::Shape& originSrcShape, uint32_t stackBufferByteSize,
+                                 uint32_t /*typeSize*/, RmsNormTiling& tiling, bool /*isBasicBlock*/ = false) {
+    tiling = RmsNormTiling();
+    uint32_t b = 0, sl = 0, h = 0, ob = 0, os = 0, oh = 0;
+    if (!norm_bsh(srcShape, b, sl, h) || !norm_bsh(originSrcShape, ob, os, oh) || oh > h) return false;
+    const uint32_t rows = b * sl, per_row = h * 4u * 2u;
+    if (stackBufferByteSize < per_row) return false;
+    const uint32_t group = std::min(rows, stackBufferByteSize / per_row);
+    tiling.bLength = b;
+    tiling.sLength = sl;
+    tiling.hLength = h;
+    tiling.originalHLength = oh;
+    tiling.reciprocalOfHLength = 1.0f / static_cast<float>(oh);
+    tiling.mainBsLength = group;
+    tiling.mainBsLengthAlign = group;
+    tiling.mainBshLength = group * h;
+    tiling.loopRound = group ? rows / group : 0;
+    tiling.inputTailPos = tiling.loopRound * group * h;
+    tiling.tailBsLength = group ? rows % group : 0;
+    tiling.tailBshLength = tiling.tailBsLength * h;
+    return true;
+}
+
 }  // namespace AscendC
 
 namespace optiling {
