@@ -1,5 +1,6 @@
-"""LayerNorm and RmsNorm (device APIs fed by the host tiling helpers), PairReduceSum, GatherMask
-and LoadDataWithTranspose compute what torch computes (tests/emu/cpp/norm_apis.cpp)."""
+"""LayerNorm and RmsNorm (device APIs fed by the host tiling helpers), PairReduceSum, GatherMask,
+LoadDataWithTranspose and the high-level Exp compute what torch computes
+(tests/emu/cpp/norm_apis.cpp)."""
 
 from __future__ import annotations
 
@@ -76,3 +77,10 @@ def test_norm_without_a_filled_tiling_is_reported(emu_build, run_program) -> Non
     [err] = res.report["errors"]
     assert err["code"] == "param-range" and "GetRmsNormTilingInfo" in err["message"]
     assert err["line"] == marker_line("norm_apis.cpp", "BUG: rmsnorm_untiled")
+
+
+def test_high_level_exp_form_matches_the_basic_one(emu_build, run_program) -> None:
+    x = torch.randn(64, generator=torch.Generator().manual_seed(14)) * 4
+    y = from_bytes(run(emu_build, run_program, "exp_high_level", x), "float32")
+    torch.testing.assert_close(y[:64], torch.exp(x))
+    assert torch.equal(y[:64], y[64:])

@@ -6,6 +6,7 @@
 
 #include "kernel_tiling/kernel_tiling.h"
 #include "test_io.h"
+#include "lib/math/kernel_operator_exp_intf.h"
 #include "tiling/tiling_api.h"
 
 using namespace AscendC;
@@ -119,6 +120,21 @@ static std::map<std::string, std::function<void()>> cases() {
         auto out = vb.Get<half>();
         for (uint32_t i = 0; i < 512; ++i) out.SetValue(i, dst.GetValue(i));
         put(out, 512);
+    };
+    // x: 64 floats; out: the high-level Exp (Taylor-level template form) next to the basic one
+    c["exp_high_level"] = [] {
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> bx, by, bz, tmp;
+        pipe.InitBuffer(bx, 64 * 4);
+        pipe.InitBuffer(by, 64 * 4);
+        pipe.InitBuffer(bz, 64 * 4);
+        pipe.InitBuffer(tmp, 1024);
+        auto x = bx.Get<float>(), y = by.Get<float>(), z = bz.Get<float>();
+        fill(x, 64);
+        Exp<float, 15, false>(y, x, tmp.Get<uint8_t>(), 64);
+        Exp(z, x, 64);
+        put(y, 64);
+        put(z, 64);
     };
     c["rmsnorm_untiled"] = [] {
         RmsNormTiling t{};

@@ -28,6 +28,16 @@ inline float frac(float x) { return x - std::trunc(x); }
 
 namespace AscendC {
 
+// High-level Exp (math library): Exp<T, taylorExpandLevel, isReuseSource>(dst, src, tmp, count).
+// The NPU refines exp with a Taylor expansion of that many terms; the emulator computes exp
+// exactly, which is what the expansion approaches.
+template <class T, uint8_t taylorExpandLevel, bool isReuseSource = false>
+inline void Exp(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint8_t>& sharedTmpBuffer,
+                int64_t count, KG_LOC) {
+    kernelgen::check_vec_operand("Exp", "sharedTmpBuffer", sharedTmpBuffer, 0, file, line);
+    kernelgen::unary_count("Exp", dst, src, count, [](auto x) { return std::exp(static_cast<float>(x)); }, file, line);
+}
+
 KG_MATH_API(Sigmoid, kernelgen::op::sigmoid)
 KG_MATH_API(Tanh, std::tanh)
 KG_MATH_API(FasterGelu, kernelgen::op::faster_gelu)
