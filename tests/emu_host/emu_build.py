@@ -192,6 +192,28 @@ def single_file_binary() -> Path:
     return link("single", [obj, harness_object()])
 
 
+def mix_single_binary() -> Path:
+    """fixtures/single/mix_scale.cpp (a mix kernel) linked with the harness alone; its own
+    binary, since a mix entry makes every launch of a binary a mix launch."""
+    kernel = HERE / "fixtures" / "single" / "mix_scale.cpp"
+    text = "\n".join(
+        [
+            "#define DTYPE_X float",
+            "#define DTYPE_Y float",
+            f'#include "{kernel}"',
+            "static void e3(uint8_t** a) { mix_scale(a[0], a[1], a[2]); }",
+            'static const bool r3 = kernelgen::register_kernel("mix_scale", &e3, 3);',
+            "",
+        ]
+    )
+    wrapper = CACHE / "wrappers" / (hashlib.sha256(text.encode()).hexdigest()[:16] + ".cpp")
+    wrapper.parent.mkdir(parents=True, exist_ok=True)
+    if not wrapper.exists():
+        wrapper.write_text(text)
+    obj = _cached("mix_single.o", [*FLAGS, "-c", str(wrapper)], extra_text=text)
+    return link("mix_single", [obj, harness_object()])
+
+
 def syntax_check(source_text: str) -> subprocess.CompletedProcess:
     """g++ -fsyntax-only on a snippet (for compile-time diagnostics of the headers)."""
     return subprocess.run(

@@ -111,3 +111,26 @@ def test_host_headers_compile_in_one_unit_with_the_device_header(device_first: b
         "int main() { return static_cast<int>(sizeof(cube) + sizeof(sm)); }\n"
     )
     assert res.returncode == 0, res.stderr
+
+
+def test_mix_kernel_runs_an_aic_and_two_aivs_per_block(tmp_path: Path) -> None:
+    binary = emu_build.mix_single_binary()
+    rc, err = run_single(binary, tmp_path, "mix_scale", 2)
+    assert rc == 0, err
+    y = np.fromfile(tmp_path / "y.bin", dtype=np.float32)
+    scale = np.repeat([10.0, 11.0], 32).astype(np.float32)  # AIVs 0, 1 -> block 0; 2, 3 -> block 1
+    np.testing.assert_array_equal(y, np.arange(64, dtype=np.float32) * scale)
+    report = json.loads((tmp_path / "report.json").read_text())
+    assert report["block_dim"] == 2
+    assert len(report["counters"]["per_block"]) == 6  # 2 AICs + 4 AIVs
+
+
+def test_mix_kernel_block_dim_above_the_cube_cores_is_an_error(tmp_path: Path) -> None:
+    binary = emu_build.mix_single_binary()
+    rc, err = run_single(binary, tmp_path, "mix_scale", get_chip().cube_cores + 1)
+    assert rc == 3, err
+    [e] = json.loads((tmp_path / "report.json").read_text())["errors"]
+    assert e["code"] == "block-dim"
+    source = (emu_build.HERE / "fixtures" / "single" / "mix_scale.cpp").read_text().splitlines()
+    assert e["file"].endswith("mix_scale.cpp")
+    assert "KERNEL_TASK_TYPE_DEFAULT" in source[e["line"] - 1]

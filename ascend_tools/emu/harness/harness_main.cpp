@@ -838,7 +838,10 @@ class Run {
         kernelgen::report_set_field("tiling_bytes", std::to_string(tiling_bytes_));
         if (block_dim_ < 1 || block_dim_ > kMaxBlockDim)
             kernelgen::fail("block-dim", "blockDim " + std::to_string(block_dim_) + " is outside [1, 65535]", "", 0);
-        if (block_dim_ > chip.vector_cores)
+        // Vector kernels above the core count run in waves (a warning); a mix or cube kernel above
+        // the cube cores, or SyncAll above the cores, deadlocks: the runtime's scheduler fails
+        // those with `block-dim` (runtime.h).
+        if (block_dim_ > chip.vector_cores && kernelgen::declared_layout() == kernelgen::CoreLayout::AIV_ONLY)
             warn("block-dim", "blockDim " + std::to_string(block_dim_) + " exceeds the " + std::to_string(chip.vector_cores) + " cores of " +
                                   chip.name + ": vector kernels run in waves; mix kernels and kernels that call SyncAll would hang");
         if (k->arity != expected_arity_)
