@@ -71,8 +71,8 @@ def _cached(name: str, args: list[str], extra_text: str = "") -> Path:
     return out
 
 
-def compile_object(source: Path, name: str, *extra: str) -> Path:
-    return _cached(name, [*FLAGS, *extra, "-c", str(source)])
+def compile_object(source: Path, name: str, *extra: str, extra_text: str = "") -> Path:
+    return _cached(name, [*FLAGS, *extra, "-c", str(source)], extra_text=extra_text)
 
 
 def link(name: str, objects: list[Path]) -> Path:
@@ -115,8 +115,9 @@ class Project:
         arity: int,
         dtypes: dict[str, str],
         prelude: tuple[str, ...] = (),
+        root: Path | None = None,
     ):
-        self.root = HERE / "fixtures" / name
+        self.root = root or HERE / "fixtures" / name
         self.prelude = prelude  # headers the wrapper includes before KERNELGEN_OP_TYPE
         self.op_type = op_type
         self.entry = entry
@@ -124,9 +125,20 @@ class Project:
         self.dtypes = dtypes
         self.stem = entry  # op_host/<stem>.cpp, op_host/<stem>_tiling.h, op_kernel/<stem>.cpp
 
+    def sources_digest(self) -> str:
+        """Hash of the project's files (the tree hash covers only the fixtures)."""
+        h = hashlib.sha256()
+        for p in sorted(self.root.rglob("*")):
+            if p.is_file():
+                h.update(str(p.relative_to(self.root)).encode())
+                h.update(p.read_bytes())
+        return h.hexdigest()
+
     def host_object(self) -> Path:
         op_host = self.root / "op_host"
-        return compile_object(op_host / f"{self.stem}.cpp", "host.o", f"-I{op_host}")
+        return compile_object(
+            op_host / f"{self.stem}.cpp", "host.o", f"-I{op_host}", extra_text=self.sources_digest()
+        )
 
     def kernel_object(self) -> Path:
         text = wrapper_text(self)
@@ -135,7 +147,9 @@ class Project:
         wrapper.parent.mkdir(parents=True, exist_ok=True)
         if not wrapper.exists():
             wrapper.write_text(text)
-        return _cached("kernel.o", [*FLAGS, "-c", str(wrapper)], extra_text=text)
+        return _cached(
+            "kernel.o", [*FLAGS, "-c", str(wrapper)], extra_text=text + self.sources_digest()
+        )
 
     def describe_binary(self) -> Path:
         return link("describe", [self.host_object(), harness_object()])
@@ -225,6 +239,16 @@ def syntax_check(source_text: str) -> subprocess.CompletedProcess:
 
 
 SUM_LIST = Project("sum_list", "SumList", "sum_list", 4, {"xs": "float", "z": "float"})
+# The corpus Matmul project (tests/data/corpus/matmul_custom), for the out-of-bounds regression.
+MATMUL_CORPUS = Project(
+    "matmul_custom",
+    "MatmulCustom",
+    "matmul_custom",
+    5,
+    {"a": "half", "b": "half", "c": "float"},
+    prelude=("kernel_operator.h", "kernel_tiling/kernel_tiling.h"),
+    root=REPO / "tests" / "data" / "corpus" / "matmul_custom",
+)
 
 
 def chip_fields(c: Chip) -> list[str]:
