@@ -67,7 +67,7 @@ BUGS = {
     "sync_all_block_dim": ("block-dim", "48 vector cores"),
     "cross_wait_never_set": ("timeout", "AIV core"),
     "cross_wait_vector_only": ("timeout", "would hang"),
-    "cross_flag_range": ("param-range", "flag id 16"),
+    "cross_flag_range": ("param-range", "flag id 11"),
 }
 
 

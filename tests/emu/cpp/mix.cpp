@@ -86,7 +86,7 @@ static std::map<std::string, std::pair<uint32_t, std::function<void()>>> cases()
         CrossCoreWaitFlag<2, PIPE_S>(1);  // BUG: cross_wait_vector_only
     }};
     c["cross_flag_range"] = {1, [] {
-        CrossCoreSetFlag<2, PIPE_S>(16);  // BUG: cross_flag_range
+        CrossCoreSetFlag<2, PIPE_S>(11);  // BUG: cross_flag_range
     }};
     return c;
 }

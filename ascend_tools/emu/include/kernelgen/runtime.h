@@ -439,9 +439,10 @@ class Scheduler {
     }
 
     static void check_flag(const char* api, int mode, int flag, const char* file, int line) {
-        if (mode < 0 || mode > 2 || flag < 0 || flag > 15) {
+        // Flag ids 0-10 on the split-core chips (Atlas A2/A3 documentation).
+        if (mode < 0 || mode > 2 || flag < 0 || flag > 10) {
             std::ostringstream msg;
-            msg << api << ": mode " << mode << " / flag id " << flag << " outside mode [0, 2], flag id [0, 15]";
+            msg << api << ": mode " << mode << " / flag id " << flag << " outside mode [0, 2], flag id [0, 10]";
             fail("param-range", msg.str(), file, line);
         }
     }
