@@ -841,8 +841,10 @@ class Run {
         // Vector kernels above the core count run in waves (a warning); a mix or cube kernel above
         // the cube cores, or SyncAll above the cores, deadlocks: the runtime's scheduler fails
         // those with `block-dim` (runtime.h).
-        if (block_dim_ > chip.vector_cores && kernelgen::declared_layout() == kernelgen::CoreLayout::AIV_ONLY)
-            warn("block-dim", "blockDim " + std::to_string(block_dim_) + " exceeds the " + std::to_string(chip.vector_cores) + " cores of " +
+        const kernelgen::CoreLayout layout = kernelgen::declared_layout();
+        const uint32_t cores = kernelgen::cores_for(layout);
+        if (!kernelgen::is_mix(layout) && block_dim_ > cores)
+            warn("block-dim", "blockDim " + std::to_string(block_dim_) + " exceeds the " + std::to_string(cores) + " cores of " +
                                   chip.name + ": vector kernels run in waves; mix kernels and kernels that call SyncAll would hang");
         if (k->arity != expected_arity_)
             kernelgen::fail("tiling-mismatch", "kernel " + k->name + " takes " + std::to_string(k->arity) + " parameters but the run passes " +

@@ -315,7 +315,7 @@ class Scheduler {
         epoch_ = 0;
         pending_.clear();
         threads_.clear();
-        if (is_mix(layout) || layout == CoreLayout::AIC_ONLY) check_core_limit(layout, "", 0);
+        if (is_mix(layout)) check_core_limit(layout, "", 0);
         {
             std::unique_lock<std::mutex> lk(m_);
             grow(core_count(layout, block_dim));
@@ -349,7 +349,7 @@ class Scheduler {
                 << "; declare the kernel type first in the kernel function";
             fail("param-range", msg.str(), file, line);
         }
-        check_core_limit(l, file, line);
+        if (is_mix(l)) check_core_limit(l, file, line);
         layout_ = l;
         t_core = core_id(l, n_, 0);
         grow(core_count(l, n_));
@@ -447,6 +447,8 @@ class Scheduler {
         }
     }
 
+    // A mix kernel needs all its clusters resident (ASCENDC_SPEC rule 10); vector- and cube-only
+    // kernels above the core count run in waves.
     void check_core_limit(CoreLayout l, const char* file, int line) const {
         if (n_ <= cores_for(l)) return;
         std::ostringstream msg;
