@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 from ascend_tools.chips import DEFAULT_CHIP
-from kernelgen_lm.generate import rules_generate
+from kernelgen_lm.generate import any_plan_mode, rules_generate
 
 STUBS = Path(__file__).parent / "stubs"
 
@@ -22,12 +22,12 @@ def main() -> int:
     ap.add_argument("--stubs", type=Path, default=STUBS)
     ap.add_argument("--chip", default=DEFAULT_CHIP)
     ap.add_argument("--out", type=Path, default=Path("out/generate_bench"))
-    ap.add_argument("--only", default="")
+    ap.add_argument("--only", default="", help="comma-separated name substrings to run")
     ap.add_argument("--trials", type=int, default=2)
     args = ap.parse_args()
     rows = []
     for stub in sorted(args.stubs.glob("*.py")):
-        if args.only not in stub.name:
+        if args.only and not any(o in stub.name for o in args.only.split(",")):
             continue
         start = time.monotonic()
         res, plan = rules_generate(
@@ -41,7 +41,7 @@ def main() -> int:
                 "ok": res.ok,
                 "stage": last.stage if last else None,
                 "message": (last.message if last else "")[:300],
-                "mode": plan.mode if plan else None,
+                "mode": any_plan_mode(plan) if plan else None,
                 "seconds": round(time.monotonic() - start, 2),
                 "max_abs_err": max(
                     (c.max_abs_err or 0.0 for c in res.validation.cases), default=None
