@@ -34,6 +34,7 @@ CASES = {
     "gm_call_operator_write": "gm-out-of-bounds",
     "ub_call_operator_write": "count-exceeds-tensor",
     "operator_form": "count-exceeds-tensor",
+    "set_size_past_buffer": "count-exceeds-tensor",
     "two_pipes": "single-tpipe",
     "datacopypad_chip": "chip-support",
     "bf16_chip": "chip-support",

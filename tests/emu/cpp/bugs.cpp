@@ -280,6 +280,16 @@ static std::map<std::string, Case> cases() {
         whole = part
             + part;  // BUG: operator_form
     }};
+    c["set_size_past_buffer"] = {1, [] {
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> buf;
+        pipe.InitBuffer(buf, 256);
+        auto t = buf.Get<float>();
+        t.SetSize(32);
+        t.SetSize(64);
+        t.SetSize(65);  // BUG: set_size_past_buffer
+        Duplicate(t, 0.0f, 65);
+    }};
     c["sync_all_early_return"] = {3, [] {
         if (GetBlockIdx() == 2) return;
         SyncAll();  // BUG: sync_all_early_return

@@ -26,13 +26,14 @@ class LocalTensor {
     LocalTensor() = default;
     LocalTensor(T* data, uint32_t size, TPosition pos, const uint8_t* arena,
                 kernelgen::QueueCore* owner, int32_t slot)
-        : data_(data), size_(size), pos_(pos), arena_(arena), owner_(owner), slot_(slot) {}
+        : data_(data), size_(size), cap_(size), pos_(pos), arena_(arena), owner_(owner), slot_(slot) {}
 
     // A view starting `offset` elements further; its size is what is left of this one.
     LocalTensor operator[](uint32_t offset) const {
         LocalTensor t = *this;
         t.data_ = data_ + offset;
         t.size_ = offset <= size_ ? size_ - offset : 0;
+        t.cap_ = offset <= cap_ ? cap_ - offset : 0;
         t.view_ = true;  // keeps owner_/slot_ for use-after-free checks; not a whole buffer
         return t;
     }
@@ -44,13 +45,20 @@ class LocalTensor {
         data_ = reinterpret_cast<T*>(src.data() + offset);
         uint64_t left = src.GetSize() > offset ? uint64_t(src.GetSize() - offset) * sizeof(U) / sizeof(T) : 0;
         size_ = static_cast<uint32_t>(left);
+        cap_ = size_;
         owner_ = nullptr;
         slot_ = -1;
         view_ = true;
     }
 
     uint32_t GetSize() const { return size_; }
-    void SetSize(uint32_t n) { size_ = n; }
+    // The size may shrink or grow back up to the buffer the tensor came from, never past it.
+    void SetSize(uint32_t n, KG_LOC) {
+        if (n > cap_)
+            kernelgen::failf("count-exceeds-tensor", file, line, "SetSize(%u) on a LocalTensor<%s> whose buffer holds %u elements", n,
+                             kernelgen::type_name<T>(), cap_);
+        size_ = n;
+    }
     uint32_t GetLength() const { return size_ * static_cast<uint32_t>(sizeof(T)); }
     TPosition GetPosition() const { return pos_; }
     uint64_t GetPhyAddr() const { return reinterpret_cast<uint64_t>(data_); }
@@ -62,6 +70,7 @@ class LocalTensor {
                          static_cast<uint32_t>(uint64_t(size_) * sizeof(T) / sizeof(U)), pos_, arena_,
                          owner_, slot_);
         t.view_ = view_;
+        t.cap_ = static_cast<uint32_t>(uint64_t(cap_) * sizeof(T) / sizeof(U));
         return t;
     }
 
@@ -121,6 +130,7 @@ class LocalTensor {
   private:
     T* data_ = nullptr;
     uint32_t size_ = 0;
+    uint32_t cap_ = 0;  // elements from data_ to the end of the buffer it came from
     TPosition pos_ = TPosition::VECCALC;
     const uint8_t* arena_ = nullptr;
     kernelgen::QueueCore* owner_ = nullptr;
