@@ -101,9 +101,11 @@ class Evaluator:
 
     def __init__(self, model: KernelModel, chip: Chip,
                  shapes: list[list[int]] | None = None,
-                 overrides: dict[str, float] | None = None) -> None:
+                 overrides: dict[str, float] | None = None, combo: int | None = None) -> None:
         self.model = model
         self.overrides = overrides or {}
+        self.combo = combo
+        """Index of the OpDef dtype combination to evaluate DTYPE_<X> with (None: all)."""
         self.chip = chip
         self.shapes = shapes
         self._tiling: dict[str, Value] | None = None
@@ -111,7 +113,8 @@ class Evaluator:
         self._host_fn: Chunk | None = None
         self._type_args: dict[str, dict[str, str]] | None = None
         self._bindings: dict[int, dict[str, tuple[Expr, Chunk, int]]] = {}
-        self._busy: set[tuple[int, str]] = set()
+        self._busy: set[tuple[int, str, int | None]] = set()
+        self._inline: dict[int, dict[str, tuple[Expr, Chunk, int | None]]] = {}
         self._memo: dict[tuple[int, int, str], Value | None] = {}
 
     # ------------------------------------------------------------------ types
@@ -146,6 +149,10 @@ class Evaluator:
             if op:
                 for p in op.params:
                     if p.name.lower() == pname and p.dtypes:
+                        if self.combo is not None and self.combo < len(p.dtypes) and (
+                                p.dtypes[self.combo] in GE_DTYPES):
+                            ctype, n = GE_DTYPES[p.dtypes[self.combo]]
+                            return Value(n, n, (f"sizeof({t}) = {n} ({ctype})",))
                         sizes = [GE_DTYPES[d][1] for d in p.dtypes if d in GE_DTYPES]
                         if sizes:
                             names = ", ".join(sorted({GE_DTYPES[d][0] for d in p.dtypes
@@ -154,6 +161,17 @@ class Evaluator:
                             return Value(v.lo, v.hi, (f"sizeof({t}) = {v.fmt()} "
                                                       f"(OpDef dtypes {names})",))
         return None
+
+    def combos(self) -> list[int | None]:
+        """The OpDef dtype combinations (indices into each DataType list), or [None]."""
+        op = self.model.opdef()
+        n = max((len(p.dtypes) for p in op.params), default=0) if op else 0
+        return list(range(n)) if n > 1 else [None]
+
+    def with_combo(self, combo: int | None) -> Evaluator:
+        if combo == self.combo:
+            return self
+        return Evaluator(self.model, self.chip, self.shapes, self.overrides, combo)
 
     def element_type(self, type_text: str, chunk: Chunk | None) -> str:
         """`LocalTensor<T>`'s T resolved through class template arguments."""
@@ -200,6 +218,9 @@ class Evaluator:
         if tag == "cast":
             return self._eval(e[2], chunk, order, depth + 1)
         if tag == "t":
+            truth = self.truth(e[1], chunk, order, depth + 1)
+            if truth is not None:
+                return self._eval(e[2] if truth else e[3], chunk, order, depth + 1)
             a = self._eval(e[2], chunk, order, depth + 1)
             b = self._eval(e[3], chunk, order, depth + 1)
             if a is None or b is None:
@@ -207,6 +228,30 @@ class Evaluator:
             return Value(min(a.lo, b.lo), max(a.hi, b.hi), _merge(a, b))
         if tag == "c":
             return self._call(e, chunk, order, depth)
+        return None
+
+    def truth(self, e: Expr, chunk: Chunk, order: int | None, depth: int = 0) -> bool | None:
+        """Whether a comparison surely holds (True), surely fails (False), or either (None)."""
+        if e[0] == "u" and e[1] == "!":
+            t = self.truth(e[2], chunk, order, depth + 1)
+            return None if t is None else not t
+        if e[0] != "b" or e[1] not in ("<", "<=", ">", ">=", "==", "!="):
+            return None
+        a = self._eval(e[2], chunk, order, depth + 1)
+        b = self._eval(e[3], chunk, order, depth + 1)
+        if a is None or b is None:
+            return None
+        op = e[1]
+        if op in (">", ">="):
+            a, b, op = b, a, "<" if op == ">" else "<="
+        if op == "<":
+            return True if a.hi < b.lo else (False if a.lo >= b.hi else None)
+        if op == "<=":
+            return True if a.hi <= b.lo else (False if a.lo > b.hi else None)
+        if a.exact and b.exact:
+            return (a.lo == b.lo) == (op == "==")
+        if a.hi < b.lo or b.hi < a.lo:
+            return op == "!="
         return None
 
     def _call(self, e: Expr, chunk: Chunk, order: int | None, depth: int) -> Value | None:
@@ -233,12 +278,34 @@ class Evaluator:
             return Value(n, n, (f"{name}() = {n} on {self.chip.name}",))
         if name in ("GetShapeSize", "GetDim", "GetDimNum"):
             return self._shape_value(e, chunk, order, depth)
+        if recv is None:
+            inlined = self._inline_call(name, args, chunk, order, depth)
+            if inlined is not None:
+                return inlined
         if name in ("CeilDiv", "DivCeil", "CeilDivision") and len(args) == 2:
             a = self._eval(args[0], chunk, order, depth + 1)
             b = self._eval(args[1], chunk, order, depth + 1)
             if a is not None and b is not None and b.lo > 0:
                 return Value(math.ceil(a.lo / b.hi), math.ceil(a.hi / b.lo), _merge(a, b))
         return None
+
+    def _inline_call(self, name: str, args: tuple, chunk: Chunk, order: int | None,
+                     depth: int) -> Value | None:
+        """A small helper function of the project (one return statement) evaluated with this
+        call's arguments: `Dim(context, 0, 2)` -> the shape's dimension 2."""
+        fns = [c for c in self.model.functions.get(name, []) if not c.class_name]
+        if len(fns) != 1 or fns[0].function is None or len(fns[0].returns) != 1:
+            return None
+        fn = fns[0]
+        params = fn.function.params
+        if len(params) != len(args) or id(fn) in self._inline:
+            return None
+        self._inline[id(fn)] = {p.name: (a, chunk, order) for p, a in zip(params, args,
+                                                                          strict=True)}
+        try:
+            return self._eval(fn.returns[0], fn, None, depth + 1)
+        finally:
+            del self._inline[id(fn)]
 
     def _shape_value(self, e: Expr, chunk: Chunk, order: int | None, depth: int) -> Value | None:
         if self.shapes is None:
@@ -286,7 +353,7 @@ class Evaluator:
         return None
 
     def _name(self, name: str, chunk: Chunk, order: int | None, depth: int) -> Value | None:
-        guard = (id(chunk), name)
+        guard = (id(chunk), name, order)  # the same name at an earlier point is a new question
         if guard in self._busy:
             return None
         self._busy.add(guard)
@@ -314,9 +381,9 @@ class Evaluator:
         local = self._latest_local(name, chunk, order)
         if local is not None:
             if isinstance(local, Decl):
-                if local.init is None:
-                    special = self._out_param(name, chunk)
-                    return special
+                written = self._out_param(name, chunk, local.order, order)
+                if written is not None or local.init is None:
+                    return written
                 v = self._eval(local.init, chunk, local.order, depth + 1)
                 if local.loop_bound is not None and v is not None:
                     return self._loop_range(name, v, local, depth)
@@ -324,8 +391,23 @@ class Evaluator:
                 if local.op != "=" or local.loop_depth:
                     return None
                 v = self._eval(local.value, chunk, local.order, depth + 1)
+                if local.in_branch and v is not None:  # may not run: join with the value before
+                    taken = None
+                    if local.guard is not None:
+                        truth = self.truth(local.guard[0], chunk, local.order, depth + 1)
+                        taken = None if truth is None else truth == local.guard[1]
+                    if taken is False:
+                        return self._name_inner(name, chunk, local.order, depth + 1)
+                    if taken is None:
+                        before = self._name_inner(name, chunk, local.order, depth + 1)
+                        if before is None:
+                            return None
+                        v = Value(min(v.lo, before.lo), max(v.hi, before.hi), _merge(before, v))
             return self._named(name, v, local)
-        bound = self.bindings(chunk).get(name)
+        inline = self._inline.get(id(chunk))
+        bound = inline.get(name) if inline is not None else None
+        if bound is None:
+            bound = self.bindings(chunk).get(name)  # type: ignore[assignment]
         if bound is not None:
             expr, site, site_order = bound
             v = self._eval(expr, site, site_order, depth + 1)
@@ -357,9 +439,12 @@ class Evaluator:
         v = Value(start.lo, hi, _merge(start, bound))
         return Value(v.lo, v.hi, (*v.notes, f"{name} in [{v.fmt()}] (loop)"))
 
-    def _out_param(self, name: str, chunk: Chunk) -> Value | None:
+    def _out_param(self, name: str, chunk: Chunk, after: int = 0,
+                   before: int | None = None) -> Value | None:
         """`GetCoreMemSize(CoreMemType::UB, ubSize)` writes the UB size into ubSize."""
         for c in chunk.calls:
+            if c.order <= after or (before is not None and c.order >= before):
+                continue
             if (c.name == "GetCoreMemSize" and len(c.args) == 2
                     and c.args[1].text.strip() == name and "UB" in c.args[0].text):
                 n = self.chip.ub_bytes
@@ -411,8 +496,13 @@ class Evaluator:
                 return self._member(name, chunk.class_name, depth)
             return None
         if base[0] == "id" and self._is_tiling_var(base[1], chunk):
-            v = self.tiling_values().get(name)
-            return v
+            return self.tiling_values().get(name)
+        if base[0] == "id":  # a parameter that receives the tiling struct: Init(..., td)
+            inline = self._inline.get(id(chunk))
+            bound = (inline or {}).get(base[1]) or self.bindings(chunk).get(base[1])
+            if bound is not None and bound[0][0] == "id" and self._is_tiling_var(
+                    bound[0][1], bound[1]):
+                return self.tiling_values().get(name)
         return None
 
     def _is_tiling_var(self, var: str, chunk: Chunk) -> bool:

@@ -125,9 +125,10 @@ class _Extractor:
         return node.start_byte - self.base, node.end_byte - self.base
 
     def walk(self, node: Node, loop: int = 0, branch: bool = False) -> None:
-        stack = [(node, loop, branch)]
+        stack: list[tuple[Node, int, bool, tuple[Expr, bool] | None]] = [
+            (node, loop, branch, None)]
         while stack:
-            n, lp, br = stack.pop()
+            n, lp, br, guard = stack.pop()
             t = n.type
             if t == "call_expression":
                 self.call(n, lp, br)
@@ -135,17 +136,39 @@ class _Extractor:
                 self.declaration(n, lp, member=False)
             elif t == "assignment_expression":
                 if n.start_byte not in self.loop_updates:
-                    self.assign(n, lp, br)
+                    self.assign(n, lp, br, guard)
             elif t == "for_statement":
                 self.for_loop(n)
+            elif t == "return_statement" and n.named_children:
+                self.c.returns.append(to_expr(n.named_children[0]))
             if t in _LOOPS:
                 lp += 1
+                guard = None
+            was_branch = br
             if t in _BRANCHES:
                 br = True
-            kids = n.children
-            for k in reversed(kids):
+            then_start = else_start = -1
+            cond_expr: Expr | None = None
+            if t in _BRANCHES and was_branch:
+                # nested branches: the inner condition alone does not say the code runs
+                guard = None
+            elif t == "if_statement":
+                cond = n.child_by_field_name("condition")
+                then = n.child_by_field_name("consequence")
+                other = n.child_by_field_name("alternative")
+                cond_expr = to_expr(cond) if cond is not None else None
+                then_start = then.start_byte if then is not None else -1
+                else_start = other.start_byte if other is not None else -1
+            elif t in _BRANCHES:
+                guard = None  # switch or ?: : no single condition
+            for k in reversed(n.children):
                 if k.child_count or k.type in ("call_expression",):
-                    stack.append((k, lp, br))
+                    g = guard
+                    if cond_expr is not None and k.start_byte == then_start:
+                        g = (cond_expr, True)
+                    elif cond_expr is not None and k.start_byte == else_start:
+                        g = (cond_expr, False)
+                    stack.append((k, lp, br, g))
 
     def for_loop(self, n: Node) -> None:
         """`for (T i = a; i < b; ++i)`: remember i's bound for its declaration, and keep the
@@ -248,7 +271,8 @@ class _Extractor:
                 decl.loop_bound = (bound[1], bound[2])
             self.c.decls.append(decl)
 
-    def assign(self, n: Node, loop: int, branch: bool) -> None:
+    def assign(self, n: Node, loop: int, branch: bool,
+               guard: tuple[Expr, bool] | None = None) -> None:
         left = n.child_by_field_name("left")
         right = n.child_by_field_name("right")
         op = n.child_by_field_name("operator")
@@ -257,7 +281,7 @@ class _Extractor:
         s, e = self.rel(n)
         self.order += 1
         self.c.assigns.append(Assign(self.c, s, e, to_expr(left), text(op) if op else "=",
-                                     to_expr(right), self.order, loop, branch))
+                                     to_expr(right), self.order, loop, branch, guard))
 
 
 def _type_parts(ty: Node) -> tuple[str, list[str]]:

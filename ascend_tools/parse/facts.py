@@ -26,6 +26,8 @@ class Chunk:
     klass: ClassDef | None = None
     defines: list[Define] = field(default_factory=list)
     file: str = ""
+    returns: list[Expr] = field(default_factory=list)
+    """Expressions of the function's return statements (for inlining small helpers)."""
     memo: dict[str, object] = field(default_factory=dict)
     """Derived per-chunk facts rules compute once; reused with the chunk across edits."""
     tiling_macro: list[tuple[str, str, int]] = field(default_factory=list)
@@ -122,6 +124,9 @@ class Assign(Located):
     order: int
     loop_depth: int
     in_branch: bool
+    guard: tuple[Expr, bool] | None = None
+    """The innermost `if` condition around the assignment and whether it must hold (True in
+    the then-branch, False in the else-branch); None when not directly under an if."""
 
 
 @dataclass(slots=True, eq=False)

@@ -14,7 +14,13 @@ from tests.lint.helpers import CORPUS, corpus_texts, errors, lint_texts
 
 KERNELS = sorted(p.name for p in CORPUS.iterdir() if p.suffix == ".cpp" or p.is_dir())
 FAMILIES = {k.removesuffix(".cpp") for k in KERNELS}
-SHAPES = {"add_custom": [[8, 2048], [8, 2048]], "matmul_custom": [[1024, 512], [512, 2048]]}
+SHAPES = {
+    "add_custom": [[8, 2048], [8, 2048]],
+    "matmul_custom": [[1024, 512], [512, 2048]],
+    # projects written by our rule-based generator (kernelgen_lm), shapes from their refs
+    "gen_norm_layernorm_fp32": [[64, 768]],
+    "gen_red_sum_mid_fp32": [[8, 100, 33]],
+}
 
 
 def test_corpus_has_the_kernel_families_the_issue_asks_for() -> None:

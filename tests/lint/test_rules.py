@@ -377,9 +377,14 @@ def test_gm_access_past_the_set_global_buffer_extent() -> None:
     bad = mutate(ok, "DataCopy(xLocal, xGm[progress * this->tileLength], this->tileLength);",
                  "DataCopy(xLocal, xGm[progress * this->tileLength + 8], this->tileLength);")
     d = _only(lint_texts(bad, shapes=shapes), R.GM_OUT_OF_BOUNDS)[0]
+    assert d.severity == Severity.WARNING  # at the loop's last tile
     assert "up to element 2056" in d.message and "2048 elements" in d.message
     assert "offset 8..1928" in d.message
     assert R.GM_OUT_OF_BOUNDS.value not in codes(lint_texts(ok, shapes=shapes))
+    copy_in = "DataCopy(xLocal, xGm[progress * this->tileLength], this->tileLength);"
+    fixed_offset = mutate(ok, copy_in, "DataCopy(xLocal, xGm[2000], this->tileLength);")
+    d = _only(lint_texts(fixed_offset, shapes=shapes), R.GM_OUT_OF_BOUNDS)[0]
+    assert d.severity == Severity.ERROR
 
 
 def test_unqualified_unknown_function_is_only_a_warning() -> None:

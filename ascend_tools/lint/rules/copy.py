@@ -167,8 +167,11 @@ def _gm_extent(
     start_hi = offset.hi if offset is not None else 0
     if start_hi + count.lo > extent.lo:
         why = "; ".join(x for x in ((offset.why(3) if offset else ""), count.why(2)) if x)
+        # an exact offset surely overflows; a range (a loop, a branch) at its largest
+        # value only, which the code may never reach: a warning
+        sure = offset is None or offset.exact
         yield ctx.diag(
-            RuleCode.GM_OUT_OF_BOUNDS.value, Severity.ERROR, call,
+            RuleCode.GM_OUT_OF_BOUNDS.value, Severity.ERROR if sure else Severity.WARNING, call,
             f"{call.name} {verb} {arg.text} (offset "
             f"{offset.fmt() if offset is not None else 0}, {count.fmt()} elements) up to element "
             f"{start_hi + count.lo:g}, past the "
