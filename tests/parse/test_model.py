@@ -145,3 +145,36 @@ def test_constants_of_the_same_file_win_over_other_files() -> None:
     g = next(c for c in model.chunks if c.name == "g")
     assert ev.eval(("id", "BLOCK"), f).value == 8
     assert ev.eval(("id", "BLOCK"), g).value == 40
+
+
+def test_branches_are_decided_when_their_condition_is_known() -> None:
+    src = """
+uint64_t Twice(uint64_t v) { return v * 2; }
+void f(uint32_t k) {
+    uint32_t a = 100;
+    if (a > 50) { a = 10; }
+    uint32_t b = 100;
+    if (b < 50) { b = 10; } else { b = 20; }
+    uint32_t c = 100;
+    if (k > 3) { c = 7; }
+    uint32_t d = 100;
+    if (k > 3) { if (d > 5) { d = 1; } }
+    uint32_t e = 5 > 3 ? 1 : 2;
+    uint32_t g = Twice(21);
+}
+"""
+    model = _model({"k.cpp": src})
+    ev = Evaluator(model, get_chip())
+    fn = next(c for c in model.chunks if c.name == "f")
+    got = {n: ev.eval(("id", n), fn, 999) for n in "abcdeg"}
+    assert {n: (v.lo, v.hi) for n, v in got.items() if v is not None} == {
+        "a": (10, 10), "b": (20, 20), "c": (7, 100), "d": (1, 100), "e": (1, 1), "g": (42, 42)}
+
+
+def test_dtype_combinations_give_exact_sizes() -> None:
+    model = _model(corpus_texts("add_custom"))
+    ev = Evaluator(model, get_chip(), shapes=[[8, 2048], [8, 2048]])
+    assert ev.combos() == [0, 1]
+    init = next(c for c in model.calls if c.name == "InitBuffer")
+    sizes = [ev.with_combo(k).eval(init.args[2].expr, init.chunk, init.order) for k in (0, 1)]
+    assert [(v.lo, v.hi) for v in sizes if v is not None] == [(256, 256), (512, 512)]
