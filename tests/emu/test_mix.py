@@ -68,6 +68,7 @@ BUGS = {
     "cross_wait_never_set": ("timeout", "AIV core"),
     "cross_wait_vector_only": ("timeout", "would hang"),
     "cross_flag_range": ("param-range", "flag id 11"),
+    "cross_flag_overflow": ("param-range", "more than 15 times"),
 }
 
 

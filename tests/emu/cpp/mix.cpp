@@ -85,6 +85,13 @@ static std::map<std::string, std::pair<uint32_t, std::function<void()>>> cases()
     c["cross_wait_vector_only"] = {2, [] {
         CrossCoreWaitFlag<2, PIPE_S>(1);  // BUG: cross_wait_vector_only
     }};
+    c["cross_flag_overflow"] = {1, [] {
+        KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);
+        if ASCEND_IS_AIC {
+            for (int i = 0; i < 15; ++i) CrossCoreSetFlag<2, PIPE_FIX>(2);
+            CrossCoreSetFlag<2, PIPE_FIX>(2);  // BUG: cross_flag_overflow
+        }
+    }};
     c["cross_flag_range"] = {1, [] {
         CrossCoreSetFlag<2, PIPE_S>(11);  // BUG: cross_flag_range
     }};

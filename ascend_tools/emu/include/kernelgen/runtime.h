@@ -399,7 +399,18 @@ class Scheduler {
             bool to = mode == 0   ? id.is_aic == t_core.is_aic
                       : mode == 1 ? !id.is_aic && !t_core.is_aic && same_cluster
                                   : id.is_aic != t_core.is_aic && same_cluster;
-            if (to) ++pending_[key(mode, flag, c)];
+            if (!to) continue;
+            // The counter behind a flag id holds at most 15 unconsumed rounds on the NPU.
+            uint64_t& pending = pending_[key(mode, flag, c)];
+            uint64_t round = sets_needed(mode, id);
+            if (round > 0 && (pending + 1 + round - 1) / round > kMaxPendingRounds) {
+                std::ostringstream msg;
+                msg << "CrossCoreSetFlag mode " << mode << " flag " << flag << " raised more than " << kMaxPendingRounds
+                    << " times on " << (id.is_aic ? "AIC" : "AIV") << " core " << c
+                    << " without a CrossCoreWaitFlag there: the flag counter overflows on the NPU";
+                fail("param-range", msg.str(), file, line);
+            }
+            ++pending;
         }
         ++epoch_;
     }
@@ -430,13 +441,15 @@ class Scheduler {
     using FlagKey = std::tuple<int, int, uint32_t>;
     static FlagKey key(int mode, int flag, uint32_t core) { return {mode, flag, core}; }
 
-    uint64_t sets_needed(int mode) const {
+    // Raises of a flag that make one round (one wait's worth) on the core `who`.
+    uint64_t sets_needed(int mode, const CoreId& who) const {
         if (mode == 1) return aiv_ratio(layout_);
-        if (mode == 2) return t_core.is_aic ? aiv_ratio(layout_) : 1;
+        if (mode == 2) return who.is_aic ? aiv_ratio(layout_) : 1;
         uint64_t n = 0;
-        for (uint32_t c = 0; c < cores_; ++c) n += core_id(layout_, n_, c).is_aic == t_core.is_aic ? 1 : 0;
+        for (uint32_t c = 0; c < cores_; ++c) n += core_id(layout_, n_, c).is_aic == who.is_aic ? 1 : 0;
         return n;
     }
+    uint64_t sets_needed(int mode) const { return sets_needed(mode, t_core); }
 
     static void check_flag(const char* api, int mode, int flag, const char* file, int line) {
         // Flag ids 0-10 on the split-core chips (Atlas A2/A3 documentation).
@@ -537,6 +550,7 @@ class Scheduler {
     }
 
     static constexpr uint64_t kNotStalled = ~uint64_t(0);
+    static constexpr uint64_t kMaxPendingRounds = 15;
     std::mutex m_;
     std::condition_variable cv_;
     const std::function<void()>* body_ = nullptr;
