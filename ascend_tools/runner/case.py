@@ -67,27 +67,33 @@ def _attr_text(a: CaseAttr) -> str:
     raise ValueError(f"attr {a.name}: unsupported attribute type {a.type!r}")
 
 
-def case_text(case: Case) -> str:
-    c = case.chip
-    chip_fields = [
-        c.name,
-        c.soc_version,
-        c.cce_aicore,
-        c.ub_bytes,
-        c.ub_safe_bytes,
-        c.l1_bytes,
-        c.l0a_bytes,
-        c.l0b_bytes,
-        c.l0c_bytes,
-        c.cube_cores,
-        c.vector_cores,
-        int(c.split_cores),
-        c.max_tensors_per_position,
-        int(c.has_datacopypad),
-        int(c.has_bf16),
+def chip_fields(c: Chip) -> list[str]:
+    """The fields of the case file's `chip` line, in the harness's order."""
+    return [
+        str(v)
+        for v in (
+            c.name,
+            c.soc_version,
+            c.cce_aicore,
+            c.ub_bytes,
+            c.ub_safe_bytes,
+            c.l1_bytes,
+            c.l0a_bytes,
+            c.l0b_bytes,
+            c.l0c_bytes,
+            c.cube_cores,
+            c.vector_cores,
+            int(c.split_cores),
+            c.max_tensors_per_position,
+            int(c.has_datacopypad),
+            int(c.has_bf16),
+        )
     ]
+
+
+def case_text(case: Case) -> str:
     lines = [
-        "chip " + " ".join(map(str, chip_fields)),
+        "chip " + " ".join(chip_fields(case.chip)),
         f"op {case.op or '-'}",
         f"kernel {case.kernel}",
     ]

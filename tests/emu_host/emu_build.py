@@ -12,8 +12,6 @@ import subprocess
 from functools import cache
 from pathlib import Path
 
-from ascend_tools.chips import Chip
-
 REPO = Path(__file__).resolve().parents[2]
 EMU = REPO / "ascend_tools" / "emu"
 INCLUDE = EMU / "include"
@@ -83,6 +81,15 @@ def harness_object() -> Path:
     return compile_object(HARNESS, "harness.o")
 
 
+def wrapper_object(name: str, text: str, extra_text: str = "") -> Path:
+    """Writes a wrapper translation unit (named by its content) and compiles it to `name`."""
+    wrapper = CACHE / "wrappers" / (hashlib.sha256(text.encode()).hexdigest()[:16] + ".cpp")
+    wrapper.parent.mkdir(parents=True, exist_ok=True)
+    if not wrapper.exists():
+        wrapper.write_text(text)
+    return _cached(name, [*FLAGS, "-c", str(wrapper)], extra_text=text + extra_text)
+
+
 def wrapper_text(project: Project) -> str:
     """The kernel wrapper translation unit of README step 3, in the toolchain's order: the
     device headers first (its precompiled header), then the per-build macros, the op's tiling
@@ -141,15 +148,7 @@ class Project:
         )
 
     def kernel_object(self) -> Path:
-        text = wrapper_text(self)
-        digest = hashlib.sha256(text.encode()).hexdigest()[:16]
-        wrapper = CACHE / "wrappers" / f"{digest}.cpp"
-        wrapper.parent.mkdir(parents=True, exist_ok=True)
-        if not wrapper.exists():
-            wrapper.write_text(text)
-        return _cached(
-            "kernel.o", [*FLAGS, "-c", str(wrapper)], extra_text=text + self.sources_digest()
-        )
+        return wrapper_object("kernel.o", wrapper_text(self), self.sources_digest())
 
     def describe_binary(self) -> Path:
         return link("describe", [self.host_object(), harness_object()])
@@ -198,12 +197,7 @@ def single_file_binary() -> Path:
             "",
         ]
     )
-    wrapper = CACHE / "wrappers" / (hashlib.sha256(text.encode()).hexdigest()[:16] + ".cpp")
-    wrapper.parent.mkdir(parents=True, exist_ok=True)
-    if not wrapper.exists():
-        wrapper.write_text(text)
-    obj = _cached("single.o", [*FLAGS, "-c", str(wrapper)], extra_text=text)
-    return link("single", [obj, harness_object()])
+    return link("single", [wrapper_object("single.o", text), harness_object()])
 
 
 def mix_single_binary() -> Path:
@@ -220,12 +214,7 @@ def mix_single_binary() -> Path:
             "",
         ]
     )
-    wrapper = CACHE / "wrappers" / (hashlib.sha256(text.encode()).hexdigest()[:16] + ".cpp")
-    wrapper.parent.mkdir(parents=True, exist_ok=True)
-    if not wrapper.exists():
-        wrapper.write_text(text)
-    obj = _cached("mix_single.o", [*FLAGS, "-c", str(wrapper)], extra_text=text)
-    return link("mix_single", [obj, harness_object()])
+    return link("mix_single", [wrapper_object("mix_single.o", text), harness_object()])
 
 
 def syntax_check(source_text: str) -> subprocess.CompletedProcess:
@@ -249,27 +238,3 @@ MATMUL_CORPUS = Project(
     prelude=("kernel_operator.h", "kernel_tiling/kernel_tiling.h"),
     root=REPO / "tests" / "data" / "corpus" / "matmul_custom",
 )
-
-
-def chip_fields(c: Chip) -> list[str]:
-    """The case file's `chip` line fields for a chip of chips.json."""
-    return [
-        str(v)
-        for v in (
-            c.name,
-            c.soc_version,
-            c.cce_aicore,
-            c.ub_bytes,
-            c.ub_safe_bytes,
-            c.l1_bytes,
-            c.l0a_bytes,
-            c.l0b_bytes,
-            c.l0c_bytes,
-            c.cube_cores,
-            c.vector_cores,
-            int(c.split_cores),
-            c.max_tensors_per_position,
-            int(c.has_datacopypad),
-            int(c.has_bf16),
-        )
-    ]

@@ -11,9 +11,9 @@ from pathlib import Path
 import numpy as np
 
 from ascend_tools.chips import get_chip
+from ascend_tools.runner.case import chip_fields
 
 from . import emu_build
-from .emu_build import chip_fields
 
 KERNEL = emu_build.SUM_LIST.root / "op_kernel" / "sum_list.cpp"
 

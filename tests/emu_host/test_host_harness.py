@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 
 from ascend_tools.chips import Chip, all_chips, get_chip
+from ascend_tools.runner.case import chip_fields
 
 from . import emu_build
-from .emu_build import chip_fields
 
 SYS_WS = 16 * 1024 * 1024
 TILING_BYTES = 264  # sizeof(ScaleAddTilingData), checked by static_assert in cpp/host_api_check.cpp

@@ -11,9 +11,9 @@ from pathlib import Path
 import numpy as np
 
 from ascend_tools.chips import get_chip
+from ascend_tools.runner.case import chip_fields
 
 from . import emu_build
-from .emu_build import chip_fields
 
 
 def test_corpus_matmul_with_blocks_past_the_matrix_end(tmp_path: Path) -> None:

@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 
 from ascend_tools.chips import get_chip
+from ascend_tools.runner.case import chip_fields
 
 from . import emu_build
-from .emu_build import chip_fields
 
 
 @pytest.fixture(scope="module")
