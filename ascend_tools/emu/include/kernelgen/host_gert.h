@@ -243,31 +243,31 @@ class ExtendedKernelContext {
     size_t GetComputeNodeInputNum() const { return node_->inputs.size(); }
     size_t GetComputeNodeOutputNum() const { return node_->outputs.size(); }
 
-    const CompileTimeTensorDesc* GetInputDesc(size_t i) const {
-        return i < node_->inputs.size() ? &node_->inputs[i].desc : nullptr;
-    }
-    const CompileTimeTensorDesc* GetOutputDesc(size_t i) const {
-        return i < node_->outputs.size() ? &node_->outputs[i].desc : nullptr;
-    }
-    const CompileTimeTensorDesc* GetOptionalInputDesc(size_t ir) const {
-        const TensorSlot* s = slot(node_->inputs, ir, 0);
-        return s ? &s->desc : nullptr;
-    }
-    const CompileTimeTensorDesc* GetDynamicInputDesc(size_t ir, size_t rel) const {
-        const TensorSlot* s = slot(node_->inputs, ir, rel);
-        return s ? &s->desc : nullptr;
-    }
+    const CompileTimeTensorDesc* GetInputDesc(size_t i) const { return desc_of(input(i)); }
+    const CompileTimeTensorDesc* GetOutputDesc(size_t i) const { return desc_of(output(i)); }
+    const CompileTimeTensorDesc* GetOptionalInputDesc(size_t ir) const { return desc_of(ir_input(ir, 0)); }
+    const CompileTimeTensorDesc* GetDynamicInputDesc(size_t ir, size_t rel) const { return desc_of(ir_input(ir, rel)); }
 
   protected:
-    // The rel-th instance of IR entry `ir`, or nullptr (absent optional input).
-    static const TensorSlot* slot(const std::vector<TensorSlot>& v, size_t ir, size_t rel) {
-        for (const auto& s : v) {
+    // Instance i counting every instance (GetInputShape(i) and the like), or nullptr past the end.
+    const TensorSlot* input(size_t i) const { return i < node_->inputs.size() ? &node_->inputs[i] : nullptr; }
+    const TensorSlot* output(size_t i) const { return i < node_->outputs.size() ? &node_->outputs[i] : nullptr; }
+    // The rel-th instance of input IR entry `ir`, or nullptr (absent optional input).
+    const TensorSlot* ir_input(size_t ir, size_t rel) const {
+        for (const auto& s : node_->inputs) {
             if (s.ir_index != ir) continue;
             if (rel == 0) return &s;
             --rel;
         }
         return nullptr;
     }
+    // The parts of a slot the accessors hand out; nullptr (DT_UNDEFINED) for no slot.
+    static const CompileTimeTensorDesc* desc_of(const TensorSlot* s) { return s ? &s->desc : nullptr; }
+    static const StorageShape* shape_of(const TensorSlot* s) { return s ? &s->shape : nullptr; }
+    static const Shape* origin_shape_of(const TensorSlot* s) { return s ? &s->shape.GetOriginShape() : nullptr; }
+    static const Tensor* tensor_of(const TensorSlot* s) { return s ? &s->tensor : nullptr; }
+    static ge::DataType dtype_of(const TensorSlot* s) { return s ? s->desc.GetDataType() : ge::DT_UNDEFINED; }
+
     NodeData* node_;
 };
 
@@ -295,31 +295,13 @@ class TilingContext : public ExtendedKernelContext {
   public:
     TilingContext(NodeData* node, TilingData* raw) : ExtendedKernelContext(node), raw_(raw) {}
 
-    const StorageShape* GetInputShape(size_t i) const {
-        return i < node_->inputs.size() ? &node_->inputs[i].shape : nullptr;
-    }
-    const StorageShape* GetOutputShape(size_t i) const {
-        return i < node_->outputs.size() ? &node_->outputs[i].shape : nullptr;
-    }
-    const StorageShape* GetOptionalInputShape(size_t ir) const {
-        const TensorSlot* s = slot(node_->inputs, ir, 0);
-        return s ? &s->shape : nullptr;
-    }
-    const StorageShape* GetDynamicInputShape(size_t ir, size_t rel) const {
-        const TensorSlot* s = slot(node_->inputs, ir, rel);
-        return s ? &s->shape : nullptr;
-    }
-    const Tensor* GetInputTensor(size_t i) const {
-        return i < node_->inputs.size() ? &node_->inputs[i].tensor : nullptr;
-    }
-    const Tensor* GetOptionalInputTensor(size_t ir) const {
-        const TensorSlot* s = slot(node_->inputs, ir, 0);
-        return s ? &s->tensor : nullptr;
-    }
-    const Tensor* GetDynamicInputTensor(size_t ir, size_t rel) const {
-        const TensorSlot* s = slot(node_->inputs, ir, rel);
-        return s ? &s->tensor : nullptr;
-    }
+    const StorageShape* GetInputShape(size_t i) const { return shape_of(input(i)); }
+    const StorageShape* GetOutputShape(size_t i) const { return shape_of(output(i)); }
+    const StorageShape* GetOptionalInputShape(size_t ir) const { return shape_of(ir_input(ir, 0)); }
+    const StorageShape* GetDynamicInputShape(size_t ir, size_t rel) const { return shape_of(ir_input(ir, rel)); }
+    const Tensor* GetInputTensor(size_t i) const { return tensor_of(input(i)); }
+    const Tensor* GetOptionalInputTensor(size_t ir) const { return tensor_of(ir_input(ir, 0)); }
+    const Tensor* GetDynamicInputTensor(size_t ir, size_t rel) const { return tensor_of(ir_input(ir, rel)); }
 
     ge::graphStatus SetBlockDim(uint32_t n) {
         block_dim_ = n;
@@ -373,24 +355,11 @@ class InferShapeContext : public ExtendedKernelContext {
     explicit InferShapeContext(NodeData* node)
         : ExtendedKernelContext(node), out_shapes_(node->outputs.size()) {}
 
-    const Shape* GetInputShape(size_t i) const {
-        return i < node_->inputs.size() ? &node_->inputs[i].shape.GetOriginShape() : nullptr;
-    }
-    const Shape* GetOptionalInputShape(size_t ir) const {
-        const TensorSlot* s = slot(node_->inputs, ir, 0);
-        return s ? &s->shape.GetOriginShape() : nullptr;
-    }
-    const Shape* GetDynamicInputShape(size_t ir, size_t rel) const {
-        const TensorSlot* s = slot(node_->inputs, ir, rel);
-        return s ? &s->shape.GetOriginShape() : nullptr;
-    }
-    const Tensor* GetInputTensor(size_t i) const {
-        return i < node_->inputs.size() ? &node_->inputs[i].tensor : nullptr;
-    }
-    const Tensor* GetOptionalInputTensor(size_t ir) const {
-        const TensorSlot* s = slot(node_->inputs, ir, 0);
-        return s ? &s->tensor : nullptr;
-    }
+    const Shape* GetInputShape(size_t i) const { return origin_shape_of(input(i)); }
+    const Shape* GetOptionalInputShape(size_t ir) const { return origin_shape_of(ir_input(ir, 0)); }
+    const Shape* GetDynamicInputShape(size_t ir, size_t rel) const { return origin_shape_of(ir_input(ir, rel)); }
+    const Tensor* GetInputTensor(size_t i) const { return tensor_of(input(i)); }
+    const Tensor* GetOptionalInputTensor(size_t ir) const { return tensor_of(ir_input(ir, 0)); }
     Shape* GetOutputShape(size_t i) { return i < out_shapes_.size() ? &out_shapes_[i] : nullptr; }
     const std::vector<Shape>& output_shapes() const { return out_shapes_; }
 
@@ -403,17 +372,9 @@ class InferDataTypeContext : public ExtendedKernelContext {
     explicit InferDataTypeContext(NodeData* node)
         : ExtendedKernelContext(node), out_types_(node->outputs.size(), ge::DT_UNDEFINED) {}
 
-    ge::DataType GetInputDataType(size_t i) const {
-        return i < node_->inputs.size() ? node_->inputs[i].desc.GetDataType() : ge::DT_UNDEFINED;
-    }
-    ge::DataType GetOptionalInputDataType(size_t ir) const {
-        const TensorSlot* s = slot(node_->inputs, ir, 0);
-        return s ? s->desc.GetDataType() : ge::DT_UNDEFINED;
-    }
-    ge::DataType GetDynamicInputDataType(size_t ir, size_t rel) const {
-        const TensorSlot* s = slot(node_->inputs, ir, rel);
-        return s ? s->desc.GetDataType() : ge::DT_UNDEFINED;
-    }
+    ge::DataType GetInputDataType(size_t i) const { return dtype_of(input(i)); }
+    ge::DataType GetOptionalInputDataType(size_t ir) const { return dtype_of(ir_input(ir, 0)); }
+    ge::DataType GetDynamicInputDataType(size_t ir, size_t rel) const { return dtype_of(ir_input(ir, rel)); }
     ge::DataType GetOutputDataType(size_t i) const {
         return i < out_types_.size() ? out_types_[i] : ge::DT_UNDEFINED;
     }
