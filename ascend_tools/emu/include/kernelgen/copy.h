@@ -68,6 +68,28 @@ inline void check_local_need(const char* api, const char* role, const AscendC::L
               api, (unsigned long long)elems, role, type_name<T>(), t.GetSize());
 }
 
+// The count form's checks on the UB side of a GM <-> UB DataCopy; returns the element count.
+template <class T>
+inline uint64_t check_gm_copy_count(const char* api, const char* role, const AscendC::LocalTensor<T>& t, int64_t count,
+                                    bool to_gm, const char* file, int line) {
+    check_count_nonneg(api, count, file, line);
+    check_local_side(api, role, t, to_gm, false, file, line);
+    uint64_t n = static_cast<uint64_t>(count);
+    check_align32(api, n * sizeof(T), n, type_name<T>(), file, line);
+    check_local_need(api, role, t, n, file, line);
+    return n;
+}
+
+// Calls f(src offset, dst offset, length), all in elements, for each block of a DataCopyParams
+// copy (blockLen and the strides count 32-byte blocks); returns the bytes moved.
+template <class T, class F>
+inline uint64_t for_each_copy_block(const AscendC::DataCopyParams& p, F&& f) {
+    const uint64_t epb = 32 / sizeof(T), len = uint64_t(p.blockLen) * epb;
+    for (uint32_t i = 0; i < p.blockCount; ++i)
+        f(i * (len + uint64_t(p.srcStride) * epb), i * (len + uint64_t(p.dstStride) * epb), len);
+    return uint64_t(p.blockCount) * len * sizeof(T);
+}
+
 }  // namespace kernelgen
 
 namespace AscendC {
@@ -76,27 +98,19 @@ namespace AscendC {
 template <class T>
 inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, int64_t count, KG_LOC) {
     const char* api = "DataCopy(GM->UB)";
-    kernelgen::check_count_nonneg(api, count, file, line);
-    kernelgen::check_local_side(api, "dst", dst, false, false, file, line);
-    uint64_t n = static_cast<uint64_t>(count), bytes = n * sizeof(T);
-    kernelgen::check_align32(api, bytes, n, kernelgen::type_name<T>(), file, line);
-    kernelgen::check_local_need(api, "dst", dst, n, file, line);
+    uint64_t n = kernelgen::check_gm_copy_count(api, "dst", dst, count, false, file, line);
     src.check_access(api, 0, n, false, file, line);
-    std::memmove(dst.data(), src.data(), bytes);
-    kernelgen::counters().gm_to_ub_bytes += bytes;
+    std::memmove(dst.data(), src.data(), n * sizeof(T));
+    kernelgen::counters().gm_to_ub_bytes += n * sizeof(T);
 }
 
 template <class T>
 inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, int64_t count, KG_LOC) {
     const char* api = "DataCopy(UB->GM)";
-    kernelgen::check_count_nonneg(api, count, file, line);
-    kernelgen::check_local_side(api, "src", src, true, false, file, line);
-    uint64_t n = static_cast<uint64_t>(count), bytes = n * sizeof(T);
-    kernelgen::check_align32(api, bytes, n, kernelgen::type_name<T>(), file, line);
-    kernelgen::check_local_need(api, "src", src, n, file, line);
+    uint64_t n = kernelgen::check_gm_copy_count(api, "src", src, count, true, file, line);
     dst.check_access(api, 0, n, true, file, line);
     kernelgen::gm_store(dst.data(), src.data(), n);
-    kernelgen::counters().ub_to_gm_bytes += bytes;
+    kernelgen::counters().ub_to_gm_bytes += n * sizeof(T);
 }
 
 template <class T>
@@ -118,14 +132,11 @@ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, cons
     const char* api = "DataCopy(GM->UB, DataCopyParams)";
     kernelgen::check_block_count(api, p.blockCount, file, line);
     kernelgen::check_local_side(api, "dst", dst, false, false, file, line);
-    const uint64_t epb = 32 / sizeof(T), len = uint64_t(p.blockLen) * epb;
-    for (uint32_t i = 0; i < p.blockCount; ++i) {
-        uint64_t s = i * (len + uint64_t(p.srcStride) * epb), d = i * (len + uint64_t(p.dstStride) * epb);
+    kernelgen::counters().gm_to_ub_bytes += kernelgen::for_each_copy_block<T>(p, [&](uint64_t s, uint64_t d, uint64_t len) {
         kernelgen::check_local_need(api, "dst", dst, d + len, file, line);
         src.check_access(api, s, len, false, file, line);
         std::memmove(dst.data() + d, src.data() + s, len * sizeof(T));
-    }
-    kernelgen::counters().gm_to_ub_bytes += uint64_t(p.blockCount) * len * sizeof(T);
+    });
 }
 
 template <class T>
@@ -133,14 +144,11 @@ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, cons
     const char* api = "DataCopy(UB->GM, DataCopyParams)";
     kernelgen::check_block_count(api, p.blockCount, file, line);
     kernelgen::check_local_side(api, "src", src, true, false, file, line);
-    const uint64_t epb = 32 / sizeof(T), len = uint64_t(p.blockLen) * epb;
-    for (uint32_t i = 0; i < p.blockCount; ++i) {
-        uint64_t s = i * (len + uint64_t(p.srcStride) * epb), d = i * (len + uint64_t(p.dstStride) * epb);
+    kernelgen::counters().ub_to_gm_bytes += kernelgen::for_each_copy_block<T>(p, [&](uint64_t s, uint64_t d, uint64_t len) {
         kernelgen::check_local_need(api, "src", src, s + len, file, line);
         dst.check_access(api, d, len, true, file, line);
         kernelgen::gm_store(dst.data() + d, src.data() + s, len);
-    }
-    kernelgen::counters().ub_to_gm_bytes += uint64_t(p.blockCount) * len * sizeof(T);
+    });
 }
 
 template <class T>
@@ -148,14 +156,11 @@ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
     const char* api = "DataCopy(UB->UB, DataCopyParams)";
     kernelgen::check_block_count(api, p.blockCount, file, line);
     kernelgen::check_vec_operand(api, "src", src, 0, file, line);
-    const uint64_t epb = 32 / sizeof(T), len = uint64_t(p.blockLen) * epb;
-    for (uint32_t i = 0; i < p.blockCount; ++i) {
-        uint64_t s = i * (len + uint64_t(p.srcStride) * epb), d = i * (len + uint64_t(p.dstStride) * epb);
+    kernelgen::counters().ub_to_ub_bytes += kernelgen::for_each_copy_block<T>(p, [&](uint64_t s, uint64_t d, uint64_t len) {
         kernelgen::check_local_need(api, "src", src, s + len, file, line);
         kernelgen::check_local_need(api, "dst", dst, d + len, file, line);
         std::memmove(dst.data() + d, src.data() + s, len * sizeof(T));
-    }
-    kernelgen::counters().ub_to_ub_bytes += uint64_t(p.blockCount) * len * sizeof(T);
+    });
 }
 
 // ND (row-major nValue x dValue, row stride srcDValue) -> Nz fractals of 32-byte columns.
