@@ -33,12 +33,13 @@ class InitBuf:
     def bytes(self) -> Value | None:
         if self.length is None or self.num is None:
             return None
-        lo = self.num.lo * _align32(self.length.lo)
-        hi = self.num.hi * _align32(self.length.hi)
+        lo = self.num.lo * align32(self.length.lo)
+        hi = self.num.hi * align32(self.length.hi)
         return Value(lo, hi, self.length.notes + self.num.notes)
 
 
-def _align32(x: float) -> float:
+def align32(x: float) -> int:
+    """Bytes InitBuffer reserves for a length of x bytes (rounded up to 32)."""
     return ((int(x) + 31) // 32) * 32
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ascend_tools.toolchain.dtypes import DTYPES
+
 _COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
 _BEGIN = re.compile(r"BEGIN_TILING_DATA_DEF\s*\(\s*(\w+)\s*\)")
 _END = re.compile(r"END_TILING_DATA_DEF")
@@ -22,12 +24,10 @@ _DTYPES = re.compile(r"\.DataType(?:List)?\s*\(\s*\{([^}]*)\}")
 _ATTR = re.compile(r"this\s*->\s*Attr\s*\(\s*\"(\w+)\"\s*\)")
 _CONFIG = re.compile(r"AddConfig\s*\(\s*\"(\w+)\"")
 
-GE_DTYPES = {  # ge::DataType -> (C type in kernels, bytes)
-    "DT_FLOAT": ("float", 4), "DT_FLOAT16": ("half", 2), "DT_BF16": ("bfloat16_t", 2),
-    "DT_INT8": ("int8_t", 1), "DT_INT16": ("int16_t", 2), "DT_INT32": ("int32_t", 4),
-    "DT_INT64": ("int64_t", 8), "DT_UINT8": ("uint8_t", 1), "DT_UINT16": ("uint16_t", 2),
-    "DT_UINT32": ("uint32_t", 4), "DT_UINT64": ("uint64_t", 8), "DT_BOOL": ("bool", 1),
-    "DT_DOUBLE": ("double", 8),
+# ge::DataType -> (C type in kernels, bytes): the toolchain's dtype table, plus DT_DOUBLE, which
+# an OpDef may declare though no case file can carry it.
+GE_DTYPES = {d.ge_type.removeprefix("ge::"): (d.c_type, d.size) for d in DTYPES.values()} | {
+    "DT_DOUBLE": ("double", 8)
 }
 
 

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from ascend_tools.chips import MAX_BUFFERS_PER_PIPE
 from ascend_tools.diagnostics import Diagnostic, Fix, RuleCode, Severity
-from ascend_tools.lint.context import InitBuf, LintContext
+from ascend_tools.lint.context import InitBuf, LintContext, align32
 from ascend_tools.parse.evaluate import Evaluator, Value
 from ascend_tools.parse.facts import Decl, Define
 
@@ -28,16 +28,12 @@ def _ub_total(ev: Evaluator, bufs: list[InitBuf]) -> tuple[Value | None, list[st
         length = ev.eval(ib.len_expr, c.chunk, c.order)
         if num is None or length is None:
             return None, [], []
-        lo += num.lo * _align32(length.lo)
-        hi += num.hi * _align32(length.hi)
+        lo += num.lo * align32(length.lo)
+        hi += num.hi * align32(length.hi)
         qname = ib.queue.name if ib.queue else c.args[0].text
         parts.append(f"{qname}: {num.fmt()} x {length.fmt()} B")
         notes += [n for n in reversed(length.notes) if n not in notes]
     return Value(lo, hi), parts, notes
-
-
-def _align32(x: float) -> float:
-    return float(((int(x) + 31) // 32) * 32)
 
 
 def _ub_buffers(ctx: LintContext) -> list[InitBuf]:
@@ -157,7 +153,7 @@ def _total_with(base: Evaluator, bufs: list[InitBuf],
         length = ev.eval(ib.len_expr, c.chunk, c.order)
         if n is None or length is None:
             return None
-        total += n.hi * (((int(length.hi) + 31) // 32) * 32)
+        total += n.hi * align32(length.hi)
     return total
 
 
