@@ -20,7 +20,8 @@ class Severity(str, Enum):
 
 
 class RuleCode(str, Enum):
-    # Runtime rules (ASCENDC_SPEC.md section 7), checked by the emulator and, where possible, by lint.
+    # Runtime rules (ASCENDC_SPEC.md section 7), checked by the emulator and, where possible,
+    # by lint.
     UB_OVERFLOW = "ub-overflow"
     BUFFER_COUNT = "buffer-count"
     QUEUE_PROTOCOL = "queue-protocol"
@@ -91,4 +92,5 @@ class Diagnostic(BaseModel):
 
     def compiler_style(self) -> str:
         """`file:line:col: severity: message [code]`, the format editors and CI logs parse."""
-        return f"{self.file}:{self.line}:{self.column}: {self.severity.value}: {self.message} [{self.code}]"
+        where = f"{self.file}:{self.line}:{self.column}"
+        return f"{where}: {self.severity.value}: {self.message} [{self.code}]"
