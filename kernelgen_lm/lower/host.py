@@ -121,6 +121,21 @@ def host_source(plan: KernelPlan, chip: Chip, em: KernelEmitter) -> str:
     ]
     unit = [f"d{k}" for k in em.unit_axes]
     if plan.mode in ("elementwise", "column"):
+        outer = " * ".join(unit) if unit else "1"
+        global_stage = any(st.scope == "global" for st in plan.stages)
+        if not global_stage:
+            L += [
+                "    // Fewer outer rows than cores: shorter tiles, so every core gets work.",
+                f"    uint64_t outer = {outer};",
+                "    if (outer < coreNum) {",
+                "        uint64_t perOuter = (coreNum + outer - 1) / outer;",
+                f"        uint64_t cap = ((d{V} + perOuter - 1) / perOuter + TILE_ALIGN - 1) /"
+                " TILE_ALIGN * TILE_ALIGN;",
+                "        if (cap < tileLen) {",
+                "            tileLen = cap < TILE_ALIGN ? TILE_ALIGN : cap;",
+                "        }",
+                "    }",
+            ]
         unit.append(f"((d{V} + tileLen - 1) / tileLen)")
         L.append("    // Work units: (outer index, vector tile).")
     else:
