@@ -333,16 +333,8 @@ static std::map<std::string, Case> cases() {
 }
 
 int main(int argc, char** argv) {
-    if (argc != 3) {
-        std::fprintf(stderr, "usage: bugs CASE report\n");
-        return 2;
-    }
     auto all = cases();
-    auto it = all.find(argv[1]);
-    if (it == all.end()) {
-        std::fprintf(stderr, "unknown case %s\n", argv[1]);
-        return 2;
-    }
+    const auto& chosen = tio::select_case(all, argc, argv, {3}, "bugs CASE report");
     std::vector<uint8_t> xs(N * sizeof(float));
     for (uint32_t i = 0; i < N; ++i) {
         float v = static_cast<float>(i);
@@ -352,7 +344,7 @@ int main(int argc, char** argv) {
     g_x = x.addr();
     g_y = y.addr();
     g_small = small.addr();
-    tio::run(it->second.blocks, argv[2], it->second.body);
+    tio::run(chosen.blocks, argv[2], chosen.body);
     std::printf("y[0..3] = %g %g %g %g\n", ((float*)g_y)[0], ((float*)g_y)[1], ((float*)g_y)[2], ((float*)g_y)[1023]);
     return 0;
 }

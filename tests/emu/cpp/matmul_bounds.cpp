@@ -104,23 +104,15 @@ static std::map<std::string, std::pair<uint32_t, std::function<void()>>> cases()
 }
 
 int main(int argc, char** argv) {
-    if (argc != 3 && argc != 6) {
-        std::fprintf(stderr, "usage: matmul_bounds CASE report [a.bin b.bin c.bin]\n");
-        return 2;
-    }
     auto all = cases();
-    auto it = all.find(argv[1]);
-    if (it == all.end()) {
-        std::fprintf(stderr, "unknown case %s\n", argv[1]);
-        return 2;
-    }
+    const auto& chosen = tio::select_case(all, argc, argv, {3, 6}, "matmul_bounds CASE report [a.bin b.bin c.bin]");
     std::vector<uint8_t> av = argc == 6 ? tio::read_bytes(argv[3]) : std::vector<uint8_t>(M * K * 2, 0);
     std::vector<uint8_t> bv = argc == 6 ? tio::read_bytes(argv[4]) : std::vector<uint8_t>(K * N * 2, 0);
     tio::Gm a(av, "a"), b(bv, "b"), c(size_t(M) * N * 4, "c");
     g_a = a.addr();
     g_b = b.addr();
     g_c = c.addr();
-    tio::run(it->second.first, argv[2], it->second.second);
+    tio::run(chosen.first, argv[2], chosen.second);
     if (argc == 6) tio::write_bytes(argv[5], c.bytes.data(), c.bytes.size());
     return 0;
 }

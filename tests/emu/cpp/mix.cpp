@@ -99,23 +99,15 @@ static std::map<std::string, std::pair<uint32_t, std::function<void()>>> cases()
 }
 
 int main(int argc, char** argv) {
-    if (argc != 3 && argc != 5) {
-        std::fprintf(stderr, "usage: mix CASE report [x.bin out_dir/]\n");
-        return 2;
-    }
     auto all = cases();
-    auto it = all.find(argv[1]);
-    if (it == all.end()) {
-        std::fprintf(stderr, "unknown case %s\n", argv[1]);
-        return 2;
-    }
+    const auto& chosen = tio::select_case(all, argc, argv, {3, 5}, "mix CASE report [x.bin out_dir/]");
     std::vector<uint8_t> xs = argc == 5 ? tio::read_bytes(argv[3]) : std::vector<uint8_t>(4 * kTile * 4, 0);
     tio::Gm x(xs, "x"), ws(4 * kTile * 4, "workspace"), y(4 * kTile * 4, "y"), z(2 * 4, "z");
     g_x = x.addr();
     g_ws = ws.addr();
     g_y = y.addr();
     g_z = z.addr();
-    tio::run(it->second.first, argv[2], it->second.second);
+    tio::run(chosen.first, argv[2], chosen.second);
     if (argc == 5) {
         std::string out = argv[4];
         tio::write_bytes(out + "y.bin", y.bytes.data(), y.bytes.size());

@@ -148,20 +148,12 @@ static std::map<std::string, std::function<void()>> cases() {
 }
 
 int main(int argc, char** argv) {
-    if (argc != 5) {
-        std::fprintf(stderr, "usage: norm_apis CASE x.bin out.bin report\n");
-        return 2;
-    }
     auto all = cases();
-    auto it = all.find(argv[1]);
-    if (it == all.end()) {
-        std::fprintf(stderr, "unknown case %s\n", argv[1]);
-        return 2;
-    }
+    const auto& chosen = tio::select_case(all, argc, argv, {5}, "norm_apis CASE x.bin out.bin report");
     auto bytes = tio::read_bytes(argv[2]);
     g_x.resize(bytes.size() / 4);
     std::memcpy(g_x.data(), bytes.data(), g_x.size() * 4);
-    tio::run(1, argv[4], it->second);
+    tio::run(1, argv[4], chosen);
     tio::write_bytes(argv[3], g_out.data(), g_out.size());
     return 0;
 }

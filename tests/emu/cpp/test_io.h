@@ -4,7 +4,9 @@
 #pragma once
 
 #include <cstdio>
+#include <algorithm>
 #include <cstdlib>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -45,6 +47,23 @@ struct Gm {
     Gm(size_t n, const char* name) : bytes(n, 0xFF) { kernelgen::gm_register(bytes.data(), bytes.size(), name); }
     GM_ADDR addr() { return bytes.data(); }
 };
+
+// The entry of a program's case table named by argv[1]. An argument count not in `argcs` prints
+// `usage: <usage>` and an unknown name `unknown case <name>`; both exit with status 2.
+template <class Table>
+inline const typename Table::mapped_type& select_case(const Table& table, int argc, char** argv,
+                                                     std::initializer_list<int> argcs, const char* usage) {
+    if (std::find(argcs.begin(), argcs.end(), argc) == argcs.end()) {
+        std::fprintf(stderr, "usage: %s\n", usage);
+        std::exit(2);
+    }
+    auto it = table.find(argv[1]);
+    if (it == table.end()) {
+        std::fprintf(stderr, "unknown case %s\n", argv[1]);
+        std::exit(2);
+    }
+    return it->second;
+}
 
 // Runs `body` on `blocks` blocks and writes the report to `report` (if not empty).
 template <class F>
