@@ -1,7 +1,10 @@
-"""Minimal g++ driver for the emulator host tests: README build steps, cached by content hash.
+"""Builds for the emulator host tests.
 
-Kept inside the tests on purpose (the product's compiler driver is `ascend_tools.toolchain`);
-it compiles only the fixture project, the harness and the host API check program.
+Projects whose build the tests need not control go through the product's toolchain
+(`ToolchainProject`). The rest is a minimal g++ driver (README build steps, cached by content
+hash) for what the toolchain does not make: the scale_add project with the per-build macros
+*before* the device header, its describe binary, the host API check program, and single-file
+binaries that register chosen entries.
 """
 
 from __future__ import annotations
@@ -11,6 +14,10 @@ import os
 import subprocess
 from functools import cache
 from pathlib import Path
+
+from ascend_tools.chips import get_chip
+from ascend_tools.project import load_project
+from ascend_tools.toolchain import emulator
 
 REPO = Path(__file__).resolve().parents[2]
 EMU = REPO / "ascend_tools" / "emu"
@@ -69,8 +76,8 @@ def _cached(name: str, args: list[str], extra_text: str = "") -> Path:
     return out
 
 
-def compile_object(source: Path, name: str, *extra: str, extra_text: str = "") -> Path:
-    return _cached(name, [*FLAGS, *extra, "-c", str(source)], extra_text=extra_text)
+def compile_object(source: Path, name: str, *extra: str) -> Path:
+    return _cached(name, [*FLAGS, *extra, "-c", str(source)])
 
 
 def link(name: str, objects: list[Path]) -> Path:
@@ -81,23 +88,22 @@ def harness_object() -> Path:
     return compile_object(HARNESS, "harness.o")
 
 
-def wrapper_object(name: str, text: str, extra_text: str = "") -> Path:
+def wrapper_object(name: str, text: str) -> Path:
     """Writes a wrapper translation unit (named by its content) and compiles it to `name`."""
     wrapper = CACHE / "wrappers" / (hashlib.sha256(text.encode()).hexdigest()[:16] + ".cpp")
     wrapper.parent.mkdir(parents=True, exist_ok=True)
     if not wrapper.exists():
         wrapper.write_text(text)
-    return _cached(name, [*FLAGS, "-c", str(wrapper)], extra_text=text + extra_text)
+    return _cached(name, [*FLAGS, "-c", str(wrapper)], extra_text=text)
 
 
 def wrapper_text(project: Project) -> str:
-    """The kernel wrapper translation unit of README step 3, in the toolchain's order: the
-    device headers first (its precompiled header), then the per-build macros, the op's tiling
-    header and the kernel."""
+    """The kernel wrapper translation unit of README step 3 with the per-build macros and the
+    op's tiling header before the kernel, which includes the device header itself (the order
+    the toolchain's precompiled header does not use)."""
     kernel = project.root / "op_kernel" / f"{project.stem}.cpp"
     tiling_h = project.root / "op_host" / f"{project.stem}_tiling.h"
-    lines = [f'#include "{h}"' for h in project.prelude]
-    lines.append(f"#define KERNELGEN_OP_TYPE {project.op_type}")
+    lines = [f"#define KERNELGEN_OP_TYPE {project.op_type}"]
     lines += [f"#define DTYPE_{n.upper()} {c}" for n, c in project.dtypes.items()]
     args = ", ".join(f"a[{i}]" for i in range(project.arity))
     lines += [
@@ -114,47 +120,41 @@ def wrapper_text(project: Project) -> str:
 class Project:
     """A fixture operator project (msopgen layout) under tests/emu_host/fixtures."""
 
-    def __init__(
-        self,
-        name: str,
-        op_type: str,
-        entry: str,
-        arity: int,
-        dtypes: dict[str, str],
-        prelude: tuple[str, ...] = (),
-        root: Path | None = None,
-    ):
-        self.root = root or HERE / "fixtures" / name
-        self.prelude = prelude  # headers the wrapper includes before KERNELGEN_OP_TYPE
+    def __init__(self, name: str, op_type: str, entry: str, arity: int, dtypes: dict[str, str]):
+        self.root = HERE / "fixtures" / name
         self.op_type = op_type
         self.entry = entry
         self.arity = arity
         self.dtypes = dtypes
         self.stem = entry  # op_host/<stem>.cpp, op_host/<stem>_tiling.h, op_kernel/<stem>.cpp
 
-    def sources_digest(self) -> str:
-        """Hash of the project's files (the tree hash covers only the fixtures)."""
-        h = hashlib.sha256()
-        for p in sorted(self.root.rglob("*")):
-            if p.is_file():
-                h.update(str(p.relative_to(self.root)).encode())
-                h.update(p.read_bytes())
-        return h.hexdigest()
-
     def host_object(self) -> Path:
         op_host = self.root / "op_host"
-        return compile_object(
-            op_host / f"{self.stem}.cpp", "host.o", f"-I{op_host}", extra_text=self.sources_digest()
-        )
+        return compile_object(op_host / f"{self.stem}.cpp", "host.o", f"-I{op_host}")
 
     def kernel_object(self) -> Path:
-        return wrapper_object("kernel.o", wrapper_text(self), self.sources_digest())
+        return wrapper_object("kernel.o", wrapper_text(self))
 
     def describe_binary(self) -> Path:
         return link("describe", [self.host_object(), harness_object()])
 
     def run_binary(self) -> Path:
         return link("run", [self.host_object(), self.kernel_object(), harness_object()])
+
+
+class ToolchainProject:
+    """An operator project built for the default chip by `ascend_tools.toolchain.emulator`
+    (device header precompiled, per-build macros after it), for one dtype combination."""
+
+    def __init__(self, root: Path, dtypes: dict[str, str]):
+        self.root = root
+        self.dtypes = dtypes  # OpDef tensor name -> case-file dtype name
+
+    def run_binary(self) -> Path:
+        built = emulator.build(load_project(self.root), get_chip(), self.dtypes)
+        if not built.ok or built.binary is None:
+            raise BuildError("\n".join(d.compiler_style() for d in built.diagnostics))
+        return built.binary
 
 
 SCALE_ADD = Project(
@@ -164,14 +164,14 @@ SCALE_ADD = Project(
     7,
     {"x": "float", "y": "float", "bias": "float", "z": "float", "t": "uint8_t"},
 )
-# Device header and kernel_tiling.h come before KERNELGEN_OP_TYPE, as with the precompiled header.
-ADD_CUSTOM = Project(
-    "add_custom",
-    "AddCustom",
-    "add_custom",
-    5,
-    {"x": "half", "y": "half", "z": "half"},
-    prelude=("kernel_operator.h", "kernel_tiling/kernel_tiling.h"),
+ADD_CUSTOM = ToolchainProject(
+    HERE / "fixtures" / "add_custom", {"x": "float16", "y": "float16", "z": "float16"}
+)
+SUM_LIST = ToolchainProject(HERE / "fixtures" / "sum_list", {"xs": "float32", "z": "float32"})
+# The corpus Matmul project (tests/data/corpus/matmul_custom), for the out-of-bounds regression.
+MATMUL_CORPUS = ToolchainProject(
+    REPO / "tests" / "data" / "corpus" / "matmul_custom",
+    {"a": "float16", "b": "float16", "c": "float32"},
 )
 
 
@@ -225,16 +225,3 @@ def syntax_check(source_text: str) -> subprocess.CompletedProcess:
         capture_output=True,
         text=True,
     )
-
-
-SUM_LIST = Project("sum_list", "SumList", "sum_list", 4, {"xs": "float", "z": "float"})
-# The corpus Matmul project (tests/data/corpus/matmul_custom), for the out-of-bounds regression.
-MATMUL_CORPUS = Project(
-    "matmul_custom",
-    "MatmulCustom",
-    "matmul_custom",
-    5,
-    {"a": "half", "b": "half", "c": "float"},
-    prelude=("kernel_operator.h", "kernel_tiling/kernel_tiling.h"),
-    root=REPO / "tests" / "data" / "corpus" / "matmul_custom",
-)
