@@ -28,11 +28,16 @@ BASE_FLAGS = (
 )
 
 
-def chip_flags(chip: Chip) -> list[str]:
+def emulator_flags(chip: Chip) -> list[str]:
+    """The include path and macros that make a translation unit see the emulator for `chip`
+    (README "How a run is built"); also used by the emulator's own test programs."""
     return [
-        *BASE_FLAGS,
         f"-I{EMU_INCLUDE}",
         f"-D__CCE_AICORE__={chip.cce_aicore}",
         "-D__CCE_KT_TEST__=1",
         "-DASCENDC_CPU_DEBUG=1",
     ]
+
+
+def chip_flags(chip: Chip) -> list[str]:
+    return [*BASE_FLAGS, *emulator_flags(chip)]

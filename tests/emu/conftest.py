@@ -17,25 +17,24 @@ import pytest
 import torch
 from emu_device_support import to_bytes
 
+from ascend_tools.chips import get_chip
+from ascend_tools.toolchain.flags import EMU_INCLUDE, emulator_flags
+
 REPO = Path(__file__).resolve().parents[2]
-INCLUDE = REPO / "ascend_tools" / "emu" / "include"
 CPP = Path(__file__).resolve().parent / "cpp"
 CACHE = Path(tempfile.gettempdir()) / "kernelgen-emu-test-cache"
 FLAGS = [
     "-std=c++17",
     "-O1",
     "-pthread",
-    f"-I{INCLUDE}",
+    *emulator_flags(get_chip()),
     f"-I{CPP}",
-    "-D__CCE_AICORE__=220",
-    "-D__CCE_KT_TEST__=1",
-    "-DASCENDC_CPU_DEBUG=1",
 ]
 
 
 def _inputs_digest(source: Path) -> str:
     h = hashlib.sha256()
-    for part in [source, *sorted(INCLUDE.rglob("*.h")), *sorted(CPP.glob("*.h"))]:
+    for part in [source, *sorted(EMU_INCLUDE.rglob("*.h")), *sorted(CPP.glob("*.h"))]:
         h.update(str(part.relative_to(REPO)).encode())
         h.update(part.read_bytes())
     h.update(" ".join(FLAGS).encode())

@@ -4,11 +4,11 @@ needs) and warning-free, so user compiles report only the user's own warnings.""
 from __future__ import annotations
 
 import subprocess
-from pathlib import Path
 
 import pytest
 
-INCLUDE = Path(__file__).resolve().parents[2] / "ascend_tools" / "emu" / "include"
+from ascend_tools.toolchain.flags import EMU_INCLUDE as INCLUDE
+
 TOPIC_HEADERS = sorted(
     str(p.relative_to(INCLUDE))
     for p in INCLUDE.glob("kernelgen/*.h")

@@ -18,11 +18,9 @@ from pathlib import Path
 from ascend_tools.chips import get_chip
 from ascend_tools.project import load_project
 from ascend_tools.toolchain import emulator
+from ascend_tools.toolchain.flags import EMU_DIR, HARNESS_SOURCE, emulator_flags
 
 REPO = Path(__file__).resolve().parents[2]
-EMU = REPO / "ascend_tools" / "emu"
-INCLUDE = EMU / "include"
-HARNESS = EMU / "harness" / "harness_main.cpp"
 HERE = Path(__file__).resolve().parent
 FIXTURE = HERE / "fixtures" / "scale_add"
 CACHE = (
@@ -35,10 +33,7 @@ FLAGS = [
     "-O0",
     "-g0",
     "-Wall",
-    f"-I{INCLUDE}",
-    "-D__CCE_AICORE__=220",
-    "-D__CCE_KT_TEST__=1",
-    "-DASCENDC_CPU_DEBUG=1",
+    *emulator_flags(get_chip()),
 ]
 
 
@@ -50,7 +45,7 @@ class BuildError(RuntimeError):
 def _tree_hash() -> str:
     """Hash of everything a compile here can read: emulator headers, harness, test sources."""
     h = hashlib.sha256()
-    for root in (EMU, HERE / "fixtures", HERE / "cpp"):
+    for root in (EMU_DIR, HERE / "fixtures", HERE / "cpp"):
         for p in sorted(root.rglob("*")):
             if p.is_file() and p.suffix in (".h", ".cpp"):
                 h.update(str(p.relative_to(REPO)).encode())
@@ -85,7 +80,7 @@ def link(name: str, objects: list[Path]) -> Path:
 
 
 def harness_object() -> Path:
-    return compile_object(HARNESS, "harness.o")
+    return compile_object(HARNESS_SOURCE, "harness.o")
 
 
 def wrapper_object(name: str, text: str) -> Path:
