@@ -70,7 +70,7 @@ def scripted_lessons() -> list[Lesson]:
             outcome = validate_answer(BROKEN, Path(tmp), ADD_REF, chip.name, "lesson")
         finally:
             del os.environ["KERNELGEN_CACHE_DIR"]
-    repair = repair_messages(base, BROKEN, outcome.feedback)
+    repair = repair_messages(base, BROKEN.strip(), outcome.feedback)
     as_dicts = [[m.model_dump() for m in msgs] for msgs in (base, repair)]
     return [(as_dicts[0], BROKEN.strip()), (as_dicts[1], FIXED.strip())]
 
