@@ -46,6 +46,7 @@ def run(args: argparse.Namespace) -> int:
     except (LintError, LintConfigError, BindingError, UnknownChipError) as exc:
         print(f"kernelgen lint: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    errors = sum(d.severity == Severity.ERROR for d in diagnostics)
     if args.format == "json":
         print(json.dumps({"diagnostics": [_json_diag(d) for d in diagnostics]}, indent=2))
     else:
@@ -53,7 +54,6 @@ def run(args: argparse.Namespace) -> int:
             print(d.compiler_style())
             if d.fix is not None:
                 print(f"    fix: {d.fix.title}")
-        errors = sum(d.severity == Severity.ERROR for d in diagnostics)
         print(f"{errors} error(s), {len(diagnostics) - errors} other diagnostic(s)",
               file=sys.stderr)
-    return EXIT_ERRORS if any(d.severity == Severity.ERROR for d in diagnostics) else EXIT_OK
+    return EXIT_ERRORS if errors else EXIT_OK
