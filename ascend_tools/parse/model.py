@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from ascend_tools.parse.document import Document
-from ascend_tools.parse.facts import Assign, Call, Chunk, Decl, Define, Located
+from ascend_tools.parse.facts import Call, Chunk, Decl, Define, Located
 from ascend_tools.parse.host import OpDefFacts, TilingStruct, opdefs, tiling_structs
 
 QUEUE_TYPES = {"TQue", "TQueBind", "TBuf"}
@@ -194,9 +194,6 @@ class KernelModel:
         if qs is None:
             qs = self._queue_cache = self.queues()
         return qs.get((chunk.qualified, receiver)) or qs.get((chunk.class_name, receiver))
-
-    def all_assigns(self) -> list[Assign]:
-        return [a for c in self.chunks for a in c.assigns]
 
     def opdef(self) -> OpDefFacts | None:
         return self.opdefs[0] if self.opdefs else None

@@ -47,7 +47,3 @@ class LineIndex:
         start = self.starts[line - 1]
         end = self.starts[line] if line < len(self.starts) else len(self.data)
         return self.data[start:end].decode("utf-8", errors="replace").rstrip("\r\n")
-
-    @property
-    def line_count(self) -> int:
-        return len(self.starts)
