@@ -28,6 +28,8 @@ import numpy as np
 import torch
 from pydantic import BaseModel
 
+from ascend_tools.toolchain.dtypes import DTYPES
+
 TOLERANCES: dict[str, tuple[float, float]] = {
     "float32": (1e-4, 1e-4),
     "float16": (1e-3, 2e-3),
@@ -35,20 +37,8 @@ TOLERANCES: dict[str, tuple[float, float]] = {
 }
 EXACT = (0.0, 0.0)
 
-TORCH_DTYPES: dict[str, torch.dtype] = {
-    "float32": torch.float32,
-    "float16": torch.float16,
-    "bfloat16": torch.bfloat16,
-    "int8": torch.int8,
-    "int16": torch.int16,
-    "int32": torch.int32,
-    "int64": torch.int64,
-    "uint8": torch.uint8,
-    "uint16": torch.uint16,
-    "uint32": torch.uint32,
-    "uint64": torch.uint64,
-    "bool": torch.bool,
-}
+# The dtype table's names are torch's attribute names (torch.float16, torch.uint32, ...).
+TORCH_DTYPES: dict[str, torch.dtype] = {name: getattr(torch, name) for name in DTYPES}
 DTYPE_NAMES = {v: k for k, v in TORCH_DTYPES.items()}
 
 
