@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 from pydantic import BaseModel
@@ -19,10 +20,7 @@ class CaseTensor(BaseModel):
 
     @property
     def nbytes(self) -> int:
-        n = 1
-        for d in self.shape:
-            n *= d
-        return n * get_dtype(self.dtype).size
+        return math.prod(self.shape) * get_dtype(self.dtype).size
 
     @property
     def file(self) -> str:
