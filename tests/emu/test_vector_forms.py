@@ -138,6 +138,8 @@ def packed(cond: np.ndarray) -> np.ndarray:
     ("case", "cond"),
     [
         ("compare_lt", lambda x, y: x < y),
+        ("compare_lt_mask_count", lambda x, y: x < y),
+        ("compare_lt_mask_bits", lambda x, y: x < y),
         ("compare_ge", lambda x, y: x >= y),
         ("compare_eq", lambda x, y: x == x),
         ("compare_scalar_gt", lambda x, y: x > 0.5),

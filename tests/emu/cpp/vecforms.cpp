@@ -37,6 +37,8 @@ std::map<std::string, CaseFn<T>> table() {
         {"compare_lt", [](Ctx<T>& c) { Compare(c.bits, c.x, c.y, CMPMODE::LT, c.n); Duplicate(c.z, T(0), c.n); Cast(c.z, c.bits, RoundMode::CAST_NONE, c.n / 8); return false; }},
         {"compare_ge", [](Ctx<T>& c) { Compare(c.bits, c.x, c.y, CMPMODE::GE, c.n); Duplicate(c.z, T(0), c.n); Cast(c.z, c.bits, RoundMode::CAST_NONE, c.n / 8); return false; }},
         {"compare_eq", [](Ctx<T>& c) { Compare(c.bits, c.x, c.x, CMPMODE::EQ, c.n); Duplicate(c.z, T(0), c.n); Cast(c.z, c.bits, RoundMode::CAST_NONE, c.n / 8); return false; }},
+        {"compare_lt_mask_count", [](Ctx<T>& c) { Compare(c.bits, c.x, c.y, CMPMODE::LT, uint64_t(256 / sizeof(T)), int64_t(c.n / (256 / sizeof(T))), BinaryRepeatParams(1, 1, 1, 8, 8, 8)); Duplicate(c.z, T(0), c.n); Cast(c.z, c.bits, RoundMode::CAST_NONE, c.n / 8); return false; }},
+        {"compare_lt_mask_bits", [](Ctx<T>& c) { const uint64_t all[2] = {~0ull, sizeof(T) == 2 ? ~0ull : 0ull}; Compare(c.bits, c.x, c.y, CMPMODE::LT, all, int64_t(c.n / (256 / sizeof(T))), BinaryRepeatParams(1, 1, 1, 8, 8, 8)); Duplicate(c.z, T(0), c.n); Cast(c.z, c.bits, RoundMode::CAST_NONE, c.n / 8); return false; }},
         {"compare_scalar_gt", [](Ctx<T>& c) { CompareScalar(c.bits, c.x, T(0.5), CMPMODE::GT, c.n); Duplicate(c.z, T(0), c.n); Cast(c.z, c.bits, RoundMode::CAST_NONE, c.n / 8); return false; }},
         {"select_tensor", [](Ctx<T>& c) { Compare(c.bits, c.x, c.y, CMPMODE::LT, c.n); Select(c.z, c.bits, c.x, c.y, SELMODE::VSEL_TENSOR_TENSOR_MODE, c.n); return false; }},
         {"select_scalar", [](Ctx<T>& c) { CompareScalar(c.bits, c.x, T(0), CMPMODE::GT, c.n); Select(c.z, c.bits, c.x, T(0), SELMODE::VSEL_TENSOR_SCALAR_MODE, c.n); return false; }},

@@ -74,7 +74,7 @@ inline void CompareScalar(const LocalTensor<U>& dst, const LocalTensor<T>& src0,
 
 namespace detail {
 // Mask form: repeat r writes its per-repeat bits contiguously at bit r * perRepeat.
-template <class T, class U, class F>
+template <class U, class F>
 inline void compare_mask(const char* api, const LocalTensor<U>& dst, const kernelgen::Lanes& l, F f, const char* file,
                          int line) {
     kernelgen::check_mask_dst(api, dst, uint64_t(l.repeats) * l.per_repeat, file, line);
