@@ -31,7 +31,7 @@ def api_reference(source: str, chip: Chip) -> list[str]:
 
 
 def build_context(
-    task: ReferenceTask, op_name: str, chip: Chip, plan_summary: str | None, n_examples: int = 2
+    task: ReferenceTask, op_name: str, chip: Chip, plan_summary: str | None, n_examples: int = 1
 ) -> PromptContext:
     return PromptContext(
         op_name=op_name,

@@ -23,7 +23,7 @@ from ascend_tools.toolchain.cache import cache_root, hash_parts
 
 # Read as data, not imported (nothing imports `bench`); same place in a checkout and a wheel.
 BENCH_EXAMPLES = Path(__file__).resolve().parents[2] / "bench" / "examples"
-MAX_EXAMPLE_CHARS = 6000
+MAX_EXAMPLE_CHARS = 10000  # a whole small operator project (host + tiling + kernel)
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _BOILERPLATE = frozenset(
