@@ -96,6 +96,10 @@ def load_reference(path: Path) -> Reference:
     sys.modules[name] = module
     try:
         spec.loader.exec_module(module)
+    except SyntaxError as exc:
+        raise ReferenceError(
+            f"{path.name}:{exc.lineno}: syntax error: {exc.msg} (the file failed to import)"
+        ) from None
     except Exception as exc:
         raise ReferenceError(f"{path.name} failed to import: {exc!r}") from exc
     finally:

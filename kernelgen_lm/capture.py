@@ -8,16 +8,15 @@ then the module's parameters and buffers in `named_parameters()`/`named_buffers(
 
 from __future__ import annotations
 
-import importlib.util
 import logging
 import re
-import sys
-import uuid
 import warnings
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel
+
+from ascend_tools import reference
 
 DTYPE_NAMES: dict[str, str] = {
     "torch.float32": "float32",
@@ -84,28 +83,12 @@ class CapturedGraph(BaseModel):
         return next((n for n in self.nodes if n.name == name), None)
 
 
-def load_module(path: Path) -> Any:
-    """Imports the stub file as a fresh module; errors become CaptureError."""
-    if not path.is_file():
-        raise CaptureError(f"{path}: no such file")
-    name = f"kernelgen_ref_{uuid.uuid4().hex[:8]}"
-    spec = importlib.util.spec_from_file_location(name, path)
-    if spec is None or spec.loader is None:
-        raise CaptureError(f"{path}: cannot be imported as a Python module")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
+def load_module(path: Path) -> reference.Reference:
+    """The stub as a loaded KernelBench reference; its errors become CaptureError."""
     try:
-        spec.loader.exec_module(module)
-    except SyntaxError as e:
-        raise CaptureError(f"{path}:{e.lineno}: syntax error: {e.msg}") from None
-    except Exception as e:
-        raise CaptureError(f"{path}: importing failed: {type(e).__name__}: {e}") from None
-    finally:
-        sys.modules.pop(name, None)
-    for attr in ("Model", "get_inputs", "get_init_inputs"):
-        if not hasattr(module, attr):
-            raise CaptureError(f"{path}: not a KernelBench-format file (no `{attr}`)")
-    return module
+        return reference.load_reference(path)
+    except reference.ReferenceError as e:
+        raise CaptureError(str(e)) from None
 
 
 def _dtype(value: Any) -> str:
@@ -155,8 +138,8 @@ def capture(path: Path) -> CapturedGraph:
 
     module = load_module(path)
     try:
-        init = list(module.get_init_inputs())
-        model = module.Model(*init)
+        init = module.init_inputs()
+        model = module.model_cls(*init)
         example = list(module.get_inputs())
     except Exception as e:
         raise CaptureError(f"{path}: building the model or its inputs failed: {e}") from None

@@ -47,7 +47,7 @@ def test_parameters_follow_forward_inputs_in_named_parameters_order(tmp_path: Pa
 def test_file_without_model_is_refused_with_a_message(tmp_path: Path) -> None:
     p = tmp_path / "bad.py"
     p.write_text("x = 1\n")
-    with pytest.raises(CaptureError, match="no `Model`"):
+    with pytest.raises(CaptureError, match="no `class Model"):
         capture(p)
 
 
