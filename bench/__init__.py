@@ -1,1 +1,4 @@
-"""Benchmarks and task suites. Speed and memory targets live here, never in timed test assertions."""
+"""Benchmarks and task suites.
+
+Speed and memory targets live here, never in timed test assertions.
+"""

@@ -6,7 +6,9 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-Stage = Literal["capture", "plan", "lower", "llm", "parse", "lint", "compile", "run", "compare", "done"]
+Stage = Literal[
+    "capture", "plan", "lower", "llm", "parse", "lint", "compile", "run", "compare", "done"
+]
 
 
 class Attempt(BaseModel):
