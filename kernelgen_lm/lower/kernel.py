@@ -14,6 +14,7 @@ Layout of the generated kernel (the plan's mode picks the loop nest):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ascend_tools.chips import Chip
@@ -30,6 +31,16 @@ CTYPE = {
 }
 DSIZE = {"float32": 4, "float16": 2, "bfloat16": 2, "int32": 4, "int64": 8, "bool": 1}
 SMALL = 64  # elements of a small tile (one 256-byte repeat of float)
+# Stage op -> vector API folding a tile into a tile accumulator / reducing a tile to one value.
+ACC_API = {"sum": "Add", "prod": "Mul", "max": "Max", "min": "Min"}
+REDUCE_API = {"sum": "ReduceSum", "max": "ReduceMax", "min": "ReduceMin"}
+# Stage op -> scalar expression folding a part `{p}` into a running value `{a}`.
+COMBINE = {
+    "sum": "{a} + {p}",
+    "prod": "{a} * {p}",
+    "max": "({p} > {a} ? {p} : {a})",
+    "min": "({p} < {a} ? {p} : {a})",
+}
 
 
 @dataclass
@@ -209,22 +220,23 @@ class KernelEmitter:
             leaf=leaf,
         )
         res = prog.run(targets)
-        if small:
-            self.nsmall = max(self.nsmall, prog.nslots)
-        else:
-            self.nslots = max(self.nslots, prog.nslots)
         self._prog = prog
+        self.note_slots(small)
         lines += [indent + x for x in prog.lines]
         return res, cleanup
+
+    def note_slots(self, small: bool) -> None:
+        """Grows the small or the tile pool to the slots the last program has used."""
+        if small:
+            self.nsmall = max(self.nsmall, self._prog.nslots)
+        else:
+            self.nslots = max(self.nslots, self._prog.nslots)
 
     def as_tile(self, op: Operand, lines: list[str], indent: str, small: bool) -> str:
         if op.kind == "T":
             return op.text
         _, t = self._prog.slot()
-        if small:
-            self.nsmall = max(self.nsmall, self._prog.nslots)
-        else:
-            self.nslots = max(self.nslots, self._prog.nslots)
+        self.note_slots(small)
         lines.append(f"{indent}Duplicate({t}, {op.text}, {'1' if small else 'len'});")
         return t
 
@@ -242,10 +254,7 @@ class KernelEmitter:
             lines.append(f"{ind}Cast(o_{t.var}, {tile}, RoundMode::CAST_RINT, {count});")
         elif t.dtype == "bool":  # 0/1 comparison results: float -> half -> uint8
             _, th = self._prog.slot()
-            if small:
-                self.nsmall = max(self.nsmall, self._prog.nslots)
-            else:
-                self.nslots = max(self.nslots, self._prog.nslots)
+            self.note_slots(small)
             lines.append(f"{ind}LocalTensor<half> b_{t.var} = {th}.ReinterpretCast<half>();")
             lines.append(f"{ind}Cast(b_{t.var}, {tile}, RoundMode::CAST_RINT, {count});")
             lines.append(f"{ind}Cast(o_{t.var}, b_{t.var}, RoundMode::CAST_RINT, {count});")
@@ -275,9 +284,75 @@ class KernelEmitter:
         lines.append(f"{ind}for (uint64_t seg = 0; seg < {n}; ++seg) {{")
         ind2 = ind + "    "
         self.decompose("seg", self.reduced_nv, "r", lines, ind2)
-        for t in self.all_tensors():
-            lines.append(f"{ind2}uint64_t seg_{t.var} = {self.offset(t, self.reduced_nv, 'r')};")
+        self.seg_offsets(lines, ind2)
         return ind2
+
+    def seg_offsets(self, lines: list[str], ind: str) -> None:
+        for t in self.all_tensors():
+            lines.append(f"{ind}uint64_t seg_{t.var} = {self.offset(t, self.reduced_nv, 'r')};")
+
+    def seg_loop_close(self, lines: list[str], ind: str) -> None:
+        """Closes the loop `seg_loop_open` opened at `ind` (none without reduced axes)."""
+        if self.reduced_nv:
+            lines.append(f"{ind}}}")
+
+    def tile_len(self, lines: list[str], ind: str) -> None:
+        """`len` (and `len64` for comparisons): the elements of the tile starting at `c0`."""
+        V = self.V
+        lines.append(
+            f"{ind}uint32_t len = static_cast<uint32_t>(d{V} - c0 < tileLen ? d{V} - c0 : tileLen);"
+        )
+        if self.uses_compare:
+            lines.append(f"{ind}uint32_t len64 = CeilAlign(len, 64);")
+
+    def tile_loop_open(self, lines: list[str], ind: str) -> str:
+        """Opens a walk over the vector axis in tiles; returns the indent inside it."""
+        lines.append(f"{ind}for (uint64_t c0 = 0; c0 < d{self.V}; c0 += tileLen) {{")
+        self.tile_len(lines, ind + "    ")
+        return ind + "    "
+
+    def outputs(
+        self,
+        js: list[int],
+        lines: list[str],
+        ind: str,
+        *,
+        small: bool,
+        seg: bool,
+        at: Callable[[Tensor], str],
+    ) -> None:
+        """Computes outputs `js` and stores each at `at(tensor)`: one element when `small`,
+        else the tile at `c0`."""
+        outs, clean = self.program(
+            [self.plan.outputs[j].node for j in js],
+            small=small,
+            chunk="0" if small else "c0",
+            seg=seg,
+            lines=lines,
+            indent=ind,
+        )
+        count = "1" if small else "len"
+        for j, op in zip(js, outs, strict=True):
+            self.store(j, op, at(self.outs[j]), count, lines, ind, small)
+        lines += [ind + c for c in clean]
+
+    def tile_at(self, seg: bool) -> Callable[[Tensor], str]:
+        """Where a tile of an output goes: its unit base (+ segment) + `c0`."""
+        return lambda t: f"base_{t.var}{self.seg(t) if seg else ''} + c0"
+
+    def accumulate(self, L: list[str], ind: str, s: int, op: str, tile: str, first: str) -> None:
+        """Folds `tile` into the tile accumulator of stage `s` (a copy on the first step)."""
+        L.append(f"{ind}if ({first}) {{")
+        L.append(f"{ind}    DataCopy(acc{s}, {tile}, CeilAlign(len, 8));")
+        L.append(f"{ind}}} else {{")
+        L.append(f"{ind}    {ACC_API[op]}(acc{s}, acc{s}, {tile}, len);")
+        L.append(f"{ind}}}")
+
+    @staticmethod
+    def sync_vs(L: list[str], ind: str) -> None:
+        """Vector results become visible to scalar reads."""
+        L.append(f"{ind}SetFlag<HardEvent::V_S>(EVENT_ID0);")
+        L.append(f"{ind}WaitFlag<HardEvent::V_S>(EVENT_ID0);")
 
     def body(self) -> list[str]:
         plan = self.plan
@@ -291,12 +366,7 @@ class KernelEmitter:
         if vec_units:
             L.append(f"{i2}uint64_t c0 = (u % nChunks) * tileLen;")
             L.append(f"{i2}uint64_t outer = u / nChunks;")
-            L.append(
-                f"{i2}uint32_t len = static_cast<uint32_t>(d{self.V} - c0 < tileLen ? "
-                f"d{self.V} - c0 : tileLen);"
-            )
-            if self.uses_compare:
-                L.append(f"{i2}uint32_t len64 = CeilAlign(len, 64);")
+            self.tile_len(L, i2)
             self.decompose("outer", self.unit_axes, "o", L, i2)
         else:
             self.decompose("u", self.unit_axes, "o", L, i2)
@@ -306,17 +376,8 @@ class KernelEmitter:
         if self.scan is not None:
             self.scan_body(L, i2)
         elif self.mode == "elementwise":
-            outs, clean = self.program(
-                [o.node for o in plan.outputs],
-                small=False,
-                chunk="c0",
-                seg=False,
-                lines=L,
-                indent=i2,
-            )
-            for j, op in enumerate(outs):
-                self.store(j, op, f"base_{self.outs[j].var} + c0", "len", L, i2, False)
-            L += [i2 + c for c in clean]
+            every = list(range(len(plan.outputs)))
+            self.outputs(every, L, i2, small=False, seg=False, at=self.tile_at(False))
         elif self.mode == "column":
             for s, st in enumerate(stages):
                 if st.scope == "global":
@@ -330,19 +391,10 @@ class KernelEmitter:
                 tile = self.as_tile(v, L, i3, False)
                 if st.op in ("argmax", "argmin"):
                     self.column_arg(L, i3, s, st.op, tile, first)
-                    L += [i3 + c for c in clean]
-                    if self.reduced_nv:
-                        L.append(f"{i2}}}")
-                    continue
-                api = {"sum": "Add", "max": "Max", "min": "Min", "prod": "Mul"}[st.op]
-                L.append(f"{i3}if ({first}) {{")
-                L.append(f"{i3}    DataCopy(acc{s}, {tile}, CeilAlign(len, 8));")
-                L.append(f"{i3}}} else {{")
-                L.append(f"{i3}    {api}(acc{s}, acc{s}, {tile}, len);")
-                L.append(f"{i3}}}")
+                else:
+                    self.accumulate(L, i3, s, st.op, tile, first)
                 L += [i3 + c for c in clean]
-                if self.reduced_nv:
-                    L.append(f"{i2}}}")
+                self.seg_loop_close(L, i2)
             self.outputs_column(L, i2)
         else:
             self.row_body(L, i2)
@@ -377,7 +429,6 @@ class KernelEmitter:
         assert st is not None
         s = plan.stages.index(st)
         full = [j for j, o in enumerate(plan.outputs) if o.level == "full"]
-        api = {"sum": "Add", "prod": "Mul", "max": "Max", "min": "Min"}[st.op]
         if self.mode == "column":
             # Scan axis walked (reversed when asked); the accumulator is one tile wide.
             n = " * ".join(f"d{k}" for k in self.reduced_nv)
@@ -388,8 +439,7 @@ class KernelEmitter:
                 L.append(f"{i2}for (uint64_t seg = 0; seg < {n}; ++seg) {{")
             i3 = i2 + "    "
             self.decompose("seg", self.reduced_nv, "r", L, i3)
-            for t in self.all_tensors():
-                L.append(f"{i3}uint64_t seg_{t.var} = {self.offset(t, self.reduced_nv, 'r')};")
+            self.seg_offsets(L, i3)
             first = f"seg == {n} - 1" if st.reverse else "seg == 0"
             L.append(f"{i3}{{  // accumulate this step")
             i3 += "    "
@@ -397,26 +447,11 @@ class KernelEmitter:
                 [st.value], small=False, chunk="c0", seg=True, lines=L, indent=i3
             )
             tile = self.as_tile(v, L, i3, False)
-            L.append(f"{i3}if ({first}) {{")
-            L.append(f"{i3}    DataCopy(acc{s}, {tile}, CeilAlign(len, 8));")
-            L.append(f"{i3}}} else {{")
-            L.append(f"{i3}    {api}(acc{s}, acc{s}, {tile}, len);")
-            L.append(f"{i3}}}")
+            self.accumulate(L, i3, s, st.op, tile, first)
             L += [i3 + c for c in clean]
             i3 = i3[:-4]
             L.append(f"{i3}}}")
-            outs, clean = self.program(
-                [plan.outputs[j].node for j in full],
-                small=False,
-                chunk="c0",
-                seg=True,
-                lines=L,
-                indent=i3,
-            )
-            for j, op in zip(full, outs, strict=True):
-                t = self.outs[j]
-                self.store(j, op, f"base_{t.var}{self.seg(t)} + c0", "len", L, i3, False)
-            L += [i3 + c for c in clean]
+            self.outputs(full, L, i3, small=False, seg=True, at=self.tile_at(True))
             L.append(f"{i2}}}")
             return
         # Scan along the vector axis: tiles in order, a scalar running value inside each tile.
@@ -428,25 +463,15 @@ class KernelEmitter:
             L.append(f"{i2}for (uint64_t ci = 0; ci < nChunks; ++ci) {{")
         i4 = i2 + "    "
         L.append(f"{i4}uint64_t c0 = static_cast<uint64_t>(ci) * tileLen;")
-        L.append(
-            f"{i4}uint32_t len = static_cast<uint32_t>(d{V} - c0 < tileLen ? d{V} - c0 : tileLen);"
-        )
-        if self.uses_compare:
-            L.append(f"{i4}uint32_t len64 = CeilAlign(len, 64);")
+        self.tile_len(L, i4)
         L.append(f"{i4}{{  // running value through this tile")
         i4 += "    "
         (v,), clean = self.program(
             [st.value], small=False, chunk="c0", seg=False, lines=L, indent=i4
         )
         tile = self.as_tile(v, L, i4, False)
-        combine = {
-            "sum": "run + e",
-            "prod": "run * e",
-            "max": "(e > run ? e : run)",
-            "min": "(e < run ? e : run)",
-        }[st.op]
-        L.append(f"{i4}SetFlag<HardEvent::V_S>(EVENT_ID0);")
-        L.append(f"{i4}WaitFlag<HardEvent::V_S>(EVENT_ID0);")
+        combine = COMBINE[st.op].format(a="run", p="e")
+        self.sync_vs(L, i4)
         first_tile = f"c0 + tileLen >= d{V}" if st.reverse else "c0 == 0"
         if st.reverse:
             L.append(f"{i4}for (int32_t k = static_cast<int32_t>(len) - 1; k >= 0; --k) {{")
@@ -463,17 +488,7 @@ class KernelEmitter:
         L += [i4 + c for c in clean]
         i4 = i4[:-4]
         L.append(f"{i4}}}")
-        outs, clean = self.program(
-            [plan.outputs[j].node for j in full],
-            small=False,
-            chunk="c0",
-            seg=False,
-            lines=L,
-            indent=i4,
-        )
-        for j, op in zip(full, outs, strict=True):
-            self.store(j, op, f"base_{self.outs[j].var} + c0", "len", L, i4, False)
-        L += [i4 + c for c in clean]
+        self.outputs(full, L, i4, small=False, seg=False, at=self.tile_at(False))
         L.append(f"{i2}}}")
 
     def global_stages(self, L: list[str], i2: str) -> None:
@@ -496,8 +511,7 @@ class KernelEmitter:
             if v.kind == "S":
                 L.append(f"{i2}float gpart{s} = {v.text};")
             elif st.op == "prod" or small:
-                L.append(f"{i2}SetFlag<HardEvent::V_S>(EVENT_ID0);")
-                L.append(f"{i2}WaitFlag<HardEvent::V_S>(EVENT_ID0);")
+                self.sync_vs(L, i2)
                 if small:
                     L.append(f"{i2}float gpart{s} = {v.text}.GetValue(0);")
                 else:
@@ -506,17 +520,10 @@ class KernelEmitter:
                     L.append(f"{i2}    gpart{s} *= {v.text}.GetValue(k);")
                     L.append(f"{i2}}}")
             else:
-                api = {"sum": "ReduceSum", "max": "ReduceMax", "min": "ReduceMin"}[st.op]
-                L.append(f"{i2}{api}<float>(redOut, {v.text}, redWork, len);")
-                L.append(f"{i2}SetFlag<HardEvent::V_S>(EVENT_ID0);")
-                L.append(f"{i2}WaitFlag<HardEvent::V_S>(EVENT_ID0);")
+                L.append(f"{i2}{REDUCE_API[st.op]}<float>(redOut, {v.text}, redWork, len);")
+                self.sync_vs(L, i2)
                 L.append(f"{i2}float gpart{s} = redOut.GetValue(0);")
-            combine = {
-                "sum": f"gstat{s} + gpart{s}",
-                "prod": f"gstat{s} * gpart{s}",
-                "max": f"(gpart{s} > gstat{s} ? gpart{s} : gstat{s})",
-                "min": f"(gpart{s} < gstat{s} ? gpart{s} : gstat{s})",
-            }[st.op]
+            combine = COMBINE[st.op].format(a=f"gstat{s}", p=f"gpart{s}")
             L.append(f"{i2}gstat{s} = (u == unitStart) ? gpart{s} : {combine};")
             L += [i2 + c for c in clean]
             i2 = i2[:-4]
@@ -528,18 +535,7 @@ class KernelEmitter:
             return
         L.append(f"{ind}// whole-tensor results (after all rows): one element each")
         L.append(f"{ind}if (unitEnd > unitStart) {{")
-        i2 = ind + "    "
-        outs, clean = self.program(
-            [self.plan.outputs[j].node for j in scal],
-            small=True,
-            chunk="0",
-            seg=False,
-            lines=L,
-            indent=i2,
-        )
-        for j, op in zip(scal, outs, strict=True):
-            self.store(j, op, "0", "1", L, i2, True)
-        L += [i2 + c for c in clean]
+        self.outputs(scal, L, ind + "    ", small=True, seg=False, at=lambda _t: "0")
         L.append(f"{ind}}}")
 
     def outputs_column(self, L: list[str], i2: str) -> None:
@@ -548,37 +544,13 @@ class KernelEmitter:
         red = [j for j, o in enumerate(plan.outputs) if o.level == "reduced"]
         if red:
             L.append(f"{i2}{{  // per-position results over the kept axes")
-            i2 += "    "
-            outs, clean = self.program(
-                [plan.outputs[j].node for j in red],
-                small=False,
-                chunk="c0",
-                seg=False,
-                lines=L,
-                indent=i2,
-            )
-            for j, op in zip(red, outs, strict=True):
-                self.store(j, op, f"base_{self.outs[j].var} + c0", "len", L, i2, False)
-            L += [i2 + c for c in clean]
-            i2 = i2[:-4]
+            self.outputs(red, L, i2 + "    ", small=False, seg=False, at=self.tile_at(False))
             L.append(f"{i2}}}")
         if full:
             L.append(f"{i2}// epilogue: full-domain outputs")
             i3 = self.seg_loop_open(L, i2)
-            outs, clean = self.program(
-                [plan.outputs[j].node for j in full],
-                small=False,
-                chunk="c0",
-                seg=True,
-                lines=L,
-                indent=i3,
-            )
-            for j, op in zip(full, outs, strict=True):
-                t = self.outs[j]
-                self.store(j, op, f"base_{t.var}{self.seg(t)} + c0", "len", L, i3, False)
-            L += [i3 + c for c in clean]
-            if self.reduced_nv:
-                L.append(f"{i2}}}")
+            self.outputs(full, L, i3, small=False, seg=True, at=self.tile_at(True))
+            self.seg_loop_close(L, i2)
 
     def row_body(self, L: list[str], i2: str) -> None:
         plan = self.plan
@@ -591,15 +563,8 @@ class KernelEmitter:
             if st.op in ("argmax", "argmin"):
                 L.append(f"{i2}float best{s} = 0.0f;  // the extreme value; stat{s} its index")
             i3 = self.seg_loop_open(L, i2)
-            L.append(f"{i3}for (uint64_t c0 = 0; c0 < d{V}; c0 += tileLen) {{")
-            i4 = i3 + "    "
+            i4 = self.tile_loop_open(L, i3)
             first = ("seg == 0 && " if self.reduced_nv else "") + "c0 == 0"
-            L.append(
-                f"{i4}uint32_t len = static_cast<uint32_t>(d{V} - c0 < tileLen ? "
-                f"d{V} - c0 : tileLen);"
-            )
-            if self.uses_compare:
-                L.append(f"{i4}uint32_t len64 = CeilAlign(len, 64);")
             (v,), clean = self.program(
                 [st.value], small=False, chunk="c0", seg=True, lines=L, indent=i4
             )
@@ -609,8 +574,7 @@ class KernelEmitter:
                 cmp = ">" if st.op == "argmax" else "<"
                 pos = f"seg * d{V} + c0" if self.reduced_nv else "c0"
                 L.append(f"{i4}{api}<float>(redOut, {tile}, redWork, len, true);")
-                L.append(f"{i4}SetFlag<HardEvent::V_S>(EVENT_ID0);")
-                L.append(f"{i4}WaitFlag<HardEvent::V_S>(EVENT_ID0);")
+                self.sync_vs(L, i4)
                 L.append(f"{i4}float part = redOut.GetValue(0);")
                 L.append(f"{i4}uint32_t at = redOut.ReinterpretCast<uint32_t>().GetValue(1);")
                 L.append(f"{i4}if (({first}) || part {cmp} best{s}) {{  // first occurrence wins")
@@ -619,77 +583,36 @@ class KernelEmitter:
                 L.append(f"{i4}}}")
                 L += [i4 + c for c in clean]
                 L.append(f"{i3}}}")
-                if self.reduced_nv:
-                    L.append(f"{i2}}}")
+                self.seg_loop_close(L, i2)
                 continue
             if st.op == "prod":
-                L.append(f"{i4}SetFlag<HardEvent::V_S>(EVENT_ID0);")
-                L.append(f"{i4}WaitFlag<HardEvent::V_S>(EVENT_ID0);")
+                self.sync_vs(L, i4)
                 L.append(f"{i4}float part = 1.0f;")
                 L.append(f"{i4}for (uint32_t k = 0; k < len; ++k) {{")
                 L.append(f"{i4}    part *= {tile}.GetValue(k);")
                 L.append(f"{i4}}}")
             else:
-                api = {"sum": "ReduceSum", "max": "ReduceMax", "min": "ReduceMin"}[st.op]
-                L.append(f"{i4}{api}<float>(redOut, {tile}, redWork, len);")
-                L.append(f"{i4}SetFlag<HardEvent::V_S>(EVENT_ID0);")
-                L.append(f"{i4}WaitFlag<HardEvent::V_S>(EVENT_ID0);")
+                L.append(f"{i4}{REDUCE_API[st.op]}<float>(redOut, {tile}, redWork, len);")
+                self.sync_vs(L, i4)
                 L.append(f"{i4}float part = redOut.GetValue(0);")
-            combine = {
-                "sum": f"stat{s} + part",
-                "prod": f"stat{s} * part",
-                "max": f"(part > stat{s} ? part : stat{s})",
-                "min": f"(part < stat{s} ? part : stat{s})",
-            }[st.op]
+            combine = COMBINE[st.op].format(a=f"stat{s}", p="part")
             L.append(f"{i4}stat{s} = ({first}) ? part : {combine};")
             L += [i4 + c for c in clean]
             L.append(f"{i3}}}")
-            if self.reduced_nv:
-                L.append(f"{i2}}}")
+            self.seg_loop_close(L, i2)
         full = [j for j, o in enumerate(plan.outputs) if o.level == "full"]
         red = [j for j, o in enumerate(plan.outputs) if o.level == "reduced"]
         if red:
             L.append(f"{i2}{{  // per-row results: one element each")
-            i2 += "    "
-            outs, clean = self.program(
-                [plan.outputs[j].node for j in red],
-                small=True,
-                chunk="0",
-                seg=False,
-                lines=L,
-                indent=i2,
-            )
-            for j, op in zip(red, outs, strict=True):
-                self.store(j, op, f"base_{self.outs[j].var}", "1", L, i2, True)
-            L += [i2 + c for c in clean]
-            i2 = i2[:-4]
+            self.outputs(red, L, i2 + "    ", small=True, seg=False, at=lambda t: f"base_{t.var}")
             L.append(f"{i2}}}")
         if full:
             L.append(f"{i2}// epilogue: full-row outputs from the row stats")
             i3 = self.seg_loop_open(L, i2)
-            L.append(f"{i3}for (uint64_t c0 = 0; c0 < d{V}; c0 += tileLen) {{")
-            i4 = i3 + "    "
-            L.append(
-                f"{i4}uint32_t len = static_cast<uint32_t>(d{V} - c0 < tileLen ? "
-                f"d{V} - c0 : tileLen);"
-            )
-            if self.uses_compare:
-                L.append(f"{i4}uint32_t len64 = CeilAlign(len, 64);")
-            outs, clean = self.program(
-                [plan.outputs[j].node for j in full],
-                small=False,
-                chunk="c0",
-                seg=True,
-                lines=L,
-                indent=i4,
-            )
-            for j, op in zip(full, outs, strict=True):
-                t = self.outs[j]
-                self.store(j, op, f"base_{t.var}{self.seg(t)} + c0", "len", L, i4, False)
-            L += [i4 + c for c in clean]
+            i4 = self.tile_loop_open(L, i3)
+            self.outputs(full, L, i4, small=False, seg=True, at=self.tile_at(True))
             L.append(f"{i3}}}")
-            if self.reduced_nv:
-                L.append(f"{i2}}}")
+            self.seg_loop_close(L, i2)
 
     # ---------------------------------------------------------------- whole file
     def copy_helpers(self) -> list[str]:
