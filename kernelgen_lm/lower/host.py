@@ -32,28 +32,109 @@ CONFIG = {
 }
 
 
-def tiling_header(plan: KernelPlan) -> str:
-    guard = f"{plan.kernel_name.upper()}_TILING_H"
+# The platform's UB size and vector core count, as every generated TilingFunc reads them.
+PLATFORM_LINES = [
+    "    auto ascendc = platform_ascendc::PlatformAscendC(context->GetPlatformInfo());",
+    "    uint64_t ubSize = 0;",
+    "    ascendc.GetCoreMemSize(platform_ascendc::CoreMemType::UB, ubSize);",
+    "    uint64_t coreNum = ascendc.GetCoreNumAiv();",
+    "    if (coreNum == 0) {",
+    "        coreNum = ascendc.GetCoreNum();",
+    "    }",
+]
+# At most one core per work unit, at least one core.
+BLOCK_DIM_LINES = [
+    "    uint64_t blockDim = units < coreNum ? units : coreNum;",
+    "    if (blockDim == 0) {",
+    "        blockDim = 1;",
+    "    }",
+]
+# The big/small core split, then the tiling saved and TilingFunc closed.
+TILING_END_LINES = [
+    "    tiling.set_unitsPerCore(static_cast<uint32_t>(units / blockDim));",
+    "    tiling.set_bigCores(static_cast<uint32_t>(units % blockDim));",
+    "    tiling.SaveToBuffer(context->GetRawTilingData()->GetData(),"
+    " context->GetRawTilingData()->GetCapacity());",
+    "    context->GetRawTilingData()->SetDataSize(tiling.GetDataSize());",
+    "    size_t* workspace = context->GetWorkspaceSizes(1);",
+    "    workspace[0] = 0;",
+    "    return ge::GRAPH_SUCCESS;",
+    "}",
+    "}  // namespace optiling",
+    "",
+]
+
+
+def tiling_header_text(
+    op_name: str, kernel_name: str, title: str, fields: list[tuple[str, str]]
+) -> str:
+    """`op_host/<op>_tiling.h`: one uint32 tiling field per (name, comment)."""
+    guard = f"{kernel_name.upper()}_TILING_H"
     lines = [
-        f"// Tiling of {plan.op_name}: runtime domain sizes, UB tile length, core split.",
+        f"// Tiling of {op_name}{title}",
         f"#ifndef {guard}",
         f"#define {guard}",
         '#include "register/tilingdata_base.h"',
         "",
         "namespace optiling {",
-        f"BEGIN_TILING_DATA_DEF({plan.op_name}TilingData)",
+        f"BEGIN_TILING_DATA_DEF({op_name}TilingData)",
     ]
-    for name, comment in tiling_fields(plan):
-        lines.append(f"TILING_DATA_FIELD_DEF(uint32_t, {name});  // {comment}")
+    lines += [f"TILING_DATA_FIELD_DEF(uint32_t, {n});  // {c}" for n, c in fields]
     lines += [
         "END_TILING_DATA_DEF;",
         "",
-        f"REGISTER_TILING_DATA_CLASS({plan.op_name}, {plan.op_name}TilingData)",
+        f"REGISTER_TILING_DATA_CLASS({op_name}, {op_name}TilingData)",
         "}  // namespace optiling",
         "#endif",
         "",
     ]
     return "\n".join(lines)
+
+
+def tiling_header(plan: KernelPlan) -> str:
+    return tiling_header_text(
+        plan.op_name,
+        plan.kernel_name,
+        ": runtime domain sizes, UB tile length, core split.",
+        tiling_fields(plan),
+    )
+
+
+def io_param(kind: str, name: str, dtype: str, note: str = "") -> list[str]:
+    """One required ND input or output of the OpDef (`kind`: Input or Output)."""
+    return [
+        f'        this->{kind}("{name}").ParamType(REQUIRED){note}',
+        f"            .DataType({{{GE_DTYPE[dtype]}}})",
+        "            .Format({ge::FORMAT_ND});",
+    ]
+
+
+def registration(op_name: str, infer: list[str], params: list[str], chip: Chip) -> list[str]:
+    """InferShape (body `infer`) and the OpDef with `params`, registered for `chip`."""
+    return [
+        "namespace ge {",
+        "static ge::graphStatus InferShape(gert::InferShapeContext* context)",
+        "{",
+        *infer,
+        "    return GRAPH_SUCCESS;",
+        "}",
+        "}  // namespace ge",
+        "",
+        "namespace ops {",
+        f"class {op_name} : public OpDef {{",
+        "public:",
+        f"    explicit {op_name}(const char* name) : OpDef(name)",
+        "    {",
+        *params,
+        "        this->SetInferShape(ge::InferShape);",
+        "        this->AICore().SetTiling(optiling::TilingFunc);",
+        f'        this->AICore().AddConfig("{CONFIG.get(chip.arch, "ascend910b")}");',
+        "    }",
+        "};",
+        f"OP_ADD({op_name});",
+        "}  // namespace ops",
+        "",
+    ]
 
 
 def _dim_cpp(d: DimExpr) -> str:
@@ -98,14 +179,8 @@ def host_source(plan: KernelPlan, chip: Chip, em: KernelEmitter) -> str:
     ]
     for k, a in enumerate(plan.axes):
         L.append(f"    uint64_t d{k} = {_dim_cpp(a.size)};  // a{k} = {a.size.text(names)}")
+    L += PLATFORM_LINES
     L += [
-        "    auto ascendc = platform_ascendc::PlatformAscendC(context->GetPlatformInfo());",
-        "    uint64_t ubSize = 0;",
-        "    ascendc.GetCoreMemSize(platform_ascendc::CoreMemType::UB, ubSize);",
-        "    uint64_t coreNum = ascendc.GetCoreNumAiv();",
-        "    if (coreNum == 0) {",
-        "        coreNum = ascendc.GetCoreNum();",
-        "    }",
         "    // Tile length: as many elements as fit the UB budget, never more than the",
         "    // vector axis needs, in whole float repeats.",
         "    uint64_t floor = BYTES_PER_ELEM * TILE_ALIGN;",
@@ -146,70 +221,29 @@ def host_source(plan: KernelPlan, chip: Chip, em: KernelEmitter) -> str:
             "    // A global (over all rows) reduction is folded on one core: no cross-core sync."
         )
         L.append("    coreNum = 1;")
+    L += BLOCK_DIM_LINES
     L += [
-        "    uint64_t blockDim = units < coreNum ? units : coreNum;",
-        "    if (blockDim == 0) {",
-        "        blockDim = 1;",
-        "    }",
         "    // Big/small core split: the first (units % blockDim) cores take one unit more.",
         "    context->SetBlockDim(static_cast<uint32_t>(blockDim));",
     ]
     for k in range(len(plan.axes)):
         L.append(f"    tiling.set_dim{k}(static_cast<uint32_t>(d{k}));")
-    L += [
-        "    tiling.set_tileLen(static_cast<uint32_t>(tileLen));",
-        "    tiling.set_unitsPerCore(static_cast<uint32_t>(units / blockDim));",
-        "    tiling.set_bigCores(static_cast<uint32_t>(units % blockDim));",
-        "    tiling.SaveToBuffer(context->GetRawTilingData()->GetData(),"
-        " context->GetRawTilingData()->GetCapacity());",
-        "    context->GetRawTilingData()->SetDataSize(tiling.GetDataSize());",
-        "    size_t* workspace = context->GetWorkspaceSizes(1);",
-        "    workspace[0] = 0;",
-        "    return ge::GRAPH_SUCCESS;",
-        "}",
-        "}  // namespace optiling",
-        "",
-        "namespace ge {",
-        "static ge::graphStatus InferShape(gert::InferShapeContext* context)",
-        "{",
-    ]
+    L.append("    tiling.set_tileLen(static_cast<uint32_t>(tileLen));")
+    L += TILING_END_LINES
+    infer: list[str] = []
     for j, o in enumerate(plan.outputs):
         same = next((i for i, t in enumerate(plan.inputs) if t.shape == o.shape), None)
         if same is not None:
-            L.append(f"    *context->GetOutputShape({j}) = *context->GetInputShape({same});")
+            infer.append(f"    *context->GetOutputShape({j}) = *context->GetInputShape({same});")
         else:
-            L.append(f"    // output {j}: the captured shape {o.shape}")
-            L.append(f"    gert::Shape* y{j} = context->GetOutputShape({j});")
-            L.append(f"    y{j}->SetDimNum({len(o.shape)});")
-            for k, s in enumerate(o.shape):
-                L.append(f"    y{j}->SetDim({k}, {s});")
-    L += [
-        "    return GRAPH_SUCCESS;",
-        "}",
-        "}  // namespace ge",
-        "",
-        "namespace ops {",
-        f"class {plan.op_name} : public OpDef {{",
-        "public:",
-        f"    explicit {plan.op_name}(const char* name) : OpDef(name)",
-        "    {",
-    ]
+            infer.append(f"    // output {j}: the captured shape {o.shape}")
+            infer.append(f"    gert::Shape* y{j} = context->GetOutputShape({j});")
+            infer.append(f"    y{j}->SetDimNum({len(o.shape)});")
+            infer += [f"    y{j}->SetDim({k}, {s});" for k, s in enumerate(o.shape)]
+    params: list[str] = []
     for i, t in enumerate(plan.inputs):
-        L.append(f'        this->Input("in{i}").ParamType(REQUIRED)  // {t.name} ({t.kind})')
-        L.append(f"            .DataType({{{GE_DTYPE[t.dtype]}}})")
-        L.append("            .Format({ge::FORMAT_ND});")
+        params += io_param("Input", f"in{i}", t.dtype, f"  // {t.name} ({t.kind})")
     for j, o in enumerate(plan.outputs):
-        L.append(f'        this->Output("out{j}").ParamType(REQUIRED)')
-        L.append(f"            .DataType({{{GE_DTYPE[o.dtype]}}})")
-        L.append("            .Format({ge::FORMAT_ND});")
-    L += [
-        "        this->SetInferShape(ge::InferShape);",
-        "        this->AICore().SetTiling(optiling::TilingFunc);",
-        f'        this->AICore().AddConfig("{CONFIG.get(chip.arch, "ascend910b")}");',
-        "    }",
-        "};",
-        f"OP_ADD({plan.op_name});",
-        "}  // namespace ops",
-        "",
-    ]
+        params += io_param("Output", f"out{j}", o.dtype)
+    L += registration(plan.op_name, infer, params, chip)
     return "\n".join(L)

@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 from ascend_tools.chips import Chip
-from kernelgen_lm.lower.host import CONFIG, GE_DTYPE, UB_RESERVE
+from kernelgen_lm.lower.host import (
+    BLOCK_DIM_LINES,
+    PLATFORM_LINES,
+    TILING_END_LINES,
+    UB_RESERVE,
+    io_param,
+    registration,
+    tiling_header_text,
+)
 from kernelgen_lm.lower.kernel import CTYPE, DSIZE, KernelEmitter
 from kernelgen_lm.plan.window import WindowPlan
 
@@ -22,26 +30,9 @@ FIELDS = [
 
 
 def window_tiling_header(p: WindowPlan) -> str:
-    guard = f"{p.kernel_name.upper()}_TILING_H"
-    lines = [
-        f"// Tiling of {p.op_name} (pooling): runtime sizes and the core split.",
-        f"#ifndef {guard}",
-        f"#define {guard}",
-        '#include "register/tilingdata_base.h"',
-        "",
-        "namespace optiling {",
-        f"BEGIN_TILING_DATA_DEF({p.op_name}TilingData)",
-    ]
-    lines += [f"TILING_DATA_FIELD_DEF(uint32_t, {n});  // {c}" for n, c in FIELDS]
-    lines += [
-        "END_TILING_DATA_DEF;",
-        "",
-        f"REGISTER_TILING_DATA_CLASS({p.op_name}, {p.op_name}TilingData)",
-        "}  // namespace optiling",
-        "#endif",
-        "",
-    ]
-    return "\n".join(lines)
+    return tiling_header_text(
+        p.op_name, p.kernel_name, " (pooling): runtime sizes and the core split.", FIELDS
+    )
 
 
 def window_host(p: WindowPlan, chip: Chip) -> str:
@@ -89,14 +80,8 @@ def window_host(p: WindowPlan, chip: Chip) -> str:
             f"    uint64_t {name} = OutSize({src}, {p.kernel[i]}, {p.stride[i]}, "
             f"{p.padding[i]}, {p.dilation[i]}, {c});"
         )
+    L += PLATFORM_LINES
     L += [
-        "    auto ascendc = platform_ascendc::PlatformAscendC(context->GetPlatformInfo());",
-        "    uint64_t ubSize = 0;",
-        "    ascendc.GetCoreMemSize(platform_ascendc::CoreMemType::UB, ubSize);",
-        "    uint64_t coreNum = ascendc.GetCoreNumAiv();",
-        "    if (coreNum == 0) {",
-        "        coreNum = ascendc.GetCoreNum();",
-        "    }",
         "    // One whole input row and one output row live in UB at a time.",
         "    uint64_t widest = inW > outW ? inW : outW;",
         "    uint64_t rowLen = (widest + 63) / 64 * 64;",
@@ -104,57 +89,20 @@ def window_host(p: WindowPlan, chip: Chip) -> str:
         "        return ge::GRAPH_FAILED;",
         "    }",
         "    uint64_t units = planes * outD * outH;  // output rows",
-        "    uint64_t blockDim = units < coreNum ? units : coreNum;",
-        "    if (blockDim == 0) {",
-        "        blockDim = 1;",
-        "    }",
+        *BLOCK_DIM_LINES,
         "    context->SetBlockDim(static_cast<uint32_t>(blockDim));",
     ]
     for n, _ in FIELDS[:7]:
         L.append(f"    tiling.set_{n}(static_cast<uint32_t>({n}));")
-    L += [
-        "    tiling.set_rowLen(static_cast<uint32_t>(rowLen));",
-        "    tiling.set_unitsPerCore(static_cast<uint32_t>(units / blockDim));",
-        "    tiling.set_bigCores(static_cast<uint32_t>(units % blockDim));",
-        "    tiling.SaveToBuffer(context->GetRawTilingData()->GetData(),"
-        " context->GetRawTilingData()->GetCapacity());",
-        "    context->GetRawTilingData()->SetDataSize(tiling.GetDataSize());",
-        "    size_t* workspace = context->GetWorkspaceSizes(1);",
-        "    workspace[0] = 0;",
-        "    return ge::GRAPH_SUCCESS;",
-        "}",
-        "}  // namespace optiling",
-        "",
-        "namespace ge {",
-        "static ge::graphStatus InferShape(gert::InferShapeContext* context)",
-        "{",
+    L.append("    tiling.set_rowLen(static_cast<uint32_t>(rowLen));")
+    L += TILING_END_LINES
+    infer = [
         "    gert::Shape* y = context->GetOutputShape(0);  // the captured output shape",
         f"    y->SetDimNum({len(p.out_shape)});",
         *[f"    y->SetDim({k}, {s});" for k, s in enumerate(p.out_shape)],
-        "    return GRAPH_SUCCESS;",
-        "}",
-        "}  // namespace ge",
-        "",
-        "namespace ops {",
-        f"class {p.op_name} : public OpDef {{",
-        "public:",
-        f"    explicit {p.op_name}(const char* name) : OpDef(name)",
-        "    {",
-        '        this->Input("in0").ParamType(REQUIRED)',
-        f"            .DataType({{{GE_DTYPE[p.dtype]}}})",
-        "            .Format({ge::FORMAT_ND});",
-        '        this->Output("out0").ParamType(REQUIRED)',
-        f"            .DataType({{{GE_DTYPE[p.dtype]}}})",
-        "            .Format({ge::FORMAT_ND});",
-        "        this->SetInferShape(ge::InferShape);",
-        "        this->AICore().SetTiling(optiling::TilingFunc);",
-        f'        this->AICore().AddConfig("{CONFIG.get(chip.arch, "ascend910b")}");',
-        "    }",
-        "};",
-        f"OP_ADD({p.op_name});",
-        "}  // namespace ops",
-        "",
     ]
+    params = io_param("Input", "in0", p.dtype) + io_param("Output", "out0", p.dtype)
+    L += registration(p.op_name, infer, params, chip)
     return "\n".join(L)
 
 
