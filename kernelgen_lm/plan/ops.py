@@ -521,17 +521,12 @@ def _cmp(op: str) -> Handler:
     return lambda b, env, n: ew(b, op, *_args(b, env, n)[:2])
 
 
+# Ops whose Tensor and Scalar overloads lower alike.
+_OVERLOADS = ("Tensor", "Scalar")
+
 OPS: dict[str, Handler] = {
-    "aten.add.Tensor": _binary("add"),
-    "aten.add.Scalar": _binary("add"),
-    "aten.sub.Tensor": _binary("sub"),
-    "aten.sub.Scalar": _binary("sub"),
-    "aten.rsub.Scalar": _binary("sub", swap=True),
-    "aten.rsub.Tensor": _binary("sub", swap=True),
-    "aten.mul.Tensor": _binary("mul"),
-    "aten.mul.Scalar": _binary("mul"),
-    "aten.div.Tensor": _binary("div"),
-    "aten.div.Scalar": _binary("div"),
+    **{f"aten.{op}.{k}": _binary(op) for op in ("add", "sub", "mul", "div") for k in _OVERLOADS},
+    **{f"aten.rsub.{k}": _binary("sub", swap=True) for k in _OVERLOADS},
     "aten.maximum.default": _binary("max"),
     "aten.minimum.default": _binary("min"),
     "aten.abs.default": _unary(lambda b, x: u(b, "abs", x)),
@@ -559,18 +554,11 @@ OPS: dict[str, Handler] = {
     "aten.clamp.Tensor": _clamp,
     "aten.pow.Tensor_Scalar": _pow,
     "aten.where.self": _where,
-    "aten.gt.Scalar": _cmp("gt"),
-    "aten.gt.Tensor": _cmp("gt"),
-    "aten.ge.Scalar": _cmp("ge"),
-    "aten.ge.Tensor": _cmp("ge"),
-    "aten.lt.Scalar": _cmp("lt"),
-    "aten.lt.Tensor": _cmp("lt"),
-    "aten.le.Scalar": _cmp("le"),
-    "aten.le.Tensor": _cmp("le"),
-    "aten.eq.Scalar": _cmp("eq"),
-    "aten.eq.Tensor": _cmp("eq"),
-    "aten.ne.Scalar": _cmp("ne"),
-    "aten.ne.Tensor": _cmp("ne"),
+    **{
+        f"aten.{op}.{k}": _cmp(op)
+        for op in ("gt", "ge", "lt", "le", "eq", "ne")
+        for k in _OVERLOADS
+    },
     "aten._to_copy.default": _identity,
     "aten.clone.default": _identity,
     "aten.alias.default": _identity,
