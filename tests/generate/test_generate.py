@@ -37,21 +37,15 @@ def write(tmp_path: Path, body: str) -> Path:
     return p
 
 
+def generate_json(ref: Path, out: Path, capsys, *options: str) -> tuple[int, dict]:
+    """Runs `kernelgen generate REF -o OUT --format json OPTIONS`: exit code and the report."""
+    code = main(["generate", str(ref), "-o", str(out), "--format", "json", *options])
+    return code, json.loads(capsys.readouterr().out)
+
+
 def test_rule_path_generates_a_validated_softmax_project(tmp_path: Path, capsys) -> None:
     ref = write(tmp_path, "torch.softmax(x, dim=-1)")
-    code = main(
-        [
-            "generate",
-            str(ref),
-            "-o",
-            str(tmp_path / "out"),
-            "--backend",
-            "rules",
-            "--format",
-            "json",
-        ]
-    )
-    out = json.loads(capsys.readouterr().out)
+    code, out = generate_json(ref, tmp_path / "out", capsys, "--backend", "rules")
     assert code == 0, out
     assert out["ok"] and out["backend_used"] == "rules"
     assert out["validation"]["ok"]
@@ -64,8 +58,7 @@ def test_uncovered_op_without_backend_names_the_op_and_how_to_configure(
     for var in ("KERNELGEN_LLM_BASE_URL", "KERNELGEN_LLM_MODEL", "KERNELGEN_LLM_LOCAL_MODEL"):
         monkeypatch.delenv(var, raising=False)
     ref = write(tmp_path, "torch.sin(x)")
-    code = main(["generate", str(ref), "-o", str(tmp_path / "out"), "--format", "json"])
-    out = json.loads(capsys.readouterr().out)
+    code, out = generate_json(ref, tmp_path / "out", capsys)
     assert code != 0 and not out["ok"]
     assert "aten.sin" in out["error"]
     assert "LLM backend not available" in out["error"]
@@ -94,19 +87,7 @@ def test_auto_falls_back_to_the_configured_llm_backend_and_reports_its_failure(
     monkeypatch.delenv("KERNELGEN_LLM_LOCAL_MODEL", raising=False)
     monkeypatch.setenv("KERNELGEN_CACHE_DIR", str(tmp_path / "cache"))
     ref = write(tmp_path, "torch.sin(x)")
-    code = main(
-        [
-            "generate",
-            str(ref),
-            "-o",
-            str(tmp_path / "out"),
-            "--format",
-            "json",
-            "--max-repairs",
-            "0",
-        ]
-    )
-    out = json.loads(capsys.readouterr().out)
+    code, out = generate_json(ref, tmp_path / "out", capsys, "--max-repairs", "0")
     assert code == 1 and not out["ok"]
     assert out["backend_used"] == "llm"
     stages = [(a["backend"], a["stage"]) for a in out["attempts"]]
