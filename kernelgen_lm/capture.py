@@ -18,17 +18,11 @@ from pydantic import BaseModel
 
 from ascend_tools import reference
 
-DTYPE_NAMES: dict[str, str] = {
-    "torch.float32": "float32",
-    "torch.float16": "float16",
-    "torch.bfloat16": "bfloat16",
-    "torch.int8": "int8",
-    "torch.int16": "int16",
-    "torch.int32": "int32",
-    "torch.int64": "int64",
-    "torch.uint8": "uint8",
-    "torch.bool": "bool",
-}
+# The dtypes the lowering can declare (lower/host.py GE_DTYPE); others are refused here.
+LOWERABLE_DTYPES = frozenset(
+    ("float32", "float16", "bfloat16", "int8", "int16", "int32", "int64", "uint8", "bool")
+)
+DTYPE_NAMES = {t: n for t, n in reference.DTYPE_NAMES.items() if n in LOWERABLE_DTYPES}
 
 
 GENERIC_STEMS = ("ref", "reference", "model", "stub")
@@ -92,7 +86,7 @@ def load_module(path: Path) -> reference.Reference:
 
 
 def _dtype(value: Any) -> str:
-    name = DTYPE_NAMES.get(str(value))
+    name = DTYPE_NAMES.get(value)
     if name is None:
         raise CaptureError(f"unsupported dtype {value}")
     return name

@@ -63,3 +63,37 @@ def test_data_dependent_control_flow_is_reported(tmp_path: Path) -> None:
     p.write_text(WITH_PARAMS.replace("return self.ln(x)", "return x if x.sum() > 0 else -x"))
     with pytest.raises(CaptureError, match=r"torch\.export failed"):
         capture(p)
+
+
+UINT16_RESULT = """
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def forward(self, x):
+        return x.to(torch.uint16) + 1
+
+
+def get_inputs():
+    return [torch.randint(0, 5, (4, 8), dtype=torch.int32)]
+
+
+def get_init_inputs():
+    return []
+"""
+
+
+def test_dtype_the_lowering_cannot_declare_is_refused_by_name(tmp_path: Path) -> None:
+    # uint16 has a reference (toolchain) name but no GE dtype in the lowering.
+    p = tmp_path / "u16.py"
+    p.write_text(UINT16_RESULT)
+    with pytest.raises(CaptureError, match=r"unsupported dtype torch\.uint16"):
+        capture(p)
+
+
+def test_captured_dtypes_are_exactly_those_the_lowering_declares() -> None:
+    from kernelgen_lm.capture import DTYPE_NAMES
+    from kernelgen_lm.lower.host import GE_DTYPE
+
+    assert sorted(DTYPE_NAMES.values()) == sorted(GE_DTYPE)
