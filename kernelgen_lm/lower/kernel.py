@@ -348,6 +348,20 @@ class KernelEmitter:
         L.append(f"{ind}    {ACC_API[op]}(acc{s}, acc{s}, {tile}, len);")
         L.append(f"{ind}}}")
 
+    def tile_part(self, L: list[str], ind: str, op: str, tile: str, var: str) -> None:
+        """`float var`: the `op` reduction of the `len` elements of `tile` (no vector
+        product reduction: prod multiplies them on the scalar unit)."""
+        if op == "prod":
+            self.sync_vs(L, ind)
+            L.append(f"{ind}float {var} = 1.0f;")
+            L.append(f"{ind}for (uint32_t k = 0; k < len; ++k) {{")
+            L.append(f"{ind}    {var} *= {tile}.GetValue(k);")
+            L.append(f"{ind}}}")
+        else:
+            L.append(f"{ind}{REDUCE_API[op]}<float>(redOut, {tile}, redWork, len);")
+            self.sync_vs(L, ind)
+            L.append(f"{ind}float {var} = redOut.GetValue(0);")
+
     @staticmethod
     def sync_vs(L: list[str], ind: str) -> None:
         """Vector results become visible to scalar reads."""
@@ -510,19 +524,11 @@ class KernelEmitter:
             )
             if v.kind == "S":
                 L.append(f"{i2}float gpart{s} = {v.text};")
-            elif st.op == "prod" or small:
+            elif small:
                 self.sync_vs(L, i2)
-                if small:
-                    L.append(f"{i2}float gpart{s} = {v.text}.GetValue(0);")
-                else:
-                    L.append(f"{i2}float gpart{s} = 1.0f;")
-                    L.append(f"{i2}for (uint32_t k = 0; k < len; ++k) {{")
-                    L.append(f"{i2}    gpart{s} *= {v.text}.GetValue(k);")
-                    L.append(f"{i2}}}")
+                L.append(f"{i2}float gpart{s} = {v.text}.GetValue(0);")
             else:
-                L.append(f"{i2}{REDUCE_API[st.op]}<float>(redOut, {v.text}, redWork, len);")
-                self.sync_vs(L, i2)
-                L.append(f"{i2}float gpart{s} = redOut.GetValue(0);")
+                self.tile_part(L, i2, st.op, v.text, f"gpart{s}")
             combine = COMBINE[st.op].format(a=f"gstat{s}", p=f"gpart{s}")
             L.append(f"{i2}gstat{s} = (u == unitStart) ? gpart{s} : {combine};")
             L += [i2 + c for c in clean]
@@ -585,16 +591,7 @@ class KernelEmitter:
                 L.append(f"{i3}}}")
                 self.seg_loop_close(L, i2)
                 continue
-            if st.op == "prod":
-                self.sync_vs(L, i4)
-                L.append(f"{i4}float part = 1.0f;")
-                L.append(f"{i4}for (uint32_t k = 0; k < len; ++k) {{")
-                L.append(f"{i4}    part *= {tile}.GetValue(k);")
-                L.append(f"{i4}}}")
-            else:
-                L.append(f"{i4}{REDUCE_API[st.op]}<float>(redOut, {tile}, redWork, len);")
-                self.sync_vs(L, i4)
-                L.append(f"{i4}float part = redOut.GetValue(0);")
+            self.tile_part(L, i4, st.op, tile, "part")
             combine = COMBINE[st.op].format(a=f"stat{s}", p="part")
             L.append(f"{i4}stat{s} = ({first}) ? part : {combine};")
             L += [i4 + c for c in clean]
