@@ -33,7 +33,15 @@ SCALAR_BIN = {
     "max": "({a} > {b} ? {a} : {b})",
     "min": "({a} < {b} ? {a} : {b})",
 }
+# Rounding: float -> int32 with the mode, then back (exact); the plan keeps |x| < 2^23 here.
+ROUND_MODE = {
+    "floor": "CAST_FLOOR",
+    "ceil": "CAST_CEIL",
+    "trunc": "CAST_TRUNC",
+    "rint": "CAST_RINT",
+}
 SCALAR_UN = {
+    "trunc": "static_cast<float>(static_cast<int32_t>({a}))",
     "neg": "(-{a})",
     "abs": "({a} < 0.0f ? -{a} : {a})",
     "relu": "({a} > 0.0f ? {a} : 0.0f)",
@@ -139,10 +147,10 @@ class Program:
         c = self.count
         if all(a.kind == "S" for a in args) and self._scalar_ok(op):
             return self.var(self._scalar(op, [a.text for a in args]))
-        if op in ("exp", "log", "sqrt", "rsqrt") and args[0].kind == "S":
+        if op in ("exp", "log", "sqrt", "rsqrt", *ROUND_MODE) and args[0].kind == "S":
             s, t = self.slot()
             self.lines.append(f"Duplicate({t}, {args[0].text}, {c});")
-            self.lines.append(f"{UNARY_API[op]}({t}, {t}, {c});")
+            self._unary(op, t, t)
             return Operand("T", t, s)
         # Destination: reuse the slot of an argument that dies here (full overlap is allowed).
         reuse = next((a for a in dying if a.slot is not None and a.kind == "T"), None)
@@ -154,8 +162,8 @@ class Program:
             s2, t2 = self.slot()
             dst = Operand("T", t2, s2)
         d = dst.text
-        if op in UNARY_API:
-            self.lines.append(f"{UNARY_API[op]}({d}, {args[0].text}, {c});")
+        if op in UNARY_API or op in ROUND_MODE:
+            self._unary(op, d, args[0].text)
         elif op == "neg":
             self.lines.append(f"Muls({d}, {args[0].text}, -1.0f, {c});")
         elif op in BINARY_API:
@@ -194,6 +202,15 @@ class Program:
         else:
             raise ValueError(f"no lowering for plan op {op}")
         return dst
+
+    def _unary(self, op: str, d: str, a: str) -> None:
+        c = self.count
+        if op in ROUND_MODE:
+            as_int = f"{d}.ReinterpretCast<int32_t>()"
+            self.lines.append(f"Cast({as_int}, {a}, RoundMode::{ROUND_MODE[op]}, {c});")
+            self.lines.append(f"Cast({d}, {as_int}, RoundMode::CAST_NONE, {c});")
+        else:
+            self.lines.append(f"{UNARY_API[op]}({d}, {a}, {c});")
 
     def _binary(self, op: str, d: str, a: Operand, b: Operand) -> None:
         c = self.count

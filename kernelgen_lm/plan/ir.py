@@ -24,6 +24,7 @@ from typing import Literal
 from pydantic import BaseModel
 
 UNARY_OPS = ("neg", "abs", "exp", "log", "sqrt", "rsqrt", "recip", "relu")
+UNARY_OPS += ("floor", "ceil", "trunc", "rint")  # rounding: float -> int32 -> float Casts
 BINARY_OPS = ("add", "sub", "mul", "div", "max", "min")
 COMPARE_OPS = ("lt", "le", "gt", "ge", "eq", "ne")
 LEAF_OPS = ("input", "const", "stat", "count", "gcount", "iota")

@@ -6,11 +6,13 @@ primitive vector ops, so lowering has one small instruction set to get right.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
 from kernelgen_lm.capture import NodeRef, OpNode
 from kernelgen_lm.plan.graph import Builder, PlanError, TVal
+from kernelgen_lm.plan.ir import COMPARE_OPS
 
 Env = dict[str, Any]
 Value = TVal | float | tuple
@@ -138,6 +140,50 @@ def powf(b: Builder, x: Any, p: float) -> TVal:
     if p == -0.5:
         return u(b, "rsqrt", x)
     return u(b, "exp", mul(b, u(b, "log", x), float(p)))
+
+
+# float32 values at or above 2^23 in magnitude are integers already (and inf/NaN stay
+# themselves): rounding passes them through, so the int32 Cast behind it never saturates.
+ROUND_EXACT = 8388608.0
+INT_DTYPES = ("int8", "int16", "int32", "int64", "uint8")
+
+
+def rounded(b: Builder, op: str, x: Any) -> TVal:
+    """floor/ceil/trunc/rint (torch.round: half to even) through a float -> int32 -> float Cast."""
+    return where(b, ew(b, "lt", u(b, "abs", x), ROUND_EXACT), u(b, op, x), x)
+
+
+def truth(b: Builder, v: Any) -> TVal:
+    """A 0/1 mask of v's truth: a comparison already is one; anything else is v != 0."""
+    t = lift(b, v)
+    return t if b.nodes[t.node].op in COMPARE_OPS else ew(b, "ne", t, 0.0)
+
+
+def logical(b: Builder, op: str, x: Any, y: Any = None) -> TVal:
+    """Boolean ops on 0/1 masks. Each result is a comparison node, so it is itself a mask (no
+    re-test when chained) and may be written as a bool output."""
+    if op == "not":
+        return ew(b, "eq", lift(b, x), 0.0)
+    tx, ty = truth(b, x), truth(b, y)
+    if op == "xor":
+        return ew(b, "ne", tx, ty)
+    both = {"and": "mul", "or": "max"}[op]
+    return ew(b, "gt", ew(b, both, tx, ty), 0.0)
+
+
+def modulo(b: Builder, x: Any, y: Any, rounding: str) -> TVal:
+    """fmod (quotient truncated: sign of x) and remainder (quotient floored: sign of y);
+    a zero divisor gives NaN as in torch (inf * 0)."""
+    return sub(b, x, mul(b, rounded(b, rounding, div(b, x, y)), y))
+
+
+def shaped(v: TVal, like: TVal) -> TVal:
+    """v (a constant or 0-d value) broadcast to the shape and layout of `like`."""
+    if like.flat is not None:
+        raise PlanError("a *_like / fill of a reshaped intermediate value is not supported")
+    if any(s != 1 for s in v.shape):
+        raise PlanError(f"fill value of shape {v.shape} is not a scalar")
+    return TVal(v.node, list(like.shape), [list(a) for a in like.axes])
 
 
 def mean_of(b: Builder, stat: TVal) -> TVal:
@@ -275,6 +321,10 @@ def _vector_norm(b: Builder, env: Env, n: OpNode) -> TVal:
     ax = u(b, "abs", x)
     if p == float("inf"):
         return b.reduce("max", ax, dims, keep)
+    if p == float("-inf"):
+        return b.reduce("min", ax, dims, keep)
+    if p == 0:  # the count of nonzero elements
+        return b.reduce("sum", truth(b, x), dims, keep)
     if p == 1:
         return b.reduce("sum", ax, dims, keep)
     if p == 2:
@@ -422,10 +472,68 @@ def _scalar_tensor(b: Builder, env: Env, n: OpNode) -> TVal:
 
 
 def _full(b: Builder, env: Env, n: OpNode) -> TVal:
-    if n.shape and any(s != 1 for s in n.shape):
-        raise PlanError("aten.full of a non-scalar shape is not supported")
-    v = lift(b, float(n.args[1]))  # type: ignore[arg-type]
-    return TVal(v.node, list(n.shape or []), [[] for _ in (n.shape or [])])
+    """full / zeros / ones of a static shape: a constant laid over the domain axes it matches."""
+    shape = list(n.shape or [])
+    value = 0.0 if n.target == "aten.zeros.default" else 1.0
+    if n.target == "aten.full.default":
+        value = float(n.args[1])  # type: ignore[arg-type]
+    return TVal(b.const(value), shape, b.align(shape))
+
+
+def _full_like(value: float | None) -> Handler:
+    """full_like / ones_like / zeros_like (value None: the fill value is argument 1)."""
+
+    def h(b: Builder, env: Env, n: OpNode) -> TVal:
+        x = _tv(_arg(b, env, n.args[0]))
+        v = float(n.args[1]) if value is None else value  # type: ignore[arg-type]
+        return shaped(lift(b, v), x)
+
+    return h
+
+
+def _fill(b: Builder, env: Env, n: OpNode) -> TVal:
+    x, v = _args(b, env, n)[:2]
+    return shaped(lift(b, v), _tv(x))
+
+
+def _logical(op: str) -> Handler:
+    def h(b: Builder, env: Env, n: OpNode) -> TVal:
+        if n.target.startswith("aten.bitwise") and n.dtype != "bool":
+            raise PlanError(
+                f"{n.target} on {n.dtype} tensors is not supported (only on bool masks)"
+            )
+        a = _args(b, env, n)
+        return logical(b, op, *a[: 1 if op == "not" else 2])
+
+    return h
+
+
+def _rounding(op: str) -> Handler:
+    return _unary(lambda b, x: rounded(b, op, x))
+
+
+def _round_decimals(b: Builder, env: Env, n: OpNode) -> TVal:
+    x = _args(b, env, n)[0]
+    d = int(_kw(b, env, n, "decimals", 1, 0))
+    if d >= 0:
+        return div(b, rounded(b, "rint", mul(b, x, 10.0**d)), 10.0**d)
+    return mul(b, rounded(b, "rint", div(b, x, 10.0**-d)), 10.0**-d)
+
+
+def _modulo(rounding: str) -> Handler:
+    return lambda b, env, n: modulo(b, *_args(b, env, n)[:2], rounding)
+
+
+def _to_copy(b: Builder, env: Env, n: OpNode) -> Any:
+    """Casts: float -> integer truncates toward zero, -> bool tests != 0; float -> float is the
+    float32 compute value (half/bfloat16 round on store)."""
+    x = _args(b, env, n)[0]
+    dtype = n.kwargs.get("dtype")
+    if dtype == "bool":
+        return truth(b, x)
+    if dtype in INT_DTYPES and isinstance(x, TVal) and b.nodes[x.node].op not in COMPARE_OPS:
+        return rounded(b, "trunc", x)
+    return x
 
 
 def _gather(b: Builder, env: Env, n: OpNode) -> TVal:
@@ -481,12 +589,27 @@ def _getitem(b: Builder, env: Env, n: OpNode) -> Any:
 
 
 def _view(b: Builder, env: Env, n: OpNode) -> TVal:
-    x = _tv(_args(b, env, n)[0])
     shape = n.shape or []
+    raw = _raw(env, n.args[0])
+    if _fresh_input(b, raw) and math.prod(shape) == math.prod(raw.shape):
+        # An input first used through a view (K-dim class targets (N, d) viewed as (N, 1, d)):
+        # the view's shape says where it sits in the domain, its own shape may not.
+        try:
+            return b.input(raw.index, b.align(shape), shape)
+        except PlanError:
+            pass
+    x = _tv(_args(b, env, n)[0])
     if [s for s in shape if s != 1] == [s for s in x.shape if s != 1] and x.flat is None:
         src = iter([ax for s, ax in zip(x.shape, x.axes, strict=True) if s != 1])
         return TVal(x.node, shape, [next(src) if s != 1 else [] for s in shape])
     return TVal(x.node, shape, [], flat=x.all_axes())
+
+
+def _fresh_input(b: Builder, v: Any) -> bool:
+    """A graph input not laid out yet (no use so far fixed its domain axes)."""
+    from kernelgen_lm.plan.build import LazyInput
+
+    return isinstance(v, LazyInput) and v.axes is None and v.index not in b.masks
 
 
 def _unsqueeze(b: Builder, env: Env, n: OpNode) -> TVal:
@@ -559,7 +682,7 @@ OPS: dict[str, Handler] = {
         for op in ("gt", "ge", "lt", "le", "eq", "ne")
         for k in _OVERLOADS
     },
-    "aten._to_copy.default": _identity,
+    "aten._to_copy.default": _to_copy,
     "aten.clone.default": _identity,
     "aten.alias.default": _identity,
     "aten.lift_fresh_copy.default": _identity,
@@ -587,6 +710,22 @@ OPS: dict[str, Handler] = {
     "aten._assert_tensor_metadata.default": _ignore,
     "aten.scalar_tensor.default": _scalar_tensor,
     "aten.full.default": _full,
+    "aten.zeros.default": _full,
+    "aten.ones.default": _full,
+    "aten.full_like.default": _full_like(None),
+    "aten.ones_like.default": _full_like(1.0),
+    "aten.zeros_like.default": _full_like(0.0),
+    "aten.fill.Scalar": _fill,
+    "aten.fill.Tensor": _fill,
+    **{f"aten.logical_{op}.default": _logical(op) for op in ("and", "or", "xor", "not")},
+    **{f"aten.bitwise_{op}.{k}": _logical(op) for op in ("and", "or", "xor") for k in _OVERLOADS},
+    "aten.bitwise_not.default": _logical("not"),
+    **{f"aten.{op}.default": _rounding(op) for op in ("floor", "ceil", "trunc")},
+    "aten.round.default": _rounding("rint"),
+    "aten.round.decimals": _round_decimals,
+    "aten.frac.default": _unary(lambda b, x: sub(b, x, rounded(b, "trunc", x))),
+    **{f"aten.fmod.{k}": _modulo("trunc") for k in _OVERLOADS},
+    **{f"aten.remainder.{k}": _modulo("floor") for k in _OVERLOADS},
     "aten.gather.default": _gather,
     "aten.argmax.default": _arg_extreme("argmax"),
     "aten.argmin.default": _arg_extreme("argmin"),
