@@ -15,6 +15,22 @@ MAX_REPEAT = 255
 MAX_BUFFERS_PER_PIPE = 64
 
 
+class ChipPerf(BaseModel):
+    """Performance facts the cost model (`ascend_tools.cost`) runs on; `source` says which are
+    public figures and which are assumed."""
+
+    model_config = ConfigDict(frozen=True)
+
+    clock_mhz: float
+    gm_gbps: float  # aggregate GM (HBM/DDR) bandwidth, GB/s
+    core_gm_bytes_per_cycle: float  # one core's MTE limit between GM and UB
+    vector_bytes_per_cycle: float  # one 256-byte repeat of a simple vector op per cycle
+    scalar_access_cycles: float
+    launch_us: float
+    sync_all_us: float
+    source: str
+
+
 class Chip(BaseModel):
     """One Ascend SoC as the emulator, lint and generator see it."""
 
@@ -37,6 +53,7 @@ class Chip(BaseModel):
     has_datacopypad: bool
     has_bf16: bool
     source: str
+    perf: ChipPerf
 
 
 class UnknownChipError(ValueError):
@@ -44,9 +61,19 @@ class UnknownChipError(ValueError):
 
 
 @cache
+def _chip_data() -> dict:
+    return json.loads(resources.files("ascend_tools").joinpath("data/chips.json").read_text())
+
+
+@cache
 def all_chips() -> dict[str, Chip]:
-    text = resources.files("ascend_tools").joinpath("data/chips.json").read_text()
-    return {c["name"]: Chip(**c) for c in json.loads(text)["chips"]}
+    return {c["name"]: Chip(**c) for c in _chip_data()["chips"]}
+
+
+@cache
+def vector_api_cycles() -> dict[str, float]:
+    """Cycles per 256-byte repeat of each vector API (Add = 1), with `_default` for the rest."""
+    return {k: float(v) for k, v in _chip_data()["vector_api_cycles"].items() if k != "_source"}
 
 
 def get_chip(name: str = DEFAULT_CHIP) -> Chip:

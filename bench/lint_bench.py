@@ -79,12 +79,12 @@ def measure(lines: int, repeat: int) -> dict[str, float | int]:
     }
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--lines", type=int, default=5000)
     ap.add_argument("--repeat", type=int, default=20)
     ap.add_argument("--json", action="store_true")
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     res = measure(args.lines, args.repeat)
     if args.json:
         print(json.dumps(res))

@@ -87,12 +87,12 @@ def add_throughput(elements: int, repeats: int) -> dict:
     }
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--elements", type=int, default=1 << 24)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--json", type=Path)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     results: dict = {"validation": [], "throughput": None}
     with tempfile.TemporaryDirectory(prefix="kernelgen-bench-") as cache:
         os.environ["KERNELGEN_CACHE_DIR"] = cache

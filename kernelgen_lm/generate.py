@@ -21,6 +21,7 @@ from kernelgen_lm.capture import CapturedGraph, CaptureError, capture
 from kernelgen_lm.plan.build import PlanError, build_plan
 from kernelgen_lm.plan.ir import KernelPlan, plan_text
 from kernelgen_lm.plan.window import WindowPlan, build_window_plan, window_text
+from kernelgen_lm.speed import SpeedReport, speed_report
 
 BackendChoice = Literal["auto", "rules", "llm"]
 Progress = Callable[[str], None]
@@ -37,6 +38,8 @@ class GenerationResult(BaseModel):
     validation: ValidationReport | None = None
     plan: str | None = None
     error: str | None = None
+    # Modelled (not measured) kernel and eager times and speed-up; None when not validated.
+    speed: SpeedReport | None = None
 
 
 AnyPlan = KernelPlan | WindowPlan
@@ -59,6 +62,20 @@ def any_plan_text(plan: AnyPlan) -> str:
 
 def any_plan_mode(plan: AnyPlan) -> str:
     return "window" if isinstance(plan, WindowPlan) else plan.mode
+
+
+def modelled_speed(
+    graph: CapturedGraph, report: ValidationReport | None, chip: str
+) -> SpeedReport | None:
+    """The speed figures of a validated kernel (None when it did not validate)."""
+    from ascend_tools.cost import CostInputError
+
+    if report is None or not report.ok:
+        return None
+    try:
+        return speed_report(graph, report.counters, get_chip(chip))
+    except CostInputError:
+        return None
 
 
 def _lint_errors(project: Path, chip: str, shapes: list[list[int]]) -> list[str] | None:
@@ -173,6 +190,7 @@ def rules_generate(
     res.validation = report
     if report.ok:
         res.ok = True
+        res.speed = modelled_speed(graph, report, chip_info.name)
         res.attempts.append(Attempt(backend="rules", ok=True, stage="done", message="validated"))
     else:
         stage = (
@@ -257,6 +275,12 @@ def generate(
         progress=progress,
     )
     attempts += gen.attempts
+    speed = None
+    if gen.ok:
+        try:
+            speed = modelled_speed(capture(ref), gen.validation, chip)
+        except CaptureError:
+            speed = None
     return GenerationResult(
         ok=gen.ok,
         op=result.op if result else None,
@@ -266,4 +290,5 @@ def generate(
         validation=gen.validation,
         plan=any_plan_text(plan) if plan else None,
         error=gen.error,
+        speed=speed,
     )

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 # Each module under server/commands defines `register(subparsers)`; the parser it adds sets
 # `run(args) -> int` as its default `func`.
-COMMANDS: tuple[str, ...] = ("validate", "generate", "lint")
+COMMANDS: tuple[str, ...] = ("validate", "generate", "lint", "bench")
 
 
 def build_parser() -> argparse.ArgumentParser:

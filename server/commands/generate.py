@@ -40,6 +40,7 @@ def _json(res: GenerationResult) -> str:
             "attempts": [a.model_dump() for a in res.attempts],
             "validation": res.validation.model_dump(mode="json") if res.validation else None,
             "error": res.error,
+            "speed": res.speed.model_dump(mode="json") if res.speed else None,
         },
         indent=2,
     )
@@ -72,6 +73,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"{a.backend}: {a.stage}: {'ok' if a.ok else 'failed'} {a.message}".rstrip())
         if res.validation is not None:
             print(render_text(res.validation))
+        if res.speed is not None:
+            print(res.speed.line())
         if res.ok:
             print(f"project: {res.project} (backend {res.backend_used})")
         else:

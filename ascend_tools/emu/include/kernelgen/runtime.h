@@ -78,13 +78,15 @@ struct CoreCounters {
     uint64_t ub_to_gm_bytes = 0;
     uint64_t ub_to_ub_bytes = 0;
     uint64_t scalar_accesses = 0;
+    uint64_t sync_alls = 0;                          // SyncAll barriers this core passed
     std::map<std::string, uint64_t> vector_repeats;  // by API name
 
     std::string to_json(int block) const {
         std::ostringstream o;
         o << "{\"block\":" << block << ",\"gm_to_ub_bytes\":" << gm_to_ub_bytes
           << ",\"ub_to_gm_bytes\":" << ub_to_gm_bytes << ",\"ub_to_ub_bytes\":" << ub_to_ub_bytes
-          << ",\"scalar_accesses\":" << scalar_accesses << ",\"vector_repeats\":{";
+          << ",\"scalar_accesses\":" << scalar_accesses << ",\"sync_alls\":" << sync_alls
+          << ",\"vector_repeats\":{";
         bool first = true;
         for (const auto& [api, n] : vector_repeats) {
             o << (first ? "" : ",") << "\"" << json_escape(api) << "\":" << n;
@@ -161,6 +163,7 @@ inline std::string report_json(const char* status) {
         total.ub_to_gm_bytes += c.ub_to_gm_bytes;
         total.ub_to_ub_bytes += c.ub_to_ub_bytes;
         total.scalar_accesses += c.scalar_accesses;
+        total.sync_alls += c.sync_alls;
         for (const auto& [api, n] : c.vector_repeats) total.vector_repeats[api] += n;
     }
     o << "],\"total\":" << total.to_json(-1) << "}}";
@@ -360,6 +363,7 @@ class Scheduler {
     void sync_all(bool aiv_only, const char* file, int line) {
         std::unique_lock<std::mutex> lk(m_);
         if (t_block_idx < 0) return;  // outside a launch: nothing to wait for
+        ++counters().sync_alls;
         if (n_ > cores_for(layout_)) {
             std::ostringstream msg;
             msg << "SyncAll needs all " << n_ << " blocks resident at once, but " << chip().name << " has "

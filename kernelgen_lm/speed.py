@@ -1,0 +1,227 @@
+"""Modelled speed-up of a generated kernel against PyTorch eager on the same NPU.
+
+The eager baseline is modelled from the captured core-ATen graph (`kernelgen_lm.capture`), with
+the same cost model and chip facts as the kernel (`ascend_tools.cost`), so the ratio compares
+like with like. Assumptions (a MODEL, not a measurement; every figure printed says so):
+
+- each compute op of the graph is one eager kernel launch (one launch overhead each); views,
+  reshapes, `getitem` and metadata checks are free (`FREE_OPS`); a non-contiguous view that an
+  eager kernel would first copy is not charged;
+- the graph is the decomposed core-ATen one, so a composite op with its own fused NPU kernel
+  (e.g. `mse_loss` -> sub, pow, mean) counts as several launches: the baseline is somewhat
+  slower than torch_npu's;
+- an op reads each tensor operand once from GM and writes its outputs once (no cache reuse
+  between ops, intermediates round-trip through GM);
+- its vector work is its largest operand's repeats (256 bytes each, at its widest dtype) priced
+  by the AscendC API that does that op (`EAGER_API`, default Add-like), spread evenly over all
+  vector cores (at most one block per repeat): eager kernels are assumed well parallelised;
+- pooling is priced on its input (window overlap ignored); cube work does not arise here.
+
+`speedup = eager_us / kernel_us`.
+"""
+
+from __future__ import annotations
+
+import math
+
+from pydantic import BaseModel
+
+from ascend_tools.chips import REPEAT_BYTES, Chip
+from ascend_tools.cost import KernelCost, even_counters, kernel_time
+from ascend_tools.toolchain.dtypes import get_dtype
+from kernelgen_lm.capture import CapturedGraph, NodeRef, OpNode
+from kernelgen_lm.plan.ops import VIEW_OPS
+
+MODEL_NOTE = "model, not measured"
+
+# Ops that launch no kernel in eager mode: views and metadata.
+FREE_OPS = frozenset(
+    (
+        *VIEW_OPS,
+        "<built-in function getitem>",
+        "aten.unsqueeze.default",
+        "aten.squeeze.dim",
+        "aten.squeeze.dims",
+        "aten.squeeze.default",
+        "aten.expand.default",
+        "aten.permute.default",
+        "aten.transpose.int",
+        "aten.t.default",
+        "aten.slice.Tensor",
+        "aten.select.int",
+        "aten.alias.default",
+        "aten.detach.default",
+        "aten.as_strided.default",
+        "aten._assert_tensor_metadata.default",
+        "aten.scalar_tensor.default",
+    )
+)
+
+# The AscendC API whose per-repeat cost (chips.json `vector_api_cycles`) an eager op is priced
+# at; ops not listed cost as Add (one cycle per repeat). Fused ops use the high-level API.
+EAGER_API: dict[str, str] = {
+    "aten.div.Tensor": "Div",
+    "aten.div.Scalar": "Div",
+    "aten.reciprocal.default": "Reciprocal",
+    "aten.exp.default": "Exp",
+    "aten.expm1.default": "Exp",
+    "aten.log.default": "Ln",
+    "aten.log1p.default": "Ln",
+    "aten.sqrt.default": "Sqrt",
+    "aten.rsqrt.default": "Rsqrt",
+    "aten.pow.Tensor_Scalar": "Power",
+    "aten.pow.Tensor_Tensor": "Power",
+    "aten.sigmoid.default": "Sigmoid",
+    "aten.tanh.default": "Tanh",
+    "aten.gelu.default": "Gelu",
+    "aten.erf.default": "Erf",
+    "aten.elu.default": "Exp",
+    "aten.sin.default": "Sin",
+    "aten.cos.default": "Cos",
+    "aten.sum.dim_IntList": "ReduceSum",
+    "aten.sum.default": "ReduceSum",
+    "aten.mean.dim": "ReduceSum",
+    "aten.mean.default": "ReduceSum",
+    "aten.prod.dim_int": "ReduceSum",
+    "aten.linalg_vector_norm.default": "ReduceSum",
+    "aten.var.correction": "ReduceSum",
+    "aten.amax.default": "ReduceMax",
+    "aten.amin.default": "ReduceMin",
+    "aten.max.default": "ReduceMax",
+    "aten.max.dim": "ReduceMax",
+    "aten.min.dim": "ReduceMin",
+    "aten.argmax.default": "ReduceMax",
+    "aten.argmin.default": "ReduceMin",
+    "aten._softmax.default": "SoftMax",
+    "aten._log_softmax.default": "SoftMax",
+    "aten.native_layer_norm.default": "LayerNorm",
+    "aten.native_group_norm.default": "LayerNorm",
+    "aten._native_batch_norm_legit.no_stats": "LayerNorm",
+    "aten._native_batch_norm_legit_no_training.default": "LayerNorm",
+    "aten.gather.default": "Gather",
+}
+
+
+class EagerOp(BaseModel):
+    """One modelled eager launch."""
+
+    target: str
+    api: str
+    gm_bytes: int
+    total_us: float
+
+
+class EagerCost(BaseModel):
+    chip: str
+    total_us: float
+    launches: int
+    ops: list[EagerOp]
+
+
+class SpeedReport(BaseModel):
+    """Modelled kernel and eager times (us) and `speedup` = eager / kernel."""
+
+    kernel: KernelCost
+    eager: EagerCost
+    speedup: float
+    note: str = MODEL_NOTE
+
+    def line(self) -> str:
+        return (
+            f"modelled speed-up vs eager: {self.speedup:.1f}x (kernel {self.kernel.total_us:.1f} "
+            f"us, eager {self.eager.total_us:.1f} us; {self.note})"
+        )
+
+
+def _tensors(graph: CapturedGraph) -> dict[str, tuple[int, int]]:
+    """Each named value's (elements, element bytes), where the graph knows its shape."""
+    known = {t.name: (math.prod(t.shape), get_dtype(t.dtype).size) for t in graph.inputs}
+    for n in graph.nodes:
+        if n.shape is not None and n.dtype is not None:
+            known[n.name] = (math.prod(n.shape), get_dtype(n.dtype).size)
+    return known
+
+
+def _refs(value: object) -> list[str]:
+    if isinstance(value, NodeRef):
+        return [value.ref]
+    if isinstance(value, (list, tuple)):
+        return [r for v in value for r in _refs(v)]
+    return []
+
+
+def _outputs(node: OpNode, graph: CapturedGraph, known: dict[str, tuple[int, int]]) -> list[str]:
+    """The values a launch writes: the node itself, or the `getitem`s of a tuple result."""
+    if node.name in known:
+        return [node.name]
+    return [
+        n.name
+        for n in graph.nodes
+        if n.target in FREE_OPS and n.name in known and node.name in _refs(n.args[:1])
+    ]
+
+
+def eager_time(graph: CapturedGraph, chip: Chip) -> EagerCost:
+    """Modelled time of running the graph op by op in PyTorch eager (assumptions above)."""
+    known = _tensors(graph)
+    ops: list[EagerOp] = []
+    for node in graph.nodes:
+        if node.target in FREE_OPS:
+            continue
+        reads = [known[r] for r in _refs([*node.args, *node.kwargs.values()]) if r in known]
+        writes = [known[w] for w in _outputs(node, graph, known)]
+        operands = reads + writes
+        if not operands:
+            continue
+        gm_bytes = sum(n * size for n, size in operands)
+        width = max(size for _, size in operands)
+        repeats = math.ceil(max(n for n, _ in operands) * width / REPEAT_BYTES)
+        api = EAGER_API.get(node.target, "Add")
+        blocks = min(chip.vector_cores, max(1, repeats))
+        cost = kernel_time(even_counters(gm_bytes, {api: repeats}, blocks), chip)
+        ops.append(EagerOp(target=node.target, api=api, gm_bytes=gm_bytes, total_us=cost.total_us))
+    return EagerCost(
+        chip=chip.name, total_us=sum(o.total_us for o in ops), launches=len(ops), ops=ops
+    )
+
+
+def speed_report(graph: CapturedGraph, counters: dict, chip: Chip) -> SpeedReport:
+    """Kernel cost from the emulator counters of the reference-shape run, eager cost from the
+    graph captured at the same shapes, and their ratio."""
+    kernel = kernel_time(counters, chip)
+    eager = eager_time(graph, chip)
+    return SpeedReport(kernel=kernel, eager=eager, speedup=eager.total_us / kernel.total_us)
+
+
+# Speed-up thresholds of the fast_p metric (AscendCraft reports Fast1.0, >= 0.8x and >= 0.2x).
+FAST_THRESHOLDS = (1.0, 0.8, 0.2)
+
+
+class SpeedSummary(BaseModel):
+    """Suite metrics: `fast[str(p)]` = fraction of ALL stubs that are correct and at or above
+    p x eager (modelled); `geomean_speedup` over the correct stubs that have a speed figure."""
+
+    total: int
+    passed: int
+    pass_rate: float
+    fast: dict[str, float]
+    geomean_speedup: float | None
+
+
+def speed_summary(results: list[tuple[bool, float | None]]) -> SpeedSummary:
+    """Metrics of (correct, modelled speed-up or None) per stub."""
+    total = len(results)
+    passed = sum(1 for ok, _ in results if ok)
+    ups = [s for ok, s in results if ok and s is not None and s > 0]
+    fast = {
+        f"{p:.1f}": (sum(1 for s in ups if s >= p) / total if total else 0.0)
+        for p in FAST_THRESHOLDS
+    }
+    geo = math.exp(sum(math.log(s) for s in ups) / len(ups)) if ups else None
+    return SpeedSummary(
+        total=total,
+        passed=passed,
+        pass_rate=passed / total if total else 0.0,
+        fast=fast,
+        geomean_speedup=geo,
+    )

@@ -1,0 +1,40 @@
+"""`kernelgen bench {generate,validate,lint} [ARGS...]`: runs a bench module of `bench/` with its
+own arguments, exactly as `python -m bench.<suite>_bench ARGS...` does.
+
+`server` and `bench` are both shells that nothing else imports (ARCHITECTURE.md); this command
+only hands its argument list to the bench module's `main(argv)`, one shell invoking another, so
+no core code depends on either.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+
+SUITES = {
+    "generate": "bench.generate_bench",
+    "validate": "bench.validate_bench",
+    "lint": "bench.lint_bench",
+}
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "bench",
+        help="run a benchmark suite (generate: pass rates and modelled speed-ups; "
+        "validate: validation time; lint: lint latency)",
+        description="Runs bench/<suite>_bench.py with the arguments that follow the suite name "
+        "(`kernelgen bench generate --help` shows them).",
+    )
+    p.add_argument("suite", choices=tuple(SUITES), help="which bench to run")
+    p.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the bench module")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    module = importlib.import_module(SUITES[args.suite])
+    try:
+        code = module.main(list(args.args))
+    except SystemExit as exc:  # argparse inside the bench: --help (0) or a usage error (2)
+        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+    return int(code or 0)
