@@ -39,8 +39,9 @@ class RuntimeErrorReport(BaseModel):
 class ValidationReport(BaseModel):
     """`ok` only if it compiled and every case passed. `counters`: the emulator's counters of the
     first passing case, `{"block_dim", "tiling_key", "total": {gm_to_ub_bytes, ub_to_gm_bytes,
-    ub_to_ub_bytes, scalar_accesses, vector_repeats: {api: n}}, "per_block": [{"block", ...}]}`
-    (empty when no case passed). `notes`: toolchain/device facts and emulator warnings."""
+    ub_to_ub_bytes, scalar_accesses, sync_alls, vector_repeats: {api: n}}, "per_block":
+    [{"block", ...}]}` (empty when no case passed). `notes`: toolchain/device facts and emulator
+    warnings."""
 
     ok: bool
     chip: str
