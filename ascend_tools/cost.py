@@ -20,7 +20,8 @@ core `b % cores`):
   pipes, but scalar work and barriers stall both.
 
 Kernel time = launch overhead + the slowest core. `bound` names what dominates: the launch when
-it outweighs the body, else the largest part of the critical core.
+it outweighs the body, else the largest part of the critical core (`body_bound`, always set).
+Cube work is not costed (the emulator counts no cube operations).
 """
 
 from __future__ import annotations
@@ -69,6 +70,7 @@ class KernelCost(BaseModel):
     block_dim: int
     gm_bytes: int
     bound: Bound
+    body_bound: Bound  # the critical core's largest part, whatever the launch overhead
     per_core: list[CoreCost]
 
 
@@ -141,9 +143,8 @@ def kernel_time(counters: dict, chip: Chip) -> KernelCost:
         "scalar": crit.scalar_us,
         "sync": crit.sync_us,
     }
-    bound: Bound = max(parts, key=parts.__getitem__)
-    if perf.launch_us >= crit.total_us:
-        bound = "launch"
+    body_bound: Bound = max(parts, key=parts.__getitem__)
+    bound: Bound = "launch" if perf.launch_us >= crit.total_us else body_bound
     return KernelCost(
         chip=chip.name,
         total_us=perf.launch_us + crit.total_us,
@@ -157,6 +158,7 @@ def kernel_time(counters: dict, chip: Chip) -> KernelCost:
         block_dim=int(counters.get("block_dim") or len(blocks)),
         gm_bytes=sum(c.gm_bytes for c in per_core),
         bound=bound,
+        body_bound=body_bound,
         per_core=per_core,
     )
 

@@ -42,12 +42,20 @@ def _row(stub: Path, res: GenerationResult, mode: str | None, seconds: float) ->
         "eager_launches": speed.eager.launches if speed else None,
         "speedup": round(speed.speedup, 4) if speed else None,
         "bound": speed.kernel.bound if speed else None,
+        "body_bound": speed.kernel.body_bound if speed else None,
         "cores_used": speed.kernel.cores_used if speed else None,
     }
 
 
 def _summary(rows: list[dict]) -> SpeedSummary:
     return speed_summary([(r["ok"], r["speedup"]) for r in rows])
+
+
+def _bound(row: dict) -> str:
+    """`launch (vector)`: launch-bound, and what bounds the body behind it."""
+    if row["bound"] is None:
+        return "-"
+    return row["bound"] + (f" ({row['body_bound']})" if row["bound"] == "launch" else "")
 
 
 def _fmt(x: float | None, spec: str) -> str:
@@ -82,7 +90,7 @@ def markdown(
         md.append(
             f"| {r['stub']} | {'yes' if r['ok'] else 'no (' + str(r['stage']) + ')'} | "
             f"{_fmt(r['kernel_us'], '.1f')} | {eager} | {_fmt(r['speedup'], '.2f')}x | "
-            f"{r['bound'] or '-'} | {r['cores_used'] or '-'} |"
+            f"{_bound(r)} | {r['cores_used'] or '-'} |"
         )
     return "\n".join(md) + "\n"
 
@@ -115,7 +123,7 @@ def main(argv: list[str] | None = None) -> int:
             _row(stub, res, any_plan_mode(plan) if plan else None, time.monotonic() - start)
         )
         r = rows[-1]
-        speed = f" {r['speedup']:.2f}x ({r['bound']}-bound)" if r["speedup"] is not None else ""
+        speed = f" {r['speedup']:.2f}x, {_bound(r)}-bound" if r["speedup"] is not None else ""
         print(
             f"{'PASS' if r['ok'] else 'FAIL'} {stub.stem} ({r['stage']}){speed} "
             f"{'' if r['ok'] else r['message'][:160]}",

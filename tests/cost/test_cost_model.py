@@ -75,7 +75,7 @@ def test_exp_costs_more_than_add_for_the_same_repeats() -> None:
 
 def test_a_tiny_input_is_launch_bound() -> None:
     cost = kernel_time(launch(block(gm=256, repeats={"Add": 1})), CHIP)
-    assert cost.bound == "launch"
+    assert cost.bound == "launch" and cost.body_bound == "memory"
     assert cost.total_us == pytest.approx(CHIP.perf.launch_us, rel=0.01)
 
 
