@@ -7,7 +7,7 @@ symbolic in the input dims), so one build serves every shape with the captured l
 from __future__ import annotations
 
 from ascend_tools.chips import Chip
-from kernelgen_lm.lower.kernel import KernelEmitter, tiling_fields
+from kernelgen_lm.lower.kernel import PART, KernelEmitter, tiling_fields
 from kernelgen_lm.plan.ir import DimExpr, KernelPlan
 
 GE_DTYPE = {
@@ -49,20 +49,37 @@ BLOCK_DIM_LINES = [
     "        blockDim = 1;",
     "    }",
 ]
-# The big/small core split, then the tiling saved and TilingFunc closed.
-TILING_END_LINES = [
-    "    tiling.set_unitsPerCore(static_cast<uint32_t>(units / blockDim));",
-    "    tiling.set_bigCores(static_cast<uint32_t>(units % blockDim));",
-    "    tiling.SaveToBuffer(context->GetRawTilingData()->GetData(),"
-    " context->GetRawTilingData()->GetCapacity());",
-    "    context->GetRawTilingData()->SetDataSize(tiling.GetDataSize());",
-    "    size_t* workspace = context->GetWorkspaceSizes(1);",
-    "    workspace[0] = 0;",
-    "    return ge::GRAPH_SUCCESS;",
-    "}",
-    "}  // namespace optiling",
-    "",
-]
+
+
+def tiling_end_lines(groups: str = "blockDim", user_ws: str = "") -> list[str]:
+    """The big/small split of the units over `groups` core groups, the tiling saved, the
+    workspace asked for (`user_ws`: C++ bytes after the system part; none when empty), and
+    TilingFunc closed."""
+    ws = ["    workspace[0] = 0;"]
+    if user_ws:
+        ws = [
+            "    // System workspace (SyncAll, library APIs) + the cross-core partial slots.",
+            f"    workspace[0] = ascendc.GetLibApiWorkSpaceSize() + {user_ws};",
+        ]
+    return [
+        f"    tiling.set_unitsPerCore(static_cast<uint32_t>(units / {groups}));",
+        f"    tiling.set_bigCores(static_cast<uint32_t>(units % {groups}));",
+        "    tiling.SaveToBuffer(context->GetRawTilingData()->GetData(),"
+        " context->GetRawTilingData()->GetCapacity());",
+        "    context->GetRawTilingData()->SetDataSize(tiling.GetDataSize());",
+        "    size_t* workspace = context->GetWorkspaceSizes(1);",
+        *ws,
+        "    return ge::GRAPH_SUCCESS;",
+        "}",
+        "}  // namespace optiling",
+        "",
+    ]
+
+
+TILING_END_LINES = tiling_end_lines()
+# A split row gives each of its cores at least this many elements: below that, the SyncAll
+# barrier and the partials' round trip through GM cost more than the core saves.
+MIN_CHUNK = 1024
 
 
 def tiling_header_text(
@@ -165,6 +182,11 @@ def host_source(plan: KernelPlan, chip: Chip, em: KernelEmitter) -> str:
         f"constexpr uint64_t BYTES_PER_ELEM = {bpe};",
         f"constexpr uint64_t UB_RESERVE = {UB_RESERVE};",
         "constexpr uint64_t TILE_ALIGN = 64;  // whole 256-byte float repeats (Compare needs them)",
+        *(
+            [f"constexpr uint64_t MIN_CHUNK = {MIN_CHUNK};  // elements per core of a split row"]
+            if em.split
+            else []
+        ),
         "",
         "static uint64_t Dim(gert::TilingContext* context, uint32_t input, uint32_t dim)",
         "{",
@@ -195,41 +217,95 @@ def host_source(plan: KernelPlan, chip: Chip, em: KernelEmitter) -> str:
         "    }",
     ]
     unit = [f"d{k}" for k in em.unit_axes]
+    global_stage = any(st.scope == "global" for st in plan.stages)
+    groups = "blockDim"
     if plan.mode in ("elementwise", "column"):
         outer = " * ".join(unit) if unit else "1"
-        global_stage = any(st.scope == "global" for st in plan.stages)
-        if not global_stage:
-            L += [
-                "    // Fewer outer rows than cores: shorter tiles, so every core gets work.",
-                f"    uint64_t outer = {outer};",
-                "    if (outer < coreNum) {",
-                "        uint64_t perOuter = (coreNum + outer - 1) / outer;",
-                f"        uint64_t cap = ((d{V} + perOuter - 1) / perOuter + TILE_ALIGN - 1) /"
-                " TILE_ALIGN * TILE_ALIGN;",
-                "        if (cap < tileLen) {",
-                "            tileLen = cap < TILE_ALIGN ? TILE_ALIGN : cap;",
-                "        }",
-                "    }",
-            ]
+        L += [
+            "    // Fewer outer rows than cores: shorter tiles, so every core gets work.",
+            f"    uint64_t outer = {outer};",
+            "    if (outer < coreNum) {",
+            "        uint64_t perOuter = (coreNum + outer - 1) / outer;",
+            f"        uint64_t cap = ((d{V} + perOuter - 1) / perOuter + TILE_ALIGN - 1) /"
+            " TILE_ALIGN * TILE_ALIGN;",
+            "        if (cap < tileLen) {",
+            "            tileLen = cap < TILE_ALIGN ? TILE_ALIGN : cap;",
+            "        }",
+            "    }",
+        ]
         unit.append(f"((d{V} + tileLen - 1) / tileLen)")
         L.append("    // Work units: (outer index, vector tile).")
+        L.append(f"    uint64_t units = {' * '.join(unit) if unit else '1'};")
+        L += BLOCK_DIM_LINES
+    elif em.split:
+        segs = " * ".join(f"d{k}" for k in em.reduced_nv) or "1"
+        L += [
+            "    // Work units: rows (kept indices); each row is walked in (segment, tile) steps.",
+            f"    uint64_t units = {' * '.join(unit) if unit else '1'};",
+            f"    uint64_t segs = {segs};  // reduced axes walked outside the vector axis",
+            "    // Fewer rows than cores: coresPerRow cores share each row, each reducing its",
+            f"    // chunk (at least MIN_CHUNK = {MIN_CHUNK} elements: fewer do not pay for the",
+            "    // SyncAll and the partials' trip through the workspace); tiles get shorter so",
+            "    // every core of a row has at least one step.",
+            "    uint64_t coresPerRow = 1;",
+            "    if (units > 0 && units < coreNum) {",
+            "        coresPerRow = coreNum / units;",
+            f"        uint64_t byLen = segs * d{V} / MIN_CHUNK;",
+            "        if (byLen < coresPerRow) {",
+            "            coresPerRow = byLen;",
+            "        }",
+            "    }",
+            "    if (coresPerRow > 1) {",
+            "        uint64_t perSeg = (coresPerRow + segs - 1) / segs;",
+            f"        uint64_t cap = ((d{V} + perSeg - 1) / perSeg + TILE_ALIGN - 1) /"
+            " TILE_ALIGN * TILE_ALIGN;",
+            "        if (cap < tileLen) {",
+            "            tileLen = cap < TILE_ALIGN ? TILE_ALIGN : cap;",
+            "        }",
+            "    }",
+            f"    uint64_t steps = segs * ((d{V} + tileLen - 1) / tileLen);",
+            "    if (coresPerRow > steps) {",
+            "        coresPerRow = steps;",
+            "    }",
+            "    if (coresPerRow < 1) {",
+            "        coresPerRow = 1;",
+            "    }",
+            "    uint64_t blockDim = 1;",
+            "    if (coresPerRow > 1) {",
+            "        blockDim = units * coresPerRow;  // one row per core group: <= coreNum",
+            "    } else {",
+            "        blockDim = units < coreNum ? units : coreNum;",
+            "        if (blockDim == 0) {",
+            "            blockDim = 1;",
+            "        }",
+            "    }",
+            "    uint64_t groups = blockDim / coresPerRow;",
+            "    // Steps of a row: the first (steps % coresPerRow) of its cores walk one more.",
+            "    tiling.set_coresPerRow(static_cast<uint32_t>(coresPerRow));",
+            "    tiling.set_tilesPerPart(static_cast<uint32_t>(steps / coresPerRow));",
+            "    tiling.set_bigParts(static_cast<uint32_t>(steps % coresPerRow));",
+        ]
+        groups = "groups"
     else:
-        L.append("    // Work units: rows (kept indices); each row is streamed in tiles.")
-    L.append(f"    uint64_t units = {' * '.join(unit) if unit else '1'};")
-    if any(st.scope == "global" for st in plan.stages):
+        L.append("    // Work units: rows (kept indices); each row scanned in tiles, on one core.")
+        L.append(f"    uint64_t units = {' * '.join(unit) if unit else '1'};")
+        L += BLOCK_DIM_LINES
+    if global_stage:
         L.append(
-            "    // A global (over all rows) reduction is folded on one core: no cross-core sync."
+            "    // Global (over all rows) stages: per-core partials meet in the workspace after"
         )
-        L.append("    coreNum = 1;")
-    L += BLOCK_DIM_LINES
+        L.append("    // a SyncAll, so blockDim stays <= coreNum (every core resident).")
     L += [
-        "    // Big/small core split: the first (units % blockDim) cores take one unit more.",
+        "    // Big/small core split: the first (units % groups) core groups take one unit more.",
         "    context->SetBlockDim(static_cast<uint32_t>(blockDim));",
     ]
     for k in range(len(plan.axes)):
         L.append(f"    tiling.set_dim{k}(static_cast<uint32_t>(d{k}));")
     L.append("    tiling.set_tileLen(static_cast<uint32_t>(tileLen));")
-    L += TILING_END_LINES
+    user_ws = ""
+    if em.sync:
+        user_ws = f"{len(plan.stages)} * blockDim * {PART} * sizeof(float)"
+    L += tiling_end_lines(groups, user_ws)
     infer: list[str] = []
     for j, o in enumerate(plan.outputs):
         same = next((i for i, t in enumerate(plan.inputs) if t.shape == o.shape), None)

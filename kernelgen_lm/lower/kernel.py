@@ -5,6 +5,11 @@ Layout of the generated kernel (the plan's mode picks the loop nest):
 - work units: elementwise and column mode take (outer index, vector tile); row mode takes a
   row (kept indices). Units are split over cores big/small (the first `bigCores` cores take
   one unit more), so any shape balances within one unit;
+- row mode with fewer rows than cores: each row's tiles are split over `coresPerRow` cores
+  (big/small again); every stage publishes its per-core partial to a 64-byte workspace slot,
+  `SyncAll()`, and each core combines its row's partials in core order (same result on every
+  core: deterministic). Global stages (over all rows) publish per-core partials the same way
+  after the row loop; core 0 combines them and writes the whole-tensor results;
 - per unit: reduction stages walk the reduced axes (segments) and the vector axis in tiles,
   then the outputs are written; row-mode stats are scalars, column-mode stats are tiles;
 - data movement: TQue VECIN/VECOUT per tensor (double buffered), TBuf pools for float math;
@@ -31,6 +36,7 @@ CTYPE = {
 }
 DSIZE = {"float32": 4, "float16": 2, "bfloat16": 2, "int32": 4, "int64": 8, "bool": 1}
 SMALL = 64  # elements of a small tile (one 256-byte repeat of float)
+PART = 16  # floats per cross-core partial slot: value x8, then index x8 (32-byte halves)
 # Stage op -> vector API folding a tile into a tile accumulator / reducing a tile to one value.
 ACC_API = {"sum": "Add", "prod": "Mul", "max": "Max", "min": "Min"}
 REDUCE_API = {"sum": "ReduceSum", "max": "ReduceMax", "min": "ReduceMin"}
@@ -61,7 +67,23 @@ def tiling_fields(plan: KernelPlan) -> list[tuple[str, str]]:
         ("unitsPerCore", "work units of a small core"),
         ("bigCores", "cores that take one unit more"),
     ]
+    if splits_rows(plan):
+        fields += [
+            ("coresPerRow", "cores sharing one row (1: whole rows per core)"),
+            ("tilesPerPart", "(segment, tile) steps of a row each of its cores walks"),
+            ("bigParts", "cores of a row that walk one step more"),
+        ]
     return fields
+
+
+def splits_rows(plan: KernelPlan) -> bool:
+    """Row mode can split a row over cores (scans are sequential along the row: never)."""
+    return plan.mode == "row" and not plan.has_scan
+
+
+def syncs_cores(plan: KernelPlan) -> bool:
+    """The kernel exchanges partials through the workspace (and calls SyncAll)."""
+    return splits_rows(plan) or any(st.scope == "global" for st in plan.stages)
 
 
 class KernelEmitter:
@@ -89,6 +111,8 @@ class KernelEmitter:
         )
         self.acc_tiles = len(plan.stages) * (2 if self.col_arg else 1)
         self.has_global = any(st.scope == "global" for st in plan.stages)
+        self.split = splits_rows(plan)
+        self.sync = syncs_cores(plan)
         self.needs_reduce_bufs = self.mode == "row" or self.has_global
         self.iota_v = any(n.op == "iota" and n.index == self.V for n in plan.nodes)
         self.uses_compare = self.col_arg or any(
@@ -311,6 +335,78 @@ class KernelEmitter:
         self.tile_len(lines, ind + "    ")
         return ind + "    "
 
+    def row_tiles_open(self, lines: list[str], ind: str) -> str:
+        """Opens the walk over this core's share of a row: the flat (segment, tile) steps
+        [tBeg, tEnd); returns the indent inside it."""
+        lines.append(f"{ind}for (uint64_t t = tBeg; t < tEnd; ++t) {{")
+        i2 = ind + "    "
+        lines.append(f"{i2}uint64_t c0 = (t % nChunks) * tileLen;")
+        self.tile_len(lines, i2)
+        if self.reduced_nv:
+            lines.append(f"{i2}uint64_t seg = t / nChunks;")
+            self.decompose("seg", self.reduced_nv, "r", lines, i2)
+            self.seg_offsets(lines, i2)
+        return i2
+
+    def publish(self, L: list[str], ind: str, slot: int, value: str, index: str) -> None:
+        """This core's partial of stage `slot` (value, index) -> its workspace slot, through a
+        VECOUT tile (a vector write, then MTE3), complete in GM before the core goes on."""
+        L.append(f"{ind}LocalTensor<float> pw = q_partOut.AllocTensor<float>();")
+        L.append(f"{ind}Duplicate(pw, {value}, PART_LEN / 2);")
+        L.append(f"{ind}Duplicate(pw[PART_LEN / 2], {index}, PART_LEN / 2);")
+        L.append(f"{ind}q_partOut.EnQue(pw);")
+        L.append(f"{ind}pw = q_partOut.DeQue<float>();")
+        L.append(
+            f"{ind}DataCopy(gm_ws[({slot} * GetBlockNum() + GetBlockIdx()) * PART_LEN], "
+            "pw, PART_LEN);"
+        )
+        L.append(f"{ind}q_partOut.FreeTensor(pw);")
+        L.append(f"{ind}SetFlag<HardEvent::MTE3_S>(EVENT_ID0);")
+        L.append(f"{ind}WaitFlag<HardEvent::MTE3_S>(EVENT_ID0);")
+
+    def gather(self, L: list[str], ind: str, slot: int, first: str, n: str) -> None:
+        """`pr`: the partials of stage `slot` of cores [first, first + n), copied GM -> UB (never
+        scalar GM reads of data other cores wrote), ready for scalar reads."""
+        L.append(f"{ind}LocalTensor<float> pr = q_partIn.AllocTensor<float>();")
+        L.append(
+            f"{ind}DataCopy(pr, gm_ws[({slot} * GetBlockNum() + {first}) * PART_LEN], "
+            f"static_cast<uint32_t>({n} * PART_LEN));"
+        )
+        L.append(f"{ind}q_partIn.EnQue(pr);")
+        L.append(f"{ind}pr = q_partIn.DeQue<float>();")
+        L.append(f"{ind}SetFlag<HardEvent::MTE2_S>(EVENT_ID0);")
+        L.append(f"{ind}WaitFlag<HardEvent::MTE2_S>(EVENT_ID0);")
+
+    def combine_row(self, L: list[str], ind: str, s: int, op: str) -> None:
+        """After stage `s` on a split row: every core of the row gets the row's stat, folded
+        from its cores' partials in core order (identical on each of them)."""
+        arg = op in ("argmax", "argmin")
+        L.append(f"{ind}if (coresPerRow > 1) {{  // partials of the row's cores, folded in order")
+        i2 = ind + "    "
+        self.publish(L, i2, s, f"best{s}" if arg else f"stat{s}", f"stat{s}" if arg else "0.0f")
+        L.append(f"{i2}SyncAll();")
+        self.gather(L, i2, s, "rowCore0", "coresPerRow")
+        if arg:
+            cmp = ">" if op == "argmax" else "<"
+            L.append(f"{i2}best{s} = pr.GetValue(0);")
+            L.append(f"{i2}stat{s} = pr.GetValue(PART_LEN / 2);")
+            L.append(f"{i2}for (uint64_t k = 1; k < coresPerRow; ++k) {{")
+            L.append(f"{i2}    float part = pr.GetValue(k * PART_LEN);")
+            L.append(f"{i2}    if (part {cmp} best{s}) {{  // strictly better: first chunk wins")
+            L.append(f"{i2}        best{s} = part;")
+            L.append(f"{i2}        stat{s} = pr.GetValue(k * PART_LEN + PART_LEN / 2);")
+            L.append(f"{i2}    }}")
+            L.append(f"{i2}}}")
+        else:
+            combine = COMBINE[op].format(a=f"stat{s}", p="part")
+            L.append(f"{i2}stat{s} = pr.GetValue(0);")
+            L.append(f"{i2}for (uint64_t k = 1; k < coresPerRow; ++k) {{")
+            L.append(f"{i2}    float part = pr.GetValue(k * PART_LEN);")
+            L.append(f"{i2}    stat{s} = {combine};")
+            L.append(f"{i2}}}")
+        L.append(f"{i2}q_partIn.FreeTensor(pr);")
+        L.append(f"{ind}}}")
+
     def outputs(
         self,
         js: list[int],
@@ -414,7 +510,7 @@ class KernelEmitter:
             self.row_body(L, i2)
         self.global_stages(L, i2)
         L.append(f"{ind}}}")
-        self.scalar_outputs(L, ind)
+        self.global_combine(L, ind)
         L.append("    }")
         return L
 
@@ -506,7 +602,8 @@ class KernelEmitter:
         L.append(f"{i2}}}")
 
     def global_stages(self, L: list[str], i2: str) -> None:
-        """Second-level reductions: a per-row value folded over all rows (one core)."""
+        """Second-level reductions: a per-row value folded over this core's rows (the
+        partials meet in `global_combine`)."""
         for s, st in enumerate(self.plan.stages):
             if st.scope != "global":
                 continue
@@ -535,13 +632,37 @@ class KernelEmitter:
             i2 = i2[:-4]
             L.append(f"{i2}}}")
 
-    def scalar_outputs(self, L: list[str], ind: str) -> None:
-        scal = [j for j, o in enumerate(self.plan.outputs) if o.level == "scalar"]
-        if not scal:
+    def global_combine(self, L: list[str], ind: str) -> None:
+        """After the unit loop: each core's partials of the global stages -> workspace,
+        SyncAll, then core 0 folds them in core order (one per row: the row's first core on
+        split rows) and writes the whole-tensor results."""
+        glob = [(s, st) for s, st in enumerate(self.plan.stages) if st.scope == "global"]
+        if not glob:
             return
-        L.append(f"{ind}// whole-tensor results (after all rows): one element each")
-        L.append(f"{ind}if (unitEnd > unitStart) {{")
-        self.outputs(scal, L, ind + "    ", small=True, seg=False, at=lambda _t: "0")
+        L.append(f"{ind}// global stages: per-core partials of this core's units, folded on core 0")
+        for s, _ in glob:
+            L.append(f"{ind}{{")
+            self.publish(L, ind + "    ", s, f"gstat{s}", "0.0f")
+            L.append(f"{ind}}}")
+        L.append(f"{ind}SyncAll();")
+        L.append(f"{ind}if (GetBlockIdx() == 0) {{")
+        i2 = ind + "    "
+        for s, st in glob:
+            L.append(f"{i2}{{")
+            i3 = i2 + "    "
+            self.gather(L, i3, s, "0", "GetBlockNum()")
+            combine = COMBINE[st.op].format(a=f"gstat{s}", p="part")
+            L.append(f"{i3}gstat{s} = pr.GetValue(0);")
+            L.append(f"{i3}for (uint64_t k = coresPerRow; k < GetBlockNum(); k += coresPerRow) {{")
+            L.append(f"{i3}    float part = pr.GetValue(k * PART_LEN);")
+            L.append(f"{i3}    gstat{s} = {combine};")
+            L.append(f"{i3}}}")
+            L.append(f"{i3}q_partIn.FreeTensor(pr);")
+            L.append(f"{i2}}}")
+        scal = [j for j, o in enumerate(self.plan.outputs) if o.level == "scalar"]
+        if scal:
+            L.append(f"{i2}// whole-tensor results: one element each")
+            self.outputs(scal, L, i2, small=True, seg=False, at=lambda _t: "0")
         L.append(f"{ind}}}")
 
     def outputs_column(self, L: list[str], i2: str) -> None:
@@ -564,13 +685,12 @@ class KernelEmitter:
         for s, st in enumerate(plan.stages):
             if st.scope == "global":
                 continue
-            L.append(f"{i2}// stage {st.name}: {st.op} over the row, streamed in tiles")
+            L.append(f"{i2}// stage {st.name}: {st.op} over this core's share of the row, in tiles")
             L.append(f"{i2}float stat{s} = 0.0f;")
             if st.op in ("argmax", "argmin"):
                 L.append(f"{i2}float best{s} = 0.0f;  // the extreme value; stat{s} its index")
-            i3 = self.seg_loop_open(L, i2)
-            i4 = self.tile_loop_open(L, i3)
-            first = ("seg == 0 && " if self.reduced_nv else "") + "c0 == 0"
+            i4 = self.row_tiles_open(L, i2)
+            first = "t == tBeg"
             (v,), clean = self.program(
                 [st.value], small=False, chunk="c0", seg=True, lines=L, indent=i4
             )
@@ -587,29 +707,24 @@ class KernelEmitter:
                 L.append(f"{i4}    best{s} = part;")
                 L.append(f"{i4}    stat{s} = static_cast<float>({pos} + at);")
                 L.append(f"{i4}}}")
-                L += [i4 + c for c in clean]
-                L.append(f"{i3}}}")
-                self.seg_loop_close(L, i2)
-                continue
-            self.tile_part(L, i4, st.op, tile, "part")
-            combine = COMBINE[st.op].format(a=f"stat{s}", p="part")
-            L.append(f"{i4}stat{s} = ({first}) ? part : {combine};")
+            else:
+                self.tile_part(L, i4, st.op, tile, "part")
+                combine = COMBINE[st.op].format(a=f"stat{s}", p="part")
+                L.append(f"{i4}stat{s} = ({first}) ? part : {combine};")
             L += [i4 + c for c in clean]
-            L.append(f"{i3}}}")
-            self.seg_loop_close(L, i2)
+            L.append(f"{i2}}}")
+            self.combine_row(L, i2, s, st.op)
         full = [j for j, o in enumerate(plan.outputs) if o.level == "full"]
         red = [j for j, o in enumerate(plan.outputs) if o.level == "reduced"]
         if red:
-            L.append(f"{i2}{{  // per-row results: one element each")
+            L.append(f"{i2}if (rowPart == 0) {{  // per-row results, by the row's first core")
             self.outputs(red, L, i2 + "    ", small=True, seg=False, at=lambda t: f"base_{t.var}")
             L.append(f"{i2}}}")
         if full:
-            L.append(f"{i2}// epilogue: full-row outputs from the row stats")
-            i3 = self.seg_loop_open(L, i2)
-            i4 = self.tile_loop_open(L, i3)
+            L.append(f"{i2}// epilogue: full-row outputs from the row stats, this core's share")
+            i4 = self.row_tiles_open(L, i2)
             self.outputs(full, L, i4, small=False, seg=True, at=self.tile_at(True))
-            L.append(f"{i3}}}")
-            self.seg_loop_close(L, i2)
+            L.append(f"{i2}}}")
 
     # ---------------------------------------------------------------- whole file
     def copy_helpers(self) -> list[str]:
@@ -691,6 +806,11 @@ class KernelEmitter:
         L.append("")
         L.append("constexpr int32_t BUFFER_NUM = 2;  // double buffering of every queue")
         L.append(f"constexpr uint32_t SMALL_LEN = {SMALL};  // one 256-byte repeat of float")
+        if self.sync:
+            L.append(
+                f"constexpr uint32_t PART_LEN = {PART};  // floats per cross-core partial slot in "
+                "the workspace: value x8, index x8 (32-byte aligned halves)"
+            )
         L.append("")
         L.append("__aicore__ inline uint32_t CeilAlign(uint64_t x, uint64_t a)")
         L.append("{")
@@ -703,7 +823,9 @@ class KernelEmitter:
         L.append("public:")
         L.append(f"    __aicore__ inline Kernel{plan.op_name}() {{}}")
         params = ", ".join(
-            [f"GM_ADDR {t.var}" for t in self.ins] + [f"GM_ADDR {t.var}" for t in self.outs]
+            [f"GM_ADDR {t.var}" for t in self.ins]
+            + [f"GM_ADDR {t.var}" for t in self.outs]
+            + (["GM_ADDR workspace"] if self.sync else [])
         )
         L.append(f"    // TilingT: {tiling_struct}, as GET_TILING_DATA provides it on this build.")
         L.append("    template <typename TilingT>")
@@ -714,8 +836,18 @@ class KernelEmitter:
             L.append(f"{i}d{k} = td.dim{k};")
         L.append(f"{i}tileLen = td.tileLen;")
         L.append(f"{i}nChunks = (d{self.V} + tileLen - 1) / tileLen;")
-        L.append(f"{i}// big/small core split of the work units")
         L.append(f"{i}uint64_t idx = GetBlockIdx();")
+        if self.split:
+            L.append(f"{i}// coresPerRow cores share a row (1: whole rows per core); a row's")
+            L.append(f"{i}// (segment, tile) steps are split big/small over its cores")
+            L.append(f"{i}coresPerRow = td.coresPerRow;")
+            L.append(f"{i}rowPart = idx % coresPerRow;")
+            L.append(f"{i}rowCore0 = idx - rowPart;")
+            L.append(f"{i}idx /= coresPerRow;")
+            L.append(f"{i}uint64_t tpp = td.tilesPerPart;")
+            L.append(f"{i}tBeg = rowPart * tpp + (rowPart < td.bigParts ? rowPart : td.bigParts);")
+            L.append(f"{i}tEnd = tBeg + tpp + (rowPart < td.bigParts ? 1 : 0);")
+        L.append(f"{i}// big/small core split of the work units")
         L.append(f"{i}uint64_t upc = td.unitsPerCore;")
         L.append(f"{i}unitStart = idx * upc + (idx < td.bigCores ? idx : td.bigCores);")
         L.append(f"{i}unitEnd = unitStart + upc + (idx < td.bigCores ? 1 : 0);")
@@ -752,6 +884,15 @@ class KernelEmitter:
             for s, st in enumerate(plan.stages):
                 if self.col_arg and st.op in ("argmax", "argmin"):
                     L.append(f"{i}best{s} = accBuf.Get<float>()[{nst + s} * tileLen];")
+        if self.sync:
+            nst = len(plan.stages)
+            L.append(f"{i}// cross-core partials: one slot per (stage, core) in the user workspace")
+            L.append(
+                f"{i}gm_ws.SetGlobalBuffer((__gm__ float*)GetUserWorkspace(workspace), "
+                f"{nst} * GetBlockNum() * PART_LEN);"
+            )
+            L.append(f"{i}pipe->InitBuffer(q_partOut, 1, PART_LEN * sizeof(float));")
+            L.append(f"{i}pipe->InitBuffer(q_partIn, 1, GetBlockNum() * PART_LEN * sizeof(float));")
         if self.needs_reduce_bufs:
             L.append(f"{i}pipe->InitBuffer(redWorkBuf, tileLen * sizeof(float));")
             L.append(f"{i}pipe->InitBuffer(redOutBuf, SMALL_LEN * sizeof(float));")
@@ -777,6 +918,9 @@ class KernelEmitter:
                 L.append(f"    TQue<QuePosition::VECIN, BUFFER_NUM> q_{t.var};")
         for t in self.outs:
             L.append(f"    TQue<QuePosition::VECOUT, BUFFER_NUM> q_{t.var};")
+        if self.sync:
+            L.append("    TQue<QuePosition::VECOUT, 1> q_partOut;")
+            L.append("    TQue<QuePosition::VECIN, 1> q_partIn;")
         bufs = ["poolBuf", "smallBuf"]
         if self.uses_acc:
             bufs.append("accBuf")
@@ -803,9 +947,15 @@ class KernelEmitter:
             L.append("    LocalTensor<uint8_t> cmpMask;")
         for t in self.all_tensors():
             L.append(f"    GlobalTensor<{CTYPE[t.dtype]}> gm_{t.var};")
+        if self.sync:
+            L.append("    GlobalTensor<float> gm_ws;")
         dims = ", ".join(f"d{k} = 0" for k in range(self.K))
         L.append(f"    uint64_t {dims};")
         L.append("    uint64_t tileLen = 0, nChunks = 0, unitStart = 0, unitEnd = 0;")
+        if self.sync:
+            L.append("    uint64_t coresPerRow = 1, rowPart = 0, rowCore0 = 0;")
+        if self.split:
+            L.append("    uint64_t tBeg = 0, tEnd = 0;")
         L.append("    float cntF = 1.0f;")
         if self.has_global:
             g = [f"gstat{s} = 0.0f" for s, st in enumerate(plan.stages) if st.scope == "global"]
@@ -824,7 +974,11 @@ class KernelEmitter:
         L.append("    GET_TILING_DATA(td, tiling);")
         L.append("    TPipe pipe;")
         L.append(f"    Kernel{plan.op_name} op;")
-        call = ", ".join([t.var for t in self.ins] + [t.var for t in self.outs])
+        call = ", ".join(
+            [t.var for t in self.ins]
+            + [t.var for t in self.outs]
+            + (["workspace"] if self.sync else [])
+        )
         L.append(f"    op.Init({call}, td, &pipe);")
         L.append("    op.Process();")
         L.append("}")
