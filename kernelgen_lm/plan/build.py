@@ -239,7 +239,7 @@ def _finish(g: CapturedGraph, b: Builder, outs: list[tuple[TVal, OpNode]]) -> Ke
         if (
             m is not None
             and t.dtype not in (*FLOAT_DTYPES, "bool")
-            and (t.dtype not in INDEX_DTYPES or mask[-1])
+            and (t.dtype not in INDEX_DTYPES or (mask[-1] and i not in b.index_inputs))
         ):
             raise PlanError(
                 f"input {t.name} has dtype {t.dtype}; the rule-based generator computes on "

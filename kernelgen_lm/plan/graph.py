@@ -39,6 +39,9 @@ class Builder:
     stages: list[Stage] = field(default_factory=list)
     masks: dict[int, list[bool]] = field(default_factory=dict)
     reduced: frozenset[int] | None = None
+    # Inputs read as class indices (gather): integers, exact in float32 below 2^24, so they may
+    # vary along the vector axis (K-dim cross entropy targets).
+    index_inputs: set[int] = field(default_factory=set)
     _memo: dict[tuple, int] = field(default_factory=dict)
 
     # ---------------------------------------------------------------- nodes (hash-consed)
@@ -84,10 +87,14 @@ class Builder:
     # ---------------------------------------------------------------- shapes
     def align(self, shape: list[int]) -> list[list[int]]:
         """Maps a shape onto the domain: right-aligned (torch broadcasting), else left-aligned
-        (per-row inputs such as class targets, which the graph unsqueezes before use)."""
+        (per-row inputs such as class targets, which the graph unsqueezes before use), else
+        embedded (K-dim class targets (N, d1, d2) in logits (N, C, d1, d2))."""
         rank = len(self.axes)
         if len(shape) > rank:
-            raise PlanError(f"shape {shape} has more dims than the domain {self.example()}")
+            embedded = self.embed(shape)  # size-1 dims beyond the domain's rank
+            if embedded is None:
+                raise PlanError(f"shape {shape} has more dims than the domain {self.example()}")
+            return embedded
         for start in (rank - len(shape), 0):
             out: list[list[int]] = []
             for j, s in enumerate(shape):
@@ -100,7 +107,36 @@ class Builder:
                     break
             else:
                 return out
-        raise PlanError(f"shape {shape} does not broadcast against {self.example()}")
+        embedded = self.embed(shape)
+        if embedded is None:
+            raise PlanError(f"shape {shape} does not broadcast against {self.example()}")
+        return embedded
+
+    def embed(self, shape: list[int]) -> list[list[int]] | None:
+        """Each dim (in order) onto the first run of consecutive domain axes whose sizes
+        multiply to it, skipping axes between runs (the shape is broadcast along those)."""
+        sizes = self.example()
+        out: list[list[int]] = []
+        k = 0
+        for s in shape:
+            if s == 1:
+                out.append([])
+                continue
+            run = None
+            for start in range(k, len(sizes)):
+                prod = 1
+                for j in range(start, len(sizes)):
+                    prod *= sizes[j]
+                    if prod >= s:
+                        break
+                if prod == s:
+                    run = list(range(start, j + 1))
+                    break
+            if run is None:
+                return None
+            out.append(run)
+            k = run[-1] + 1
+        return out
 
     def example(self) -> list[int]:
         return [a.example for a in self.axes]

@@ -177,6 +177,50 @@ def modulo(b: Builder, x: Any, y: Any, rounding: str) -> TVal:
     return sub(b, x, mul(b, rounded(b, rounding, div(b, x, y)), y))
 
 
+LN2 = 0.6931471805599453
+FLT_MAX = 3.4028234663852886e38
+
+
+def sinh(b: Builder, x: Any) -> TVal:
+    # exp(x - ln 2) = e^x / 2 stays finite up to the float32 range of sinh itself.
+    return sub(b, u(b, "exp", sub(b, x, LN2)), u(b, "exp", sub(b, -LN2, x)))
+
+
+def cosh(b: Builder, x: Any) -> TVal:
+    return add(b, u(b, "exp", sub(b, x, LN2)), u(b, "exp", sub(b, -LN2, x)))
+
+
+def asinh(b: Builder, x: Any) -> TVal:
+    ax = u(b, "abs", x)
+    mag = u(b, "log", add(b, ax, u(b, "sqrt", add(b, mul(b, ax, ax), 1.0))))
+    return mul(b, mag, sign(b, x))
+
+
+def sign(b: Builder, x: Any) -> TVal:
+    """-1, 0 or 1 (NaN stays NaN)."""
+    return div(b, x, ew(b, "max", u(b, "abs", x), TINY))
+
+
+def isnan(b: Builder, x: Any) -> TVal:
+    return ew(b, "ne", x, x)
+
+
+def isinf(b: Builder, x: Any) -> TVal:
+    # Constants cannot spell inf in the kernel (flit writes FLT_MAX): |x| > FLT_MAX is inf only.
+    return ew(b, "gt", u(b, "abs", x), FLT_MAX)
+
+
+def pow_tensor(b: Builder, x: Any, y: Any) -> TVal:
+    """x ** y for tensor y: exp(y log|x|), negative bases only with integral exponents (sign
+    from the exponent's parity; NaN otherwise), and x ** 0 = 1 as in torch."""
+    r = u(b, "exp", mul(b, y, u(b, "log", u(b, "abs", x))))
+    integral = ew(b, "eq", y, rounded(b, "trunc", y))
+    odd = ew(b, "ne", modulo(b, y, 2.0, "trunc"), 0.0)
+    negative = where(b, integral, where(b, odd, u(b, "neg", r), r), float("nan"))
+    r = where(b, ew(b, "lt", x, 0.0), negative, r)
+    return where(b, ew(b, "eq", y, 0.0), 1.0, r)
+
+
 def shaped(v: TVal, like: TVal) -> TVal:
     """v (a constant or 0-d value) broadcast to the shape and layout of `like`."""
     if like.flat is not None:
@@ -201,6 +245,10 @@ def _binary(op: str, swap: bool = False) -> Handler:
         return ew(b, op, x, y)
 
     return h
+
+
+def _binary_fn(fn: Callable[[Builder, Any, Any], TVal]) -> Handler:
+    return lambda b, env, n: fn(b, *_args(b, env, n)[:2])
 
 
 def _unary(fn: Callable[[Builder, Any], TVal]) -> Handler:
@@ -302,6 +350,10 @@ def _arg_extreme(op: str) -> Handler:
 
 
 def _var(b: Builder, env: Env, n: OpNode) -> TVal:
+    return _var_mean(b, env, n)[0]
+
+
+def _var_mean(b: Builder, env: Env, n: OpNode) -> tuple[TVal, TVal]:
     x = _tv(_args(b, env, n)[0])
     dims = _dims(_kw(b, env, n, "dim", 1, None))
     corr = _kw(b, env, n, "correction", 2, None)
@@ -310,7 +362,22 @@ def _var(b: Builder, env: Env, n: OpNode) -> TVal:
     mean = mean_of(b, b.reduce("sum", x, dims, True))
     d = sub(b, x, mean)
     ss = b.reduce("sum", mul(b, d, d), dims, keep)
-    return div(b, ss, sub(b, TVal(b.count(), [], []), corr))
+    var = div(b, ss, sub(b, TVal(b.count(), [], []), corr))
+    if keep:
+        return var, mean
+    drop = set(range(len(x.shape))) if not dims else {d % len(x.shape) for d in dims}
+    kept = [d for d in range(len(x.shape)) if d not in drop]
+    return var, TVal(mean.node, [mean.shape[d] for d in kept], [mean.axes[d] for d in kept])
+
+
+def _any(b: Builder, env: Env, n: OpNode) -> TVal:
+    """any = max of the truth masks > 0, a bool result (all decomposes to not any not)."""
+    x = _tv(_args(b, env, n)[0])
+    dims = _dims(_kw(b, env, n, "dim", 1, None))
+    keep = bool(_kw(b, env, n, "keepdim", 2, False))
+    if n.target.endswith(".default"):
+        dims, keep = None, False
+    return ew(b, "gt", b.reduce("max", truth(b, x), dims, keep), 0.0)
 
 
 def _vector_norm(b: Builder, env: Env, n: OpNode) -> TVal:
@@ -472,28 +539,24 @@ def _scalar_tensor(b: Builder, env: Env, n: OpNode) -> TVal:
 
 
 def _full(b: Builder, env: Env, n: OpNode) -> TVal:
-    """full / zeros / ones of a static shape: a constant laid over the domain axes it matches."""
+    """full of a static shape (zeros/ones decompose to it; empty_like's fresh tensor is read as
+    zeros): a constant laid over the domain axes the shape matches."""
     shape = list(n.shape or [])
-    value = 0.0 if n.target == "aten.zeros.default" else 1.0
-    if n.target == "aten.full.default":
-        value = float(n.args[1])  # type: ignore[arg-type]
+    value = float(n.args[1]) if n.target == "aten.full.default" else 0.0  # type: ignore[arg-type]
     return TVal(b.const(value), shape, b.align(shape))
 
 
-def _full_like(value: float | None) -> Handler:
-    """full_like / ones_like / zeros_like (value None: the fill value is argument 1)."""
-
-    def h(b: Builder, env: Env, n: OpNode) -> TVal:
-        x = _tv(_arg(b, env, n.args[0]))
-        v = float(n.args[1]) if value is None else value  # type: ignore[arg-type]
-        return shaped(lift(b, v), x)
-
-    return h
+def _full_like(b: Builder, env: Env, n: OpNode) -> TVal:
+    """full_like (ones_like, zeros_like, fill_ with a number decompose to it)."""
+    x = _tv(_arg(b, env, n.args[0]))
+    return shaped(lift(b, float(n.args[1])), x)  # type: ignore[arg-type]
 
 
-def _fill(b: Builder, env: Env, n: OpNode) -> TVal:
-    x, v = _args(b, env, n)[:2]
-    return shaped(lift(b, v), _tv(x))
+def _copy(b: Builder, env: Env, n: OpNode) -> TVal:
+    """copy(dst, src): src broadcast to dst's shape (fill_ with a 0-d tensor decomposes to it)."""
+    dst, src = (lift(b, v) for v in _args(b, env, n)[:2])
+    shape, axes = b.broadcast(dst, src)
+    return TVal(src.node, shape, axes)
 
 
 def _logical(op: str) -> Handler:
@@ -546,7 +609,25 @@ def _gather(b: Builder, env: Env, n: OpNode) -> TVal:
     shape = [x.shape[d] if d == dim else 1 for d in range(len(x.shape))]
     axes = [x.axes[dim] if d == dim else [] for d in range(len(x.shape))]
     iota = TVal(b.add("iota", index=x.axes[dim][0]), shape, axes)
+    b.index_inputs |= _input_leaves(b, idx.node)
     return b.reduce("sum", mul(b, x, ew(b, "eq", iota, idx)), [dim], True)
+
+
+def _input_leaves(b: Builder, node: int) -> set[int]:
+    """The graph inputs a node's value is computed from."""
+    seen: set[int] = set()
+    stack = [node]
+    found: set[int] = set()
+    while stack:
+        i = stack.pop()
+        if i in seen:
+            continue
+        seen.add(i)
+        n = b.nodes[i]
+        if n.op == "input":
+            found.add(n.index or 0)
+        stack.extend(n.args)
+    return found
 
 
 def _cumulative(op: str) -> Handler:
@@ -599,10 +680,31 @@ def _view(b: Builder, env: Env, n: OpNode) -> TVal:
         except PlanError:
             pass
     x = _tv(_args(b, env, n)[0])
-    if [s for s in shape if s != 1] == [s for s in x.shape if s != 1] and x.flat is None:
-        src = iter([ax for s, ax in zip(x.shape, x.axes, strict=True) if s != 1])
-        return TVal(x.node, shape, [next(src) if s != 1 else [] for s in shape])
+    merged = None if x.flat is not None else _merge_dims(x, shape)
+    if merged is not None:
+        return TVal(x.node, shape, merged)
     return TVal(x.node, shape, [], flat=x.all_axes())
+
+
+def _merge_dims(x: TVal, shape: list[int]) -> list[list[int]] | None:
+    """Axes per dim of `x.view(shape)` when the view keeps or merges whole dims of x (each new
+    dim spans the axes of consecutive old dims); None when it splits a dim."""
+    src = [(s, ax) for s, ax in zip(x.shape, x.axes, strict=True) if s != 1]
+    out: list[list[int]] = []
+    i = 0
+    for s in shape:
+        if s == 1:
+            out.append([])
+            continue
+        prod, axes = 1, []
+        while prod < s and i < len(src):
+            prod *= src[i][0]
+            axes += src[i][1]
+            i += 1
+        if prod != s:
+            return None
+        out.append(axes)
+    return out if i == len(src) else None
 
 
 def _fresh_input(b: Builder, v: Any) -> bool:
@@ -667,7 +769,29 @@ OPS: dict[str, Handler] = {
     "aten.erf.default": _unary(erf),
     "aten.log1p.default": _unary(lambda b, x: u(b, "log", add(b, x, 1.0))),
     "aten.expm1.default": _unary(lambda b, x: sub(b, u(b, "exp", x), 1.0)),
-    "aten.sign.default": _unary(lambda b, x: div(b, x, ew(b, "max", u(b, "abs", x), TINY))),
+    "aten.sign.default": _unary(sign),
+    "aten.sinh.default": _unary(sinh),
+    "aten.cosh.default": _unary(cosh),
+    "aten.asinh.default": _unary(asinh),
+    "aten.acosh.default": _unary(
+        lambda b, x: u(b, "log", add(b, x, u(b, "sqrt", sub(b, mul(b, x, x), 1.0))))
+    ),
+    "aten.atanh.default": _unary(
+        lambda b, x: mul(b, u(b, "log", div(b, add(b, x, 1.0), sub(b, 1.0, x))), 0.5)
+    ),
+    "aten.exp2.default": _unary(lambda b, x: u(b, "exp", mul(b, x, LN2))),
+    "aten.erfc.default": _unary(lambda b, x: sub(b, 1.0, erf(b, x))),
+    "aten.isnan.default": _unary(isnan),
+    "aten.isinf.default": _unary(isinf),
+    "aten.hypot.default": _binary_fn(
+        lambda b, x, y: u(b, "sqrt", add(b, mul(b, x, x), mul(b, y, y)))
+    ),
+    # copysign: the sign of y as a comparison (a -0.0 or NaN sign bit of y is not seen).
+    "aten.copysign.Tensor": _binary_fn(
+        lambda b, x, y: mul(b, u(b, "abs", x), where(b, ew(b, "lt", y, 0.0), -1.0, 1.0))
+    ),
+    "aten.pow.Tensor_Tensor": _binary_fn(pow_tensor),
+    "aten.pow.Scalar": _binary_fn(pow_tensor),
     "aten.square.default": _unary(lambda b, x: mul(b, x, x)),
     "aten.gelu.default": _gelu,
     "aten.elu.default": _elu,
@@ -699,6 +823,8 @@ OPS: dict[str, Handler] = {
     "aten.max.dim": _minmax_dim("max"),
     "aten.min.dim": _minmax_dim("min"),
     "aten.var.correction": _var,
+    "aten.var_mean.correction": _var_mean,
+    **{f"aten.any.{k}": _any for k in ("default", "dim", "dims")},
     "aten.linalg_vector_norm.default": _vector_norm,
     "aten._softmax.default": _softmax(log=False),
     "aten._log_softmax.default": _softmax(log=True),
@@ -710,13 +836,9 @@ OPS: dict[str, Handler] = {
     "aten._assert_tensor_metadata.default": _ignore,
     "aten.scalar_tensor.default": _scalar_tensor,
     "aten.full.default": _full,
-    "aten.zeros.default": _full,
-    "aten.ones.default": _full,
-    "aten.full_like.default": _full_like(None),
-    "aten.ones_like.default": _full_like(1.0),
-    "aten.zeros_like.default": _full_like(0.0),
-    "aten.fill.Scalar": _fill,
-    "aten.fill.Tensor": _fill,
+    "aten.empty_permuted.default": _full,
+    "aten.full_like.default": _full_like,
+    "aten.copy.default": _copy,
     **{f"aten.logical_{op}.default": _logical(op) for op in ("and", "or", "xor", "not")},
     **{f"aten.bitwise_{op}.{k}": _logical(op) for op in ("and", "or", "xor") for k in _OVERLOADS},
     "aten.bitwise_not.default": _logical("not"),

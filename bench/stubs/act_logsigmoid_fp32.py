@@ -1,0 +1,21 @@
+"""logsigmoid of 10x (saturating both ends)."""
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        return F.logsigmoid(x * 10)
+
+
+def get_inputs():
+    return [torch.randn(333, 517)]
+
+
+def get_init_inputs():
+    return []

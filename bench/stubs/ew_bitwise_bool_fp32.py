@@ -1,0 +1,21 @@
+"""Bitwise &, |, ^ and ~ on bool masks selecting between two expressions."""
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x, y):
+        return torch.where((x > 0) & ~(y > 0) | ((x < -1) ^ (y < -1)), x - y, x * 0.5)
+
+
+def get_inputs():
+    return [torch.randn(333, 517), torch.randn(333, 517)]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,21 @@
+"""torch.ceil in float16."""
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        return torch.ceil(x * 3)
+
+
+def get_inputs():
+    return [torch.randn(333, 517, dtype=torch.float16)]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,21 @@
+"""torch.norm with p=3 over dim 1."""
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        return torch.norm(x, p=3, dim=1)
+
+
+def get_inputs():
+    return [torch.randn(333, 517)]
+
+
+def get_init_inputs():
+    return []
