@@ -19,6 +19,7 @@ Layout of the generated kernel (the plan's mode picks the loop nest):
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -40,6 +41,13 @@ PART = 16  # floats per cross-core partial slot: value x8, then index x8 (32-byt
 # Stage op -> vector API folding a tile into a tile accumulator / reducing a tile to one value.
 ACC_API = {"sum": "Add", "prod": "Mul", "max": "Max", "min": "Min"}
 REDUCE_API = {"sum": "ReduceSum", "max": "ReduceMax", "min": "ReduceMin"}
+# Continuous-form vector APIs whose destination (first argument) may be an output tile directly.
+DIRECT_API = frozenset(
+    {
+        *("Add", "Sub", "Mul", "Div", "Max", "Min", "Adds", "Muls", "Maxs", "Mins", "Exp"),
+        *("Ln", "Abs", "Sqrt", "Rsqrt", "Reciprocal", "Relu", "LeakyRelu", "Duplicate"),
+    }
+)
 # Stage op -> scalar expression folding a part `{p}` into a running value `{a}`.
 COMBINE = {
     "sum": "{a} + {p}",
@@ -112,6 +120,7 @@ class KernelEmitter:
         self.acc_tiles = len(plan.stages) * (2 if self.col_arg else 1)
         self.has_global = any(st.scope == "global" for st in plan.stages)
         self.split = splits_rows(plan)
+        self.resident = False  # row inputs held in UB for every stage (one GM read)
         self.sync = syncs_cores(plan)
         self.needs_reduce_bufs = self.mode == "row" or self.has_global
         self.iota_v = any(n.op == "iota" and n.index == self.V for n in plan.nodes)
@@ -210,27 +219,30 @@ class KernelEmitter:
             ct = CTYPE[t.dtype]
             q = f"q_{t.var}"
             pre = prog.lines
-            pre.append(f"LocalTensor<{ct}> l_{t.var} = {q}.AllocTensor<{ct}>();")
-            pre.append(f"CopyInTile(l_{t.var}, gm_{t.var}[{off} + {chunk}], len);")
-            pre.append(f"{q}.EnQue(l_{t.var});")
-            pre.append(f"l_{t.var} = {q}.DeQue<{ct}>();")
+            src = f"r_{t.var}" if self.resident else f"l_{t.var}"  # r_: held for the row
+            if not self.resident:
+                pre.append(f"LocalTensor<{ct}> l_{t.var} = {q}.AllocTensor<{ct}>();")
+                pre.append(f"CopyInTile(l_{t.var}, gm_{t.var}[{off} + {chunk}], len);")
+                pre.append(f"{q}.EnQue(l_{t.var});")
+                pre.append(f"l_{t.var} = {q}.DeQue<{ct}>();")
+            free = [] if self.resident else [f"{q}.FreeTensor(l_{t.var});"]
             if t.dtype == "float32":
-                op = Operand("T", f"l_{t.var}")
-                cleanup.append(f"{q}.FreeTensor(l_{t.var});")
+                op = Operand("T", src)
+                cleanup.extend(free)
             elif t.dtype == "bool":
                 # bool masks: uint8 -> half -> float (no direct uint8 -> float cast)
                 sh, th = prog.slot()
                 s, tile = prog.slot()
                 pre.append(f"LocalTensor<half> h_{t.var} = {th}.ReinterpretCast<half>();")
-                pre.append(f"Cast(h_{t.var}, l_{t.var}, RoundMode::CAST_NONE, len);")
-                pre.append(f"{q}.FreeTensor(l_{t.var});")
+                pre.append(f"Cast(h_{t.var}, {src}, RoundMode::CAST_NONE, len);")
+                pre.extend(free)
                 pre.append(f"Cast({tile}, h_{t.var}, RoundMode::CAST_NONE, len);")
                 prog.release(Operand("T", th, sh))
                 op = Operand("T", tile, s)
             else:
                 s, tile = prog.slot()
-                pre.append(f"Cast({tile}, l_{t.var}, RoundMode::CAST_NONE, len);")
-                pre.append(f"{q}.FreeTensor(l_{t.var});")
+                pre.append(f"Cast({tile}, {src}, RoundMode::CAST_NONE, len);")
+                pre.extend(free)
                 op = Operand("T", tile, s)
             loaded[i] = op
             return op
@@ -265,16 +277,41 @@ class KernelEmitter:
         return t
 
     def store(
-        self, j: int, op: Operand, off: str, count: str, lines: list[str], ind: str, small: bool
+        self,
+        j: int,
+        op: Operand,
+        off: str,
+        count: str,
+        lines: list[str],
+        ind: str,
+        small: bool,
+        redirect: bool = False,
     ) -> None:
+        """Writes `op` to output `j` at GM offset `off`. A float32 result whose last
+        instruction wrote a work tile is written straight into the output tile instead (no
+        UB -> UB copy) when `redirect` (no other output reads that work tile)."""
         t = self.outs[j]
         ct = CTYPE[t.dtype]
         tile = self.as_tile(op, lines, ind, small)
         q = f"q_{t.var}"
-        lines.append(f"{ind}LocalTensor<{ct}> o_{t.var} = {q}.AllocTensor<{ct}>();")
-        if t.dtype == "float32":
+        alloc = f"{ind}LocalTensor<{ct}> o_{t.var} = {q}.AllocTensor<{ct}>();"
+        last = lines[-1] if lines else ""
+        call = re.match(rf"\s*(\w+)(<float>)?\({re.escape(tile)}, ", last)
+        if (
+            redirect
+            and t.dtype == "float32"
+            and tile.startswith(("pool[", "smallPool["))
+            and call is not None
+            and call.group(1) in DIRECT_API
+        ):
+            lines[-1] = last.replace(f"({tile}, ", f"(o_{t.var}, ", 1)
+            lines.insert(len(lines) - 1, alloc)
+        elif t.dtype == "float32":
+            lines.append(alloc)
             lines.append(f"{ind}DataCopy(o_{t.var}, {tile}, CeilAlign({count}, 8));")
-        elif t.dtype in ("int32", "int64"):  # indices: exact small integers held in float
+        else:
+            lines.append(alloc)
+        if t.dtype in ("int32", "int64"):  # indices: exact small integers held in float
             lines.append(f"{ind}Cast(o_{t.var}, {tile}, RoundMode::CAST_RINT, {count});")
         elif t.dtype == "bool":  # 0/1 comparison results: float -> half -> uint8
             _, th = self._prog.slot()
@@ -282,7 +319,7 @@ class KernelEmitter:
             lines.append(f"{ind}LocalTensor<half> b_{t.var} = {th}.ReinterpretCast<half>();")
             lines.append(f"{ind}Cast(b_{t.var}, {tile}, RoundMode::CAST_RINT, {count});")
             lines.append(f"{ind}Cast(o_{t.var}, b_{t.var}, RoundMode::CAST_RINT, {count});")
-        else:
+        elif t.dtype != "float32":
             lines.append(f"{ind}Cast(o_{t.var}, {tile}, RoundMode::CAST_RINT, {count});")
         lines.append(f"{ind}{q}.EnQue(o_{t.var});")
         lines.append(f"{ind}o_{t.var} = {q}.DeQue<{ct}>();")
@@ -340,6 +377,19 @@ class KernelEmitter:
         [tBeg, tEnd); returns the indent inside it."""
         lines.append(f"{ind}for (uint64_t t = tBeg; t < tEnd; ++t) {{")
         i2 = ind + "    "
+        lines.append(f"{i2}uint64_t c0 = (t % nChunks) * tileLen;")
+        self.tile_len(lines, i2)
+        if self.reduced_nv:
+            lines.append(f"{i2}uint64_t seg = t / nChunks;")
+            self.decompose("seg", self.reduced_nv, "r", lines, i2)
+            self.seg_offsets(lines, i2)
+        return i2
+
+    def row_step(self, lines: list[str], ind: str) -> str:
+        """Opens a block for the single step `tBeg` of this core's share (see row_tiles_open)."""
+        lines.append(f"{ind}{{")
+        i2 = ind + "    "
+        lines.append(f"{i2}uint64_t t = tBeg;")
         lines.append(f"{i2}uint64_t c0 = (t % nChunks) * tileLen;")
         self.tile_len(lines, i2)
         if self.reduced_nv:
@@ -428,8 +478,10 @@ class KernelEmitter:
             indent=ind,
         )
         count = "1" if small else "len"
+        texts = [op.text for op in outs]
         for j, op in zip(js, outs, strict=True):
-            self.store(j, op, at(self.outs[j]), count, lines, ind, small)
+            alone = texts.count(op.text) == 1
+            self.store(j, op, at(self.outs[j]), count, lines, ind, small, redirect=alone)
         lines += [ind + c for c in clean]
 
     def tile_at(self, seg: bool) -> Callable[[Tensor], str]:
@@ -680,17 +732,62 @@ class KernelEmitter:
             self.seg_loop_close(L, i2)
 
     def row_body(self, L: list[str], i2: str) -> None:
+        """Row mode: the stages over this core's share of the row, the combine with the row's
+        other cores, then the outputs. When the share is one tile and the row is read more than
+        once (several stages, or stages then full outputs), a second version of the passes holds
+        the inputs in UB: one GM read per element instead of one per pass."""
+        plan = self.plan
+        domain = [s for s, st in enumerate(plan.stages) if st.scope != "global"]
+        for s in domain:
+            L.append(f"{i2}float stat{s} = 0.0f;")
+            if plan.stages[s].op in ("argmax", "argmin"):
+                L.append(f"{i2}float best{s} = 0.0f;  // the extreme value; stat{s} its index")
+        full = [j for j, o in enumerate(plan.outputs) if o.level == "full"]
+        passes = len(domain) + (1 if full else 0)
+        if passes > 1:
+            L.append(f"{i2}if (tEnd - tBeg == 1) {{")
+            L.append(f"{i2}    // this core's share of the row is one tile: each input is read")
+            L.append(f"{i2}    // from GM once and held in UB through every stage and the epilogue")
+            self.resident = True
+            self.row_passes(L, i2 + "    ")
+            self.resident = False
+            L.append(f"{i2}}} else {{  // several tiles: each stage streams them from GM again")
+            self.row_passes(L, i2 + "    ")
+            L.append(f"{i2}}}")
+        else:
+            self.row_passes(L, i2)
+        red = [j for j, o in enumerate(plan.outputs) if o.level == "reduced"]
+        if red:
+            L.append(f"{i2}if (rowPart == 0) {{  // per-row results, by the row's first core")
+            self.outputs(red, L, i2 + "    ", small=True, seg=False, at=lambda t: f"base_{t.var}")
+            L.append(f"{i2}}}")
+
+    def row_passes(self, L: list[str], i2: str) -> None:
+        """The stages and the full-row outputs, streamed in tiles or (resident) on one tile."""
         plan = self.plan
         V = self.V
+        held: list[str] = []
+        if self.resident:
+            i4 = self.row_step(L, i2)
+            for t, p in zip(self.ins, plan.inputs, strict=True):
+                if p.used and t.mask[V]:
+                    ct = CTYPE[t.dtype]
+                    off = f"base_{t.var}{self.seg(t)} + c0"
+                    L.append(f"{i4}LocalTensor<{ct}> r_{t.var} = q_{t.var}.AllocTensor<{ct}>();")
+                    L.append(f"{i4}CopyInTile(r_{t.var}, gm_{t.var}[{off}], len);")
+                    L.append(f"{i4}q_{t.var}.EnQue(r_{t.var});")
+                    L.append(f"{i4}r_{t.var} = q_{t.var}.DeQue<{ct}>();")
+                    held.append(f"q_{t.var}.FreeTensor(r_{t.var});")
         for s, st in enumerate(plan.stages):
             if st.scope == "global":
                 continue
-            L.append(f"{i2}// stage {st.name}: {st.op} over this core's share of the row, in tiles")
-            L.append(f"{i2}float stat{s} = 0.0f;")
-            if st.op in ("argmax", "argmin"):
-                L.append(f"{i2}float best{s} = 0.0f;  // the extreme value; stat{s} its index")
-            i4 = self.row_tiles_open(L, i2)
-            first = "t == tBeg"
+            if self.resident:  # a block per stage: its temporaries' names are reused
+                L.append(f"{i4}{{  // stage {st.name}: {st.op} over the held tile")
+                i4 += "    "
+            else:
+                L.append(f"{i2}// stage {st.name}: {st.op} over this core's share of the row")
+                i4 = self.row_tiles_open(L, i2)
+            first = "true" if self.resident else "t == tBeg"
             (v,), clean = self.program(
                 [st.value], small=False, chunk="c0", seg=True, lines=L, indent=i4
             )
@@ -710,20 +807,32 @@ class KernelEmitter:
             else:
                 self.tile_part(L, i4, st.op, tile, "part")
                 combine = COMBINE[st.op].format(a=f"stat{s}", p="part")
-                L.append(f"{i4}stat{s} = ({first}) ? part : {combine};")
+                if self.resident:
+                    L.append(f"{i4}stat{s} = part;")
+                else:
+                    L.append(f"{i4}stat{s} = ({first}) ? part : {combine};")
             L += [i4 + c for c in clean]
-            L.append(f"{i2}}}")
-            self.combine_row(L, i2, s, st.op)
+            if self.resident:
+                self.combine_row(L, i4, s, st.op)
+                i4 = i4[:-4]
+                L.append(f"{i4}}}")
+            else:
+                L.append(f"{i2}}}")
+                self.combine_row(L, i2, s, st.op)
         full = [j for j, o in enumerate(plan.outputs) if o.level == "full"]
-        red = [j for j, o in enumerate(plan.outputs) if o.level == "reduced"]
-        if red:
-            L.append(f"{i2}if (rowPart == 0) {{  // per-row results, by the row's first core")
-            self.outputs(red, L, i2 + "    ", small=True, seg=False, at=lambda t: f"base_{t.var}")
-            L.append(f"{i2}}}")
         if full:
-            L.append(f"{i2}// epilogue: full-row outputs from the row stats, this core's share")
-            i4 = self.row_tiles_open(L, i2)
-            self.outputs(full, L, i4, small=False, seg=True, at=self.tile_at(True))
+            at_ind = i4 if self.resident else i2
+            L.append(f"{at_ind}// epilogue: full-row outputs, this core's share")
+            if self.resident:
+                L.append(f"{i4}{{")
+                self.outputs(full, L, i4 + "    ", small=False, seg=True, at=self.tile_at(True))
+                L.append(f"{i4}}}")
+            else:
+                i4 = self.row_tiles_open(L, i2)
+                self.outputs(full, L, i4, small=False, seg=True, at=self.tile_at(True))
+                L.append(f"{i2}}}")
+        if self.resident:
+            L += [i4 + c for c in held]
             L.append(f"{i2}}}")
 
     # ---------------------------------------------------------------- whole file

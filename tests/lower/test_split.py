@@ -70,6 +70,16 @@ def test_softmax_of_few_long_rows_uses_several_cores_per_row(tmp_path: Path) -> 
     assert all(b["sync_alls"] == 2 for b in blocks)  # one barrier per stage (max, sum)
 
 
+def test_row_share_of_one_tile_is_read_from_gm_once_and_stored_without_ub_copies(
+    tmp_path: Path,
+) -> None:
+    # softmax reads the row three times when streaming (max, sum, epilogue)
+    _, blocks = run(tmp_path, "torch.softmax(x, dim=-1)", "return [torch.randn(2, 9000)]")
+    read = sum(b["gm_to_ub_bytes"] for b in blocks)
+    assert read < 1.5 * 2 * 9000 * 4  # the input once, plus the small partial slots
+    assert all(b["ub_to_ub_bytes"] == 0 for b in blocks)  # results computed into VECOUT tiles
+
+
 def test_global_stage_loss_spreads_rows_over_cores(tmp_path: Path) -> None:
     report, blocks = run(
         tmp_path,
