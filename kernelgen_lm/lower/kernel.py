@@ -366,37 +366,28 @@ class KernelEmitter:
         if self.uses_compare:
             lines.append(f"{ind}uint32_t len64 = CeilAlign(len, 64);")
 
-    def tile_loop_open(self, lines: list[str], ind: str) -> str:
-        """Opens a walk over the vector axis in tiles; returns the indent inside it."""
-        lines.append(f"{ind}for (uint64_t c0 = 0; c0 < d{self.V}; c0 += tileLen) {{")
-        self.tile_len(lines, ind + "    ")
-        return ind + "    "
-
     def row_tiles_open(self, lines: list[str], ind: str) -> str:
         """Opens the walk over this core's share of a row: the flat (segment, tile) steps
         [tBeg, tEnd); returns the indent inside it."""
         lines.append(f"{ind}for (uint64_t t = tBeg; t < tEnd; ++t) {{")
-        i2 = ind + "    "
-        lines.append(f"{i2}uint64_t c0 = (t % nChunks) * tileLen;")
-        self.tile_len(lines, i2)
-        if self.reduced_nv:
-            lines.append(f"{i2}uint64_t seg = t / nChunks;")
-            self.decompose("seg", self.reduced_nv, "r", lines, i2)
-            self.seg_offsets(lines, i2)
-        return i2
+        self.step_vars(lines, ind + "    ")
+        return ind + "    "
 
     def row_step(self, lines: list[str], ind: str) -> str:
         """Opens a block for the single step `tBeg` of this core's share (see row_tiles_open)."""
         lines.append(f"{ind}{{")
-        i2 = ind + "    "
-        lines.append(f"{i2}uint64_t t = tBeg;")
-        lines.append(f"{i2}uint64_t c0 = (t % nChunks) * tileLen;")
-        self.tile_len(lines, i2)
+        lines.append(f"{ind}    uint64_t t = tBeg;")
+        self.step_vars(lines, ind + "    ")
+        return ind + "    "
+
+    def step_vars(self, lines: list[str], ind: str) -> None:
+        """Step `t` of a row -> its tile start `c0`, `len`, and the segment's offsets."""
+        lines.append(f"{ind}uint64_t c0 = (t % nChunks) * tileLen;")
+        self.tile_len(lines, ind)
         if self.reduced_nv:
-            lines.append(f"{i2}uint64_t seg = t / nChunks;")
-            self.decompose("seg", self.reduced_nv, "r", lines, i2)
-            self.seg_offsets(lines, i2)
-        return i2
+            lines.append(f"{ind}uint64_t seg = t / nChunks;")
+            self.decompose("seg", self.reduced_nv, "r", lines, ind)
+            self.seg_offsets(lines, ind)
 
     def publish(self, L: list[str], ind: str, slot: int, value: str, index: str) -> None:
         """This core's partial of stage `slot` (value, index) -> its workspace slot, through a
