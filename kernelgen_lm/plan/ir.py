@@ -217,9 +217,13 @@ def plan_text(plan: KernelPlan) -> str:
         )
     split = {
         "elementwise": "work units = (outer index, vector tile); units split over cores",
-        "row": "work units = kept-axes rows; each row streamed in vector tiles per stage",
+        "row": "work units = kept-axes rows; each row streamed in vector tiles per stage "
+        "(fewer rows than cores: a row's tiles split over several cores, stage partials "
+        "combined through the workspace after SyncAll)",
         "column": "work units = (kept outer index, vector tile); reduced axes summed into tiles",
     }[plan.mode]
     lines.append(f"split: {split}; big/small-core split of units; tail tile per row")
+    if any(s.scope == "global" for s in plan.stages):
+        lines.append("global stages: per-core partials, combined on core 0 after SyncAll")
     lines += [f"note: {x}" for x in plan.notes]
     return "\n".join(lines)
