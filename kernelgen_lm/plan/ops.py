@@ -742,8 +742,32 @@ def _expand(b: Builder, env: Env, n: OpNode) -> TVal:
     return TVal(x.node, shape, axes)
 
 
+SWAPPED = {"lt": "gt", "le": "ge", "gt": "lt", "ge": "le", "eq": "eq", "ne": "ne"}
+
+
+def compare(b: Builder, op: str, x: Any, y: Any) -> TVal:
+    """A comparison; against an infinite constant it is rewritten with FLT_MAX, since kernel
+    constants cannot spell inf (x == inf is x > FLT_MAX; NaN stays unequal to everything)."""
+    if isinstance(x, (int, float)) and not isinstance(y, (int, float)):
+        x, y, op = y, x, SWAPPED[op]
+    if not (isinstance(y, float) and math.isinf(y)):
+        return ew(b, op, x, y)
+    if y < 0:  # x op -inf is -x op' inf
+        return compare(b, SWAPPED[op], u(b, "neg", x), -y)
+    beyond = ew(b, "gt", x, FLT_MAX)  # x == inf
+    if op in ("eq", "ge"):
+        return beyond
+    if op == "ne":
+        return ew(b, "eq", beyond, 0.0)
+    if op == "lt":
+        return ew(b, "le", x, FLT_MAX)
+    if op == "le":
+        return ew(b, "eq", x, x)
+    return ew(b, "lt", x, x)  # x > inf: never (a mask of zeros)
+
+
 def _cmp(op: str) -> Handler:
-    return lambda b, env, n: ew(b, op, *_args(b, env, n)[:2])
+    return lambda b, env, n: compare(b, op, *_args(b, env, n)[:2])
 
 
 # Ops whose Tensor and Scalar overloads lower alike.

@@ -223,3 +223,19 @@ def test_var_mean_shares_one_mean_stage(tmp_path: Path) -> None:
 def test_sinh_halves_before_exp_so_it_stays_finite_near_the_float_range(tmp_path: Path) -> None:
     plan = plan_for(tmp_path, "torch.sinh(x)", "torch.randn(6, 10)")
     assert output_text(plan) == "sub(exp(sub(x, 0.693147)), exp(sub(-0.693147, x)))"
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        ("x == float('inf')", "gt(x, 3.40282e+38)"),
+        ("x != float('inf')", "eq(gt(x, 3.40282e+38), 0)"),
+        ("x == -float('inf')", "gt(neg(x), 3.40282e+38)"),
+        ("x < float('inf')", "le(x, 3.40282e+38)"),
+        ("x <= float('inf')", "eq(x, x)"),
+    ],
+)
+def test_comparisons_with_infinity_use_the_largest_finite_float(
+    tmp_path: Path, body: str, expected: str
+) -> None:
+    assert output_text(plan_for(tmp_path, body, "torch.randn(6, 10)")) == expected
