@@ -728,6 +728,7 @@ class KernelEmitter:
         once (several stages, or stages then full outputs), a second version of the passes holds
         the inputs in UB: one GM read per element instead of one per pass."""
         plan = self.plan
+        V = self.V
         domain = [s for s, st in enumerate(plan.stages) if st.scope != "global"]
         for s in domain:
             L.append(f"{i2}float stat{s} = 0.0f;")
@@ -735,7 +736,9 @@ class KernelEmitter:
                 L.append(f"{i2}float best{s} = 0.0f;  // the extreme value; stat{s} its index")
         full = [j for j, o in enumerate(plan.outputs) if o.level == "full"]
         passes = len(domain) + (1 if full else 0)
-        if passes > 1:
+        held = sum(1 for t, p in zip(self.ins, plan.inputs, strict=True) if p.used and t.mask[V])
+        # held VECIN tiles + the partials' tile stay within the chip's tensors per position
+        if passes > 1 and held + 1 <= self.chip.max_tensors_per_position:
             L.append(f"{i2}if (tEnd - tBeg == 1) {{")
             L.append(f"{i2}    // this core's share of the row is one tile: each input is read")
             L.append(f"{i2}    // from GM once and held in UB through every stage and the epilogue")

@@ -118,3 +118,22 @@ def test_split_half_rows_validate_on_chips_without_datacopypad(tmp_path: Path, c
         chip=chip,
     )
     assert report.counters["block_dim"] > 1
+
+
+def test_inputs_are_held_in_ub_only_within_the_chips_tensors_per_position(tmp_path: Path) -> None:
+    # four row inputs + the partials' tile exceed the 4 VECIN tensors of Ascend 910
+    ref = tmp_path / "four.py"
+    ref.write_text(
+        STUB.format(
+            args="a, b, c, d",
+            body="torch.softmax(a * b + c * d, dim=-1)",
+            inputs="return [torch.randn(4, 3000) for _ in range(4)]",
+        )
+    )
+    plan = build_plan(capture(ref))
+    held = {}
+    for chip in ("ascend910b2", "ascend910"):
+        out = tmp_path / chip
+        write_project(plan, get_chip(chip), out, ref)
+        held[chip] = "r_in3" in next((out / "op_kernel").iterdir()).read_text()
+    assert held == {"ascend910b2": True, "ascend910": False}
