@@ -69,6 +69,9 @@ class CapturedGraph(BaseModel):
     nodes: list[OpNode]
     outputs: list[str]
     init_values: list[Any] = []
+    # The same forward before decomposition to core ATen: the ops PyTorch eager launches (one
+    # fused kernel for mse_loss, softmax, layer_norm, ...), for the modelled eager baseline.
+    eager_nodes: list[OpNode] = []
 
     def input_names(self) -> list[str]:
         return [t.name for t in self.inputs]
@@ -145,8 +148,8 @@ def capture(path: Path) -> CapturedGraph:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            exported = torch.export.export(model, tuple(example), strict=False)
-            exported = exported.run_decompositions()
+            eager = torch.export.export(model, tuple(example), strict=False)
+            exported = eager.run_decompositions()
     except Exception as e:
         text = str(e).strip().splitlines()
         line = next((ln for ln in text if path.name in ln), "")
@@ -189,19 +192,7 @@ def capture(path: Path) -> CapturedGraph:
             )
             (user.append(spec) if kind == "input" else params.__setitem__(target, spec))
         elif node.op == "call_function":
-            shape = list(val.shape) if isinstance(val, torch.Tensor) else None
-            dtype = _dtype(val.dtype) if isinstance(val, torch.Tensor) else None
-            nodes.append(
-                OpNode(
-                    name=node.name,
-                    target=str(node.target),
-                    args=[_arg(a) for a in node.args],
-                    kwargs={k: _arg(v) for k, v in node.kwargs.items()},
-                    shape=shape,
-                    dtype=dtype,
-                    line=_user_line(node.meta.get("stack_trace"), path),
-                )
-            )
+            nodes.append(_op_node(node, path))
         elif node.op == "output":
             for out in node.args[0]:
                 if not isinstance(out, torch.fx.Node):
@@ -218,4 +209,22 @@ def capture(path: Path) -> CapturedGraph:
         nodes=nodes,
         outputs=outputs,
         init_values=scalars,
+        eager_nodes=[_op_node(n, path) for n in eager.graph.nodes if n.op == "call_function"],
+    )
+
+
+def _op_node(node: Any, path: Path) -> OpNode:
+    """One `call_function` node of an exported FX graph."""
+    import torch
+
+    val = node.meta.get("val")
+    tensor = isinstance(val, torch.Tensor)
+    return OpNode(
+        name=node.name,
+        target=str(node.target),
+        args=[_arg(a) for a in node.args],
+        kwargs={k: _arg(v) for k, v in node.kwargs.items()},
+        shape=list(val.shape) if tensor else None,
+        dtype=_dtype(val.dtype) if tensor else None,
+        line=_user_line(node.meta.get("stack_trace"), path),
     )

@@ -4,12 +4,14 @@ The eager baseline is modelled from the captured core-ATen graph (`kernelgen_lm.
 the same cost model and chip facts as the kernel (`ascend_tools.cost`), so the ratio compares
 like with like. Assumptions (a MODEL, not a measurement; every figure printed says so):
 
-- each compute op of the graph is one eager kernel launch (one launch overhead each); views,
-  reshapes, `getitem` and metadata checks are free (`FREE_OPS`); a non-contiguous view that an
-  eager kernel would first copy is not charged;
-- the graph is the decomposed core-ATen one, so a composite op with its own fused NPU kernel
-  (e.g. `mse_loss` -> sub, pow, mean) counts as several launches: the baseline is somewhat
-  slower than torch_npu's;
+- the graph is the forward as exported BEFORE decomposition to core ATen
+  (`CapturedGraph.eager_nodes`): `mse_loss`, `softmax`, `layer_norm`, `cross_entropy_loss`,
+  `silu`, ... stay one op each, as PyTorch dispatches them;
+- each compute op of that graph is one eager kernel launch (one launch overhead each). This
+  favours eager: torch_npu runs some composite ops (`triplet_margin_loss`, `cosine_similarity`,
+  `cross_entropy_loss` = log_softmax + nll_loss) as several kernels. Views, reshapes,
+  `getitem`, broadcasts and metadata checks are free (`FREE_OPS`); a non-contiguous view that an
+  eager kernel would first copy is not charged, nor is a cast to the dtype a value already has;
 - an op reads each tensor operand once from GM and writes its outputs once (no cache reuse
   between ops, intermediates round-trip through GM);
 - its vector work is its largest operand's repeats (256 bytes each, at its widest dtype) priced
@@ -54,6 +56,12 @@ FREE_OPS = frozenset(
         "aten.as_strided.default",
         "aten._assert_tensor_metadata.default",
         "aten.scalar_tensor.default",
+        "aten.broadcast_tensors.default",
+        "aten.expand_as.default",
+        "aten.view_as.default",
+        "aten.flatten.using_ints",
+        "aten.unflatten.int",
+        "aten.contiguous.default",
     )
 )
 
@@ -118,6 +126,42 @@ EAGER_API: dict[str, str] = {
     "aten._native_batch_norm_legit.no_stats": "LayerNorm",
     "aten._native_batch_norm_legit_no_training.default": "LayerNorm",
     "aten.gather.default": "Gather",
+    # Fused ops of the pre-decomposition graph, priced at their dominant step.
+    "aten.softmax.int": "SoftMax",
+    "aten.log_softmax.int": "SoftMax",
+    "aten.logsumexp.default": "Exp",
+    "aten.cross_entropy_loss.default": "SoftMax",
+    "aten.nll_loss_nd.default": "Gather",
+    "aten.layer_norm.default": "LayerNorm",
+    "aten.group_norm.default": "LayerNorm",
+    "aten.instance_norm.default": "LayerNorm",
+    "aten.batch_norm.default": "LayerNorm",
+    "aten.rms_norm.default": "LayerNorm",
+    "aten.mse_loss.default": "ReduceSum",
+    "aten.l1_loss.default": "ReduceSum",
+    "aten.huber_loss.default": "ReduceSum",
+    "aten.smooth_l1_loss.default": "ReduceSum",
+    "aten.margin_ranking_loss.default": "ReduceSum",
+    "aten.kl_div.default": "Ln",
+    "aten.binary_cross_entropy.default": "Ln",
+    "aten.binary_cross_entropy_with_logits.default": "Exp",
+    "aten.poisson_nll_loss.default": "Exp",
+    "aten.soft_margin_loss.default": "Exp",
+    "aten.triplet_margin_loss.default": "Sqrt",
+    "aten.cosine_similarity.default": "Sqrt",
+    "aten.std.dim": "ReduceSum",
+    "aten.var.dim": "ReduceSum",
+    "aten.var_mean.dim": "ReduceSum",
+    "aten.all.dim": "ReduceMin",
+    "aten.any.dim": "ReduceMax",
+    "aten.silu.default": "Sigmoid",
+    "aten.mish.default": "Tanh",
+    "aten.softplus.default": "Exp",
+    "aten.log_sigmoid.default": "Exp",
+    "aten.celu.default": "Exp",
+    "aten.selu.default": "Exp",
+    "aten.addcdiv.default": "Div",
+    "aten.pow.Scalar": "Power",
 }
 
 
@@ -155,10 +199,25 @@ class SpeedReport(BaseModel):
 def _tensors(graph: CapturedGraph) -> dict[str, tuple[int, int]]:
     """Each named value's (elements, element bytes), where the graph knows its shape."""
     known = {t.name: (math.prod(t.shape), get_dtype(t.dtype).size) for t in graph.inputs}
-    for n in graph.nodes:
+    for n in _eager_nodes(graph):
         if n.shape is not None and n.dtype is not None:
             known[n.name] = (math.prod(n.shape), get_dtype(n.dtype).size)
     return known
+
+
+def _eager_nodes(graph: CapturedGraph) -> list[OpNode]:
+    """The ops eager PyTorch runs (graphs captured before `eager_nodes` existed: core ATen)."""
+    return graph.eager_nodes or graph.nodes
+
+
+def _same_dtype_cast(node: OpNode, graph: CapturedGraph) -> bool:
+    """`x.to(dtype)` / `x.float()` to the dtype `x` already has returns `x`: no launch."""
+    if node.target not in ("aten.to.dtype", "aten._to_copy.default", "aten.type_as.default"):
+        return False
+    dtypes = {t.name: t.dtype for t in graph.inputs}
+    dtypes |= {n.name: n.dtype for n in _eager_nodes(graph) if n.dtype is not None}
+    src = _refs(node.args[:1])
+    return bool(src) and node.dtype is not None and dtypes.get(src[0]) == node.dtype
 
 
 def _refs(value: object) -> list[str]:
@@ -175,7 +234,7 @@ def _outputs(node: OpNode, graph: CapturedGraph, known: dict[str, tuple[int, int
         return [node.name]
     return [
         n.name
-        for n in graph.nodes
+        for n in _eager_nodes(graph)
         if n.target in FREE_OPS and n.name in known and node.name in _refs(n.args[:1])
     ]
 
@@ -184,8 +243,8 @@ def eager_time(graph: CapturedGraph, chip: Chip) -> EagerCost:
     """Modelled time of running the graph op by op in PyTorch eager (assumptions above)."""
     known = _tensors(graph)
     ops: list[EagerOp] = []
-    for node in graph.nodes:
-        if node.target in FREE_OPS:
+    for node in _eager_nodes(graph):
+        if node.target in FREE_OPS or _same_dtype_cast(node, graph):
             continue
         reads = [known[r] for r in _refs([*node.args, *node.kwargs.values()]) if r in known]
         writes = [known[w] for w in _outputs(node, graph, known)]

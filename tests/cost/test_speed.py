@@ -54,6 +54,38 @@ def test_eager_counts_one_launch_per_compute_op_and_ignores_views(chain) -> None
     assert eager.total_us >= 3 * CHIP.perf.launch_us
 
 
+FUSED = """
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Model(nn.Module):
+    def forward(self, x, y):
+        return F.mse_loss(torch.softmax(x, dim=-1), y.float())
+
+
+def get_inputs():
+    return [torch.randn(64, 1024), torch.randn(64, 1024)]
+
+
+def get_init_inputs():
+    return []
+"""
+
+
+def test_eager_launches_fused_torch_ops_once_and_skips_no_op_casts(tmp_path: Path) -> None:
+    path = tmp_path / "fused.py"
+    path.write_text(FUSED)
+    graph = capture(path)
+    # The kernel plan sees the core-ATen decomposition; eager runs softmax and mse_loss as one
+    # kernel each, and `y.float()` of a float tensor is no kernel at all.
+    assert len(graph.nodes) > 3
+    eager = eager_time(graph, CHIP)
+    assert [op.target for op in eager.ops] == ["aten.softmax.int", "aten.mse_loss.default"]
+    assert [op.api for op in eager.ops] == ["SoftMax", "ReduceSum"]
+
+
 def test_speedup_is_eager_over_kernel_time(chain) -> None:
     n = 64 * 1024 * 4
     fused = even_counters(3 * n, {"Exp": 1024, "Add": 1024, "Muls": 1024}, 48)
