@@ -24,9 +24,17 @@ FIELDS = [
     ("outH", "output height"),
     ("outW", "output width"),
     ("rowLen", "UB tile length: one input row and one output row fit (multiple of 64)"),
+    ("winLen", "padded window row: neutral slots, the input row, neutral slots (multiple of 64)"),
     ("unitsPerCore", "output rows of a small core"),
     ("bigCores", "cores that take one output row more"),
 ]
+NEUTRAL = {"max": "-3.402823466e+38f", "avg": "0.0f"}  # what a padded slot adds to the window
+
+
+def lead_slots(p: WindowPlan) -> int:
+    """Neutral slots before the input row in the window tile: the left padding rounded up to
+    whole 32-byte blocks of float, so the row itself starts block aligned for Cast/Muls."""
+    return (p.padding[2] + 7) // 8 * 8
 
 
 def window_tiling_header(p: WindowPlan) -> str:
@@ -38,7 +46,11 @@ def window_tiling_header(p: WindowPlan) -> str:
 def window_host(p: WindowPlan, chip: Chip) -> str:
     planes = [f"Dim(context, {d})" for d in range(len(p.in_shape)) if d not in p.spatial]
     sizes = [f"Dim(context, {d})" if d >= 0 else "1" for d in p.spatial]
-    bpe = 2 * DSIZE[p.dtype] * 2 + 4 * 2  # in/out queues (double buffered) + row and acc tiles
+    # Per rowLen element: in/out queues (double buffered) + float acc, gather scratch, byte
+    # offsets (+ the avg divisors); the window tile (winLen floats) comes on top.
+    bpe = 2 * DSIZE[p.dtype] * 2 + 4 * (3 if p.op == "max" else 4)
+    lead = lead_slots(p)
+    kw, sw, pw, dw = p.kernel[2], p.stride[2], p.padding[2], p.dilation[2]
     L = [
         f"// Host side of {p.op_name}: {p.op} pooling, tiling from the runtime input shape.",
         f'#include "{p.kernel_name}_tiling.h"',
@@ -82,10 +94,15 @@ def window_host(p: WindowPlan, chip: Chip) -> str:
         )
     L += PLATFORM_LINES
     L += [
-        "    // One whole input row and one output row live in UB at a time.",
+        "    // One whole input row and one output row live in UB at a time; the window tile holds",
+        "    // the input row between neutral slots that every padded window position reads.",
         "    uint64_t widest = inW > outW ? inW : outW;",
         "    uint64_t rowLen = (widest + 63) / 64 * 64;",
-        "    if (rowLen * BYTES_PER_ELEM + UB_RESERVE > ubSize) {",
+        "    uint64_t lastOw = outW > 0 ? outW - 1 : 0;",
+        f"    uint64_t lastSlot = {lead - pw} + lastOw * {sw} + {(kw - 1) * dw};",
+        f"    uint64_t winSpan = lastSlot + 1 > {lead} + inW ? lastSlot + 1 : {lead} + inW;",
+        "    uint64_t winLen = (winSpan + 63) / 64 * 64;",
+        "    if (rowLen * BYTES_PER_ELEM + winLen * 4 + UB_RESERVE > ubSize) {",
         "        return ge::GRAPH_FAILED;",
         "    }",
         "    uint64_t units = planes * outD * outH;  // output rows",
@@ -95,6 +112,7 @@ def window_host(p: WindowPlan, chip: Chip) -> str:
     for n, _ in FIELDS[:7]:
         L.append(f"    tiling.set_{n}(static_cast<uint32_t>({n}));")
     L.append("    tiling.set_rowLen(static_cast<uint32_t>(rowLen));")
+    L.append("    tiling.set_winLen(static_cast<uint32_t>(winLen));")
     L += TILING_END_LINES
     infer = [
         "    gert::Shape* y = context->GetOutputShape(0);  // the captured output shape",
@@ -112,50 +130,87 @@ def window_kernel(p: WindowPlan, chip: Chip) -> str:
     sd, sh, sw = p.stride
     pd, ph, pw = p.padding
     dd, dh, dw = p.dilation
+    lead = lead_slots(p)
     helpers = KernelEmitter.copy_helpers_for(chip)
     is_max = p.op == "max"
     if p.dtype == "float32":
-        to_row = "Muls(row, l_in, 1.0f, inW);  // into the float row tile (vector pipe)"
+        to_win = "Muls(win[LEAD], l_in, 1.0f, inW);  // into the float window tile (vector pipe)"
     else:
-        to_row = "Cast(row, l_in, RoundMode::CAST_NONE, inW);"
+        to_win = "Cast(win[LEAD], l_in, RoundMode::CAST_NONE, inW);"
     if p.dtype == "float32":
         store = "DataCopy(o_out, acc, CeilAlign(outW, 8));"
     else:
         store = "Cast(o_out, acc, RoundMode::CAST_RINT, outW);"
-    init = "-3.402823466e+38f" if is_max else "0.0f"
-    update = "a = v > a ? v : a;" if is_max else "a += v;"
+    combine = "Max(acc, acc, tmp, outW);" if is_max else "Add(acc, acc, tmp, outW);"
+    gathers = [
+        line
+        for c in range(kw)
+        for line in (
+            f"                    Gather(tmp, win, off, {(lead - pw + c * dw) * 4}u, outW);"
+            f"  // window column {c}",
+            f"                    {combine}",
+        )
+    ]
     if p.divisor_override:
-        divisor = f"static_cast<float>({p.divisor_override})"
-    elif p.count_include_pad:
-        divisor = "static_cast<float>(poolD * poolH * poolW)"
+        row_div = [f"            float rowDiv = static_cast<float>({p.divisor_override});"]
+        width_div = []
     else:
-        divisor = "static_cast<float>(clipD * clipH * clipW)"
-    avg = (
+        part = "pool" if p.count_include_pad else "clip"
+        row_div = [
+            "            // torch's divisor = depth part x height part (this row) x width part",
+            "            // (divW): the window clipped to the padded input (or to the input).",
+            f"            int64_t dS = od * {sd} - {pd}, hS = oh * {sh} - {ph};",
+            f"            int64_t dE = Min64(dS + {kd}, ID + {pd});",
+            f"            int64_t hE = Min64(hS + {kh}, IH + {ph});",
+            "            int64_t poolD = dE - dS, poolH = hE - hS;",
+            "            int64_t clipD = Min64(dE, ID) - Max64(dS, 0);",
+            "            int64_t clipH = Min64(hE, IH) - Max64(hS, 0);",
+            f"            float rowDiv = static_cast<float>({part}D * {part}H);",
+        ]
+        width_div = [
+            "        // Width part of the avg divisor per output position: the full kernel width",
+            "        // except at the borders: the scalar unit writes only the border slots.",
+            f"        Duplicate(divW, {float(kw)!r}f, outW);",
+            "        SetFlag<HardEvent::V_S>(EVENT_ID0);",
+            "        WaitFlag<HardEvent::V_S>(EVENT_ID0);",
+            "        for (int64_t ow = 0; ow < OW; ++ow) {",
+            f"            int64_t wS = ow * {sw} - {pw};",
+            f"            int64_t wE = Min64(wS + {kw}, IW + {pw});",
+            "            int64_t poolW = wE - wS;",
+            "            int64_t clipW = Min64(wE, IW) - Max64(wS, 0);",
+            f"            if ({part}W != {kw}) {{",
+            f"                divW.SetValue(ow, static_cast<float>({part}W));",
+            "            }",
+            "        }",
+            "        SetFlag<HardEvent::S_V>(EVENT_ID0);",
+            "        WaitFlag<HardEvent::S_V>(EVENT_ID0);",
+        ]
+    divide = (
         []
         if is_max
         else [
-            "            // torch's divisor: the window clipped to the padded input (or input)",
-            f"            int64_t dS = od * {sd} - {pd}, hS = oh * {sh} - {ph};",
-            f"            int64_t wS = ow * {sw} - {pw};",
-            f"            int64_t dE = Min64(dS + {kd}, ID + {pd});",
-            f"            int64_t hE = Min64(hS + {kh}, IH + {ph});",
-            f"            int64_t wE = Min64(wS + {kw}, IW + {pw});",
-            "            int64_t poolD = dE - dS, poolH = hE - hS, poolW = wE - wS;",
-            "            int64_t clipD = Min64(dE, ID) - Max64(dS, 0), clipH = Min64(hE, IH) - "
-            "Max64(hS, 0), clipW = Min64(wE, IW) - Max64(wS, 0);",
-            f"            acc.SetValue(ow, acc.GetValue(ow) / {divisor});",
+            *row_div,
+            "            Muls(tmp, divW, rowDiv, outW);"
+            if not p.divisor_override
+            else "            Duplicate(tmp, rowDiv, outW);",
+            "            Div(acc, acc, tmp, outW);",
         ]
     )
     L = [
         f"// {p.op_name}: {p.op} pooling, generated by kernelgen's rule-based lowering "
         f"({chip.name}).",
         "// Work unit = one output row (plane, od, oh). For each window row (kd, kh) inside the",
-        "// input, the input row is copied to UB once and the window is gathered on the scalar",
-        "// unit; strides, padding, dilation and ceil mode are all index arithmetic.",
+        "// input, the input row is copied to UB once into a window tile whose padding slots hold",
+        f"// the neutral value ({NEUTRAL[p.op]}); then per window column one vector Gather picks",
+        "// the column's input element for every output position at once (byte offsets",
+        "// ow * stride, built once per core; the column's start is Gather's base address) and",
+        "// one vector " + ("Max" if is_max else "Add") + " folds it into the output row. Padding,",
+        "// dilation and ceil mode are offsets into the window tile: no per-element scalar work.",
         '#include "kernel_operator.h"',
         "using namespace AscendC;",
         "",
         "constexpr int32_t BUFFER_NUM = 2;",
+        f"constexpr uint32_t LEAD = {lead};  // neutral slots before the input row (block aligned)",
         "",
         "__aicore__ inline uint32_t CeilAlign(uint64_t x, uint64_t a)",
         "{",
@@ -183,10 +238,24 @@ def window_kernel(p: WindowPlan, chip: Chip) -> str:
         f"        gm_out.SetGlobalBuffer((__gm__ {ct}*)out0, P * OD * OH * OW);",
         f"        pipe->InitBuffer(q_in, BUFFER_NUM, td.rowLen * sizeof({ct}));",
         f"        pipe->InitBuffer(q_out, BUFFER_NUM, td.rowLen * sizeof({ct}));",
-        "        pipe->InitBuffer(rowBuf, td.rowLen * sizeof(float));",
+        "        pipe->InitBuffer(winBuf, td.winLen * sizeof(float));",
         "        pipe->InitBuffer(accBuf, td.rowLen * sizeof(float));",
-        "        row = rowBuf.Get<float>();",
+        "        pipe->InitBuffer(tmpBuf, td.rowLen * sizeof(float));",
+        "        pipe->InitBuffer(offBuf, td.rowLen * sizeof(uint32_t));",
+        *([] if is_max else ["        pipe->InitBuffer(divBuf, td.rowLen * sizeof(float));"]),
+        "        win = winBuf.Get<float>();",
         "        acc = accBuf.Get<float>();",
+        "        tmp = tmpBuf.Get<float>();",
+        *([] if is_max else ["        divW = divBuf.Get<float>();"]),
+        "        // Padded slots hold the neutral value for the whole run: loads overwrite only",
+        "        // the input part [LEAD, LEAD + inW).",
+        f"        Duplicate(win, {NEUTRAL[p.op]}, td.winLen);",
+        "        // Byte offset of each output position's window: ow * stride * sizeof(float).",
+        "        LocalTensor<int32_t> ramp = offBuf.Get<int32_t>();",
+        "        CreateVecIndex(ramp, 0, outW);",
+        f"        Muls(ramp, ramp, {sw * 4}, outW);",
+        "        off = ramp.ReinterpretCast<uint32_t>();",
+        *([] if is_max else width_div),
         "    }",
         "    __aicore__ inline void Process()",
         "    {",
@@ -194,13 +263,11 @@ def window_kernel(p: WindowPlan, chip: Chip) -> str:
         "            int64_t oh = static_cast<int64_t>(u % OH);",
         "            int64_t od = static_cast<int64_t>((u / OH) % OD);",
         "            uint64_t plane = u / OH / OD;",
-        f"            Duplicate(acc, {init}, outW);",
-        "            SetFlag<HardEvent::V_S>(EVENT_ID0);",
-        "            WaitFlag<HardEvent::V_S>(EVENT_ID0);",
+        f"            Duplicate(acc, {NEUTRAL[p.op]}, outW);",
         f"            for (int64_t a = 0; a < {kd}; ++a) {{",
         f"                int64_t id = od * {sd} - {pd} + a * {dd};",
         "                if (id < 0 || id >= ID) {",
-        "                    continue;",
+        "                    continue;  // a padded window row adds only neutral values",
         "                }",
         f"                for (int64_t b = 0; b < {kh}; ++b) {{",
         f"                    int64_t ih = oh * {sh} - {ph} + b * {dh};",
@@ -211,31 +278,12 @@ def window_kernel(p: WindowPlan, chip: Chip) -> str:
         "                    CopyInTile(l_in, gm_in[((plane * ID + id) * IH + ih) * IW], inW);",
         "                    q_in.EnQue(l_in);",
         f"                    l_in = q_in.DeQue<{ct}>();",
-        f"                    {to_row}",
+        f"                    {to_win}",
         "                    q_in.FreeTensor(l_in);",
-        "                    SetFlag<HardEvent::V_S>(EVENT_ID0);",
-        "                    WaitFlag<HardEvent::V_S>(EVENT_ID0);",
-        "                    for (int64_t ow = 0; ow < OW; ++ow) {",
-        "                        float a = acc.GetValue(ow);",
-        f"                        for (int64_t c = 0; c < {kw}; ++c) {{",
-        f"                            int64_t iw = ow * {sw} - {pw} + c * {dw};",
-        "                            if (iw >= 0 && iw < IW) {",
-        "                                float v = row.GetValue(iw);",
-        f"                                {update}",
-        "                            }",
-        "                        }",
-        "                        acc.SetValue(ow, a);",
-        "                    }",
+        *gathers,
         "                }",
         "            }",
-    ]
-    if not is_max:
-        L.append("            for (int64_t ow = 0; ow < OW; ++ow) {")
-        L += ["    " + x for x in avg]
-        L.append("            }")
-    L += [
-        "            SetFlag<HardEvent::S_V>(EVENT_ID0);",
-        "            WaitFlag<HardEvent::S_V>(EVENT_ID0);",
+        *divide,
         f"            LocalTensor<{ct}> o_out = q_out.AllocTensor<{ct}>();",
         f"            {store}",
         "            q_out.EnQue(o_out);",
@@ -248,8 +296,11 @@ def window_kernel(p: WindowPlan, chip: Chip) -> str:
         "private:",
         "    TQue<QuePosition::VECIN, BUFFER_NUM> q_in;",
         "    TQue<QuePosition::VECOUT, BUFFER_NUM> q_out;",
-        "    TBuf<QuePosition::VECCALC> rowBuf, accBuf;",
-        "    LocalTensor<float> row, acc;",
+        "    TBuf<QuePosition::VECCALC> winBuf, accBuf, tmpBuf, offBuf"
+        + ("" if is_max else ", divBuf")
+        + ";",
+        "    LocalTensor<float> win, acc, tmp" + ("" if is_max else ", divW") + ";",
+        "    LocalTensor<uint32_t> off;",
         f"    GlobalTensor<{ct}> gm_in, gm_out;",
         "    int64_t P = 0, ID = 0, IH = 0, IW = 0, OD = 0, OH = 0, OW = 0;",
         "    uint32_t inW = 0, outW = 0;",
