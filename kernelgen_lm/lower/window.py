@@ -124,6 +124,38 @@ def window_host(p: WindowPlan, chip: Chip) -> str:
     return "\n".join(L)
 
 
+def row_copies(chip: Chip) -> tuple[list[str], list[str]]:
+    """The input-row and output-row copies. Chips with DataCopyPad move exact lengths. The
+    others copy whole 32-byte blocks: an input row is read rounded up (the next row's elements
+    land past inW in the queue tile and are never used) except at the end of the input, and an
+    output row is written rounded up when the next output row is this core's own and written
+    after it on the same MTE3 queue; only the rest moves a tail through the scalar unit."""
+    if chip.has_datacopypad:
+        return (
+            ["                    CopyInTile(l_in, gm_in[start], inW);"],
+            ["            CopyOutTile(gm_out[u * OW], o_out, outW);"],
+        )
+    return (
+        [
+            "                    // Whole blocks: the elements past inW are never read.",
+            "                    if (start + inWA <= inTotal) {",
+            "                        DataCopy(l_in, gm_in[start], inWA);",
+            "                    } else {",
+            "                        CopyInTile(l_in, gm_in[start], inW);",
+            "                    }",
+        ],
+        [
+            "            // Whole blocks: the spill into row u + 1 is rewritten by that row's",
+            "            // copy, issued later on the same queue; a core's last row is exact.",
+            "            if (u + 1 < unitEnd) {",
+            "                DataCopy(gm_out[u * OW], o_out, outWA);",
+            "            } else {",
+            "                CopyOutTile(gm_out[u * OW], o_out, outW);",
+            "            }",
+        ],
+    )
+
+
 def window_kernel(p: WindowPlan, chip: Chip) -> str:
     ct = CTYPE[p.dtype]
     kd, kh, kw = p.kernel
@@ -132,6 +164,7 @@ def window_kernel(p: WindowPlan, chip: Chip) -> str:
     dd, dh, dw = p.dilation
     lead = lead_slots(p)
     helpers = KernelEmitter.copy_helpers_for(chip)
+    copy_in, copy_out = row_copies(chip)
     is_max = p.op == "max"
     if p.dtype == "float32":
         to_win = "Muls(win[LEAD], l_in, 1.0f, inW);  // into the float window tile (vector pipe)"
@@ -230,6 +263,9 @@ def window_kernel(p: WindowPlan, chip: Chip) -> str:
         "        P = td.planes; ID = td.inD; IH = td.inH; IW = td.inW;",
         "        OD = td.outD; OH = td.outH; OW = td.outW;",
         "        inW = td.inW; outW = td.outW;",
+        f"        inWA = CeilAlign(inW, 32 / sizeof({ct}));",
+        f"        outWA = CeilAlign(outW, 32 / sizeof({ct}));",
+        "        inTotal = P * ID * IH * IW;",
         "        uint64_t idx = GetBlockIdx();",
         "        uint64_t upc = td.unitsPerCore;",
         "        unitStart = idx * upc + (idx < td.bigCores ? idx : td.bigCores);",
@@ -275,7 +311,8 @@ def window_kernel(p: WindowPlan, chip: Chip) -> str:
         "                        continue;",
         "                    }",
         f"                    LocalTensor<{ct}> l_in = q_in.AllocTensor<{ct}>();",
-        "                    CopyInTile(l_in, gm_in[((plane * ID + id) * IH + ih) * IW], inW);",
+        "                    uint64_t start = ((plane * ID + id) * IH + ih) * IW;",
+        *copy_in,
         "                    q_in.EnQue(l_in);",
         f"                    l_in = q_in.DeQue<{ct}>();",
         f"                    {to_win}",
@@ -288,7 +325,7 @@ def window_kernel(p: WindowPlan, chip: Chip) -> str:
         f"            {store}",
         "            q_out.EnQue(o_out);",
         f"            o_out = q_out.DeQue<{ct}>();",
-        "            CopyOutTile(gm_out[u * OW], o_out, outW);",
+        *copy_out,
         "            q_out.FreeTensor(o_out);",
         "        }",
         "    }",
@@ -303,7 +340,8 @@ def window_kernel(p: WindowPlan, chip: Chip) -> str:
         "    LocalTensor<uint32_t> off;",
         f"    GlobalTensor<{ct}> gm_in, gm_out;",
         "    int64_t P = 0, ID = 0, IH = 0, IW = 0, OD = 0, OH = 0, OW = 0;",
-        "    uint32_t inW = 0, outW = 0;",
+        "    uint32_t inW = 0, outW = 0, inWA = 0, outWA = 0;",
+        "    uint64_t inTotal = 0;",
         "    uint64_t unitStart = 0, unitEnd = 0;",
         "};",
         "",

@@ -163,7 +163,9 @@ def window_text(p: WindowPlan) -> str:
             + (f", divisor {p.divisor_override}" if p.divisor_override else "")
             + ")",
             "split: work units = output rows (plane, od, oh) over cores, big/small split; each "
-            "input row is copied to UB once per window row and gathered with the scalar unit",
+            "input row is copied to UB once per window row between neutral padding slots",
+            "vector: per window column one Gather (byte offsets ow * stride) over the output row "
+            + ("+ Max" if p.op == "max" else "+ Add, then Div by the clipped-window divisors"),
             "compute: float32 (half/bfloat16 cast on load and store)",
         ]
     )
