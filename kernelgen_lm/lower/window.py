@@ -128,8 +128,8 @@ def row_copies(chip: Chip) -> tuple[list[str], list[str]]:
     """The input-row and output-row copies. Chips with DataCopyPad move exact lengths. The
     others copy whole 32-byte blocks: an input row is read rounded up (the next row's elements
     land past inW in the queue tile and are never used) except at the end of the input, and an
-    output row is written rounded up when the next output row is this core's own and written
-    after it on the same MTE3 queue; only the rest moves a tail through the scalar unit."""
+    output row is written rounded up when the spill lands in this core's own later rows (written
+    after it on the same MTE3 queue); only the rest moves a tail through the scalar unit."""
     if chip.has_datacopypad:
         return (
             ["                    CopyInTile(l_in, gm_in[start], inW);"],
@@ -145,9 +145,9 @@ def row_copies(chip: Chip) -> tuple[list[str], list[str]]:
             "                    }",
         ],
         [
-            "            // Whole blocks: the spill into row u + 1 is rewritten by that row's",
-            "            // copy, issued later on the same queue; a core's last row is exact.",
-            "            if (u + 1 < unitEnd) {",
+            "            // Whole blocks when the spill past row u stays in this core's later",
+            "            // rows: their copies, issued later on the same queue, rewrite it.",
+            "            if (u * OW + outWA <= unitEnd * OW) {",
             "                DataCopy(gm_out[u * OW], o_out, outWA);",
             "            } else {",
             "                CopyOutTile(gm_out[u * OW], o_out, outW);",

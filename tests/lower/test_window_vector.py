@@ -85,3 +85,16 @@ def test_chip_without_datacopypad_copies_rows_in_blocks_and_stays_correct(
     assert all(b["vector_repeats"].get("Gather", 0) > 0 for b in blocks)
     assert all(b["scalar_accesses"] == tail for b in blocks[:-1])
     assert blocks[-1]["scalar_accesses"] <= 3 * tail  # + the input's last row, read twice
+
+
+def test_block_copies_of_short_fp16_rows_never_spill_past_the_core_or_the_tensor(
+    tmp_path: Path,
+) -> None:
+    # Output rows of 6 halves: one 32-byte block spans almost three rows, so a block write is
+    # only allowed while the rows it spills into are this core's own later rows.
+    run(
+        tmp_path,
+        "F.avg_pool2d(x, 3, 2, 1, divisor_override=5)",
+        "torch.randn(2, 4, 9, 11, dtype=torch.float16)",
+        "ascend310p",
+    )
