@@ -77,8 +77,12 @@ def tiling_end_lines(groups: str = "blockDim", user_ws: str = "") -> list[str]:
 
 
 TILING_END_LINES = tiling_end_lines()
-# A split row gives each of its cores at least this many elements: below that, the SyncAll
-# barrier and the partials' round trip through GM cost more than the core saves.
+# Cross-core work pays only past a size: a SyncAll barrier costs about as long as one core
+# takes to stream 100+ KB from GM (chips.json: sync_all_us x the per-core GM bandwidth), so a
+# row (or a domain with global stages) shorter than MIN_SPLIT elements stays on one core; once
+# split, more cores only shorten the chunks, down to MIN_CHUNK elements each (the partials'
+# round trip through the workspace).
+MIN_SPLIT = 32768
 MIN_CHUNK = 1024
 
 
@@ -183,8 +187,11 @@ def host_source(plan: KernelPlan, chip: Chip, em: KernelEmitter) -> str:
         f"constexpr uint64_t UB_RESERVE = {UB_RESERVE};",
         "constexpr uint64_t TILE_ALIGN = 64;  // whole 256-byte float repeats (Compare needs them)",
         *(
-            [f"constexpr uint64_t MIN_CHUNK = {MIN_CHUNK};  // elements per core of a split row"]
-            if em.split
+            [
+                f"constexpr uint64_t MIN_SPLIT = {MIN_SPLIT};  // elements worth a SyncAll",
+                f"constexpr uint64_t MIN_CHUNK = {MIN_CHUNK};  // elements per core of a split row",
+            ]
+            if em.split or any(st.scope == "global" for st in plan.stages)
             else []
         ),
         "",
@@ -244,11 +251,12 @@ def host_source(plan: KernelPlan, chip: Chip, em: KernelEmitter) -> str:
             f"    uint64_t units = {' * '.join(unit) if unit else '1'};",
             f"    uint64_t segs = {segs};  // reduced axes walked outside the vector axis",
             "    // Fewer rows than cores: coresPerRow cores share each row, each reducing its",
-            f"    // chunk (at least MIN_CHUNK = {MIN_CHUNK} elements: fewer do not pay for the",
-            "    // SyncAll and the partials' trip through the workspace); tiles get shorter so",
-            "    // every core of a row has at least one step.",
+            f"    // chunk. Only rows of MIN_SPLIT = {MIN_SPLIT}+ elements: shorter ones lose more",
+            "    // at the SyncAll than the extra cores save; chunks of MIN_CHUNK+ elements (the",
+            "    // partials' trip through the workspace); tiles get shorter so every core of a",
+            "    // row has at least one step.",
             "    uint64_t coresPerRow = 1;",
-            "    if (units > 0 && units < coreNum) {",
+            f"    if (units > 0 && units < coreNum && segs * d{V} >= MIN_SPLIT) {{",
             "        coresPerRow = coreNum / units;",
             f"        uint64_t byLen = segs * d{V} / MIN_CHUNK;",
             "        if (byLen < coresPerRow) {",
@@ -291,10 +299,16 @@ def host_source(plan: KernelPlan, chip: Chip, em: KernelEmitter) -> str:
         L.append(f"    uint64_t units = {' * '.join(unit) if unit else '1'};")
         L += BLOCK_DIM_LINES
     if global_stage:
-        L.append(
-            "    // Global (over all rows) stages: per-core partials meet in the workspace after"
-        )
-        L.append("    // a SyncAll, so blockDim stays <= coreNum (every core resident).")
+        work = " * ".join(f"d{k}" for k in range(len(plan.axes)))
+        L += [
+            "    // Global (over all rows) stages: per-core partials meet in the workspace after",
+            "    // a SyncAll, so blockDim stays <= coreNum (every core resident). Spread only",
+            f"    // for MIN_SPLIT = {MIN_SPLIT}+ elements (one core alone needs no barrier).",
+            "    if (" + ("coresPerRow == 1 && " if em.split else "") + f"{work} < MIN_SPLIT) {{",
+            "        blockDim = 1;",
+            *(["        groups = blockDim;"] if em.split else []),
+            "    }",
+        ]
     L += [
         "    // Big/small core split: the first (units % groups) core groups take one unit more.",
         "    context->SetBlockDim(static_cast<uint32_t>(blockDim));",

@@ -683,25 +683,31 @@ class KernelEmitter:
         if not glob:
             return
         L.append(f"{ind}// global stages: per-core partials of this core's units, folded on core 0")
+        L.append(f"{ind}// (one core alone already holds the whole-tensor values: no barrier)")
+        L.append(f"{ind}if (GetBlockNum() > 1) {{")
         for s, _ in glob:
-            L.append(f"{ind}{{")
-            self.publish(L, ind + "    ", s, f"gstat{s}", "0.0f")
-            L.append(f"{ind}}}")
-        L.append(f"{ind}SyncAll();")
+            L.append(f"{ind}    {{")
+            self.publish(L, ind + "        ", s, f"gstat{s}", "0.0f")
+            L.append(f"{ind}    }}")
+        L.append(f"{ind}    SyncAll();")
+        L.append(f"{ind}}}")
         L.append(f"{ind}if (GetBlockIdx() == 0) {{")
         i2 = ind + "    "
+        L.append(f"{i2}if (GetBlockNum() > 1) {{")
         for s, st in glob:
-            L.append(f"{i2}{{")
             i3 = i2 + "    "
-            self.gather(L, i3, s, "0", "GetBlockNum()")
+            L.append(f"{i3}{{")
+            i4 = i3 + "    "
+            self.gather(L, i4, s, "0", "GetBlockNum()")
             combine = COMBINE[st.op].format(a=f"gstat{s}", p="part")
-            L.append(f"{i3}gstat{s} = pr.GetValue(0);")
-            L.append(f"{i3}for (uint64_t k = coresPerRow; k < GetBlockNum(); k += coresPerRow) {{")
-            L.append(f"{i3}    float part = pr.GetValue(k * PART_LEN);")
-            L.append(f"{i3}    gstat{s} = {combine};")
+            L.append(f"{i4}gstat{s} = pr.GetValue(0);")
+            L.append(f"{i4}for (uint64_t k = coresPerRow; k < GetBlockNum(); k += coresPerRow) {{")
+            L.append(f"{i4}    float part = pr.GetValue(k * PART_LEN);")
+            L.append(f"{i4}    gstat{s} = {combine};")
+            L.append(f"{i4}}}")
+            L.append(f"{i4}q_partIn.FreeTensor(pr);")
             L.append(f"{i3}}}")
-            L.append(f"{i3}q_partIn.FreeTensor(pr);")
-            L.append(f"{i2}}}")
+        L.append(f"{i2}}}")
         scal = [j for j, o in enumerate(self.plan.outputs) if o.level == "scalar"]
         if scal:
             L.append(f"{i2}// whole-tensor results: one element each")

@@ -1,5 +1,8 @@
 """Multi-core reductions: rows split over cores and global stages spread over all cores, with
-partials exchanged through the workspace and SyncAll (validated on the emulator)."""
+partials exchanged through the workspace and SyncAll (validated on the emulator).
+
+The mechanism is tested at small shapes, splitting rows of 2048+ elements (`small_chunks`); the
+default threshold, tuned to the cost of a barrier, has its own tests (`default_chunks`)."""
 
 from __future__ import annotations
 
@@ -11,6 +14,7 @@ from ascend_tools.chips import get_chip
 from ascend_tools.lint import lint_path
 from ascend_tools.validate import validate_project
 from kernelgen_lm.capture import capture
+from kernelgen_lm.lower import host
 from kernelgen_lm.lower.project import write_project
 from kernelgen_lm.plan.build import build_plan
 
@@ -34,6 +38,19 @@ def get_inputs():
 def get_init_inputs():
     return []
 """
+
+
+DEFAULT_MIN_SPLIT = host.MIN_SPLIT
+
+
+@pytest.fixture(autouse=True)
+def small_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(host, "MIN_SPLIT", 2048)
+
+
+@pytest.fixture
+def default_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(host, "MIN_SPLIT", DEFAULT_MIN_SPLIT)
 
 
 def run(tmp_path: Path, body: str, inputs: str, args: str = "x", chip: str = "ascend910b2"):
@@ -137,3 +154,34 @@ def test_inputs_are_held_in_ub_only_within_the_chips_tensors_per_position(tmp_pa
         write_project(plan, get_chip(chip), out, ref)
         held[chip] = "r_in3" in next((out / "op_kernel").iterdir()).read_text()
     assert held == {"ascend910b2": True, "ascend910": False}
+
+
+# The default threshold: a SyncAll pays only for rows (or global-stage domains) of MIN_SPLIT+
+# elements (about what one core streams from GM in the time of a barrier); then every core
+# available takes a chunk (at least MIN_CHUNK elements).
+
+
+@pytest.mark.usefixtures("default_chunks")
+def test_a_sum_too_small_to_pay_for_a_barrier_stays_on_one_core(tmp_path: Path) -> None:
+    report, blocks = run(tmp_path, "x.sum()", f"return [torch.randn({DEFAULT_MIN_SPLIT - 8})]")
+    assert report.counters["block_dim"] == 1
+    assert blocks[0]["sync_alls"] == 0
+
+
+@pytest.mark.usefixtures("default_chunks")
+def test_a_row_worth_a_barrier_is_spread_over_every_core(tmp_path: Path) -> None:
+    report, blocks = run(tmp_path, "x.sum()", f"return [torch.randn(3, {DEFAULT_MIN_SPLIT + 5})]")
+    assert report.counters["block_dim"] > 40  # of 48 (tile rounding may leave one idle)
+    assert all(b["sync_alls"] == 1 for b in blocks)
+
+
+@pytest.mark.usefixtures("default_chunks")
+def test_a_small_global_stage_loss_runs_on_one_core_without_a_barrier(tmp_path: Path) -> None:
+    report, blocks = run(
+        tmp_path,
+        "torch.nn.functional.cross_entropy(x, t)",
+        "return [torch.randn(64, 100), torch.randint(0, 100, (64,))]",
+        args="x, t",
+    )
+    assert report.counters["block_dim"] == 1
+    assert blocks[0]["sync_alls"] == 0
