@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
+from ascend_tools.catalog import load_catalog
 from ascend_tools.chips import Chip
 from kernelgen_lm.lower.host import (
     BLOCK_DIM_LINES,
@@ -24,11 +27,19 @@ FIELDS = [
     ("outH", "output height"),
     ("outW", "output width"),
     ("rowLen", "UB tile length: one input row and one output row fit (multiple of 64)"),
-    ("winLen", "padded window row: neutral slots, the input row, neutral slots (multiple of 64)"),
+    ("winLen", "window tile: neutral slots, the input row, neutral slots (x64; vector path)"),
     ("unitsPerCore", "output rows of a small core"),
     ("bigCores", "cores that take one output row more"),
 ]
 NEUTRAL = {"max": "-3.402823466e+38f", "avg": "0.0f"}  # what a padded slot adds to the window
+VECTOR_APIS = ("Gather", "CreateVecIndex")  # what the vector window path calls
+
+
+def vector_window(chip: Chip) -> bool:
+    """Whether the window is gathered on the vector unit: the chip's arch has every API the
+    vector path calls (the catalog's per-arch support); else the scalar window path."""
+    catalog = load_catalog()
+    return all(catalog.get(name).supports_arch(chip.arch) for name in VECTOR_APIS)
 
 
 def lead_slots(p: WindowPlan) -> int:
@@ -46,11 +57,27 @@ def window_tiling_header(p: WindowPlan) -> str:
 def window_host(p: WindowPlan, chip: Chip) -> str:
     planes = [f"Dim(context, {d})" for d in range(len(p.in_shape)) if d not in p.spatial]
     sizes = [f"Dim(context, {d})" if d >= 0 else "1" for d in p.spatial]
-    # Per rowLen element: in/out queues (double buffered) + float acc, gather scratch, byte
-    # offsets (+ the avg divisors); the window tile (winLen floats) comes on top.
-    bpe = 2 * DSIZE[p.dtype] * 2 + 4 * (3 if p.op == "max" else 4)
     lead = lead_slots(p)
     kw, sw, pw, dw = p.kernel[2], p.stride[2], p.padding[2], p.dilation[2]
+    if vector_window(chip):
+        # Per rowLen element: in/out queues (double buffered) + float acc, gather scratch, byte
+        # offsets (+ the avg divisors); the window tile (winLen floats) comes on top.
+        bpe = 2 * DSIZE[p.dtype] * 2 + 4 * (3 if p.op == "max" else 4)
+        note = [
+            "    // One whole input row and one output row live in UB at a time; the window tile "
+            "holds",
+            "    // the input row between neutral slots that every padded window position reads.",
+        ]
+        win_len = [
+            "    uint64_t lastOw = outW > 0 ? outW - 1 : 0;",
+            f"    uint64_t lastSlot = {lead - pw} + lastOw * {sw} + {(kw - 1) * dw};",
+            f"    uint64_t winSpan = lastSlot + 1 > {lead} + inW ? lastSlot + 1 : {lead} + inW;",
+            "    uint64_t winLen = (winSpan + 63) / 64 * 64;",
+        ]
+    else:
+        bpe = 2 * DSIZE[p.dtype] * 2 + 4 * 2  # in/out queues + the float row and acc tiles
+        note = ["    // One whole input row and one output row live in UB at a time."]
+        win_len = ["    uint64_t winLen = 0;  // no window tile: the scalar unit reads rows"]
     L = [
         f"// Host side of {p.op_name}: {p.op} pooling, tiling from the runtime input shape.",
         f'#include "{p.kernel_name}_tiling.h"',
@@ -94,14 +121,10 @@ def window_host(p: WindowPlan, chip: Chip) -> str:
         )
     L += PLATFORM_LINES
     L += [
-        "    // One whole input row and one output row live in UB at a time; the window tile holds",
-        "    // the input row between neutral slots that every padded window position reads.",
+        *note,
         "    uint64_t widest = inW > outW ? inW : outW;",
         "    uint64_t rowLen = (widest + 63) / 64 * 64;",
-        "    uint64_t lastOw = outW > 0 ? outW - 1 : 0;",
-        f"    uint64_t lastSlot = {lead - pw} + lastOw * {sw} + {(kw - 1) * dw};",
-        f"    uint64_t winSpan = lastSlot + 1 > {lead} + inW ? lastSlot + 1 : {lead} + inW;",
-        "    uint64_t winLen = (winSpan + 63) / 64 * 64;",
+        *win_len,
         "    if (rowLen * BYTES_PER_ELEM + winLen * 4 + UB_RESERVE > ubSize) {",
         "        return ge::GRAPH_FAILED;",
         "    }",
@@ -156,24 +179,28 @@ def row_copies(chip: Chip) -> tuple[list[str], list[str]]:
     )
 
 
-def window_kernel(p: WindowPlan, chip: Chip) -> str:
-    ct = CTYPE[p.dtype]
+class WindowBody(NamedTuple):
+    """What a window kernel's path puts into the shared skeleton (Init, the row loop, members)."""
+
+    doc: list[str]  # header comment after the first line
+    consts: list[str]
+    tile: str  # the float tile the input row is converted into, and what it is called
+    tile_name: str
+    init: list[str]  # Init: the path's buffers and one-off setup
+    row_start: list[str]  # after the accumulator row is reset
+    row_work: list[str]  # per window row, after the input row is in `tile`
+    finish: list[str]  # after every window row, before the store
+    members: list[str]
+
+
+def _vector_body(p: WindowPlan) -> WindowBody:
+    """Per window column one Gather of the window tile + one Max/Add over the output row."""
     kd, kh, kw = p.kernel
     sd, sh, sw = p.stride
     pd, ph, pw = p.padding
-    dd, dh, dw = p.dilation
+    dw = p.dilation[2]
     lead = lead_slots(p)
-    helpers = KernelEmitter.copy_helpers_for(chip)
-    copy_in, copy_out = row_copies(chip)
     is_max = p.op == "max"
-    if p.dtype == "float32":
-        to_win = "Muls(win[LEAD], l_in, 1.0f, inW);  // into the float window tile (vector pipe)"
-    else:
-        to_win = "Cast(win[LEAD], l_in, RoundMode::CAST_NONE, inW);"
-    if p.dtype == "float32":
-        store = "DataCopy(o_out, acc, CeilAlign(outW, 8));"
-    else:
-        store = "Cast(o_out, acc, RoundMode::CAST_RINT, outW);"
     combine = "Max(acc, acc, tmp, outW);" if is_max else "Add(acc, acc, tmp, outW);"
     gathers = [
         line
@@ -229,21 +256,164 @@ def window_kernel(p: WindowPlan, chip: Chip) -> str:
             "            Div(acc, acc, tmp, outW);",
         ]
     )
+    return WindowBody(
+        doc=[
+            "// input, the input row is copied to UB once into a window tile whose padding "
+            "slots hold",
+            f"// the neutral value ({NEUTRAL[p.op]}); then per window column one vector "
+            "Gather picks",
+            "// the column's input element for every output position at once (byte offsets",
+            "// ow * stride, built once per core; the column's start is Gather's base "
+            "address) and",
+            "// one vector " + ("Max" if is_max else "Add")
+            + " folds it into the output row. Padding,",
+            "// dilation and ceil mode are offsets into the window tile: no per-element "
+            "scalar work.",
+        ],
+        consts=[
+            f"constexpr uint32_t LEAD = {lead};  // neutral slots before the input row "
+            "(block aligned)"
+        ],
+        tile="win[LEAD]",
+        tile_name="window",
+        init=[
+            "        pipe->InitBuffer(winBuf, td.winLen * sizeof(float));",
+            "        pipe->InitBuffer(accBuf, td.rowLen * sizeof(float));",
+            "        pipe->InitBuffer(tmpBuf, td.rowLen * sizeof(float));",
+            "        pipe->InitBuffer(offBuf, td.rowLen * sizeof(uint32_t));",
+            *([] if is_max else ["        pipe->InitBuffer(divBuf, td.rowLen * sizeof(float));"]),
+            "        win = winBuf.Get<float>();",
+            "        acc = accBuf.Get<float>();",
+            "        tmp = tmpBuf.Get<float>();",
+            *([] if is_max else ["        divW = divBuf.Get<float>();"]),
+            "        // Padded slots hold the neutral value for the whole run: loads overwrite "
+            "only",
+            "        // the input part [LEAD, LEAD + inW).",
+            f"        Duplicate(win, {NEUTRAL[p.op]}, td.winLen);",
+            "        // Byte offset of each output position's window: ow * stride * sizeof(float).",
+            "        LocalTensor<int32_t> ramp = offBuf.Get<int32_t>();",
+            "        CreateVecIndex(ramp, 0, outW);",
+            f"        Muls(ramp, ramp, {sw * 4}, outW);",
+            "        off = ramp.ReinterpretCast<uint32_t>();",
+            *([] if is_max else width_div),
+        ],
+        row_start=[],
+        row_work=gathers,
+        finish=divide,
+        members=[
+            "    TBuf<QuePosition::VECCALC> winBuf, accBuf, tmpBuf, offBuf"
+            + ("" if is_max else ", divBuf")
+            + ";",
+            "    LocalTensor<float> win, acc, tmp" + ("" if is_max else ", divW") + ";",
+            "    LocalTensor<uint32_t> off;",
+        ],
+    )
+
+
+def _scalar_body(p: WindowPlan) -> WindowBody:
+    """The window read element by element on the scalar unit: for chips without Gather and
+    CreateVecIndex (the first-generation Ascend 910)."""
+    kd, kh, kw = p.kernel
+    sd, sh, sw = p.stride
+    pd, ph, pw = p.padding
+    dw = p.dilation[2]
+    is_max = p.op == "max"
+    update = "a = v > a ? v : a;" if is_max else "a += v;"
+    if p.divisor_override:
+        divisor = f"static_cast<float>({p.divisor_override})"
+    elif p.count_include_pad:
+        divisor = "static_cast<float>(poolD * poolH * poolW)"
+    else:
+        divisor = "static_cast<float>(clipD * clipH * clipW)"
+    avg = [
+        "            for (int64_t ow = 0; ow < OW; ++ow) {",
+        "                // torch's divisor: the window clipped to the padded input (or input)",
+        f"                int64_t dS = od * {sd} - {pd}, hS = oh * {sh} - {ph};",
+        f"                int64_t wS = ow * {sw} - {pw};",
+        f"                int64_t dE = Min64(dS + {kd}, ID + {pd});",
+        f"                int64_t hE = Min64(hS + {kh}, IH + {ph});",
+        f"                int64_t wE = Min64(wS + {kw}, IW + {pw});",
+        "                int64_t poolD = dE - dS, poolH = hE - hS, poolW = wE - wS;",
+        "                int64_t clipD = Min64(dE, ID) - Max64(dS, 0);",
+        "                int64_t clipH = Min64(hE, IH) - Max64(hS, 0);",
+        "                int64_t clipW = Min64(wE, IW) - Max64(wS, 0);",
+        f"                acc.SetValue(ow, acc.GetValue(ow) / {divisor});",
+        "            }",
+    ]
+    return WindowBody(
+        doc=[
+            "// input, the input row is copied to UB once and the window is read on the scalar",
+            "// unit (this chip has no Gather/CreateVecIndex); strides, padding, dilation and",
+            "// ceil mode are all index arithmetic.",
+        ],
+        consts=[],
+        tile="row",
+        tile_name="row",
+        init=[
+            "        pipe->InitBuffer(rowBuf, td.rowLen * sizeof(float));",
+            "        pipe->InitBuffer(accBuf, td.rowLen * sizeof(float));",
+            "        row = rowBuf.Get<float>();",
+            "        acc = accBuf.Get<float>();",
+        ],
+        row_start=[
+            "            SetFlag<HardEvent::V_S>(EVENT_ID0);",
+            "            WaitFlag<HardEvent::V_S>(EVENT_ID0);",
+        ],
+        row_work=[
+            "                    SetFlag<HardEvent::V_S>(EVENT_ID0);",
+            "                    WaitFlag<HardEvent::V_S>(EVENT_ID0);",
+            "                    for (int64_t ow = 0; ow < OW; ++ow) {",
+            "                        float a = acc.GetValue(ow);",
+            f"                        for (int64_t c = 0; c < {kw}; ++c) {{",
+            f"                            int64_t iw = ow * {sw} - {pw} + c * {dw};",
+            "                            if (iw >= 0 && iw < IW) {",
+            "                                float v = row.GetValue(iw);",
+            f"                                {update}",
+            "                            }",
+            "                        }",
+            "                        acc.SetValue(ow, a);",
+            "                    }",
+        ],
+        finish=[
+            *([] if is_max else avg),
+            "            SetFlag<HardEvent::S_V>(EVENT_ID0);",
+            "            WaitFlag<HardEvent::S_V>(EVENT_ID0);",
+        ],
+        members=[
+            "    TBuf<QuePosition::VECCALC> rowBuf, accBuf;",
+            "    LocalTensor<float> row, acc;",
+        ],
+    )
+
+
+def window_kernel(p: WindowPlan, chip: Chip) -> str:
+    body = _vector_body(p) if vector_window(chip) else _scalar_body(p)
+    ct = CTYPE[p.dtype]
+    kd, kh, _ = p.kernel
+    sd, sh, _ = p.stride
+    pd, ph, _ = p.padding
+    dd, dh, _ = p.dilation
+    helpers = KernelEmitter.copy_helpers_for(chip)
+    copy_in, copy_out = row_copies(chip)
+    if p.dtype == "float32":
+        to_tile = (
+            f"Muls({body.tile}, l_in, 1.0f, inW);  // into the float {body.tile_name} tile "
+            "(vector pipe)"
+        )
+        store = "DataCopy(o_out, acc, CeilAlign(outW, 8));"
+    else:
+        to_tile = f"Cast({body.tile}, l_in, RoundMode::CAST_NONE, inW);"
+        store = "Cast(o_out, acc, RoundMode::CAST_RINT, outW);"
     L = [
         f"// {p.op_name}: {p.op} pooling, generated by kernelgen's rule-based lowering "
         f"({chip.name}).",
         "// Work unit = one output row (plane, od, oh). For each window row (kd, kh) inside the",
-        "// input, the input row is copied to UB once into a window tile whose padding slots hold",
-        f"// the neutral value ({NEUTRAL[p.op]}); then per window column one vector Gather picks",
-        "// the column's input element for every output position at once (byte offsets",
-        "// ow * stride, built once per core; the column's start is Gather's base address) and",
-        "// one vector " + ("Max" if is_max else "Add") + " folds it into the output row. Padding,",
-        "// dilation and ceil mode are offsets into the window tile: no per-element scalar work.",
+        *body.doc,
         '#include "kernel_operator.h"',
         "using namespace AscendC;",
         "",
         "constexpr int32_t BUFFER_NUM = 2;",
-        f"constexpr uint32_t LEAD = {lead};  // neutral slots before the input row (block aligned)",
+        *body.consts,
         "",
         "__aicore__ inline uint32_t CeilAlign(uint64_t x, uint64_t a)",
         "{",
@@ -274,24 +444,7 @@ def window_kernel(p: WindowPlan, chip: Chip) -> str:
         f"        gm_out.SetGlobalBuffer((__gm__ {ct}*)out0, P * OD * OH * OW);",
         f"        pipe->InitBuffer(q_in, BUFFER_NUM, td.rowLen * sizeof({ct}));",
         f"        pipe->InitBuffer(q_out, BUFFER_NUM, td.rowLen * sizeof({ct}));",
-        "        pipe->InitBuffer(winBuf, td.winLen * sizeof(float));",
-        "        pipe->InitBuffer(accBuf, td.rowLen * sizeof(float));",
-        "        pipe->InitBuffer(tmpBuf, td.rowLen * sizeof(float));",
-        "        pipe->InitBuffer(offBuf, td.rowLen * sizeof(uint32_t));",
-        *([] if is_max else ["        pipe->InitBuffer(divBuf, td.rowLen * sizeof(float));"]),
-        "        win = winBuf.Get<float>();",
-        "        acc = accBuf.Get<float>();",
-        "        tmp = tmpBuf.Get<float>();",
-        *([] if is_max else ["        divW = divBuf.Get<float>();"]),
-        "        // Padded slots hold the neutral value for the whole run: loads overwrite only",
-        "        // the input part [LEAD, LEAD + inW).",
-        f"        Duplicate(win, {NEUTRAL[p.op]}, td.winLen);",
-        "        // Byte offset of each output position's window: ow * stride * sizeof(float).",
-        "        LocalTensor<int32_t> ramp = offBuf.Get<int32_t>();",
-        "        CreateVecIndex(ramp, 0, outW);",
-        f"        Muls(ramp, ramp, {sw * 4}, outW);",
-        "        off = ramp.ReinterpretCast<uint32_t>();",
-        *([] if is_max else width_div),
+        *body.init,
         "    }",
         "    __aicore__ inline void Process()",
         "    {",
@@ -300,6 +453,7 @@ def window_kernel(p: WindowPlan, chip: Chip) -> str:
         "            int64_t od = static_cast<int64_t>((u / OH) % OD);",
         "            uint64_t plane = u / OH / OD;",
         f"            Duplicate(acc, {NEUTRAL[p.op]}, outW);",
+        *body.row_start,
         f"            for (int64_t a = 0; a < {kd}; ++a) {{",
         f"                int64_t id = od * {sd} - {pd} + a * {dd};",
         "                if (id < 0 || id >= ID) {",
@@ -315,12 +469,12 @@ def window_kernel(p: WindowPlan, chip: Chip) -> str:
         *copy_in,
         "                    q_in.EnQue(l_in);",
         f"                    l_in = q_in.DeQue<{ct}>();",
-        f"                    {to_win}",
+        f"                    {to_tile}",
         "                    q_in.FreeTensor(l_in);",
-        *gathers,
+        *body.row_work,
         "                }",
         "            }",
-        *divide,
+        *body.finish,
         f"            LocalTensor<{ct}> o_out = q_out.AllocTensor<{ct}>();",
         f"            {store}",
         "            q_out.EnQue(o_out);",
@@ -333,11 +487,7 @@ def window_kernel(p: WindowPlan, chip: Chip) -> str:
         "private:",
         "    TQue<QuePosition::VECIN, BUFFER_NUM> q_in;",
         "    TQue<QuePosition::VECOUT, BUFFER_NUM> q_out;",
-        "    TBuf<QuePosition::VECCALC> winBuf, accBuf, tmpBuf, offBuf"
-        + ("" if is_max else ", divBuf")
-        + ";",
-        "    LocalTensor<float> win, acc, tmp" + ("" if is_max else ", divW") + ";",
-        "    LocalTensor<uint32_t> off;",
+        *body.members,
         f"    GlobalTensor<{ct}> gm_in, gm_out;",
         "    int64_t P = 0, ID = 0, IH = 0, IW = 0, OD = 0, OH = 0, OW = 0;",
         "    uint32_t inW = 0, outW = 0, inWA = 0, outWA = 0;",

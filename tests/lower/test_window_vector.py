@@ -6,7 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+from ascend_tools.chips import all_chips, get_chip
 from kernelgen_lm.generate import GenerationResult, generate
+from kernelgen_lm.lower.window import vector_window
 
 STUB = """
 import torch
@@ -75,10 +79,11 @@ def test_stride_two_max_pool_uses_gathers_and_no_scalar_accesses(tmp_path: Path)
 def test_chip_without_datacopypad_copies_rows_in_blocks_and_stays_correct(
     tmp_path: Path,
 ) -> None:
-    # Rows of 30 fp32 (not whole 32-byte blocks) and several rows per core: the over-read input
-    # and the output spill into the core's next row must not change the result; only a core's
-    # last row (and the input's end) may move a tail through the scalar unit.
-    res = run(tmp_path, "F.max_pool2d(x, 3, 1, 1)", "torch.randn(2, 4, 9, 30)", "ascend910")
+    # Ascend 310P: Gather but no DataCopyPad. Rows of 30 fp32 (not whole 32-byte blocks) and
+    # several rows per core: the over-read input and the output spill into the core's next row
+    # must not change the result; only a core's last row (and the input's end) may move a tail
+    # through the scalar unit.
+    res = run(tmp_path, "F.max_pool2d(x, 3, 1, 1)", "torch.randn(2, 4, 9, 30)", "ascend310p")
     blocks = per_block(res)
     assert len(blocks) < 2 * 4 * 9  # cores hold several output rows each
     tail = 2 * (30 % 8)  # one GetValue + one SetValue per tail element
@@ -98,3 +103,35 @@ def test_block_copies_of_short_fp16_rows_never_spill_past_the_core_or_the_tensor
         "torch.randn(2, 4, 9, 11, dtype=torch.float16)",
         "ascend310p",
     )
+
+
+@pytest.mark.parametrize("chip", sorted(all_chips()))
+def test_vector_window_needs_gather_and_createvecindex_on_the_chip_arch(chip: str) -> None:
+    # Public product-support tables: both APIs on dav-c220, dav-m200 and dav-m300 only.
+    expected = get_chip(chip).arch != "dav-c100"
+    assert vector_window(get_chip(chip)) is expected
+
+
+@pytest.mark.parametrize(
+    ("body", "inputs"),
+    [
+        ("F.max_pool2d(x, 3, 2, 1)", "-1.0 - torch.rand(2, 3, 11, 13)"),
+        (
+            "F.avg_pool2d(x, 3, 2, 1, ceil_mode=True, count_include_pad=False)",
+            "torch.rand(2, 3, 10, 12) + 1.0",
+        ),
+        ("F.max_pool1d(x, 4, 1, 2, dilation=3)", "torch.randn(3, 5, 40, dtype=torch.float16)"),
+    ],
+)
+def test_ascend910_pools_on_the_scalar_unit_without_gather_apis(
+    tmp_path: Path, body: str, inputs: str
+) -> None:
+    # No Gather/CreateVecIndex on the first-generation Ascend 910: the window is read on the
+    # scalar unit; lint (chip-support) passes and the result still matches torch.
+    res = run(tmp_path, body, inputs, "ascend910")
+    assert res.project is not None
+    kernel = next((res.project / "op_kernel").glob("*.cpp")).read_text()
+    assert "Gather(" not in kernel and "CreateVecIndex(" not in kernel
+    for block in per_block(res):
+        assert "Gather" not in block["vector_repeats"]
+        assert block["scalar_accesses"] > 0
