@@ -165,7 +165,8 @@ def window_text(p: WindowPlan) -> str:
             "split: work units = output rows (plane, od, oh) over cores, big/small split; each "
             "input row is copied to UB once per window row between neutral padding slots",
             "vector: per window column one Gather (byte offsets ow * stride) over the output row "
-            + ("+ Max" if p.op == "max" else "+ Add, then Div by the clipped-window divisors"),
+            + ("+ Max" if p.op == "max" else "+ Add, then Div by the clipped-window divisors")
+            + " (chips without Gather, e.g. Ascend 910: the window is read on the scalar unit)",
             "compute: float32 (half/bfloat16 cast on load and store)",
         ]
     )
