@@ -191,7 +191,7 @@ class SpeedReport(BaseModel):
 
     def line(self) -> str:
         return (
-            f"modelled speed-up vs eager: {self.speedup:.1f}x (kernel {self.kernel.total_us:.1f} "
+            f"modelled speed-up vs eager: {self.speedup:.2f}x (kernel {self.kernel.total_us:.1f} "
             f"us, eager {self.eager.total_us:.1f} us; {self.note})"
         )
 
