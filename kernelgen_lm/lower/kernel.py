@@ -418,6 +418,16 @@ class KernelEmitter:
         L.append(f"{ind}SetFlag<HardEvent::MTE2_S>(EVENT_ID0);")
         L.append(f"{ind}WaitFlag<HardEvent::MTE2_S>(EVENT_ID0);")
 
+    @staticmethod
+    def fold(L: list[str], ind: str, var: str, op: str, loop: str) -> None:
+        """`var` = the gathered partials (`pr`) folded in core order: the first slot, then the
+        slots `loop` walks (`k = ...; k < ...; ...`)."""
+        L.append(f"{ind}{var} = pr.GetValue(0);")
+        L.append(f"{ind}for (uint64_t {loop}) {{")
+        L.append(f"{ind}    float part = pr.GetValue(k * PART_LEN);")
+        L.append(f"{ind}    {var} = {COMBINE[op].format(a=var, p='part')};")
+        L.append(f"{ind}}}")
+
     def combine_row(self, L: list[str], ind: str, s: int, op: str) -> None:
         """After stage `s` on a split row: every core of the row gets the row's stat, folded
         from its cores' partials in core order (identical on each of them)."""
@@ -439,12 +449,7 @@ class KernelEmitter:
             L.append(f"{i2}    }}")
             L.append(f"{i2}}}")
         else:
-            combine = COMBINE[op].format(a=f"stat{s}", p="part")
-            L.append(f"{i2}stat{s} = pr.GetValue(0);")
-            L.append(f"{i2}for (uint64_t k = 1; k < coresPerRow; ++k) {{")
-            L.append(f"{i2}    float part = pr.GetValue(k * PART_LEN);")
-            L.append(f"{i2}    stat{s} = {combine};")
-            L.append(f"{i2}}}")
+            self.fold(L, i2, f"stat{s}", op, "k = 1; k < coresPerRow; ++k")
         L.append(f"{i2}q_partIn.FreeTensor(pr);")
         L.append(f"{ind}}}")
 
@@ -699,12 +704,9 @@ class KernelEmitter:
             L.append(f"{i3}{{")
             i4 = i3 + "    "
             self.gather(L, i4, s, "0", "GetBlockNum()")
-            combine = COMBINE[st.op].format(a=f"gstat{s}", p="part")
-            L.append(f"{i4}gstat{s} = pr.GetValue(0);")
-            L.append(f"{i4}for (uint64_t k = coresPerRow; k < GetBlockNum(); k += coresPerRow) {{")
-            L.append(f"{i4}    float part = pr.GetValue(k * PART_LEN);")
-            L.append(f"{i4}    gstat{s} = {combine};")
-            L.append(f"{i4}}}")
+            self.fold(
+                L, i4, f"gstat{s}", st.op, "k = coresPerRow; k < GetBlockNum(); k += coresPerRow"
+            )
             L.append(f"{i4}q_partIn.FreeTensor(pr);")
             L.append(f"{i3}}}")
         L.append(f"{i2}}}")
