@@ -193,6 +193,19 @@ class WindowBody(NamedTuple):
     members: list[str]
 
 
+def _extent(axis: str, start: str, k: int, pad: int, size: str, ind: str) -> list[str]:
+    """C++ of one axis of a window's extent, as torch's avg divisor counts it: start `<a>S`,
+    end `<a>E` within the padded input, length `pool<A>`, and length clipped to the input
+    `clip<A>`."""
+    a, A = axis, axis.upper()
+    return [
+        f"{ind}int64_t {a}S = {start};",
+        f"{ind}int64_t {a}E = Min64({a}S + {k}, {size} + {pad});",
+        f"{ind}int64_t pool{A} = {a}E - {a}S;",
+        f"{ind}int64_t clip{A} = Min64({a}E, {size}) - Max64({a}S, 0);",
+    ]
+
+
 def _vector_body(p: WindowPlan) -> WindowBody:
     """Per window column one Gather of the window tile + one Max/Add over the output row."""
     kd, kh, kw = p.kernel
@@ -219,12 +232,8 @@ def _vector_body(p: WindowPlan) -> WindowBody:
         row_div = [
             "            // torch's divisor = depth part x height part (this row) x width part",
             "            // (divW): the window clipped to the padded input (or to the input).",
-            f"            int64_t dS = od * {sd} - {pd}, hS = oh * {sh} - {ph};",
-            f"            int64_t dE = Min64(dS + {kd}, ID + {pd});",
-            f"            int64_t hE = Min64(hS + {kh}, IH + {ph});",
-            "            int64_t poolD = dE - dS, poolH = hE - hS;",
-            "            int64_t clipD = Min64(dE, ID) - Max64(dS, 0);",
-            "            int64_t clipH = Min64(hE, IH) - Max64(hS, 0);",
+            *_extent("d", f"od * {sd} - {pd}", kd, pd, "ID", " " * 12),
+            *_extent("h", f"oh * {sh} - {ph}", kh, ph, "IH", " " * 12),
             f"            float rowDiv = static_cast<float>({part}D * {part}H);",
         ]
         width_div = [
@@ -234,10 +243,7 @@ def _vector_body(p: WindowPlan) -> WindowBody:
             "        SetFlag<HardEvent::V_S>(EVENT_ID0);",
             "        WaitFlag<HardEvent::V_S>(EVENT_ID0);",
             "        for (int64_t ow = 0; ow < OW; ++ow) {",
-            f"            int64_t wS = ow * {sw} - {pw};",
-            f"            int64_t wE = Min64(wS + {kw}, IW + {pw});",
-            "            int64_t poolW = wE - wS;",
-            "            int64_t clipW = Min64(wE, IW) - Max64(wS, 0);",
+            *_extent("w", f"ow * {sw} - {pw}", kw, pw, "IW", " " * 12),
             f"            if ({part}W != {kw}) {{",
             f"                divW.SetValue(ow, static_cast<float>({part}W));",
             "            }",
@@ -263,9 +269,9 @@ def _vector_body(p: WindowPlan) -> WindowBody:
             f"// the neutral value ({NEUTRAL[p.op]}); then per window column one vector "
             "Gather picks",
             "// the column's input element for every output position at once (byte offsets",
-            "// ow * stride, built once per core; the column's start is Gather's base "
-            "address) and",
-            "// one vector " + ("Max" if is_max else "Add")
+            "// ow * stride, built once per core; the column's start is Gather's base address) and",
+            "// one vector "
+            + ("Max" if is_max else "Add")
             + " folds it into the output row. Padding,",
             "// dilation and ceil mode are offsets into the window tile: no per-element "
             "scalar work.",
@@ -328,15 +334,9 @@ def _scalar_body(p: WindowPlan) -> WindowBody:
     avg = [
         "            for (int64_t ow = 0; ow < OW; ++ow) {",
         "                // torch's divisor: the window clipped to the padded input (or input)",
-        f"                int64_t dS = od * {sd} - {pd}, hS = oh * {sh} - {ph};",
-        f"                int64_t wS = ow * {sw} - {pw};",
-        f"                int64_t dE = Min64(dS + {kd}, ID + {pd});",
-        f"                int64_t hE = Min64(hS + {kh}, IH + {ph});",
-        f"                int64_t wE = Min64(wS + {kw}, IW + {pw});",
-        "                int64_t poolD = dE - dS, poolH = hE - hS, poolW = wE - wS;",
-        "                int64_t clipD = Min64(dE, ID) - Max64(dS, 0);",
-        "                int64_t clipH = Min64(hE, IH) - Max64(hS, 0);",
-        "                int64_t clipW = Min64(wE, IW) - Max64(wS, 0);",
+        *_extent("d", f"od * {sd} - {pd}", kd, pd, "ID", " " * 16),
+        *_extent("h", f"oh * {sh} - {ph}", kh, ph, "IH", " " * 16),
+        *_extent("w", f"ow * {sw} - {pw}", kw, pw, "IW", " " * 16),
         f"                acc.SetValue(ow, acc.GetValue(ow) / {divisor});",
         "            }",
     ]
