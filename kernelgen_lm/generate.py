@@ -15,6 +15,7 @@ from typing import Literal
 from pydantic import BaseModel
 
 from ascend_tools.chips import DEFAULT_CHIP, get_chip
+from ascend_tools.cost import CostInputError
 from ascend_tools.report import ValidationReport
 from kernelgen_lm.attempts import Attempt
 from kernelgen_lm.capture import CapturedGraph, CaptureError, capture
@@ -68,8 +69,6 @@ def modelled_speed(
     graph: CapturedGraph, report: ValidationReport | None, chip: str
 ) -> SpeedReport | None:
     """The speed figures of a validated kernel (None when it did not validate)."""
-    from ascend_tools.cost import CostInputError
-
     if report is None or not report.ok:
         return None
     try:
@@ -225,6 +224,7 @@ def generate(
     """Runs the configured path(s); the result says which produced the kept project."""
     attempts: list[Attempt] = []
     plan: AnyPlan | None = None
+    graph: CapturedGraph | None = None
     result: GenerationResult | None = None
     if backend in ("auto", "rules"):
         result, plan = rules_generate(ref, out, chip=chip, trials=trials, progress=progress)
@@ -233,7 +233,8 @@ def generate(
             return result
     elif backend == "llm":
         try:
-            plan = build_any_plan(capture(ref))
+            graph = capture(ref)
+            plan = build_any_plan(graph)
         except (CaptureError, PlanError):
             plan = None
     from kernelgen_lm.backends import BackendConfigError, configured_backend
@@ -278,7 +279,7 @@ def generate(
     speed = None
     if gen.ok:
         try:
-            speed = modelled_speed(capture(ref), gen.validation, chip)
+            speed = modelled_speed(graph or capture(ref), gen.validation, chip)
         except CaptureError:
             speed = None
     return GenerationResult(

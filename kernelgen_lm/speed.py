@@ -210,12 +210,16 @@ def _eager_nodes(graph: CapturedGraph) -> list[OpNode]:
     return graph.eager_nodes or graph.nodes
 
 
-def _same_dtype_cast(node: OpNode, graph: CapturedGraph) -> bool:
+def _dtypes(graph: CapturedGraph) -> dict[str, str]:
+    """Each named value's dtype, where the graph knows it."""
+    known = {t.name: t.dtype for t in graph.inputs}
+    return known | {n.name: n.dtype for n in _eager_nodes(graph) if n.dtype is not None}
+
+
+def _same_dtype_cast(node: OpNode, dtypes: dict[str, str]) -> bool:
     """`x.to(dtype)` / `x.float()` to the dtype `x` already has returns `x`: no launch."""
     if node.target not in ("aten.to.dtype", "aten._to_copy.default", "aten.type_as.default"):
         return False
-    dtypes = {t.name: t.dtype for t in graph.inputs}
-    dtypes |= {n.name: n.dtype for n in _eager_nodes(graph) if n.dtype is not None}
     src = _refs(node.args[:1])
     return bool(src) and node.dtype is not None and dtypes.get(src[0]) == node.dtype
 
@@ -242,9 +246,10 @@ def _outputs(node: OpNode, graph: CapturedGraph, known: dict[str, tuple[int, int
 def eager_time(graph: CapturedGraph, chip: Chip) -> EagerCost:
     """Modelled time of running the graph op by op in PyTorch eager (assumptions above)."""
     known = _tensors(graph)
+    dtypes = _dtypes(graph)
     ops: list[EagerOp] = []
     for node in _eager_nodes(graph):
-        if node.target in FREE_OPS or _same_dtype_cast(node, graph):
+        if node.target in FREE_OPS or _same_dtype_cast(node, dtypes):
             continue
         reads = [known[r] for r in _refs([*node.args, *node.kwargs.values()]) if r in known]
         writes = [known[w] for w in _outputs(node, graph, known)]
