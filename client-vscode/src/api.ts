@@ -28,6 +28,8 @@ export interface KernelgenServer {
   ): Promise<T>;
   /** Progress the server reports against a work-done token the client chose. */
   onProgress(workDoneToken: string, handler: (value: WorkDoneProgressValue) => void): vscode.Disposable;
+  /** window/workDoneProgress/cancel for a progress the user cancelled. */
+  cancelProgress(workDoneToken: string): void;
   restart(): Promise<void>;
   showLog(): void;
   /** A line in the server's output channel. */

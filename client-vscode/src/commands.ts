@@ -16,6 +16,16 @@ export const Commands = {
   setApiKey: 'ascendc.setApiKey',
 } as const;
 
+/** The argument of a server command, as code lenses carry it: `{uri, outDir?}`. */
+interface ServerArgument {
+  uri: string;
+  outDir?: string;
+}
+
+function isServerArgument(arg: unknown): arg is ServerArgument {
+  return typeof arg === 'object' && arg !== null && typeof (arg as ServerArgument).uri === 'string';
+}
+
 /**
  * The file a command acts on: the one a menu passed (explorer or editor title), else the active
  * editor's, if it passes `accept`.
@@ -27,6 +37,9 @@ export function targetUri(
 ): vscode.Uri | undefined {
   if (arg instanceof vscode.Uri) {
     return arg;
+  }
+  if (isServerArgument(arg)) {
+    return vscode.Uri.parse(arg.uri);
   }
   if (active && active.uri.scheme === 'file' && accept(active.uri.fsPath, active.getText())) {
     return active.uri;
@@ -88,7 +101,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
         return;
       }
       await vscode.workspace.saveAll(false);
-      await generateKernel(server, stub);
+      await generateKernel(server, stub, isServerArgument(arg) ? arg.outDir : undefined);
     }),
 
     reg(Commands.validateKernel, async (arg?: unknown) => {

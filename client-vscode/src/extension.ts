@@ -8,6 +8,7 @@ import { onInterpreterChange } from './python';
 import { ApiKeyStore, promptForApiKey } from './secrets';
 import { ServerController } from './server';
 import { LAUNCH_SETTINGS, SECTION } from './settings';
+import { ServerStatus } from './status';
 import { SHOW_LOG_COMMAND, StatusBar } from './statusBar';
 
 /** Enough of a file to find its `#include "kernel_operator.h"`. */
@@ -40,6 +41,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     statusBar.show();
   });
   server.onStatus((status) => statusBar.setServerStatus(status));
+  // UB use per kernel from its code lenses; the status bar shows the active editor's.
+  const ubByUri = new Map<string, ServerStatus['ub']>();
+  const showUb = (editor: vscode.TextEditor | undefined) =>
+    statusBar.setServerStatus({ ub: editor ? ubByUri.get(editor.document.uri.toString()) ?? null : null });
+  server.onKernelUb(({ uri, ub }) => {
+    ubByUri.set(uri, ub);
+    showUb(vscode.window.activeTextEditor);
+  });
 
   const startFor = (doc: vscode.TextDocument | undefined) => {
     if (isKernelDocument(doc)) {
@@ -77,6 +86,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.workspace.onDidOpenTextDocument(startFor),
     vscode.window.onDidChangeActiveTextEditor((editor) => {
       updateContext(editor);
+      showUb(editor);
       startFor(editor?.document);
     }),
   );

@@ -90,7 +90,7 @@ export function describeResult(result: GenerateResult, stubName: string): string
   return `${parts.join(', ')}.`;
 }
 
-export async function generateKernel(server: KernelgenServer, stub: vscode.Uri): Promise<void> {
+export async function generateKernel(server: KernelgenServer, stub: vscode.Uri, outDir?: string): Promise<void> {
   const stubName = path.basename(stub.fsPath);
   const outcome = await vscode.window.withProgress(
     {
@@ -104,12 +104,18 @@ export async function generateKernel(server: KernelgenServer, stub: vscode.Uri):
       try {
         const request = server.execute<GenerateResult>(
           ServerCommands.generateKernel,
-          { uri: stub.toString() },
+          outDir ? { uri: stub.toString(), outDir } : { uri: stub.toString() },
           token,
           workDoneToken,
         );
         request.catch(() => undefined); // a cancelled request rejects after we stopped waiting
-        return await Promise.race([request, whenCancelled(token)]);
+        const outcome = await Promise.race([request, whenCancelled(token)]);
+        if (outcome === 'cancelled') {
+          // The server stops the generation worker on either signal: the request's
+          // $/cancelRequest (sent by the client) or this cancel of its progress.
+          server.cancelProgress(workDoneToken);
+        }
+        return outcome;
       } finally {
         listener.dispose();
       }

@@ -10,8 +10,10 @@ import {
   State,
   TransportKind,
   WorkDoneProgress,
+  WorkDoneProgressCancelNotification,
 } from 'vscode-languageclient/node';
 import { errorText, KernelgenServer, ServerCommands, WorkDoneProgressValue } from './api';
+import { routeLensCommand, ubFromLenses } from './lens';
 import { describeSource, preflight, serverCommand, ServerCommand } from './launch';
 import { pythonExtensionInterpreter } from './python';
 import { ApiKeyStore } from './secrets';
@@ -27,12 +29,15 @@ export class ServerController implements KernelgenServer, vscode.Disposable {
   private readonly output = vscode.window.createOutputChannel(NAME, { log: true });
   private readonly stateEmitter = new vscode.EventEmitter<ClientState>();
   private readonly statusEmitter = new vscode.EventEmitter<ServerStatus>();
+  private readonly ubEmitter = new vscode.EventEmitter<{ uri: string; ub: ServerStatus['ub'] }>();
   private readonly owned: vscode.Disposable[] = [];
   /** The command the running (or last tried) server was started with. */
   launched: ServerCommand | undefined;
 
   readonly onDidChangeState = this.stateEmitter.event;
   readonly onStatus = this.statusEmitter.event;
+  /** UB use of a kernel, read from its code lenses each time the server sends them. */
+  readonly onKernelUb = this.ubEmitter.event;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -107,6 +112,18 @@ export class ServerController implements KernelgenServer, vscode.Disposable {
       outputChannel: this.output,
       initializationOptions: await this.settings(),
       middleware: {
+        provideCodeLenses: async (document, token, next) => {
+          const lenses = await next(document, token);
+          if (lenses) {
+            this.ubEmitter.fire({ uri: document.uri.toString(), ub: ubFromLenses(lenses) });
+            for (const lens of lenses) {
+              if (lens.command) {
+                lens.command = routeLensCommand(lens.command);
+              }
+            }
+          }
+          return lenses;
+        },
         workspace: {
           // Answers for `kernelgen` carry the normalised settings and the key from SecretStorage.
           configuration: async (params, token, next) => {
@@ -178,6 +195,10 @@ export class ServerController implements KernelgenServer, vscode.Disposable {
       return new vscode.Disposable(() => undefined);
     }
     return this.client.onProgress(WorkDoneProgress.type, workDoneToken, handler);
+  }
+
+  cancelProgress(workDoneToken: string): void {
+    void this.client?.sendNotification(WorkDoneProgressCancelNotification.type, { token: workDoneToken });
   }
 
   async restart(): Promise<void> {

@@ -19,6 +19,7 @@ function fakeServer(answers: Record<string, unknown>) {
       return Promise.resolve(answers[command] as T);
     },
     onProgress: () => new vscode.Disposable(() => undefined),
+    cancelProgress: () => undefined,
     restart: () => {
       restarts += 1;
       return Promise.resolve();
@@ -55,11 +56,12 @@ test('the palette titles are the ones the issue names', () => {
   }
 });
 
-test('a command acts on the file a menu passed, else on the active kernel editor', () => {
+test('a command acts on the file a menu or a code lens passed, else on the active kernel editor', () => {
   const menu = vscode.Uri.file('/p/op_kernel/add.cpp');
   assert.equal(targetUri(menu, undefined, isKernelSource), menu);
   const doc = stub.document('/p/k.cpp', '#include "kernel_operator.h"') as unknown as vscode.TextDocument;
   assert.equal(targetUri(undefined, doc, isKernelSource)?.fsPath, '/p/k.cpp');
+  assert.equal(targetUri({ uri: 'file:///p/op_kernel/add.cpp' }, undefined, isKernelSource)?.fsPath, '/p/op_kernel/add.cpp');
   const other = stub.document('/p/main.cpp', 'int main() {}') as unknown as vscode.TextDocument;
   assert.equal(targetUri(undefined, other, isKernelSource), undefined);
 });

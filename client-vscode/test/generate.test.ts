@@ -12,6 +12,7 @@ import * as stub from './stub/vscode';
 function fakeServer(answer: Promise<unknown>) {
   const sent: { command: string; argument: object; workDoneToken?: string }[] = [];
   const progress = new Map<string, (v: WorkDoneProgressValue) => void>();
+  const cancelled: string[] = [];
   const server: KernelgenServer = {
     execute: <T>(command: string, argument: object, _t?: unknown, workDoneToken?: string) => {
       sent.push({ command, argument, workDoneToken });
@@ -21,11 +22,12 @@ function fakeServer(answer: Promise<unknown>) {
       progress.set(token, handler);
       return new vscode.Disposable(() => progress.delete(token));
     },
+    cancelProgress: (token) => cancelled.push(token),
     restart: () => Promise.resolve(),
     showLog: () => undefined,
     log: () => undefined,
   };
-  return { server, sent, progress };
+  return { server, sent, progress, cancelled };
 }
 
 function projectDir(): string {
@@ -98,14 +100,15 @@ test('a kernel the server already showed is not opened twice', async () => {
   assert.ok(!stub.calls.some((c) => c.api === 'showTextDocument'));
 });
 
-test('cancel closes the notification at once, even while the server is still working', async () => {
-  const { server } = fakeServer(new Promise(() => undefined));
+test('cancel closes the notification at once and cancels the server progress', async () => {
+  const { server, sent, cancelled } = fakeServer(new Promise(() => undefined));
   const done = generateKernel(server, vscode.Uri.file('/ws/gelu.py'));
   await new Promise((r) => setImmediate(r));
   stub.progress.source.cancel();
   await done;
   const info = stub.calls.find((c) => c.api === 'showInformationMessage');
   assert.equal(info?.args[0], 'AscendC: generation from gelu.py cancelled.');
+  assert.deepEqual(cancelled, [sent[0].workDoneToken]);
   assert.ok(!stub.calls.some((c) => c.api === 'showTextDocument'));
 });
 
@@ -114,4 +117,10 @@ test('a failed generation is an error with a way to the log', async () => {
   await generateKernel(server, vscode.Uri.file('/ws/gelu.py'));
   const err = stub.calls.find((c) => c.api === 'showErrorMessage');
   assert.deepEqual(err?.args, ['AscendC: no kernel generated from gelu.py: validation failed: ub-overflow.', 'Show Log']);
+});
+
+test('a code lens output folder is passed on to the server', async () => {
+  const { server, sent } = fakeServer(Promise.resolve({ ok: false, error: 'x' }));
+  await generateKernel(server, vscode.Uri.file('/ws/gelu.py'), '/ws/gelu_kernel');
+  assert.deepEqual(sent[0].argument, { uri: 'file:///ws/gelu.py', outDir: '/ws/gelu_kernel' });
 });

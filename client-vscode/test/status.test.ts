@@ -15,6 +15,8 @@ test('a whole ValidationReport is summarised from its cases and runtime errors',
   assert.equal(validationBadge(summarizeValidation(passing)!), '✓ 2/2');
   const crashing = { ok: false, compile: { ok: true }, cases: [{ ok: false }], runtime_errors: [{ code: 'ub-overflow' }] };
   assert.equal(validationBadge(summarizeValidation(crashing)!), '✗ ub-overflow');
+  const compileOnly = { ok: true, compile: { ok: true }, cases: [], runtime_errors: [] };
+  assert.equal(validationBadge(summarizeValidation(compileOnly)!), '✓ compiled');
   const broken = { ok: false, compile: { ok: false }, cases: [], runtime_errors: [] };
   assert.equal(validationBadge(summarizeValidation(broken)!), '✗ compile');
   const mismatch = { ok: false, compile: { ok: true }, cases: [{ ok: true }, { ok: false }], runtime_errors: [] };
