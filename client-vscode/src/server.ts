@@ -2,13 +2,14 @@
 // and the message shown when it cannot start.
 import * as vscode from 'vscode';
 import {
+  CloseAction,
   DidChangeConfigurationNotification,
+  ErrorHandler,
   ExecuteCommandRequest,
   LanguageClient,
   LanguageClientOptions,
   ResponseError,
   State,
-  TransportKind,
   WorkDoneProgress,
   WorkDoneProgressCancelNotification,
 } from 'vscode-languageclient/node';
@@ -74,14 +75,28 @@ export class ServerController implements KernelgenServer, vscode.Disposable {
       return undefined;
     }
 
-    const client = new LanguageClient(
+    // No `transport`: stdio pipes without the `--stdio` argument the client would append.
+    let ran = false;
+    let usualHandler: ErrorHandler | undefined;
+    const usual = () => (usualHandler ??= client.createDefaultErrorHandler());
+    const client: LanguageClient = new LanguageClient(
       'kernelgen',
       NAME,
-      { command: launch.command, args: launch.args, transport: TransportKind.stdio, options: { cwd: folder } },
-      await this.clientOptions(),
+      { command: launch.command, args: launch.args, options: { cwd: folder } },
+      {
+        ...(await this.clientOptions()),
+        // A server that never came up is not restarted in a loop: the start failure message
+        // says what to do. Once it has run, a crash gets the client's usual restarts.
+        initializationFailedHandler: () => false,
+        errorHandler: {
+          error: (error, message, count) => usual().error(error, message, count),
+          closed: () => (ran ? usual().closed() : { action: CloseAction.DoNotRestart, handled: true }),
+        },
+      },
     );
     client.onDidChangeState((e) => {
       if (e.newState === State.Running) {
+        ran = true;
         this.stateEmitter.fire('running');
       } else if (e.newState === State.Stopped) {
         this.stateEmitter.fire('stopped');
