@@ -86,6 +86,8 @@ export function describeStatus(status: ServerStatus): string {
 export interface CommandDeps {
   server: KernelgenServer;
   setApiKey(): Promise<void>;
+  /** A validation the extension got itself (generation's), for the status bar. */
+  showValidation?(validation: ValidationLike): void;
 }
 
 export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
@@ -101,7 +103,10 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
         return;
       }
       await vscode.workspace.saveAll(false);
-      await generateKernel(server, stub, isServerArgument(arg) ? arg.outDir : undefined);
+      const result = await generateKernel(server, stub, isServerArgument(arg) ? arg.outDir : undefined);
+      if (result?.validation) {
+        deps.showValidation?.(result.validation);
+      }
     }),
 
     reg(Commands.validateKernel, async (arg?: unknown) => {

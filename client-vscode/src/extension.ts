@@ -64,6 +64,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     { dispose: () => void server.dispose() },
     ...registerCommands({
       server,
+      showValidation: (validation) => statusBar.setServerStatus({ validation }),
       setApiKey: async () => {
         const baseUrl = vscode.workspace.getConfiguration(SECTION).get('llm.baseUrl', '');
         if (await promptForApiKey(apiKey, baseUrl)) {

@@ -4,7 +4,7 @@ import { randomUUID } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { KernelgenServer, ServerCommands, WorkDoneProgressValue } from './api';
+import { errorText, KernelgenServer, ServerCommands, WorkDoneProgressValue } from './api';
 import { summarizeValidation, validationBadge, ValidationLike } from './status';
 
 /** The JSON `kernelgen.generateKernel` returns (the same as `kernelgen generate --format json`). */
@@ -40,7 +40,8 @@ export function progressReporter(
       return;
     }
     const step: { message?: string; increment?: number } = {};
-    if (value.message) {
+    // The begin message repeats what the notification's title already says (the stub).
+    if (value.message && value.kind === 'report') {
       step.message = value.message;
     }
     if (value.percentage !== undefined && value.percentage > done) {
@@ -90,9 +91,51 @@ export function describeResult(result: GenerateResult, stubName: string): string
   return `${parts.join(', ')}.`;
 }
 
-export async function generateKernel(server: KernelgenServer, stub: vscode.Uri, outDir?: string): Promise<void> {
+/** Runs the generation; the server's result, or undefined when cancelled or failed to run. */
+export async function generateKernel(
+  server: KernelgenServer,
+  stub: vscode.Uri,
+  outDir?: string,
+): Promise<GenerateResult | undefined> {
   const stubName = path.basename(stub.fsPath);
-  const outcome = await vscode.window.withProgress(
+  let outcome: GenerateResult | 'cancelled' | undefined;
+  try {
+    outcome = await runWithProgress(server, stub, stubName, outDir);
+  } catch (err) {
+    void showErrorWithLog(server, `AscendC: generation from ${stubName} did not run: ${errorText(err)}`);
+    return undefined;
+  }
+  if (outcome === 'cancelled') {
+    void vscode.window.showInformationMessage(`AscendC: generation from ${stubName} cancelled.`);
+    return undefined;
+  }
+  if (!outcome || typeof outcome !== 'object') {
+    void vscode.window.showErrorMessage('AscendC: the server returned no generation result.');
+    return undefined;
+  }
+  const kernel = kernelFileOf(outcome);
+  if (kernel && !isVisible(kernel)) {
+    // The server normally shows the kernel itself (window/showDocument); this covers a server
+    // or client that does not.
+    await vscode.window.showTextDocument(vscode.Uri.file(kernel), { preview: false });
+  }
+  const message = describeResult(outcome, stubName);
+  if (outcome.ok) {
+    void vscode.window.showInformationMessage(message);
+  } else {
+    void showErrorWithLog(server, message);
+  }
+  return outcome;
+}
+
+/** The request in a cancellable notification, with the server's progress reported in it. */
+function runWithProgress(
+  server: KernelgenServer,
+  stub: vscode.Uri,
+  stubName: string,
+  outDir: string | undefined,
+): Thenable<GenerateResult | 'cancelled'> {
+  return vscode.window.withProgress(
     {
       location: vscode.ProgressLocation.Notification,
       title: `AscendC: generating a kernel from ${stubName}`,
@@ -121,26 +164,6 @@ export async function generateKernel(server: KernelgenServer, stub: vscode.Uri, 
       }
     },
   );
-  if (outcome === 'cancelled') {
-    void vscode.window.showInformationMessage(`AscendC: generation from ${stubName} cancelled.`);
-    return;
-  }
-  if (!outcome || typeof outcome !== 'object') {
-    void vscode.window.showErrorMessage('AscendC: the server returned no generation result.');
-    return;
-  }
-  const kernel = kernelFileOf(outcome);
-  if (kernel && !isVisible(kernel)) {
-    // The server normally shows the kernel itself (window/showDocument); this covers a server
-    // or client that does not.
-    await vscode.window.showTextDocument(vscode.Uri.file(kernel), { preview: false });
-  }
-  const message = describeResult(outcome, stubName);
-  if (outcome.ok) {
-    void vscode.window.showInformationMessage(message);
-  } else {
-    void showErrorWithLog(server, message);
-  }
 }
 
 function isVisible(fsPath: string): boolean {

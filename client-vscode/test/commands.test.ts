@@ -112,3 +112,13 @@ test('validation and status lines read as sentences', () => {
     'AscendC server: ready, chip ascend910b2, completion llm (unreachable). model server unreachable',
   );
 });
+
+test("Generate shows the generated kernel's validation in the status bar", async () => {
+  const validation = { ok: true, passed: 3, total: 3 };
+  const { server, sent } = fakeServer({ 'kernelgen.generateKernel': { ok: true, op: 'gelu', project: null, validation } });
+  const shown: unknown[] = [];
+  registerCommands({ server, setApiKey: () => Promise.resolve(), showValidation: (v) => shown.push(v) });
+  await vscode.commands.executeCommand(Commands.generateKernel, vscode.Uri.file('/ws/gelu.py'));
+  assert.equal(sent[0].command, 'kernelgen.generateKernel');
+  assert.deepEqual(shown, [validation]);
+});

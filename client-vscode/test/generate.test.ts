@@ -39,10 +39,10 @@ function projectDir(): string {
 
 beforeEach(() => stub.reset());
 
-test('server percentages become withProgress increments, messages pass through', () => {
+test('server percentages become withProgress increments, report messages pass through', () => {
   const reports: unknown[] = [];
   const report = progressReporter({ report: (v) => reports.push(v) });
-  report({ kind: 'begin', title: 'generate', percentage: 0 });
+  report({ kind: 'begin', title: 'generate', message: 'gelu.py', percentage: 0 });
   report({ kind: 'report', message: 'capture', percentage: 20 });
   report({ kind: 'report', message: 'validate', percentage: 70 });
   report({ kind: 'end', message: 'done' });
@@ -123,4 +123,12 @@ test('a code lens output folder is passed on to the server', async () => {
   const { server, sent } = fakeServer(Promise.resolve({ ok: false, error: 'x' }));
   await generateKernel(server, vscode.Uri.file('/ws/gelu.py'), '/ws/gelu_kernel');
   assert.deepEqual(sent[0].argument, { uri: 'file:///ws/gelu.py', outDir: '/ws/gelu_kernel' });
+});
+
+test('a generation the server refuses is an error message, not a failed command', async () => {
+  const { server } = fakeServer(Promise.reject(new Error('generation could not run: no torch')));
+  const result = await generateKernel(server, vscode.Uri.file('/ws/gelu.py'));
+  assert.equal(result, undefined);
+  const err = stub.calls.find((c) => c.api === 'showErrorMessage');
+  assert.deepEqual(err?.args, ['AscendC: generation from gelu.py did not run: generation could not run: no torch', 'Show Log']);
 });

@@ -201,7 +201,7 @@ def _open_file(page, name: str) -> None:
     box = page.locator(".quick-input-widget input")
     box.wait_for(state="visible")
     box.fill(name)
-    page.locator(".quick-input-list .monaco-list-row").first.wait_for()
+    page.locator(".quick-input-list .monaco-list-row", has_text=name).first.wait_for()
     page.keyboard.press("Enter")
     page.locator(f".tab[aria-label*='{name}']").first.wait_for()
 
@@ -218,6 +218,8 @@ def _run_command(page, title: str) -> None:
 def test_diagnostic_quick_fix_completion_and_generate_in_vscode(code_server) -> None:
     url, ws = code_server
     api = _playwright()
+    for old in ARTIFACTS.glob("*.png"):
+        old.unlink()
     with api.sync_playwright() as pw:
         browser = pw.chromium.launch(
             executable_path=str(CHROMIUM),
@@ -267,8 +269,10 @@ def _session(page, url: str, ws: Path, api) -> None:
     # A completion inside the kernel class: the server's AscendC members.
     page.keyboard.press("Control+Shift+M")  # hide the panel again
     page.keyboard.press("Control+G")
-    page.keyboard.type("39")
+    page.locator(".quick-input-widget input").wait_for(state="visible")
+    page.keyboard.type("40")
     page.keyboard.press("Enter")
+    page.locator(".quick-input-widget").wait_for(state="hidden")
     page.keyboard.press("End")
     page.keyboard.press("Enter")
     page.keyboard.type("pipe->")
@@ -278,13 +282,25 @@ def _session(page, url: str, ws: Path, api) -> None:
     _shot(page, "completion")
     page.keyboard.press("Escape")
 
-    # Generate a kernel from the stub: progress in a notification, then the kernel opens.
+    # Generate a kernel from the stub: progress in a notification whose Cancel works...
     _open_file(page, "act_gelu_fp32.py")
     _run_command(page, "AscendC: Generate Kernel from Torch Op")
-    progress = page.locator(".notifications-toasts", has_text="generating a kernel from act_gelu_fp32.py")
+    progress = page.locator(".notification-toast", has_text="generating a kernel from act_gelu_fp32.py")
     progress.first.wait_for()
     _shot(page, "generate-progress")
-    done = page.locator(".notifications-toasts", has_text="AscendC: generated")
+    progress.first.get_by_role("button", name="Cancel").click()
+    cancelled = page.locator(".notification-toast", has_text="generation from act_gelu_fp32.py cancelled")
+    cancelled.first.wait_for()
+    cancelled.first.hover()
+    page.keyboard.press("Control+Shift+P")  # leave the toast; then close it with the others
+    page.keyboard.press("Escape")
+    _run_command(page, "Notifications: Clear All Notifications")
+
+    # ... then, run again to the end, the kernel opens.
+    page.locator(".monaco-editor .view-lines").first.click()
+    _run_command(page, "AscendC: Generate Kernel from Torch Op")
+    progress.first.wait_for()
+    done = page.locator(".notification-toast", has_text="AscendC: generated")
     done.first.wait_for(timeout=GENERATE_S * 1000)
     kernels = list((ws / "stubs").glob("*_kernel/op_kernel/*.cpp"))
     assert kernels, "no generated operator project next to the stub"
