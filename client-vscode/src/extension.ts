@@ -2,6 +2,7 @@
 // server starts when a kernel file is open or the workspace holds a kernel project, or when a
 // command needs it, not merely because a C++ or Python file was opened.
 import * as vscode from 'vscode';
+import { errorText, ServerCommands } from './api';
 import { registerCommands } from './commands';
 import { isKernelSource } from './kernelFiles';
 import { onInterpreterChange } from './python';
@@ -36,9 +37,25 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const statusBar = new StatusBar();
   controller = server;
 
+  // The chip and whether the completion backend answers, asked when the server comes up and
+  // after each settings change (the notification only says when LLM completions fall back).
+  const refreshStatus = async () => {
+    if (!server.isRunning) {
+      return;
+    }
+    try {
+      const s = await server.execute<ServerStatus>(ServerCommands.status, {});
+      statusBar.setServerStatus({ chip: s.chip, completion: s.completion });
+    } catch (err) {
+      server.log(`status: ${errorText(err)}`);
+    }
+  };
   server.onDidChangeState((state) => {
     statusBar.setClientState(state);
     statusBar.show();
+    if (state === 'running') {
+      void refreshStatus();
+    }
   });
   server.onStatus((status) => statusBar.setServerStatus(status));
   // UB use per kernel from its code lenses; the status bar shows the active editor's.
@@ -81,7 +98,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       if (LAUNCH_SETTINGS.some((key) => e.affectsConfiguration(`${SECTION}.${key}`))) {
         void server.restart();
       } else {
-        void server.sendSettings();
+        void server.sendSettings().then(refreshStatus);
       }
     }),
     vscode.workspace.onDidOpenTextDocument(startFor),

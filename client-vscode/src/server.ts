@@ -226,6 +226,10 @@ export class ServerController implements KernelgenServer, vscode.Disposable {
     await this.start();
   }
 
+  get isRunning(): boolean {
+    return this.client?.isRunning() ?? false;
+  }
+
   showLog(): void {
     this.output.show(true);
   }

@@ -4,6 +4,8 @@ import * as vscode from 'vscode';
 import { ClientState, render, ServerStatus } from './status';
 
 export const SHOW_LOG_COMMAND = 'ascendc.showLog';
+/** `kernelgen/status` state sent when LLM completions fall back to the embedded engine. */
+const FALLBACK_STATE = 'completion-fallback';
 
 export class StatusBar implements vscode.Disposable {
   private readonly item: vscode.StatusBarItem;
@@ -25,7 +27,17 @@ export class StatusBar implements vscode.Disposable {
   }
 
   setServerStatus(status: ServerStatus): void {
-    this.status = { ...this.status, ...status };
+    if (status.state === FALLBACK_STATE) {
+      // Not a state of the server's work: the model server is down and the embedded engine
+      // answers; keep the last state and validation, flag the completion backend.
+      this.status = {
+        ...this.status,
+        completion: { ...this.status?.completion, backend: this.status?.completion?.backend ?? 'llm', reachable: false },
+        message: status.message,
+      };
+    } else {
+      this.status = { ...this.status, ...status };
+    }
     this.update();
   }
 

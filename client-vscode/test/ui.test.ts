@@ -21,6 +21,18 @@ test('the status bar item opens the log and follows the client and server states
   assert.equal(item.backgroundColor?.id, 'statusBarItem.errorBackground');
 });
 
+test('a completion fallback flags the backend unreachable and keeps the last validation', () => {
+  const bar = new StatusBar();
+  const item = stub.window.statusBarItems.at(-1)!;
+  bar.setClientState('running');
+  bar.setServerStatus({ completion: { backend: 'llm', reachable: true } });
+  bar.setServerStatus({ state: 'passed', validation: { ok: true, passed: 6, total: 6 } });
+  bar.setServerStatus({ state: 'completion-fallback', message: 'model server unavailable (ConnectError); using the embedded engine' });
+  assert.equal(item.text, '$(circuit-board) AscendC ✓ 6/6 $(debug-disconnect)');
+  assert.match(item.tooltip ?? '', /Completion: llm, unreachable/);
+  assert.match(item.tooltip ?? '', /model server unavailable/);
+});
+
 /** SecretStorage in memory. */
 function memorySecrets() {
   const data = new Map<string, string>();
