@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -104,17 +106,24 @@ def _server_env(home: Path) -> dict[str, str]:
     return env
 
 
-def _make_workspace(ws: Path) -> tuple[Path, Path]:
-    """A kernel whose tiles overflow the UB of ascend910b2, and a PyTorch stub to generate from."""
-    kernel = ws / "ub" / "leaky_relu_tail.cpp"
-    kernel.parent.mkdir(parents=True)
+def _make_workspace(ws: Path) -> int:
+    """A kernel whose tiles overflow the UB of ascend910b2, the same kernel with an empty CopyIn
+    body (for an inline completion), and a PyTorch stub to generate from. Returns the 1-based
+    line of the empty body."""
     text = (REPO / "tests" / "data" / "corpus" / "leaky_relu_tail.cpp").read_text()
     assert "TILE_LENGTH = 4096" in text
+    kernel = ws / "ub" / "leaky_relu_tail.cpp"
+    kernel.parent.mkdir(parents=True)
     kernel.write_text(text.replace("TILE_LENGTH = 4096", "TILE_LENGTH = 32768", 1))
+    empty = re.sub(r"(void CopyIn\(uint32_t i, uint32_t len\)\n    \{\n).*?(\n    \})",
+                   r"\1        \2", text, count=1, flags=re.S)
+    (ws / "inline").mkdir()
+    (ws / "inline" / "leaky_copy_in.cpp").write_text(empty)
+    body_line = next(i for i, t in enumerate(empty.split("\n")) if "void CopyIn(" in t) + 3
     stub = ws / "stubs" / "act_gelu_fp32.py"
     stub.parent.mkdir()
     shutil.copy(REPO / "bench" / "stubs" / "act_gelu_fp32.py", stub)
-    return kernel, stub
+    return body_line
 
 
 @pytest.fixture(scope="module")
@@ -140,7 +149,7 @@ def code_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str,
     (user_data / "Machine" / "settings.json").write_text(
         json.dumps({"kernelgen.server.pythonPath": sys.executable}, indent=2))
     ws = home / "ws"
-    _make_workspace(ws)
+    body_line = _make_workspace(ws)
     env = _server_env(home)
     dirs = ["--user-data-dir", str(user_data), "--extensions-dir", str(extensions)]
 
@@ -167,7 +176,7 @@ def code_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str,
             if proc.poll() is not None or time.monotonic() > deadline:
                 pytest.fail(f"code-server did not start; log: {home / 'code-server.log'}")
             time.sleep(0.5)
-        yield f"{url}/?folder={ws}", ws
+        yield f"{url}/?folder={ws}", ws, body_line
     finally:
         try:
             os.killpg(proc.pid, signal.SIGTERM)
@@ -206,6 +215,21 @@ def _open_file(page, name: str) -> None:
     page.locator(f".tab[aria-label*='{name}']").first.wait_for()
 
 
+def _go_to_line(page, line: int) -> None:
+    page.keyboard.press("Control+G")
+    page.locator(".quick-input-widget input").wait_for(state="visible")
+    page.keyboard.type(str(line))
+    page.keyboard.press("Enter")
+    page.locator(".quick-input-widget").wait_for(state="hidden")
+
+
+def _recorded_completions(store: Path) -> int:
+    if not store.exists():
+        return 0
+    with sqlite3.connect(store) as db:
+        return int(db.execute("SELECT count(*) FROM edits WHERE kind = 'completion'").fetchone()[0])
+
+
 def _run_command(page, title: str) -> None:
     page.keyboard.press("F1")
     box = page.locator(".quick-input-widget input")
@@ -216,7 +240,7 @@ def _run_command(page, title: str) -> None:
 
 
 def test_diagnostic_quick_fix_completion_and_generate_in_vscode(code_server) -> None:
-    url, ws = code_server
+    url, ws, body_line = code_server
     api = _playwright()
     for old in ARTIFACTS.glob("*.png"):
         old.unlink()
@@ -224,10 +248,10 @@ def test_diagnostic_quick_fix_completion_and_generate_in_vscode(code_server) -> 
         browser = pw.chromium.launch(
             executable_path=str(CHROMIUM),
             args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"])
-        page = browser.new_page(viewport={"width": 1400, "height": 850})
+        page = browser.new_page(viewport={"width": 1280, "height": 760})
         page.set_default_timeout(30_000)
         try:
-            _session(page, url, ws, api)
+            _session(page, url, ws, body_line, api)
         except Exception:
             _shot(page, "failure")
             raise
@@ -235,7 +259,7 @@ def test_diagnostic_quick_fix_completion_and_generate_in_vscode(code_server) -> 
             browser.close()
 
 
-def _session(page, url: str, ws: Path, api) -> None:
+def _session(page, url: str, ws: Path, body_line: int, api) -> None:
     expect = api.expect
     expect.set_options(timeout=30_000)
     page.goto(url)
@@ -268,11 +292,7 @@ def _session(page, url: str, ws: Path, api) -> None:
 
     # A completion inside the kernel class: the server's AscendC members.
     page.keyboard.press("Control+Shift+M")  # hide the panel again
-    page.keyboard.press("Control+G")
-    page.locator(".quick-input-widget input").wait_for(state="visible")
-    page.keyboard.type("40")
-    page.keyboard.press("Enter")
-    page.locator(".quick-input-widget").wait_for(state="hidden")
+    _go_to_line(page, 40)
     page.keyboard.press("End")
     page.keyboard.press("Enter")
     page.keyboard.type("pipe->")
@@ -282,14 +302,32 @@ def _session(page, url: str, ws: Path, api) -> None:
     _shot(page, "completion")
     page.keyboard.press("Escape")
 
+    # Inline completion in an empty CopyIn body: ghost text, accepted with Tab, and the
+    # acceptance recorded by the server in the workspace's edit store.
+    _open_file(page, "leaky_copy_in.cpp")
+    _go_to_line(page, body_line)
+    page.keyboard.press("End")
+    _run_command(page, "Trigger Inline Suggestion")
+    ghost = page.locator(".monaco-editor .ghost-text-decoration, .monaco-editor .ghost-text")
+    ghost.first.wait_for(timeout=SERVER_S * 1000)
+    _shot(page, "inline-completion")
+    page.keyboard.press("Tab")
+    expect(ghost).to_have_count(0)
+    store = ws / ".kernelgen" / "edits.sqlite"
+    deadline = time.monotonic() + 30
+    while not _recorded_completions(store):
+        assert time.monotonic() < deadline, "the accepted completion was not recorded"
+        time.sleep(0.5)
+
     # Generate a kernel from the stub: progress in a notification whose Cancel works...
     _open_file(page, "act_gelu_fp32.py")
     _run_command(page, "AscendC: Generate Kernel from Torch Op")
-    progress = page.locator(".notification-toast", has_text="generating a kernel from act_gelu_fp32.py")
+    toast = page.locator(".notification-toast")
+    progress = toast.filter(has_text="generating a kernel from act_gelu_fp32.py")
     progress.first.wait_for()
     _shot(page, "generate-progress")
     progress.first.get_by_role("button", name="Cancel").click()
-    cancelled = page.locator(".notification-toast", has_text="generation from act_gelu_fp32.py cancelled")
+    cancelled = toast.filter(has_text="generation from act_gelu_fp32.py cancelled")
     cancelled.first.wait_for()
     cancelled.first.hover()
     page.keyboard.press("Control+Shift+P")  # leave the toast; then close it with the others
@@ -300,7 +338,7 @@ def _session(page, url: str, ws: Path, api) -> None:
     page.locator(".monaco-editor .view-lines").first.click()
     _run_command(page, "AscendC: Generate Kernel from Torch Op")
     progress.first.wait_for()
-    done = page.locator(".notification-toast", has_text="AscendC: generated")
+    done = toast.filter(has_text="AscendC: generated")
     done.first.wait_for(timeout=GENERATE_S * 1000)
     kernels = list((ws / "stubs").glob("*_kernel/op_kernel/*.cpp"))
     assert kernels, "no generated operator project next to the stub"
