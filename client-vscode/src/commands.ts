@@ -57,6 +57,9 @@ export function describeValidation(result: ValidationLike | null | undefined, fi
   if (!v) {
     return `AscendC: ${file}: no validation result (is a reference set? "AscendC: Set Reference").`;
   }
+  if (v.ok && !v.total) {
+    return `AscendC: ${file} compiles; set a reference ("AscendC: Set Reference") to run it.`;
+  }
   const verdict = v.ok ? 'passed' : 'failed';
   const summary = result?.summary ? `: ${result.summary}` : '';
   return `AscendC: ${file} ${verdict} validation ${validationBadge(v)}${summary}`;
@@ -65,7 +68,8 @@ export function describeValidation(result: ValidationLike | null | undefined, fi
 /** The lines "AscendC: Show Status" shows, from `kernelgen.status`'s answer. */
 export function describeStatus(status: ServerStatus): string {
   const v = summarizeValidation(status.validation);
-  const parts = [`AscendC server: ${status.state ?? 'running'}`];
+  const version = status.version ? ` ${status.version}` : '';
+  const parts = [`AscendC server${version}: ${status.state ?? 'running'}`];
   if (status.chip) {
     parts.push(`chip ${status.chip}`);
   }

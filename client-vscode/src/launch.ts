@@ -85,13 +85,17 @@ export async function preflight(launch: ServerCommand): Promise<string | undefin
     return undefined;
   }
   return new Promise((resolve) => {
-    execFile(exe, ['-c', 'import server.cli'], { timeout: 30_000 }, (err, _out, stderr) => {
+    execFile(exe, ['-c', 'import server.cli, server.commands.serve'], { timeout: 30_000 }, (err, _out, stderr) => {
       if (!err) {
         resolve(undefined);
         return;
       }
       const last = stderr.trim().split('\n').pop() || err.message;
-      resolve(`The Python at ${exe} (${where}) does not have ascend-kernelgen installed (${last}).`);
+      resolve(
+        /No module named 'server\.commands\.serve'/.test(last)
+          ? `The ascend-kernelgen installed for the Python at ${exe} (${where}) has no language server (\`kernelgen serve\`): update it.`
+          : `The Python at ${exe} (${where}) does not have ascend-kernelgen installed (${last}).`,
+      );
     });
   });
 }

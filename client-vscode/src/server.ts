@@ -110,7 +110,8 @@ export class ServerController implements KernelgenServer, vscode.Disposable {
       this.client = undefined;
       this.stateEmitter.fire('failed');
       void client.dispose().catch(ignore);
-      void this.showStartFailure(`The kernelgen server did not start: ${errorText(err)}`);
+      this.output.error(`start failed: ${errorText(err)}`);
+      void this.showStartFailure('It exited during start-up; its output is in the log.');
       return undefined;
     }
     this.registerAcceptFallback(client);

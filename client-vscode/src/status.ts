@@ -26,6 +26,8 @@ export interface ServerStatus {
   completion?: { backend?: string; reachable?: boolean | null } | null;
   ub?: { used?: number; capacity?: number; file?: string } | null;
   chip?: string;
+  /** The server's version (in `kernelgen.status` answers). */
+  version?: string;
 }
 
 export interface ValidationSummary {

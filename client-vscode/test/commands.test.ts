@@ -108,8 +108,12 @@ test('validation and status lines read as sentences', () => {
   );
   assert.match(describeValidation(null, 'add.cpp'), /no validation result/);
   assert.equal(
-    describeStatus({ state: 'ready', chip: 'ascend910b2', completion: { backend: 'llm', reachable: false }, message: 'model server unreachable' }),
-    'AscendC server: ready, chip ascend910b2, completion llm (unreachable). model server unreachable',
+    describeValidation({ ok: true, compile: { ok: true }, cases: [] }, 'add.cpp'),
+    'AscendC: add.cpp compiles; set a reference ("AscendC: Set Reference") to run it.',
+  );
+  assert.equal(
+    describeStatus({ version: '0.1.0', chip: 'ascend910b2', completion: { backend: 'llm', reachable: false }, message: 'model server unreachable' }),
+    'AscendC server 0.1.0: running, chip ascend910b2, completion llm (unreachable). model server unreachable',
   );
 });
 

@@ -61,3 +61,30 @@ test('preflight says when a Python lacks ascend-kernelgen', async (t) => {
   // The test runs from client-vscode/, where `server` is not importable.
   assert.match(problem ?? '', /does not have ascend-kernelgen installed \(.*No module named 'server'/);
 });
+
+test('preflight says when the installed ascend-kernelgen has no language server', async (t) => {
+  const python = findExecutable('python3');
+  if (!python) {
+    t.skip('no python3 on PATH');
+    return;
+  }
+  // A `server` package with a CLI but without `commands/serve.py`: an older ascend-kernelgen.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kg-old-'));
+  fs.mkdirSync(path.join(dir, 'server', 'commands'), { recursive: true });
+  fs.writeFileSync(path.join(dir, 'server', '__init__.py'), '');
+  fs.writeFileSync(path.join(dir, 'server', 'cli.py'), '');
+  fs.writeFileSync(path.join(dir, 'server', 'commands', '__init__.py'), '');
+  const saved = process.env.PYTHONPATH;
+  process.env.PYTHONPATH = dir;
+  try {
+    const problem = await preflight({ command: python, args: ['-m', 'server.cli', 'serve'], source: 'pythonExtension' });
+    assert.match(problem ?? '', /has no language server \(`kernelgen serve`\): update it/);
+    assert.match(problem ?? '', /the Python extension's selected interpreter/);
+  } finally {
+    if (saved === undefined) {
+      delete process.env.PYTHONPATH;
+    } else {
+      process.env.PYTHONPATH = saved;
+    }
+  }
+});
