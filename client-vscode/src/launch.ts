@@ -75,7 +75,7 @@ export function describeSource(source: LaunchSource): string {
  * missing executable, or a Python without ascend-kernelgen. Checked before the language client
  * spawns it, whose own failure says only that the connection closed.
  */
-export async function preflight(launch: ServerCommand): Promise<string | undefined> {
+export async function preflight(launch: ServerCommand, cwd?: string): Promise<string | undefined> {
   const where = describeSource(launch.source);
   const exe = findExecutable(launch.command);
   if (!exe) {
@@ -85,7 +85,9 @@ export async function preflight(launch: ServerCommand): Promise<string | undefin
     return undefined;
   }
   return new Promise((resolve) => {
-    execFile(exe, ['-c', 'import server.cli, server.commands.serve'], { timeout: 30_000 }, (err, _out, stderr) => {
+    // In the server's working directory: `python -c` imports from there first, as the server does.
+    const check = 'import server.cli, server.commands.serve';
+    execFile(exe, ['-c', check], { timeout: 30_000, cwd }, (err, _out, stderr) => {
       if (!err) {
         resolve(undefined);
         return;

@@ -67,7 +67,7 @@ export class ServerController implements KernelgenServer, vscode.Disposable {
     this.launched = launch;
     this.output.info(`starting: ${launch.command} ${launch.args.join(' ')} (from ${describeSource(launch.source)})`);
 
-    const problem = await preflight(launch);
+    const problem = await preflight(launch, folder);
     if (problem) {
       this.output.error(problem);
       this.stateEmitter.fire('failed');

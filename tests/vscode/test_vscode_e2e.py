@@ -162,7 +162,7 @@ def code_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str,
         [str(CODE_SERVER), "--bind-addr", f"127.0.0.1:{port}", "--auth", "none",
          "--disable-telemetry", "--disable-update-check", "--disable-workspace-trust",
          *dirs, str(ws)],
-        env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        env=env, cwd=home, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + START_S
@@ -343,4 +343,5 @@ def _session(page, url: str, ws: Path, body_line: int, api) -> None:
     kernels = list((ws / "stubs").glob("*_kernel/op_kernel/*.cpp"))
     assert kernels, "no generated operator project next to the stub"
     page.locator(f".tab.active[aria-label*='{kernels[0].name}']").wait_for()
+    expect(status.first).to_contain_text(re.compile(r"✓ \d+/\d+"))  # its validation
     _shot(page, "generated-kernel")
