@@ -116,3 +116,8 @@ export function findExecutable(command: string): string | undefined {
     }
   });
 }
+
+/** The extension's README (install instructions): vsce stores it as `readme.md` in the .vsix. */
+export function readmeOf(extensionPath: string): string | undefined {
+  return ['README.md', 'readme.md'].map((n) => path.join(extensionPath, n)).find((p) => fs.existsSync(p));
+}

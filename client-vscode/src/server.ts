@@ -15,14 +15,13 @@ import {
 } from 'vscode-languageclient/node';
 import { errorText, KernelgenServer, ServerCommands, WorkDoneProgressValue } from './api';
 import { routeLensCommand, ubFromLenses } from './lens';
-import { describeSource, preflight, serverCommand, ServerCommand } from './launch';
+import { describeSource, preflight, readmeOf, serverCommand, ServerCommand } from './launch';
 import { pythonExtensionInterpreter } from './python';
 import { ApiKeyStore } from './secrets';
 import { SECTION, sectionOf, serverSettings, ServerSettings } from './settings';
 import { ClientState, ServerStatus } from './status';
 
 const NAME = 'AscendC Kernelgen';
-export const INSTALL_DOCS = 'README.md#install-the-server';
 
 export class ServerController implements KernelgenServer, vscode.Disposable {
   private client: LanguageClient | undefined;
@@ -254,8 +253,10 @@ export class ServerController implements KernelgenServer, vscode.Disposable {
     } else if (choice === 'Set Server Path') {
       await vscode.commands.executeCommand('workbench.action.openSettings', 'kernelgen.server');
     } else if (choice === 'Install Instructions') {
-      const readme = vscode.Uri.joinPath(this.context.extensionUri, 'README.md');
-      await vscode.commands.executeCommand('markdown.showPreview', readme);
+      const readme = readmeOf(this.context.extensionPath);
+      if (readme) {
+        await vscode.commands.executeCommand('markdown.showPreview', vscode.Uri.file(readme));
+      }
     } else if (choice === 'Show Log') {
       this.showLog();
     }

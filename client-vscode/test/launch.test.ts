@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { expandPath, findExecutable, preflight, serverCommand } from '../src/launch';
+import { expandPath, findExecutable, preflight, readmeOf, serverCommand } from '../src/launch';
 
 const none = { kernelgenPath: '', pythonPath: '' };
 
@@ -87,4 +87,11 @@ test('preflight says when the installed ascend-kernelgen has no language server'
       process.env.PYTHONPATH = saved;
     }
   }
+});
+
+test('the install instructions are found under the name vsce gives the README', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kg-ext-'));
+  assert.equal(readmeOf(dir), undefined);
+  fs.writeFileSync(path.join(dir, 'readme.md'), '# x');
+  assert.equal(readmeOf(dir), path.join(dir, 'readme.md'));
 });
