@@ -217,8 +217,11 @@ def _open_file(page, name: str) -> None:
 
 def _go_to_line(page, line: int) -> None:
     page.keyboard.press("Control+G")
-    page.locator(".quick-input-widget input").wait_for(state="visible")
-    page.keyboard.type(str(line))
+    box = page.locator(".quick-input-widget input")
+    box.wait_for(state="visible")
+    box.fill(f":{line}")
+    # Enter before the widget has read the number is lost: wait for its "go to line" row.
+    page.locator(".quick-input-list .monaco-list-row", has_text=f"line {line}").first.wait_for()
     page.keyboard.press("Enter")
     page.locator(".quick-input-widget").wait_for(state="hidden")
 
@@ -226,8 +229,12 @@ def _go_to_line(page, line: int) -> None:
 def _recorded_completions(store: Path) -> int:
     if not store.exists():
         return 0
-    with sqlite3.connect(store) as db:
-        return int(db.execute("SELECT count(*) FROM edits WHERE kind = 'completion'").fetchone()[0])
+    try:
+        with sqlite3.connect(store) as db:
+            query = "SELECT count(*) FROM edits WHERE kind = 'completion'"
+            return int(db.execute(query).fetchone()[0])
+    except sqlite3.OperationalError:  # the server is still creating it
+        return 0
 
 
 def _run_command(page, title: str) -> None:
