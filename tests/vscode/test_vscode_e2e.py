@@ -298,7 +298,6 @@ def _session(page, url: str, ws: Path, body_line: int, api) -> None:
     _shot(page, "diagnostic-fixed")
 
     # A completion inside the kernel class: the server's AscendC members.
-    page.keyboard.press("Control+Shift+M")  # hide the panel again
     _go_to_line(page, 40)
     page.keyboard.press("End")
     page.keyboard.press("Enter")
@@ -336,9 +335,6 @@ def _session(page, url: str, ws: Path, body_line: int, api) -> None:
     progress.first.get_by_role("button", name="Cancel").click()
     cancelled = toast.filter(has_text="generation from act_gelu_fp32.py cancelled")
     cancelled.first.wait_for()
-    cancelled.first.hover()
-    page.keyboard.press("Control+Shift+P")  # leave the toast; then close it with the others
-    page.keyboard.press("Escape")
     _run_command(page, "Notifications: Clear All Notifications")
 
     # ... then, run again to the end, the kernel opens.
