@@ -13,7 +13,6 @@ from tests.lsp.conftest import (
     open_file,
     position_of,
     server_config,
-    wait_for,
 )
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -48,7 +47,8 @@ async def _complete_after(client: LanguageClient, path, text: str, needle: str,
 
 async def test_completion_after_a_tpipe_pointer_offers_initbuffer(client: LanguageClient) -> None:
     path = copy_corpus_file("leaky_relu_tail.cpp", client.root / "c1")  # type: ignore[attr-defined]
-    text = path.read_text().replace("pipe->InitBuffer(inQueue,", "pipe->\n        InitBuffer(inQueue,", 1)
+    text = path.read_text().replace("pipe->InitBuffer(inQueue,",
+                                    "pipe->\n        InitBuffer(inQueue,", 1)
     labels = await _complete_after(client, path, text, "pipe->")
     assert labels[0] == "InitBuffer"
     assert "AllocTensor" not in labels
@@ -159,4 +159,3 @@ async def test_document_symbols_list_the_kernel_class_and_its_stages(
     klass = next(s for s in got or [] if s.name == "KernelLeakyRelu")  # type: ignore[union-attr]
     children = {c.name for c in klass.children or []}  # type: ignore[union-attr]
     assert {"Init", "Process", "CopyIn", "Compute", "CopyOut", "inQueue"} <= children
-    await wait_for(lambda: True)
