@@ -485,10 +485,11 @@ def build_server() -> KernelgenServer:
                                           diagnostics=[diag], edit=edit, is_preferred=True))
         return out
 
-    from server.lsp import commands, features
+    from server.lsp import commands, features, inline
 
     features.register(ls)
     commands.register(ls)
+    inline.register(ls)
     return ls
 
 
