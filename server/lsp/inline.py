@@ -5,8 +5,6 @@ is down or slow (the reason goes out in `kernelgen/status`)."""
 from __future__ import annotations
 
 import asyncio
-import re
-from collections import OrderedDict
 from typing import Any
 
 import httpx
@@ -14,9 +12,9 @@ from lsprotocol import types as lsp
 
 from server.lsp.commands import ACCEPT, new_id
 
-LLM_TIMEOUT_S = 3.0
+LLM_DEBOUNCE_S = 0.075
+LLM_MAX_TOKENS = 160
 MAX_PENDING = 256
-_CALL = re.compile(r"\b([A-Z]\w*)\s*(?:<[^<>()]*>)?\s*\(")
 
 
 async def backend_reachable(settings: Any, timeout: float = 2.0) -> bool:
@@ -40,59 +38,15 @@ async def backend_reachable(settings: Any, timeout: float = 2.0) -> bool:
         return False
 
 
-def clean_suggestion(text: str, suffix: str, known: set[str], catalog: Any) -> str | None:
-    """A model's raw text made fit for ghost text: cut where its scope closes, dropped when
-    shorter than 4 characters, when it repeats what follows the cursor, or when it calls an
-    AscendC-style API that neither the catalog nor the file declares."""
-    depth, cut = 0, len(text)
-    for i, ch in enumerate(text):
-        if ch == "{":
-            depth += 1
-        elif ch == "}":
-            depth -= 1
-            if depth < 0:
-                cut = i
-                break
-    text = text[:cut].rstrip()
-    if len(text.strip()) < 4:
-        return None
-    if suffix.lstrip().startswith(text.strip()):
-        return None
-    for name in _CALL.findall(text):
-        if name not in known and catalog.get(name) is None:
-            return None
-    return text
-
-
-class SuggestionCache:
-    """LRU of suggestions by the text before the cursor; also serves a suggestion while the
-    user types along it (the new prefix extends an old one by a prefix of its suggestion)."""
-
-    def __init__(self, size: int = 128) -> None:
-        self.size = size
-        self.items: OrderedDict[str, str] = OrderedDict()
-
-    def get(self, prefix: str) -> str | None:
-        if prefix in self.items:
-            self.items.move_to_end(prefix)
-            return self.items[prefix]
-        for old, text in reversed(self.items.items()):
-            if prefix.startswith(old):
-                typed = prefix[len(old):]
-                if typed and text.startswith(typed) and len(text) > len(typed):
-                    return text[len(typed):]
-        return None
-
-    def put(self, prefix: str, text: str) -> None:
-        self.items[prefix] = text
-        self.items.move_to_end(prefix)
-        while len(self.items) > self.size:
-            self.items.popitem(last=False)
-
-
 def register(ls: Any) -> None:
     from ascend_tools.catalog import load_catalog
     from kernelgen_lm.complete.inline import suggest
+    from kernelgen_lm.complete.llm import (
+        SuggestionCache,
+        clean_suggestion,
+        fim_messages,
+        known_names,
+    )
     from server.lsp.features import cursor
 
     catalog = load_catalog()
@@ -103,7 +57,7 @@ def register(ls: Any) -> None:
         return (got.text, got.source) if got else None
 
     async def from_llm(cur: Any, prefix: str, suffix: str) -> tuple[str, str] | None:
-        cached = cache.get(prefix[-2000:])
+        cached = cache.get(prefix[-cache.key_chars:])
         if cached is not None:
             return cached, "llm-cache"
         from kernelgen_lm.backends import BackendError
@@ -112,14 +66,12 @@ def register(ls: Any) -> None:
         s = ls.settings
         backend = OpenAICompatibleBackend(OpenAIConfig(
             base_url=s.llm.base_url, model=s.llm.model, api_key=s.llm.api_key,
-            timeout_s=LLM_TIMEOUT_S, connect_timeout_s=1.0, retries=0))
-        apis = sorted({n for n in _CALL.findall(prefix[-4000:]) if catalog.get(n)})
-        header = "".join(f"// {line}\n" for line in catalog.prompt_lines(apis[:12]))
-        prompt = f"{header}<fim_prefix>{prefix[-6000:]}<fim_suffix>{suffix[:2000]}<fim_middle>"
+            timeout_s=ls.llm_timeout_s, connect_timeout_s=1.0, retries=0))
+        prompt = fim_messages(prefix, suffix, catalog)
         try:
             answers = await asyncio.wait_for(asyncio.to_thread(
-                backend.generate, prompt, max_tokens=128, stop=["<fim_", "\n}\n"]),
-                LLM_TIMEOUT_S + 1)
+                backend.generate, prompt, max_tokens=LLM_MAX_TOKENS),
+                ls.llm_timeout_s + 1)
         except (BackendError, asyncio.TimeoutError, OSError) as exc:
             note = f"model server unavailable ({type(exc).__name__}); using the embedded engine"
             if ls.completion_note != note:
@@ -129,11 +81,11 @@ def register(ls: Any) -> None:
         finally:
             backend.close()
         ls.completion_note = ""
-        known = set(cur.model.functions) | set(cur.model.classes)
-        text = clean_suggestion(answers[0].text if answers else "", suffix, known, catalog)
+        text = clean_suggestion(answers[0].text if answers else "", suffix,
+                                known_names(cur.model), catalog)
         if text is None:
             return None
-        cache.put(prefix[-2000:], text)
+        cache.put(prefix[-cache.key_chars:], text)
         return text, backend.name
 
     @ls.feature(lsp.TEXT_DOCUMENT_INLINE_COMPLETION, lsp.InlineCompletionOptions())
@@ -150,6 +102,9 @@ def register(ls: Any) -> None:
         prefix, suffix = text[:char_at], text[char_at:]
         got = None
         if mode == "llm" and ls.settings.llm.base_url:
+            # Debounce: a request the client cancels (the user typed on) while waiting here
+            # never reaches the model server; pygls cancels this task on $/cancelRequest.
+            await asyncio.sleep(LLM_DEBOUNCE_S)
             got = await from_llm(cur, prefix, suffix)
         if got is None:
             got = await ls.kg.run(embedded, cur)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +47,8 @@ class KernelgenServer(LanguageServer):
         """Inline completions offered, by the id their accept command carries (bounded)."""
         self._store: Any = None
         self.background: set[asyncio.Future[Any]] = set()
+        self.llm_timeout_s = float(os.environ.get("KERNELGEN_LSP_LLM_TIMEOUT", "3"))
+        """Seconds an inline completion waits for the model before the embedded fallback."""
         self.completion_note = ""
         """Why the configured completion backend is not in use right now ("" when it is)."""
 
