@@ -47,6 +47,7 @@ class KernelgenServer(LanguageServer):
         """Inline completions offered, by the id their accept command carries (bounded)."""
         self._store: Any = None
         self.background: set[asyncio.Future[Any]] = set()
+        self.watcher: Any = None
         self.llm_timeout_s = float(os.environ.get("KERNELGEN_LSP_LLM_TIMEOUT", "3"))
         """Seconds an inline completion waits for the model before the embedded fallback."""
         self.completion_note = ""
@@ -431,7 +432,20 @@ def build_server() -> KernelgenServer:
 
     @ls.feature(lsp.INITIALIZED)
     async def initialized(params: lsp.InitializedParams) -> None:
+        root = ls.workspace_root()
+        if root is not None and root.is_dir():
+            try:
+                from server.lsp.watch import WorkspaceWatcher
+
+                ls.watcher = WorkspaceWatcher(ls, root, asyncio.get_running_loop())
+            except Exception as exc:  # inotify limits, a vanished folder: lint still works
+                ls.log(f"not watching {root}: {exc}", lsp.MessageType.Warning)
         await ls.fetch_client_settings()
+
+    @ls.feature(lsp.SHUTDOWN)
+    def shutdown(*_: Any) -> None:
+        if ls.watcher is not None:
+            ls.watcher.stop()
 
     @ls.feature(lsp.WORKSPACE_DID_CHANGE_CONFIGURATION)
     async def did_change_configuration(params: lsp.DidChangeConfigurationParams) -> None:

@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+import shutil
+
 import pytest
 import pytest_lsp
 from lsprotocol import types as lsp
 from pytest_lsp import LanguageClient, client_capabilities
 
 from tests.lsp.conftest import (
+    CORPUS,
     change,
     copy_corpus_file,
     diagnostics,
     open_file,
     position_of,
     server_config,
+    uri,
     wait_for,
 )
 
@@ -91,3 +95,24 @@ async def test_settings_change_the_chip_the_lint_uses(client: LanguageClient) ->
                    what="no overflow on 310P (bigger UB)")
     client.workspace_did_change_configuration(lsp.DidChangeConfigurationParams(
         settings={"kernelgen": {"chip": "ascend910b2"}}))
+
+
+async def test_host_tiling_changed_on_disk_relints_the_open_kernel_with_its_source(
+        client: LanguageClient) -> None:
+    project = client.root / "watched" / "add_custom"  # type: ignore[attr-defined]
+    shutil.copytree(CORPUS / "add_custom", project)
+    (project / "kernelgen.toml").write_text("[lint]\nshapes = [[64, 8192], [64, 8192]]\n")
+    kernel = project / "op_kernel" / "add_custom.cpp"
+    open_file(client, kernel)
+    await wait_for(lambda: uri(kernel) in client.diagnostics, what="first diagnostics")
+    assert not [d for d in diagnostics(client, kernel) if d.code == "ub-overflow"]
+    host = project / "op_host" / "add_custom.cpp"
+    host.write_text(host.read_text().replace("const uint32_t TILE_NUM = 8;",
+                                             "const uint32_t TILE_NUM = 1;"))
+    found = await wait_for(lambda: [d for d in diagnostics(client, kernel)
+                                    if d.code == "ub-overflow"], what="overflow from the host")
+    related = found[0].related_information or []
+    host_lines = [r for r in related if r.location.uri == uri(host)]
+    assert host_lines, related
+    assert any("TILE_NUM" in host.read_text().split("\n")[r.location.range.start.line]
+               for r in host_lines)

@@ -66,6 +66,7 @@ async def client(lsp_client: LanguageClient, tmp_path_factory: pytest.TempPathFa
     await lsp_client.shutdown_session()
 
 
+@pytest.mark.slow
 async def test_inline_completion_comes_from_the_model_server(
         client: LanguageClient, taught_model: Path, model_server: str) -> None:
     text, pos, _, answer = _document()
