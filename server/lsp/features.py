@@ -137,8 +137,15 @@ def _buffer_label(ib: Any) -> str | None:
     return f"{ib.num.fmt()} x {size}"
 
 
+class _Catalog:
+    """The catalog, loaded on first use (not at import: `kernelgen serve` starts fast)."""
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(load_catalog(), name)
+
+
 def register(ls: Any) -> None:
-    catalog = load_catalog()
+    catalog: Any = _Catalog()
 
     @ls.feature(lsp.TEXT_DOCUMENT_COMPLETION, lsp.CompletionOptions(
         trigger_characters=TRIGGERS, resolve_provider=True))
@@ -152,7 +159,7 @@ def register(ls: Any) -> None:
             return lsp.CompletionList(is_incomplete=False, items=[])
         if prefix.endswith(":") and not prefix.endswith("::"):
             return lsp.CompletionList(is_incomplete=False, items=[])
-        found = complete(prefix, cur.model, cur.path, cur.offset, catalog, chip)
+        found = complete(prefix, cur.model, cur.path, cur.offset, load_catalog(), chip)
         snippets = _snippets(ls)
         return lsp.CompletionList(is_incomplete=found.incomplete,
                                   items=[_item(c, snippets) for c in found.items])

@@ -39,7 +39,6 @@ async def backend_reachable(settings: Any, timeout: float = 2.0) -> bool:
 
 
 def register(ls: Any) -> None:
-    from ascend_tools.catalog import load_catalog
     from kernelgen_lm.complete.inline import suggest
     from kernelgen_lm.complete.llm import (
         SuggestionCache,
@@ -47,9 +46,9 @@ def register(ls: Any) -> None:
         fim_messages,
         known_names,
     )
-    from server.lsp.features import cursor
+    from server.lsp.features import _Catalog, cursor
 
-    catalog = load_catalog()
+    catalog: Any = _Catalog()
     cache = SuggestionCache()
 
     def embedded(cur: Any) -> tuple[str, str] | None:

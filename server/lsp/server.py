@@ -432,6 +432,7 @@ def build_server() -> KernelgenServer:
 
     @ls.feature(lsp.INITIALIZED)
     async def initialized(params: lsp.InitializedParams) -> None:
+        ls.kg.warm_up()
         root = ls.workspace_root()
         if root is not None and root.is_dir():
             try:

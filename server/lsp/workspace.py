@@ -12,15 +12,15 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from lsprotocol import types as lsp
 
-from ascend_tools.diagnostics import Diagnostic
-from ascend_tools.lint import Analyzer, LintConfig, LintConfigError, LintError, load_config
-from ascend_tools.lint.analyzer import MAX_FILE_BYTES, project_files
-from ascend_tools.parse.document import Document
 from server.lsp.project import find_reference, find_root
+
+if TYPE_CHECKING:  # the analysis core loads on the analysis thread, after `initialize`
+    from ascend_tools.diagnostics import Diagnostic
+    from ascend_tools.lint import Analyzer
 
 T = TypeVar("T")
 SOURCE_SUFFIXES = (".cpp", ".cc", ".cxx", ".h", ".hpp")
@@ -28,6 +28,8 @@ SOURCE_SUFFIXES = (".cpp", ".cc", ".cxx", ".h", ".hpp")
 
 def unlintable(text: str) -> str | None:
     """Why a text is not linted (binary or too big), or None."""
+    from ascend_tools.lint.analyzer import MAX_FILE_BYTES
+
     if "\0" in text[:8192]:
         return "a binary file, not C++ source"
     size = len(text.encode("utf-8", errors="replace"))
@@ -77,6 +79,19 @@ class Workspace:
         self.projects: dict[str, ProjectState] = {}
         self.analysis = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kernelgen-analysis")
 
+    def warm_up(self) -> None:
+        """Loads the analysis core and the catalog on the analysis thread while the editor is
+        still starting, so the first keystroke does not pay for them."""
+
+        def load() -> None:
+            from ascend_tools.catalog import load_catalog
+            from ascend_tools.lint import Analyzer
+
+            load_catalog()
+            Analyzer  # noqa: B018 - imported for its side effect of loading the rules
+
+        self.analysis.submit(load)
+
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         """Runs `fn` on the analysis thread."""
         return await asyncio.get_running_loop().run_in_executor(self.analysis, fn, *args)
@@ -117,6 +132,8 @@ class Workspace:
             state.analyzer.documents = docs
 
     def _analyzer(self, root: Path) -> Analyzer:
+        from ascend_tools.lint import Analyzer, LintConfig, LintConfigError, load_config
+
         try:
             config = load_config(root) or LintConfig()
         except LintConfigError:
@@ -124,6 +141,9 @@ class Workspace:
         return Analyzer(config.model_copy(update={"chip": self.chip}))
 
     def _load_disk_files(self, state: ProjectState) -> None:
+        from ascend_tools.lint import LintError
+        from ascend_tools.lint.analyzer import project_files
+
         try:
             _, files = project_files(state.root)
         except LintError:
@@ -163,6 +183,8 @@ class Workspace:
 
 def set_text(analyzer: Analyzer, path: str, text: str) -> None:
     """A file's new text without linting (several files change, then one lint)."""
+    from ascend_tools.parse.document import Document
+
     doc = analyzer.documents.get(path)
     if doc is None:
         analyzer.documents[path] = Document(path, text)
