@@ -108,14 +108,18 @@ def resolve(*layers: Any, env: Mapping[str, str] | None = None) -> tuple[Setting
         if not isinstance(section, Mapping):
             problems.append("ignored a `kernelgen` settings section that is not an object")
             continue
-        candidate = _merge(data, section)
-        try:
-            Settings.model_validate(candidate)
-        except ValidationError as exc:
-            for err in exc.errors():
-                where = ".".join(str(p) for p in err["loc"])
-                problems.append(f"ignored setting {where}: {err['msg']}")
-                candidate = _drop(candidate, err["loc"])
+        layer_values = dict(section)
+        candidate = _merge(data, layer_values)
+        for _ in range(8):  # each round drops the values the last validation rejected
+            try:
+                Settings.model_validate(candidate)
+                break
+            except ValidationError as exc:
+                for err in exc.errors():
+                    where = ".".join(str(p) for p in err["loc"])
+                    problems.append(f"ignored setting {where}: {err['msg']}")
+                    layer_values = _drop(layer_values, err["loc"])
+                candidate = _merge(data, layer_values)
         data = candidate
     try:
         return Settings.model_validate(data), problems
