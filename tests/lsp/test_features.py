@@ -159,3 +159,27 @@ async def test_document_symbols_list_the_kernel_class_and_its_stages(
     klass = next(s for s in got or [] if s.name == "KernelLeakyRelu")  # type: ignore[union-attr]
     children = {c.name for c in klass.children or []}  # type: ignore[union-attr]
     assert {"Init", "Process", "CopyIn", "Compute", "CopyOut", "inQueue"} <= children
+
+
+async def test_code_lens_on_the_entry_shows_the_ub_total_and_commands(
+        client: LanguageClient) -> None:
+    path = copy_corpus_file("leaky_relu_tail.cpp", client.root / "lens")  # type: ignore[attr-defined]
+    text = path.read_text()
+    doc = open_file(client, path, text)
+    lenses = await client.text_document_code_lens_async(lsp.CodeLensParams(
+        text_document=_td(doc)))
+    titles = [lens.command.title for lens in lenses or [] if lens.command]
+    assert "UB 64 KB / 192 KB" in titles and "Validate" in titles
+    assert "not validated yet" in titles
+    line = text.split("\n")[lenses[0].range.start.line]  # type: ignore[index]
+    assert "__global__" in line
+
+
+async def test_hover_on_a_queue_declaration_shows_its_buffer(client: LanguageClient) -> None:
+    path = copy_corpus_file("leaky_relu_tail.cpp", client.root / "hq")  # type: ignore[attr-defined]
+    text = path.read_text()
+    doc = open_file(client, path, text)
+    got = await client.text_document_hover_async(lsp.HoverParams(
+        text_document=_td(doc), position=position_of(text, "BUFFER_NUM> outQu")))
+    value = got.contents.value  # type: ignore[union-attr]
+    assert "**outQueue**: 2 x 16 KB = 32768 B" in value and "UB total 64 KB" in value

@@ -71,3 +71,19 @@ async def test_validate_command_returns_the_report_of_a_passing_kernel(
         command="kernelgen.validate", arguments=[{"uri": uri(kernel)}]))
     assert report["ok"] is True and report["cases"] and report["compile"]["ok"]
     assert not diagnostics(client, kernel, "kernelgen-emulator")
+
+
+async def test_a_newer_save_cancels_the_running_validation(client: LanguageClient) -> None:
+    project = copy_example("add_unaligned", client.root / "twice")  # type: ignore[attr-defined]
+    kernel = project / "op_kernel" / "add_custom.cpp"
+    doc = open_file(client, kernel)
+    client.statuses.clear()  # type: ignore[attr-defined]
+    save = lsp.DidSaveTextDocumentParams(text_document=lsp.TextDocumentIdentifier(uri=doc))
+    client.text_document_did_save(save)
+    await wait_for(lambda: "validating" in _states(client), what="the first validation")
+    client.text_document_did_save(save)
+    await wait_for(lambda: [s for s in _states(client) if s in ("passed", "failed", "error")],
+                   timeout=120, what="the second validation's result")
+    states = _states(client)
+    assert states.index("cancelled") < len(states) - 1
+    assert states.count("validating") == 2 and states[-1] == "passed", states
