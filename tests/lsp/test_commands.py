@@ -126,3 +126,9 @@ async def test_generate_kernel_reports_progress_and_opens_the_kernel(
     assert client.shown_documents
     shown = client.shown_documents[-1].uri
     assert shown.startswith(kernel.as_uri()) and shown.endswith(".cpp")
+    store = client.root / ".kernelgen" / "edits.sqlite"  # type: ignore[attr-defined]
+    with sqlite3.connect(store) as db:
+        kept = db.execute("SELECT file, source, validation FROM edits WHERE kind = 'generated'"
+                          ).fetchall()
+    assert len(kept) == 1 and kept[0][0].startswith(str(kernel)) and kept[0][1] == "rules"
+    assert '"ok": true' in kept[0][2]

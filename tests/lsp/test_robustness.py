@@ -196,3 +196,41 @@ async def test_thousands_of_malformed_messages_then_a_correct_completion(tmp_pat
         assert client.proc.returncode is None
     finally:
         await client.close()
+
+
+async def test_serve_over_tcp_answers_initialize() -> None:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    proc = await asyncio.create_subprocess_exec(
+        *SERVER, "--tcp", "--host", "127.0.0.1", "--port", str(port),
+        stdin=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL, env=env)
+    try:
+        for _ in range(200):
+            try:
+                reader, writer = await asyncio.open_connection("127.0.0.1", port)
+                break
+            except OSError:
+                await asyncio.sleep(0.1)
+        else:
+            raise AssertionError("the TCP server did not listen")
+        body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                           "params": {"processId": None, "rootUri": None,
+                                      "capabilities": {}}}).encode()
+        writer.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        await writer.drain()
+        length = 0
+        while (line := await asyncio.wait_for(reader.readline(), 60)) not in (b"\r\n", b""):
+            if line.lower().startswith(b"content-length:"):
+                length = int(line.split(b":")[1])
+        answer = json.loads(await reader.readexactly(length))
+        caps = answer["result"]["capabilities"]
+        assert caps["completionProvider"]["triggerCharacters"] == [".", ">", ":", "<"]
+        assert "inlineCompletionProvider" in caps
+        writer.close()
+    finally:
+        proc.kill()
+        await proc.wait()

@@ -96,3 +96,16 @@ def test_suggestion_cache_follows_the_user_typing_along() -> None:
     cache.put("d", "1234")
     cache.put("e", "5678")
     assert cache.get("abc") is None  # evicted (least recently used)
+
+
+def test_free_completion_leaves_out_apis_the_chip_lacks() -> None:
+    from ascend_tools.chips import get_chip
+    from kernelgen_lm.complete.members import complete
+
+    cat = load_catalog()
+    on_910b = [c.label for c in complete("    DataCo", None, "k.cpp", 0, cat,
+                                         get_chip("ascend910b2")).items]
+    on_910 = [c.label for c in complete("    DataCo", None, "k.cpp", 0, cat,
+                                        get_chip("ascend910")).items]
+    assert "DataCopyPad" in on_910b and "DataCopy" in on_910b
+    assert "DataCopyPad" not in on_910 and "DataCopy" in on_910

@@ -73,7 +73,8 @@ async def test_validate_command_returns_the_report_of_a_passing_kernel(
     assert not diagnostics(client, kernel, "kernelgen-emulator")
 
 
-async def test_a_newer_save_cancels_the_running_validation(client: LanguageClient) -> None:
+async def test_a_newer_save_cancels_the_running_validation_and_closing_is_safe(
+        client: LanguageClient) -> None:
     project = copy_example("add_unaligned", client.root / "twice")  # type: ignore[attr-defined]
     kernel = project / "op_kernel" / "add_custom.cpp"
     doc = open_file(client, kernel)
@@ -82,8 +83,13 @@ async def test_a_newer_save_cancels_the_running_validation(client: LanguageClien
     client.text_document_did_save(save)
     await wait_for(lambda: "validating" in _states(client), what="the first validation")
     client.text_document_did_save(save)
+    client.text_document_did_close(lsp.DidCloseTextDocumentParams(  # closed while it runs
+        text_document=lsp.TextDocumentIdentifier(uri=doc)))
     await wait_for(lambda: [s for s in _states(client) if s in ("passed", "failed", "error")],
                    timeout=120, what="the second validation's result")
+    status = await client.workspace_execute_command_async(lsp.ExecuteCommandParams(
+        command="kernelgen.status", arguments=[{}]))
+    assert status["chip"] == "ascend910b2"  # still serving
     states = _states(client)
     assert states.index("cancelled") < len(states) - 1
     assert states.count("validating") == 2 and states[-1] == "passed", states
