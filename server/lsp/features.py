@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from lsprotocol import types as lsp
@@ -366,8 +365,7 @@ def _symbols(cur: Cursor) -> list[lsp.DocumentSymbol]:
                 kind = lsp.SymbolKind.Object
             children.append(lsp.DocumentSymbol(name=member, kind=kind, detail=decl.type_text,
                                                range=r, selection_range=r))
-        ends = [klass.base + klass.length] + [c.range.end for c in children if False]
-        r = _span(cur, cur.path, klass.base, max(ends))
+        r = _span(cur, cur.path, klass.base, klass.base + klass.length)
         children.sort(key=lambda s: (s.range.start.line, s.range.start.character))
         last = children[-1].range.end if children else r.end
         full = lsp.Range(start=r.start, end=max(r.end, last, key=lambda p: (p.line, p.character)))
@@ -451,7 +449,3 @@ def _code_only(text: str) -> str:
     """Comments and strings blanked with spaces (offsets kept), so references are code only."""
     return re.sub(r"//[^\n]*|/\*.*?\*/|\"(?:\\.|[^\"\\\n])*\"",
                   lambda m: re.sub(r"[^\n]", " ", m.group(0)), text, flags=re.S)
-
-
-def project_files_of(state: ProjectState) -> list[Path]:
-    return [Path(p) for p in state.analyzer.documents]

@@ -57,7 +57,7 @@ class KernelgenServer(LanguageServer):
     def report_server_error(self, error: Exception, source: Any) -> None:
         """Out-of-band failures become a log message; a body that is not JSON also gets the
         ParseError response JSON-RPC asks for."""
-        if isinstance(error, ValueError) and type(error).__name__ == "JSONDecodeError":
+        if isinstance(error, json.JSONDecodeError | UnicodeDecodeError):
             assert isinstance(self.protocol, KernelgenProtocol)
             self.protocol.answer_parse_error()
         self.log(f"{type(error).__name__}: {str(error)[:500]}", lsp.MessageType.Error)
@@ -338,12 +338,13 @@ class KernelgenServer(LanguageServer):
             project = load_project(root if state.is_project else Path(state.key))
             kernel = str(project.abs(project.kernel_file))
             entry_line = project.entry.line
+            root = project.root
         except ProjectError:
             kernel, entry_line = state.key, 1
 
         def file_of(name: str) -> str:
             p = Path(name)
-            return str(p if p.is_absolute() else (project.root if kernel else root) / p)
+            return str(p if p.is_absolute() else root / p)
 
         def line_text(file: str, line: int) -> str:
             doc = state.analyzer.documents.get(file)
