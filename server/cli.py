@@ -9,21 +9,25 @@ from collections.abc import Sequence
 
 # Each module under server/commands defines `register(subparsers)`; the parser it adds sets
 # `run(args) -> int` as its default `func`.
-COMMANDS: tuple[str, ...] = ("validate", "generate", "lint", "bench")
+COMMANDS: tuple[str, ...] = ("validate", "generate", "lint", "bench", "serve")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser; `only` registers one command (each command module imports its core, and
+    `serve` must not pay for torch)."""
     parser = argparse.ArgumentParser(
         prog="kernelgen", description="AscendC kernel assistant: validate, lint, generate, serve."
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMANDS:
-        importlib.import_module(f"server.commands.{name}").register(sub)
+        if only is None or name == only:
+            importlib.import_module(f"server.commands.{name}").register(sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    args = build_parser("serve" if words[:1] == ["serve"] else None).parse_args(words)
     try:
         return int(args.func(args))
     except KeyboardInterrupt:

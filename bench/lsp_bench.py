@@ -1,0 +1,191 @@
+"""Language server figures on a generated 5,000-line kernel, measured through `kernelgen serve`
+as an editor sees them (JSON-RPC over stdio): completion latency (p50/p99) after `inQueue.`,
+the time from an edit to its published diagnostics, and the server's resident memory after
+10,000 one-character edits. Figures go into notes, never into test assertions.
+
+    python -m bench.lsp_bench [--lines 5000] [--completions 200] [--edits 10000] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from bench.lint_bench import generate_source
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+class Session:
+    """A minimal LSP client over the server's stdio."""
+
+    def __init__(self, proc: asyncio.subprocess.Process) -> None:
+        self.proc = proc
+        self.next_id = 0
+        self.waiting: dict[int, asyncio.Future[Any]] = {}
+        self.published: list[tuple[float, str, int]] = []  # (time, uri, diagnostic count)
+        self.reader = asyncio.ensure_future(self._read())
+
+    async def _read(self) -> None:
+        out = self.proc.stdout
+        assert out is not None
+        while True:
+            length = 0
+            while True:
+                line = await out.readline()
+                if not line:
+                    return
+                if line.lower().startswith(b"content-length:"):
+                    length = int(line.split(b":")[1])
+                if line in (b"\r\n", b"\n"):
+                    break
+            msg = json.loads(await out.readexactly(length))
+            if "id" in msg and "method" not in msg:
+                fut = self.waiting.pop(msg["id"], None)
+                if fut is not None and not fut.done():
+                    fut.set_result(msg)
+            elif msg.get("method") == "textDocument/publishDiagnostics":
+                p = msg["params"]
+                self.published.append((time.perf_counter(), p["uri"], len(p["diagnostics"])))
+            elif "id" in msg:
+                self.send({"jsonrpc": "2.0", "id": msg["id"], "result": None})
+
+    def send(self, obj: dict[str, Any]) -> None:
+        body = json.dumps(obj).encode()
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+
+    async def request(self, method: str, params: Any) -> Any:
+        self.next_id += 1
+        fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self.waiting[self.next_id] = fut
+        self.send({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params})
+        return (await asyncio.wait_for(fut, 300)).get("result")
+
+    def notify(self, method: str, params: Any) -> None:
+        self.send({"jsonrpc": "2.0", "method": method, "params": params})
+
+
+def _rss_kb(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def _pos(text: str, needle: str, start: int = 0) -> dict[str, int]:
+    at = text.index(needle, start) + len(needle)
+    line = text.count("\n", 0, at)
+    return {"line": line, "character": at - (text.rfind("\n", 0, at) + 1)}
+
+
+async def measure(lines: int, completions: int, edits: int) -> dict[str, Any]:
+    text = generate_source(lines)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "bench_kernel.cpp"
+        path.write_text(text)
+        uri = path.as_uri()
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+            p for p in (str(REPO), os.environ.get("PYTHONPATH", "")) if p)}
+        t0 = time.perf_counter()
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "server.cli", "serve", stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL, env=env,
+            limit=64 * 1024 * 1024)
+        s = Session(proc)
+        try:
+            await s.request("initialize", {"processId": None, "rootUri": Path(tmp).as_uri(),
+                                           "capabilities": {}})
+            started_ms = (time.perf_counter() - t0) * 1000
+            s.notify("initialized", {})
+            s.notify("textDocument/didOpen", {"textDocument": {
+                "uri": uri, "languageId": "cpp", "version": 1, "text": text}})
+            t_open = time.perf_counter()
+            while not s.published:
+                await asyncio.sleep(0.01)
+            first_diag_ms = (s.published[0][0] - t_open) * 1000
+            pos = _pos(text, "inQueue.", len(text) // 2)
+            lat = []
+            for _ in range(completions):
+                t = time.perf_counter()
+                await s.request("textDocument/completion",
+                                {"textDocument": {"uri": uri}, "position": pos})
+                lat.append((time.perf_counter() - t) * 1000)
+            lat.sort()
+            # edit -> diagnostics: change one digit in the middle, wait for the publication
+            mid = text.index("COLS);", len(text) // 2)
+            line = text.count("\n", 0, mid)
+            col = mid - (text.rfind("\n", 0, mid) + 1)
+            version = 1
+            to_diag = []
+            for k in range(10):
+                version += 1
+                n = len(s.published)
+                t = time.perf_counter()
+                s.notify("textDocument/didChange", {
+                    "textDocument": {"uri": uri, "version": version},
+                    "contentChanges": [{"range": {"start": {"line": line, "character": col},
+                                                  "end": {"line": line, "character": col + 1}},
+                                        "text": "C" if k % 2 else "c"}]})
+                while len(s.published) == n:
+                    await asyncio.sleep(0.002)
+                to_diag.append((s.published[-1][0] - t) * 1000)
+            rss_before = _rss_kb(proc.pid)
+            for k in range(edits):  # type a comment char by char, then delete it, repeatedly
+                version += 1
+                at = {"line": line, "character": 0}
+                change = ({"range": {"start": at, "end": at}, "text": "x"} if k % 2 == 0 else
+                          {"range": {"start": at, "end": {"line": line, "character": 1}},
+                           "text": ""})
+                s.notify("textDocument/didChange", {
+                    "textDocument": {"uri": uri, "version": version}, "contentChanges": [change]})
+                if k % 500 == 0:
+                    assert proc.stdin is not None
+                    await proc.stdin.drain()
+            await s.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": pos})
+            await asyncio.sleep(1.0)
+            rss_after = _rss_kb(proc.pid)
+        finally:
+            proc.kill()
+            await proc.wait()
+            s.reader.cancel()
+    return {
+        "lines": text.count("\n"),
+        "startup_to_initialize_ms": round(started_ms, 1),
+        "open_to_first_diagnostics_ms": round(first_diag_ms, 1),
+        "completion_p50_ms": round(statistics.median(lat), 2),
+        "completion_p99_ms": round(lat[min(len(lat) - 1, int(len(lat) * 0.99))], 2),
+        "edit_to_diagnostics_ms_median": round(statistics.median(to_diag), 1),
+        "edit_to_diagnostics_note": "includes the default 100 ms lint debounce",
+        "rss_mb_before_edits": round(rss_before / 1024, 1),
+        "rss_mb_after_edits": round(rss_after / 1024, 1),
+        "edits": edits,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--lines", type=int, default=5000)
+    ap.add_argument("--completions", type=int, default=200)
+    ap.add_argument("--edits", type=int, default=10000)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    res = asyncio.run(measure(args.lines, args.completions, args.edits))
+    if args.json:
+        print(json.dumps(res))
+    else:
+        for k, v in res.items():
+            print(f"{k:34} {v}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Training data the assistant keeps: the accepted-edit store."""

@@ -1,0 +1,89 @@
+"""A JSON-RPC protocol that answers every malformed message instead of dropping it.
+
+pygls 2.1 logs and drops a request whose params do not parse (the client waits forever) and
+gives command handlers their arguments but not the `workDoneToken`. Here a request that cannot
+be read gets an InvalidParams (or InvalidRequest) error response, a body that is not JSON a
+ParseError response with a null id, and `workspace/executeCommand` hands the whole params to
+the server's command table."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from lsprotocol import types as lsp
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams, JsonRpcInvalidRequest
+from pygls.protocol import LanguageServerProtocol, lsp_method
+
+logger = logging.getLogger(__name__)
+LOG_LIMIT = 2000
+
+
+class _Unreadable:
+    """Stands for a message already answered with an error; `handle_message` skips it."""
+
+    jsonrpc = "2.0"
+
+
+UNREADABLE = _Unreadable()
+
+
+class KernelgenProtocol(LanguageServerProtocol):
+    def structure_message(self, data: dict[str, Any]) -> Any:
+        if not isinstance(data, dict) or "jsonrpc" not in data:
+            return data
+        try:
+            if "method" in data and not isinstance(data["method"], str):
+                raise JsonRpcInvalidRequest("method must be a string")
+            if "id" in data and not isinstance(data["id"], (int, str)) and data["id"] is not None:
+                raise JsonRpcInvalidRequest("id must be a number or a string")
+            return super().structure_message(data)
+        except JsonRpcException as exc:
+            self._answer_unreadable(data, exc)
+        except Exception as exc:  # a converter bug must not take the connection down
+            self._answer_unreadable(data, JsonRpcInvalidParams(str(exc)[:200]))
+        return UNREADABLE
+
+    def _answer_unreadable(self, data: dict[str, Any], exc: JsonRpcException) -> None:
+        method = str(data.get("method", ""))[:100]
+        msg_id = data.get("id")
+        if "method" in data and isinstance(msg_id, (int, str)):
+            error = exc.to_response_error()
+            error.message = f"{method}: {error.message or 'invalid params'}"
+            self._send_response(msg_id, error=error)
+        logger.warning("unreadable message %r (id %r): %s", method, msg_id,
+                       type(exc).__name__)
+
+    def handle_message(self, message: Any) -> None:
+        if message is UNREADABLE:
+            return
+        if not hasattr(message, "jsonrpc"):
+            # Valid JSON that is no JSON-RPC message at all (an array, a number, ...).
+            logger.warning("ignored a message that is not a JSON-RPC object")
+            if isinstance(message, dict) and isinstance(message.get("id"), (int, str)):
+                self._send_response(message["id"], error=JsonRpcInvalidRequest(
+                    "not a JSON-RPC 2.0 message").to_response_error())
+            return
+        super().handle_message(message)
+
+    def answer_parse_error(self) -> None:
+        """A body that is not JSON: JSON-RPC answers with a ParseError and a null id."""
+        self._send_data({"jsonrpc": "2.0", "id": None,
+                         "error": {"code": -32700, "message": "Parse error: invalid JSON"}})
+
+    @lsp_method(lsp.WORKSPACE_EXECUTE_COMMAND)
+    def lsp_workspace__execute_command(self, params: lsp.ExecuteCommandParams) -> Any:
+        handler = self.fm.commands.get(params.command)
+        if handler is None:
+            raise JsonRpcInvalidParams(f"unknown command {params.command!r}")
+        result = yield handler, (params,), None
+        return result
+
+
+class TruncatingFormatter(logging.Formatter):
+    """Log lines cut to `LOG_LIMIT` characters: pygls logs whole params (megabytes for a big
+    document) when a handler fails, and a settings dump must never carry the API key."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        text = super().format(record)
+        return text if len(text) <= LOG_LIMIT else text[:LOG_LIMIT] + f"... [{len(text)} chars]"
