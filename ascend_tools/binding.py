@@ -156,7 +156,7 @@ def _describe_op(op: OpDefinition) -> str:
         )
 
     attrs = ", ".join(
-        f"{a.name}: {a.type}" + (" (required)" if a.required or a.default is None else "")
+        f"{a.name}: {a.type}" + (" (no default)" if a.default is None else "")
         for a in op.attrs
     )
     return (
@@ -286,7 +286,7 @@ def _bind_attrs(
             continue
         if target is not None and not isinstance(target, RefArg):
             const = attr_value(attr, target)
-        elif attr.default is not None and not attr.required:
+        elif attr.default is not None:
             const = attr_value(attr, _default(attr))
         else:
             raise BindingError(
