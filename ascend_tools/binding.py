@@ -227,7 +227,8 @@ def _bind_inputs(op: OpDefinition, trial: TrialData, pinned: dict[str, str]) -> 
     defs = [d for d in op.inputs if d.name not in chosen]
     free = [a for a in slots if a.name not in pinned.values()]
     d_keys = {_key(d.name): d for d in defs}
-    if free and all(_key(a.name) in d_keys for a in free if a.kind != "absent"):
+    # A None left at its default (not passed by get_inputs) may name nothing.
+    if free and all(_key(a.name) in d_keys for a in free if not a.defaulted):
         for a in free:
             d = d_keys.get(_key(a.name))
             if d is not None:

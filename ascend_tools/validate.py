@@ -183,7 +183,11 @@ def _check_case(
         return CaseReport(name=name, ok=False, message=f"{run.status}: {run.message}")
     worst = CaseReport(name=name, ok=True, max_abs_err=0.0, max_rel_err=0.0)
     messages = []
-    for tensor, expected in zip(case.outputs, expected_outputs, strict=True):
+    names = [t.name for t in case.outputs]
+    for i, (tensor, expected) in enumerate(zip(case.outputs, expected_outputs, strict=True)):
+        label = tensor.name
+        if names.count(tensor.name) > 1:
+            label += f"[{names[:i].count(tensor.name)}]"
         actual = from_bytes(run.outputs[tensor.stem], tensor.dtype, tensor.shape)
         a, r = tolerance(tensor.dtype, atol, rtol)
         cmp = compare(actual, expected, a, r)
@@ -193,7 +197,7 @@ def _check_case(
         if not cmp.ok:
             worst.ok = False
             worst.first_mismatch = worst.first_mismatch or cmp.first_mismatch
-            messages.append(f"output {tensor.stem}: {cmp.message}")
+            messages.append(f"output {label}: {cmp.message}")
     worst.message = "; ".join(messages)
     return worst
 
