@@ -191,3 +191,10 @@ def test_project_reference_is_the_configured_one_else_ref_py_else_none(
     assert report.ok and report.compile.ok and report.cases == []
     assert any(n.startswith("no reference") for n in report.notes)
     capsys.readouterr()
+
+
+def test_in_place_output_keeps_the_elements_the_kernel_leaves_alone(project: Project) -> None:
+    # The kernel writes row 0 of var only; the other rows must keep the input's values.
+    root = project("row_add_inplace")
+    report = validate_project(root, root / "ref.py")
+    assert report.ok, report
