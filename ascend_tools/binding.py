@@ -116,10 +116,7 @@ def attr_value(attr: AttrDef, value: object) -> AttrValue:
 
 
 def _toml(value: object) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return json.dumps(value)
+    """A TOML value: JSON spells strings, numbers, booleans and lists the same way."""
     return json.dumps(value)
 
 
@@ -156,8 +153,7 @@ def _describe_op(op: OpDefinition) -> str:
         )
 
     attrs = ", ".join(
-        f"{a.name}: {a.type}" + (" (no default)" if a.default is None else "")
-        for a in op.attrs
+        f"{a.name}: {a.type}" + (" (no default)" if a.default is None else "") for a in op.attrs
     )
     return (
         f"  OpDef {op.name} inputs: {tensors(op.inputs) or 'none'}; attrs: {attrs or 'none'}; "
@@ -273,7 +269,7 @@ def _bind_attrs(
     for attr in op.attrs:
         if attr.name not in chosen and _key(attr.name) in by_key:
             chosen[attr.name] = by_key[_key(attr.name)]
-    used = {id(v) for v in chosen.values()}
+    used = {id(v) for v in chosen.values() if isinstance(v, RefArg)}
     free = [a for a in values if a.kind == "value" and id(a) not in used]
     for attr in op.attrs:
         if attr.name not in chosen and free:
@@ -312,14 +308,14 @@ def _bind_outputs(
     for d in op.outputs:
         if d.name in chosen:
             continue
+        taken = {id(o) for v in chosen.values() for o in v}
         for o in trial.outputs:
             names = {o.inplace_of, input_of.get(o.inplace_of or "")} - {None}
-            taken = any(o in v for v in chosen.values())
-            if not taken and _key(d.name) in {_key(n) for n in names if n}:
+            if id(o) not in taken and _key(d.name) in {_key(n) for n in names if n}:
                 chosen[d.name] = [o]
                 break
-    used = [o for v in chosen.values() for o in v]
-    free = [o for o in trial.outputs if o not in used]
+    taken = {id(o) for v in chosen.values() for o in v}
+    free = [o for o in trial.outputs if id(o) not in taken]
     defs = [d for d in op.outputs if d.name not in chosen]
     for i, d in enumerate(defs):
         if not free:
