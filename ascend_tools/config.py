@@ -86,7 +86,7 @@ def load_project_config(root: Path) -> ProjectConfig:
         if not data:
             continue
         try:
-            return ProjectConfig(**data, path=path)
+            return ProjectConfig(**{**data, "path": path})
         except ValidationError as exc:
             err = exc.errors()[0]
             where = ".".join(str(p) for p in err["loc"])
