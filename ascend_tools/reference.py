@@ -18,11 +18,13 @@ from __future__ import annotations
 
 import copy
 import importlib.util
+import inspect
 import sys
 import uuid
 from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
+from typing import Any, Literal
 
 import numpy as np
 import torch
@@ -111,16 +113,75 @@ def load_reference(path: Path) -> Reference:
     return Reference(path, module)
 
 
-class TrialData(BaseModel):
-    """One case's tensors, in binding order: kernel inputs (get_inputs, then parameters, then
-    buffers) and expected outputs (float32 reference), plus the kernel output dtypes."""
+ArgKind = Literal["tensor", "tensor_list", "absent", "value"]
+ArgSource = Literal["forward", "parameter", "buffer", "init"]
+
+
+class RefArg(BaseModel):
+    """One value the reference computes with: a forward argument (given by get_inputs() or
+    left at its default), a module parameter or buffer, or a `Model.__init__` argument.
+
+    Tensors (`tensor`, each element of a `tensor_list`) are the kernel's values (cast to the
+    trial dtype); `absent` is a None; `value` is anything else (scalars, lists of numbers)."""
 
     model_config = {"arbitrary_types_allowed": True}
 
-    inputs: list[torch.Tensor]
-    input_names: list[str]
-    expected: list[torch.Tensor]
-    output_dtypes: list[str]
+    name: str
+    source: ArgSource
+    kind: ArgKind
+    tensors: list[torch.Tensor] = []
+    value: Any = None
+    defaulted: bool = False
+    """Not passed by get_inputs()/get_init_inputs(): the parameter's default."""
+
+
+class RefOutput(BaseModel):
+    """One result to compare: `return[i]` (the i-th returned value, a tensor or a tensor list)
+    or a forward argument the forward mutated in place (named after it)."""
+
+    model_config = {"arbitrary_types_allowed": True}
+
+    name: str
+    tensors: list[torch.Tensor]
+    dtypes: list[str]
+    is_list: bool = False
+    inplace_of: str | None = None
+
+
+class TrialData(BaseModel):
+    """One case's values: every argument of the reference (forward arguments in signature
+    order, then parameters, buffers, init arguments) and the expected results (float32 for
+    floating values), returned values first, then the arguments mutated in place."""
+
+    model_config = {"arbitrary_types_allowed": True}
+
+    args: list[RefArg]
+    outputs: list[RefOutput]
+
+    @property
+    def tensor_args(self) -> list[RefArg]:
+        return [a for a in self.args if a.kind in ("tensor", "tensor_list")]
+
+    @property
+    def inputs(self) -> list[torch.Tensor]:
+        """Every input tensor, list elements flattened, in argument order."""
+        return [t for a in self.tensor_args for t in a.tensors]
+
+    @property
+    def input_names(self) -> list[str]:
+        return [
+            a.name if a.kind == "tensor" else f"{a.name}[{k}]"
+            for a in self.tensor_args
+            for k in range(len(a.tensors))
+        ]
+
+    @property
+    def expected(self) -> list[torch.Tensor]:
+        return [t for o in self.outputs for t in o.tensors]
+
+    @property
+    def output_dtypes(self) -> list[str]:
+        return [d for o in self.outputs for d in o.dtypes]
 
 
 def _resample(t: torch.Tensor, shape: Sequence[int], gen: torch.Generator) -> torch.Tensor:
@@ -133,6 +194,86 @@ def _resample(t: torch.Tensor, shape: Sequence[int], gen: torch.Generator) -> to
     return flat[idx]
 
 
+def _kind(value: object) -> ArgKind:
+    if isinstance(value, torch.Tensor):
+        return "tensor"
+    if value is None:
+        return "absent"
+    if (
+        isinstance(value, (list, tuple))
+        and value
+        and all(isinstance(v, torch.Tensor) for v in value)
+    ):
+        return "tensor_list"
+    return "value"
+
+
+def _named_values(fn: Any, values: list, what: str, path: Path) -> list[tuple[str, Any, bool]]:
+    """(parameter name, value, defaulted) for the positional `values` a call of `fn` gets, and
+    for every parameter left at its default. `*args` values are named `args[k]`."""
+    try:
+        params = list(inspect.signature(fn).parameters.values())
+    except (TypeError, ValueError):
+        params = []
+    out: list[tuple[str, Any, bool]] = []
+    rest = list(values)
+    for p in params:
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+            if rest:
+                out.append((p.name, rest.pop(0), False))
+            elif p.default is not p.empty:
+                out.append((p.name, p.default, True))
+        elif p.kind == p.VAR_POSITIONAL:
+            out += [(f"{p.name}[{k}]", v, False) for k, v in enumerate(rest)]
+            rest = []
+        elif p.kind == p.KEYWORD_ONLY and p.default is not p.empty:
+            out.append((p.name, p.default, True))
+    if rest and params:
+        raise ReferenceError(
+            f"{path.name}: {what} gets {len(values)} values, more than its parameters take"
+        )
+    out += [(f"input{len(out) + k}", v, False) for k, v in enumerate(rest)]
+    return out
+
+
+def _flat_tensors(values: list) -> list[torch.Tensor]:
+    flat: list[torch.Tensor] = []
+    for v in values:
+        kind = _kind(v)
+        flat += [v] if kind == "tensor" else list(v) if kind == "tensor_list" else []
+    return flat
+
+
+def _replace_tensors(values: list, new: list[torch.Tensor]) -> list:
+    """`values` with its tensors (in `_flat_tensors` order) replaced by `new`."""
+    it = iter(new)
+    out: list = []
+    for v in values:
+        kind = _kind(v)
+        if kind == "tensor":
+            out.append(next(it))
+        elif kind == "tensor_list":
+            items = [next(it) for _ in v]
+            out.append(tuple(items) if isinstance(v, tuple) else items)
+        else:
+            out.append(v)
+    return out
+
+
+def _same_storage(a: torch.Tensor, b: torch.Tensor) -> bool:
+    return a is b or (
+        a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()
+        and a.shape == b.shape
+        and a.storage_offset() == b.storage_offset()
+    )
+
+
+def _changed(now: list[torch.Tensor], before: list[torch.Tensor]) -> bool:
+    return any(
+        t.shape != b.shape or to_bytes(t) != to_bytes(b) for t, b in zip(now, before, strict=True)
+    )
+
+
 def make_trial(
     ref: Reference,
     model: torch.nn.Module,
@@ -140,17 +281,16 @@ def make_trial(
     dtype: str | None = None,
     shapes: Sequence[Sequence[int]] | None = None,
 ) -> TrialData:
-    """Inputs of trial `seed` (torch.manual_seed(seed) before get_inputs), cast to `dtype`,
-    optionally resampled to `shapes` (one shape per get_inputs() tensor), and the float32
-    reference computed from the cast values."""
+    """Inputs of trial `seed` (torch.manual_seed(seed) before get_inputs), floating tensors cast
+    to `dtype`, optionally resampled to `shapes` (one shape per get_inputs() tensor, list
+    elements counted one by one), and the float32 reference computed from the cast values:
+    what the forward returns, and the arguments it mutates in place."""
     torch.manual_seed(seed)
     try:
         raw = list(ref.get_inputs())
     except Exception as exc:
         raise ReferenceError(f"{ref.path.name}: get_inputs() failed: {exc!r}") from exc
-    tensors = [x for x in raw if isinstance(x, torch.Tensor)]
-    if len(tensors) != len(raw):
-        raise ReferenceError(f"{ref.path.name}: get_inputs() must return tensors only")
+    tensors = _flat_tensors(raw)
     if shapes is not None:
         if len(shapes) != len(tensors):
             raise ReferenceError(
@@ -165,42 +305,119 @@ def make_trial(
         t = t.detach().contiguous()
         return t.to(cast) if cast is not None and t.is_floating_point() else t
 
-    kernel_inputs = [kernel_value(t) for t in tensors]
-    names = [f"input{i}" for i in range(len(tensors))]
+    def ref_value(k: torch.Tensor) -> torch.Tensor:
+        """The kernel's value as the reference computes with it: floats upcast, never shared
+        with the kernel's copy (the forward may mutate it)."""
+        return k.float() if k.is_floating_point() and k.dtype != torch.float32 else k.clone()
+
+    kernel_tensors = [kernel_value(t) for t in tensors]
+    ref_tensors = [ref_value(t) for t in kernel_tensors]
+    kernel_dtypes = {id(r): k.dtype for r, k in zip(ref_tensors, kernel_tensors, strict=True)}
+    kernel_raw = _replace_tensors(raw, kernel_tensors)
+    ref_raw = _replace_tensors(raw, ref_tensors)
     ref_model = copy.deepcopy(model)
-    for pname, p in list(ref_model.named_parameters()):
-        kernel_inputs.append(kernel_value(p))
-        names.append(pname)
-    for bname, b in list(ref_model.named_buffers()):
-        kernel_inputs.append(kernel_value(b))
-        names.append(bname)
+    args = []
+    for name, v, d in _named_values(ref_model.forward, kernel_raw, "forward", ref.path):
+        kind = _kind(v)
+        value = v if kind == "value" else None
+        args.append(
+            RefArg(
+                name=name,
+                source="forward",
+                kind=kind,
+                tensors=_flat_tensors([v]),
+                value=value.tolist() if isinstance(value, torch.Size) else value,
+                defaulted=d,
+            )
+        )
+    watched = [
+        (name, _flat_tensors([v]))
+        for name, v, _ in _named_values(ref_model.forward, ref_raw, "forward", ref.path)
+    ]
     # The reference sees exactly the values the kernel gets, upcast to float32.
     with torch.no_grad():
-        for p in ref_model.parameters():
-            if p.is_floating_point():
-                p.data = kernel_value(p.data).float()
-        for mod in ref_model.modules():
+        for pname, p in list(ref_model.named_parameters()):
+            args.append(
+                RefArg(name=pname, source="parameter", kind="tensor", tensors=[kernel_value(p)])
+            )
+            kernel_dtypes[id(p)] = args[-1].tensors[0].dtype
+            p.data = ref_value(args[-1].tensors[0])
+            watched.append((pname, [p]))
+        for mod_name, mod in list(ref_model.named_modules()):
             for bname, b in list(mod.named_buffers(recurse=False)):
-                if b.is_floating_point():
-                    setattr(mod, bname, kernel_value(b).float())
-        args = [kernel_value(t).float() if t.is_floating_point() else t for t in tensors]
+                full = f"{mod_name}.{bname}" if mod_name else bname
+                k = kernel_value(b)
+                args.append(RefArg(name=full, source="buffer", kind="tensor", tensors=[k]))
+                setattr(mod, bname, ref_value(k))
+                b = getattr(mod, bname)
+                kernel_dtypes[id(b)] = k.dtype
+                watched.append((full, [b]))
+    for name, v, d in _named_values(ref.model_cls, ref.init_inputs(), "Model()", ref.path):
+        value = v.tolist() if isinstance(v, (torch.Tensor, torch.Size)) else v
+        args.append(RefArg(name=name, source="init", kind="value", value=value, defaulted=d))
+    before = {name: [t.detach().clone() for t in ts] for name, ts in watched}
+    with torch.no_grad():
         try:
-            out = ref_model(*args)
+            out = ref_model(*ref_raw)
         except Exception as exc:
             raise ReferenceError(f"{ref.path.name}: Model.forward failed: {exc!r}") from exc
-    outs = list(out) if isinstance(out, (tuple, list)) else [out]
-    if not all(isinstance(o, torch.Tensor) for o in outs):
-        raise ReferenceError(f"{ref.path.name}: forward must return a tensor or a tuple of tensors")
-    out_dtypes = []
-    for o in outs:
-        if o.is_floating_point():
-            out_dtypes.append(dtype or dtype_name(o))
-        else:
-            out_dtypes.append(dtype_name(o))
-    expected = [o.detach().float() if o.is_floating_point() else o.detach() for o in outs]
-    return TrialData(
-        inputs=kernel_inputs, input_names=names, expected=expected, output_dtypes=out_dtypes
-    )
+
+    def kernel_dtype(o: torch.Tensor, arg: torch.Tensor | None = None) -> str:
+        if arg is not None and id(arg) in kernel_dtypes:
+            return DTYPE_NAMES.get(kernel_dtypes[id(arg)], dtype_name(o))
+        return (dtype or dtype_name(o)) if o.is_floating_point() else dtype_name(o)
+
+    def expected(o: torch.Tensor) -> torch.Tensor:
+        return o.detach().float() if o.is_floating_point() else o.detach().clone()
+
+    mutated = {name: ts for name, ts in watched if ts and _changed(ts, before[name])}
+    list_args = {a.name for a in args if a.kind == "tensor_list"}
+    returned = [] if out is None else list(out) if isinstance(out, (tuple, list)) else [out]
+    outputs = []
+    for i, o in enumerate(returned):
+        kind = _kind(o)
+        if kind not in ("tensor", "tensor_list"):
+            raise ReferenceError(
+                f"{ref.path.name}: forward returns {type(o).__name__} as value {i}; expected "
+                "a tensor, a tuple or list of tensors, or None (an in-place forward)"
+            )
+        ts = _flat_tensors([o])
+        alias = next(
+            (
+                name
+                for name, ms in mutated.items()
+                if len(ms) == len(ts) and all(map(_same_storage, ms, ts))
+            ),
+            None,
+        )
+        like: list[torch.Tensor | None] = list(mutated[alias]) if alias else [None] * len(ts)
+        outputs.append(
+            RefOutput(
+                name=f"return[{i}]",
+                tensors=[expected(t) for t in ts],
+                dtypes=[kernel_dtype(t, m) for t, m in zip(ts, like, strict=True)],
+                is_list=kind == "tensor_list",
+                inplace_of=alias,
+            )
+        )
+    aliased = {o.inplace_of for o in outputs}
+    for name, ts in mutated.items():
+        if name not in aliased:
+            outputs.append(
+                RefOutput(
+                    name=name,
+                    tensors=[expected(t) for t in ts],
+                    dtypes=[kernel_dtype(t, t) for t in ts],
+                    is_list=name in list_args,
+                    inplace_of=name,
+                )
+            )
+    if not outputs:
+        raise ReferenceError(
+            f"{ref.path.name}: forward returns None and mutates no tensor argument: "
+            "nothing to compare"
+        )
+    return TrialData(args=args, outputs=outputs)
 
 
 def to_bytes(t: torch.Tensor) -> bytes:

@@ -9,7 +9,6 @@ outcome of the kernel itself (compile errors, rule failures, crashes, hangs, mis
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -17,7 +16,9 @@ from pathlib import Path
 import torch
 from pydantic import BaseModel
 
+from ascend_tools.binding import BindingError, OpBinding, attr_value, bind_op
 from ascend_tools.chips import DEFAULT_CHIP, Chip, UnknownChipError, get_chip
+from ascend_tools.config import BindingTable, ConfigError, load_project_config, project_reference
 from ascend_tools.project import KernelProject, ProjectError, load_project
 from ascend_tools.reference import (
     ReferenceError,
@@ -31,7 +32,7 @@ from ascend_tools.reference import (
     tolerance,
 )
 from ascend_tools.report import CaseReport, CompileReport, RuntimeErrorReport, ValidationReport
-from ascend_tools.runner.case import AttrValue, Case, CaseAttr, CaseTensor
+from ascend_tools.runner.case import Case, CaseAttr, CaseTensor
 from ascend_tools.runner.emulator import run_case
 from ascend_tools.runner.models import RunResult
 from ascend_tools.runner.npu import probe_npu
@@ -39,7 +40,7 @@ from ascend_tools.runner.sandbox import SandboxLimits
 from ascend_tools.toolchain import emulator
 from ascend_tools.toolchain.cann import cann_build, probe_cann
 from ascend_tools.toolchain.dtypes import FLOAT_DTYPES
-from ascend_tools.toolchain.models import OpDefinition
+from ascend_tools.toolchain.models import AttrDef, OpDefinition
 
 # Entry parameters of single-file kernels that the harness fills itself (emu/README.md).
 HARNESS_PARAMS = ("workspace", "tiling")
@@ -52,60 +53,40 @@ class ValidationInputError(ValueError):
 
 
 class Binding(BaseModel):
-    """How one reference binds to one project: names and dtypes of kernel tensors, attributes."""
+    """How one reference binds to one project: the OpDef binding (projects) or the entry's
+    tensor parameters (single-file kernels), and the dtype of every kernel tensor."""
 
-    op: str | None
-    inputs: list[str]
-    outputs: list[str]
+    op: OpBinding | None
+    params_in: list[str] = []
+    params_out: list[str] = []
     dtypes: dict[str, str]
-    attrs: list[CaseAttr]
 
 
-def _attr_value(attr_type: str, value: object, name: str) -> AttrValue:
-    """An init input converted to the OpDef attribute's type (the case file's value)."""
-    if isinstance(value, torch.Tensor):
-        value = value.tolist()
-    if attr_type == "str" and (not str(value) or any(c.isspace() for c in str(value))):
+def _list_dtype(name: str, dtypes: list[str]) -> str:
+    if len(set(dtypes)) > 1:
         raise ValidationInputError(
-            f"attribute {name}: string value {value!r} must be non-empty and without spaces "
-            "(the case file cannot carry it)"
+            f"the tensors bound to {name} mix dtypes ({', '.join(dtypes)}); one OpDef input or "
+            "output has one dtype"
         )
-    convert = {"int": int, "float": float, "bool": bool, "str": str}
+    return dtypes[0]
+
+
+def _bind_op(op: OpDefinition, trial: TrialData, table: BindingTable | None) -> Binding:
     try:
-        if attr_type in convert:
-            return convert[attr_type](value)  # type: ignore[no-any-return]
-        if attr_type in ("list_int", "list_float"):
-            item = int if attr_type == "list_int" else float
-            return [item(v) for v in value]  # type: ignore[attr-defined]
-    except (TypeError, ValueError) as exc:
-        raise ValidationInputError(f"attribute {name} ({attr_type}): cannot use {value!r}") from exc
-    raise ValidationInputError(f"attribute {name}: unsupported attribute type {attr_type!r}")
-
-
-def _default_value(text: str) -> object:
-    lowered = text.strip().lower()
-    if lowered in ("true", "false"):
-        return lowered == "true"
-    try:
-        return json.loads(text)
-    except ValueError:
-        return text
-
-
-def _bind_op(op: OpDefinition, trial: TrialData, init: list[object]) -> Binding:
-    if len(op.inputs) != len(trial.inputs):
-        raise ValidationInputError(
-            f"OpDef {op.name} has {len(op.inputs)} inputs ({', '.join(t.name for t in op.inputs)}) "
-            f"but the reference provides {len(trial.inputs)} ({', '.join(trial.input_names)}: "
-            "get_inputs(), then parameters and buffers)"
-        )
-    if len(op.outputs) != len(trial.expected):
-        raise ValidationInputError(
-            f"OpDef {op.name} has {len(op.outputs)} outputs but Model.forward returns "
-            f"{len(trial.expected)}"
-        )
-    given = {d.name: dtype_name(t) for d, t in zip(op.inputs, trial.inputs, strict=True)}
-    wanted_out = {d.name: dt for d, dt in zip(op.outputs, trial.output_dtypes, strict=True)}
+        bound = bind_op(op, trial, table)
+    except BindingError as exc:
+        raise ValidationInputError(str(exc)) from exc
+    args = {a.name: a for a in trial.args}
+    results = {o.name: o for o in trial.outputs}
+    given = {
+        b.name: _list_dtype(b.name, [dtype_name(t) for t in args[b.arg].tensors])
+        for b in bound.inputs
+        if b.arg is not None
+    }
+    wanted_out = {
+        b.name: _list_dtype(b.name, [d for r in b.results for d in results[r].dtypes])
+        for b in bound.outputs
+    }
     combos = op.combinations()
     if combos:
         match = [c for c in combos if all(c[k] == v for k, v in given.items())]
@@ -119,25 +100,7 @@ def _bind_op(op: OpDefinition, trial: TrialData, init: list[object]) -> Binding:
         dtypes = match[0]
     else:
         dtypes = {**given, **wanted_out}
-    attrs = []
-    for i, a in enumerate(op.attrs):
-        if i < len(init):
-            value = init[i]
-        elif a.default is not None:
-            value = _default_value(a.default)
-        else:
-            raise ValidationInputError(
-                f"attribute {a.name} of {op.name} is required but get_init_inputs() gives only "
-                f"{len(init)} values"
-            )
-        attrs.append(CaseAttr(name=a.name, type=a.type, value=_attr_value(a.type, value, a.name)))
-    return Binding(
-        op=op.name,
-        inputs=[t.name for t in op.inputs],
-        outputs=[t.name for t in op.outputs],
-        dtypes=dtypes,
-        attrs=attrs,
-    )
+    return Binding(op=bound, dtypes=dtypes)
 
 
 def _bind_single(project: KernelProject, trial: TrialData) -> Binding:
@@ -148,12 +111,38 @@ def _bind_single(project: KernelProject, trial: TrialData) -> Binding:
     if len(params) != n_in + n_out:
         raise ValidationInputError(
             f"kernel {project.entry.name} takes {len(params)} tensors ({', '.join(params)}) "
-            "but the "
-            f"reference has {n_in} inputs and {n_out} outputs"
+            f"but the reference has {n_in} input tensors ({', '.join(trial.input_names)}) and "
+            f"{n_out} results"
         )
     dtypes = {p: dtype_name(t) for p, t in zip(params, trial.inputs, strict=False)}
     dtypes.update(dict(zip(params[n_in:], trial.output_dtypes, strict=True)))
-    return Binding(op=None, inputs=params[:n_in], outputs=params[n_in:], dtypes=dtypes, attrs=[])
+    return Binding(op=None, params_in=params[:n_in], params_out=params[n_in:], dtypes=dtypes)
+
+
+CaseValues = tuple[list[tuple[str, torch.Tensor]], list[tuple[str, torch.Tensor]], list[CaseAttr]]
+
+
+def _case_values(binding: Binding, trial: TrialData) -> CaseValues:
+    """(kernel name, tensor) of every input and every expected output of `trial`, in case
+    order (a dynamic name repeated per list element), and the attribute values."""
+    if binding.op is None:
+        ins = list(zip(binding.params_in, trial.inputs, strict=True))
+        return ins, list(zip(binding.params_out, trial.expected, strict=True)), []
+    args = {a.name: a for a in trial.args}
+    results = {o.name: o for o in trial.outputs}
+    ins = [(b.name, t) for b in binding.op.inputs if b.arg for t in args[b.arg].tensors]
+    outs = [(b.name, t) for b in binding.op.outputs for r in b.results for t in results[r].tensors]
+    attrs = [
+        CaseAttr(
+            name=a.name,
+            type=a.type,
+            value=attr_value(AttrDef(name=a.name, type=a.type), args[a.arg].value)
+            if a.arg
+            else a.constant,
+        )
+        for a in binding.op.attrs
+    ]
+    return ins, outs, attrs
 
 
 def _relative(project: KernelProject, file: str, wrapper_line: int) -> tuple[str, int | None]:
@@ -186,7 +175,7 @@ def _check_case(
     name: str,
     run: RunResult,
     case: Case,
-    trial: TrialData,
+    expected_outputs: list[torch.Tensor],
     atol: float | None,
     rtol: float | None,
 ) -> CaseReport:
@@ -194,8 +183,12 @@ def _check_case(
         return CaseReport(name=name, ok=False, message=f"{run.status}: {run.message}")
     worst = CaseReport(name=name, ok=True, max_abs_err=0.0, max_rel_err=0.0)
     messages = []
-    for tensor, expected in zip(case.outputs, trial.expected, strict=True):
-        actual = from_bytes(run.outputs[tensor.name], tensor.dtype, tensor.shape)
+    names = [t.name for t in case.outputs]
+    for i, (tensor, expected) in enumerate(zip(case.outputs, expected_outputs, strict=True)):
+        label = tensor.name
+        if names.count(tensor.name) > 1:
+            label += f"[{names[:i].count(tensor.name)}]"
+        actual = from_bytes(run.outputs[tensor.stem], tensor.dtype, tensor.shape)
         a, r = tolerance(tensor.dtype, atol, rtol)
         cmp = compare(actual, expected, a, r)
         worst.max_abs_err = max(worst.max_abs_err or 0.0, cmp.max_abs_err)
@@ -204,7 +197,7 @@ def _check_case(
         if not cmp.ok:
             worst.ok = False
             worst.first_mismatch = worst.first_mismatch or cmp.first_mismatch
-            messages.append(f"output {tensor.name}: {cmp.message}")
+            messages.append(f"output {label}: {cmp.message}")
     worst.message = "; ".join(messages)
     return worst
 
@@ -238,7 +231,7 @@ def _backend_notes(project: KernelProject) -> tuple[list[str], CompileReport | N
 
 def validate_project(
     project: Path,
-    ref: Path,
+    ref: Path | None = None,
     *,
     chip: str = DEFAULT_CHIP,
     trials: int = 1,
@@ -249,6 +242,11 @@ def validate_project(
     limits: SandboxLimits | None = None,
 ) -> ValidationReport:
     """Compiles `project` for `chip`, runs `trials` seeded trials and compares with `ref`.
+
+    `ref` None: the project's reference (`ascend_tools.config.project_reference`: `reference`
+    in kernelgen.toml, else `ref.py` at the project root); with none, the project is only
+    compiled. The binding of reference and OpDef follows `ascend_tools.binding`, with the
+    project's `[binding]` table.
 
     `dtype` casts floating inputs, parameters and buffers (the reference then runs in float32 on
     the cast values; tolerances follow the kernel output dtype unless `atol`/`rtol` are given).
@@ -269,21 +267,10 @@ def validate_project(
         raise ValidationInputError(f"chip {chip_info.name} has no bfloat16 support")
     try:
         proj = load_project(project)
-        reference = load_reference(ref)
-        # Seeding must not disturb the caller's random stream (generation samples with it).
-        with torch.random.fork_rng(devices=[]):
-            model = reference.build_model()
-            variants: list[ShapeOverride | None] = [None, *(shapes or [])]
-            trial_data = [
-                (
-                    f"trial{t}" + (f"-shape{k}" if k else ""),
-                    make_trial(reference, model, t, dtype, v),
-                )
-                for t in range(trials)
-                for k, v in enumerate(variants)
-            ]
-        init = reference.init_inputs()
-    except (ProjectError, ReferenceError) as exc:
+        config = load_project_config(proj.root)
+        ref = ref if ref is not None else project_reference(proj.root, config)
+        trial_data = _trials(ref, trials, dtype, shapes) if ref is not None else []
+    except (ProjectError, ReferenceError, ConfigError) as exc:
         raise ValidationInputError(str(exc)) from exc
     notes, cann_compile = _backend_notes(proj)
     start = time.monotonic()
@@ -292,12 +279,23 @@ def validate_project(
         return _compile_failed(
             chip_info, desc.diagnostics, time.monotonic() - start, desc.cached, notes
         )
-    first = trial_data[0][1]
-    try:
-        binding = _bind_op(desc.op, first, init) if desc.op else _bind_single(proj, first)
-    except ReferenceError as exc:
-        raise ValidationInputError(str(exc)) from exc
-    built = emulator.build(proj, chip_info, binding.dtypes)
+    if trial_data:
+        first = trial_data[0][1]
+        try:
+            binding = (
+                _bind_op(desc.op, first, config.binding) if desc.op else _bind_single(proj, first)
+            )
+        except ReferenceError as exc:
+            raise ValidationInputError(str(exc)) from exc
+        notes += binding.op.notes if binding.op else []
+        dtypes = binding.dtypes
+    else:
+        dtypes = _compile_only_dtypes(proj, desc.op)
+        notes.append(
+            "no reference (no --ref, no `reference` in kernelgen.toml, no ref.py at the "
+            f"project root): only compiled, for {', '.join(f'{k}: {v}' for k, v in dtypes.items())}"
+        )
+    built = emulator.build(proj, chip_info, dtypes)
     seconds = time.monotonic() - start
     if not built.ok or built.binary is None:
         return _compile_failed(chip_info, built.diagnostics, seconds, built.cached, notes)
@@ -312,24 +310,19 @@ def validate_project(
     runtime: list[RuntimeErrorReport] = []
     counters: dict = {}
     for name, trial in trial_data:
+        ins, outs, attrs = _case_values(binding, trial)
         case = Case(
             chip=chip_info,
-            op=binding.op,
+            op=binding.op.op if binding.op else None,
             kernel=proj.entry.name,
             block_dim=(proj.block_dim or 1) if binding.op is None else None,
-            inputs=[
-                CaseTensor(name=n, dtype=binding.dtypes[n], shape=list(t.shape))
-                for n, t in zip(binding.inputs, trial.inputs, strict=True)
-            ],
-            outputs=[
-                CaseTensor(name=n, dtype=binding.dtypes[n], shape=list(e.shape))
-                for n, e in zip(binding.outputs, trial.expected, strict=True)
-            ],
-            attrs=binding.attrs,
+            inputs=[CaseTensor(name=n, dtype=dtypes[n], shape=list(t.shape)) for n, t in ins],
+            outputs=[CaseTensor(name=n, dtype=dtypes[n], shape=list(t.shape)) for n, t in outs],
+            attrs=attrs,
         )
-        data = {n: to_bytes(t) for n, t in zip(binding.inputs, trial.inputs, strict=True)}
+        data = {c.stem: to_bytes(t) for c, (_, t) in zip(case.inputs, ins, strict=True)}
         run = run_case(built.binary, case, data, limits)
-        cases.append(_check_case(name, run, case, trial, atol, rtol))
+        cases.append(_check_case(name, run, case, [t for _, t in outs], atol, rtol))
         for err in _runtime_errors(proj, run):
             if all((e.code, e.file, e.line) != (err.code, err.file, err.line) for e in runtime):
                 runtime.append(err)
@@ -351,6 +344,30 @@ def validate_project(
         counters=counters,
         notes=notes,
     )
+
+
+def _trials(
+    ref: Path, trials: int, dtype: str | None, shapes: Sequence[ShapeOverride] | None
+) -> list[tuple[str, TrialData]]:
+    """The named trials: every seed with the default shapes, then each shape variant."""
+    reference = load_reference(ref)
+    # Seeding must not disturb the caller's random stream (generation samples with it).
+    with torch.random.fork_rng(devices=[]):
+        model = reference.build_model()
+        variants: list[ShapeOverride | None] = [None, *(shapes or [])]
+        return [
+            (f"trial{t}" + (f"-shape{k}" if k else ""), make_trial(reference, model, t, dtype, v))
+            for t in range(trials)
+            for k, v in enumerate(variants)
+        ]
+
+
+def _compile_only_dtypes(project: KernelProject, op: OpDefinition | None) -> dict[str, str]:
+    """With no reference: the OpDef's first dtype combination, float32 for a single file."""
+    if op is not None:
+        combos = op.combinations()
+        return combos[0] if combos else {}
+    return {p: "float32" for p in project.entry.params if p not in HARNESS_PARAMS}
 
 
 def _counters(report: dict) -> dict:

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import math
+from collections import Counter
 from pathlib import Path
 
-from pydantic import BaseModel
+from pydantic import BaseModel, model_validator
 
 from ascend_tools.chips import Chip
 from ascend_tools.toolchain.dtypes import get_dtype
@@ -17,14 +18,22 @@ class CaseTensor(BaseModel):
     name: str
     dtype: str
     shape: list[int]
+    slot: str = ""
+    """Key of its data (runner inputs and outputs) and stem of its file; the name unless the
+    case repeats the name (a dynamic list: `xs.0`, `xs.1`; an output named like an input:
+    `x.out`). `Case` assigns it."""
 
     @property
     def nbytes(self) -> int:
         return math.prod(self.shape) * get_dtype(self.dtype).size
 
     @property
+    def stem(self) -> str:
+        return self.slot or self.name
+
+    @property
     def file(self) -> str:
-        return f"{self.name}.bin"
+        return f"{self.stem}.bin"
 
 
 class CaseAttr(BaseModel):
@@ -43,6 +52,19 @@ class Case(BaseModel):
     inputs: list[CaseTensor]
     outputs: list[CaseTensor]
     attrs: list[CaseAttr] = []
+
+    @model_validator(mode="after")
+    def _distinct_files(self) -> Case:
+        """Every tensor gets its own file even where names repeat (see `CaseTensor.slot`)."""
+        input_names = {t.name for t in self.inputs}
+        for tensors, kind in ((self.inputs, ""), (self.outputs, ".out")):
+            count = Counter(t.name for t in tensors)
+            seen: Counter[str] = Counter()
+            for t in tensors:
+                stem = t.name + (kind if kind and t.name in input_names else "")
+                t.slot = f"{stem}.{seen[t.name]}" if count[t.name] > 1 else stem
+                seen[t.name] += 1
+        return self
 
 
 def _attr_text(a: CaseAttr) -> str:
@@ -108,9 +130,10 @@ def case_text(case: Case) -> str:
 
 
 def write_case(directory: Path, case: Case, inputs: dict[str, bytes]) -> Path:
-    """Writes `case.txt` and one raw file per input into `directory`; returns the case path."""
+    """Writes `case.txt` and one raw file per input (`inputs` keyed by `CaseTensor.stem`) into
+    `directory`; returns the case path."""
     for t in case.inputs:
-        data = inputs[t.name]
+        data = inputs[t.stem]
         if len(data) != t.nbytes:
             raise ValueError(
                 f"input {t.name}: {len(data)} bytes given, shape {t.shape} needs {t.nbytes}"

@@ -110,5 +110,5 @@ def run_case(
                     seconds=res.wall_seconds,
                     message=f"output {t.name}: expected {t.nbytes} bytes, got {len(data)}",
                 )
-            outputs[t.name] = data
+            outputs[t.stem] = data
         return RunResult(status="ok", report=report, outputs=outputs, seconds=res.wall_seconds)

@@ -26,6 +26,7 @@ class RunResult(BaseModel):
     report: dict = Field(default_factory=dict)
     seconds: float = 0.0
     outputs: dict[str, bytes] = Field(default_factory=dict, exclude=True)
+    """Output bytes by `CaseTensor.stem` (the output's name unless the case repeats it)."""
 
     @property
     def ok(self) -> bool:

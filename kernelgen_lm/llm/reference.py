@@ -36,7 +36,14 @@ def describe_reference(ref_path: Path, dtype: str | None = None) -> ReferenceTas
         f"kernel output {i}: shape {tuple(t.shape)}, dtype {dt}"
         for i, (t, dt) in enumerate(zip(trial.expected, trial.output_dtypes, strict=True))
     ]
+    lines += [
+        f"forward argument {a.name} = {a.value!r} (an attribute)"
+        for a in trial.args
+        if a.source == "forward" and a.kind == "value" and not a.defaulted
+    ]
     init = ref.init_inputs()
     if init:
-        lines.append(f"Model(*get_init_inputs()) with {init!r} (attributes, in order)")
+        lines.append(
+            f"Model(*get_init_inputs()) with {init!r} (attributes: bound by name, else in order)"
+        )
     return ReferenceTask(name=ref_path.stem, source=source, signature="\n".join(lines))

@@ -1,4 +1,7 @@
-"""`kernelgen validate PROJECT --ref REF.py`: compile, run, compare; exit 0 only if all passed."""
+"""`kernelgen validate PROJECT [--ref REF.py]`: compile, run, compare; exit 0 only if all passed.
+
+Without --ref the project's own reference is used (`reference` in kernelgen.toml, else ref.py at
+the project root); with none the project is only compiled."""
 
 from __future__ import annotations
 
@@ -22,7 +25,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("project", type=Path, help="operator project directory or single kernel file")
     p.add_argument(
-        "--ref", type=Path, required=True, help="KernelBench-format reference (Model, get_inputs)"
+        "--ref",
+        type=Path,
+        help="KernelBench-format reference (Model, get_inputs); default: `reference` in the "
+        "project's kernelgen.toml, else its ref.py, else compile only",
     )
     p.add_argument("--chip", default=DEFAULT_CHIP, help=f"target chip (default {DEFAULT_CHIP})")
     p.add_argument("--trials", type=int, default=1, help="random trials (seeds 0..N-1)")

@@ -46,7 +46,7 @@ def test_task_prompt_has_reference_shapes_plan_apis_and_chip() -> None:
     assert "ascend910b2" in system.content and "196608" in system.content
     assert '<file path="op_kernel/OPNAME.cpp">' in system.content
     assert "return a + b" in user.content
-    assert "kernel input 1 (input1): shape (4096,), dtype float32" in user.content
+    assert "kernel input 1 (b): shape (4096,), dtype float32" in user.content
     assert "kernel output 0: shape (4096,), dtype float32" in user.content
     assert "elementwise add, 8 blocks" in user.content
     assert "AscendC::Add:" in user.content and "AscendC::DataCopy:" in user.content

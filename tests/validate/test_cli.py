@@ -61,7 +61,8 @@ def test_reference_that_does_not_fit_the_op(
         "def get_inputs():\n    return [torch.randn(4)]\n"
     )
     code, err = _run([str(EXAMPLE), "--ref", str(ref)], capsys)
-    assert code == 2 and "OpDef AddCustom has 2 inputs" in err
+    assert code == 2 and "OpDef input y (required) gets no tensor from the reference" in err
+    assert '[binding]\ninputs = {x = "x", y = "?"}\noutputs = {z = "return[0]"}' in err
 
 
 def test_failed_validation_exits_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -43,10 +43,10 @@ def _ref(tmp_path: Path, text: str = REF_WITH_PARAMS):
     return load_reference(path)
 
 
-def test_inputs_then_parameters_then_buffers(tmp_path: Path) -> None:
+def test_inputs_named_by_forward_then_parameters_then_buffers(tmp_path: Path) -> None:
     ref = _ref(tmp_path)
     trial = make_trial(ref, ref.build_model(), seed=0)
-    assert trial.input_names == ["input0", "input1", "w", "b"]
+    assert trial.input_names == ["x", "idx", "w", "b"]
     assert [tuple(t.shape) for t in trial.inputs] == [(3, 8), (3,), (8,), (8,)]
     assert trial.output_dtypes == ["float32", "int32"]
 

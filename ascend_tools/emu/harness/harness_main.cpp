@@ -489,7 +489,10 @@ class Run {
         kernelgen::state().report_path = report_;
         kernelgen::report_set_field("warnings", "[]");
         for (const auto& t : case_.inputs) inputs_.push_back(load_input(t));
-        for (const auto& t : case_.outputs) outputs_.emplace_back(t.bytes(), 0xFF);
+        for (size_t i = 0; i < case_.outputs.size(); ++i) {
+            outputs_.emplace_back(case_.outputs[i].bytes(), 0xFF);
+            copy_in_place_input(i, outputs_.back());
+        }
         const bool project = case_.op != "-";
         std::vector<uint8_t*> args = project ? project_setup() : single_file_setup();
         launch(args);
@@ -499,6 +502,21 @@ class Run {
     }
 
   private:
+    // An output named like an input is that tensor updated in place (the GE convention
+    // Input("var") ... Output("var")): on the NPU both are one buffer, so elements the kernel
+    // leaves alone keep the input's value. The output starts as a copy of the input (the k-th
+    // instance of a dynamic list from the k-th instance of the input list).
+    void copy_in_place_input(size_t o, GmBuffer& buf) const {
+        const std::string& name = case_.outputs[o].name;
+        size_t k = 0;
+        for (size_t j = 0; j < o; ++j) k += case_.outputs[j].name == name;
+        for (size_t i = 0; i < case_.inputs.size(); ++i) {
+            if (case_.inputs[i].name != name || k-- != 0) continue;
+            if (inputs_[i].bytes() == buf.bytes()) std::memcpy(buf.data(), inputs_[i].data(), buf.bytes());
+            return;
+        }
+    }
+
     GmBuffer load_input(const CaseTensor& t) {
         check_input_size(t);
         GmBuffer b(t.bytes(), 0);

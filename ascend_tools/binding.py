@@ -1,0 +1,392 @@
+"""Bind a PyTorch reference to an operator's OpDef: which reference value feeds each OpDef input
+and attribute, and which reference result each OpDef output is compared with.
+
+Rules (an explicit `[binding]` table in kernelgen.toml pins entries; the rest is inferred):
+- Inputs: the reference's tensor arguments (forward arguments in signature order, then module
+  parameters, then buffers) bind by name when every one of them is named like an OpDef input,
+  else in order. A tensor list binds to a DYNAMIC input, None to an OPTIONAL input (absent);
+  an OPTIONAL input left over is absent; a None left over is dropped.
+- Attributes: by name where a forward or `Model.__init__` parameter is named like the attribute;
+  the other attributes, in declaration order, take the remaining values in order (forward
+  arguments, then init arguments); an attribute left over takes its OpDef default.
+- Outputs: the results are the returned tensors (`return[i]`), then the arguments the forward
+  mutates in place (named after the argument). An OpDef output named like a mutated argument
+  (or like the OpDef input it binds to) is compared with it; the rest bind in order, a DYNAMIC
+  output taking a returned list (or the run of tensors the other outputs leave).
+Names match ignoring case and underscores (`negative_slope` = `negativeSlope`).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pydantic import BaseModel
+
+from ascend_tools.config import AttrConstant, BindingTable
+from ascend_tools.reference import RefArg, RefOutput, TrialData
+from ascend_tools.runner.case import AttrValue
+from ascend_tools.toolchain.models import AttrDef, OpDefinition, TensorDef
+
+
+class BindingError(ValueError):
+    """The reference and the OpDef do not bind; the message names what did not match and
+    shows the `[binding]` table that would say it."""
+
+
+class InputBinding(BaseModel):
+    name: str
+    """The OpDef input."""
+    arg: str | None
+    """The reference argument; None: absent (an OPTIONAL input, null pointer)."""
+
+
+class AttrBinding(BaseModel):
+    name: str
+    type: str
+    arg: str | None = None
+    """The reference value it takes; None: `constant` (from the table or the OpDef default)."""
+    constant: Any = None
+
+
+class OutputBinding(BaseModel):
+    name: str
+    """The OpDef output."""
+    results: list[str]
+    """The reference results compared with it (several for a DYNAMIC output fed tensor by
+    tensor)."""
+
+
+class OpBinding(BaseModel):
+    op: str
+    inputs: list[InputBinding]
+    attrs: list[AttrBinding]
+    outputs: list[OutputBinding]
+    notes: list[str] = []
+
+
+def _key(name: str) -> str:
+    return name.replace("_", "").lower()
+
+
+def _convert(attr: AttrDef, value: object) -> AttrValue:
+    """`value` as the attribute's case-file value; ValueError when it cannot be."""
+    t = attr.type
+    if t == "str":
+        text = str(value)
+        if not text or any(c.isspace() for c in text):
+            raise ValueError(f"string {value!r} must be non-empty and without spaces")
+        return text
+    if t == "bool":
+        if not isinstance(value, (bool, int)):
+            raise ValueError(f"{value!r} is not a bool")
+        return bool(value)
+    if t in ("int", "float"):
+        if isinstance(value, (list, tuple, str)) or value is None:
+            raise ValueError(f"{value!r} is not a number")
+        number = float(value)  # type: ignore[arg-type]
+        if t == "int" and not number.is_integer():
+            raise ValueError(f"{value!r} is not an integer")
+        return int(number) if t == "int" else number
+    if t in ("list_int", "list_float"):
+        if not isinstance(value, (list, tuple)) or any(
+            isinstance(v, (list, tuple, str)) for v in value
+        ):
+            raise ValueError(f"{value!r} is not a list of numbers")
+        return [int(v) if t == "list_int" else float(v) for v in value]
+    raise ValueError(f"unsupported attribute type {t!r}")
+
+
+def _default(attr: AttrDef) -> object:
+    text = attr.default or ""
+    if text.strip().lower() in ("true", "false"):
+        return text.strip().lower() == "true"
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def attr_value(attr: AttrDef, value: object) -> AttrValue:
+    """A reference value converted to the attribute's type; BindingError when it cannot be."""
+    try:
+        return _convert(attr, value)
+    except (TypeError, ValueError) as exc:
+        raise BindingError(f"attribute {attr.name} ({attr.type}) cannot take {exc}") from None
+
+
+def _toml(value: object) -> str:
+    """A TOML value: JSON spells strings, numbers, booleans and lists the same way."""
+    return json.dumps(value)
+
+
+def _describe_ref(trial: TrialData) -> str:
+    tensors = [
+        f"{a.name} ({a.source}{', list' if a.kind == 'tensor_list' else ''})"
+        for a in trial.args
+        if a.kind in ("tensor", "tensor_list")
+    ]
+    nones = [a.name for a in trial.args if a.kind == "absent" and not a.defaulted]
+    values = [
+        f"{a.name}={a.value!r} ({a.source}{', default' if a.defaulted else ''})"
+        for a in trial.args
+        if a.kind == "value"
+    ]
+    results = [
+        o.name + (f" (mutated in place: {o.inplace_of})" if o.inplace_of else "")
+        for o in trial.outputs
+    ]
+    lines = [f"  reference tensors: {', '.join(tensors) or 'none'}"]
+    if nones:
+        lines.append(f"  reference None arguments: {', '.join(nones)}")
+    lines += [
+        f"  reference values: {', '.join(values) or 'none'}",
+        f"  reference results: {', '.join(results)}",
+    ]
+    return "\n".join(lines)
+
+
+def _describe_op(op: OpDefinition) -> str:
+    def tensors(ts: list[TensorDef]) -> str:
+        return ", ".join(
+            t.name + ("" if t.param_type == "required" else f" ({t.param_type})") for t in ts
+        )
+
+    attrs = ", ".join(
+        f"{a.name}: {a.type}" + (" (no default)" if a.default is None else "") for a in op.attrs
+    )
+    return (
+        f"  OpDef {op.name} inputs: {tensors(op.inputs) or 'none'}; attrs: {attrs or 'none'}; "
+        f"outputs: {tensors(op.outputs) or 'none'}"
+    )
+
+
+def suggested_table(op: OpDefinition, trial: TrialData, table: BindingTable | None) -> str:
+    """The `[binding]` table to write: the given entries, and for every other OpDef entry the
+    reference name at the same position (`"?"` where there is none)."""
+    table = table or BindingTable()
+    slots = [a.name for a in _input_slots(trial) if not (a.kind == "absent" and a.defaulted)]
+    values = [a.name for a in trial.args if a.kind == "value"]
+    results = [o.name for o in trial.outputs]
+
+    def entries(defs: list, given: dict, names: list[str]) -> str:
+        free = [n for n in names if n not in given.values()]
+        items = []
+        for d in defs:
+            if d.name in given:
+                items.append(f"{d.name} = {_toml(given[d.name])}")
+            else:
+                items.append(f"{d.name} = {_toml(free.pop(0) if free else '?')}")
+        return "{" + ", ".join(items) + "}"
+
+    lines = ["[binding]"]
+    if op.inputs:
+        lines.append(f"inputs = {entries(op.inputs, table.inputs, slots)}")
+    if op.attrs:
+        lines.append(f"attrs = {entries(op.attrs, table.attrs, values)}")
+    if op.outputs:
+        lines.append(f"outputs = {entries(op.outputs, table.outputs, results)}")
+    return "\n".join(lines)
+
+
+def _input_slots(trial: TrialData) -> list[RefArg]:
+    return [
+        a
+        for a in trial.args
+        if a.kind in ("tensor", "tensor_list") or (a.kind == "absent" and a.source == "forward")
+    ]
+
+
+def _check_input(d: TensorDef, a: RefArg) -> str | None:
+    """Why reference argument `a` cannot feed OpDef input `d` (None: it can)."""
+    if a.kind == "absent" and d.param_type != "optional":
+        return f"the reference passes None as {a.name} but OpDef input {d.name} is {d.param_type}"
+    if a.kind == "tensor_list" and d.param_type != "dynamic":
+        return (
+            f"the reference passes a tensor list as {a.name} but OpDef input {d.name} is "
+            f"{d.param_type} (a tensor list needs a DYNAMIC input)"
+        )
+    if a.kind == "tensor" and d.param_type == "dynamic":
+        return (
+            f"the reference passes one tensor as {a.name} but OpDef input {d.name} is dynamic "
+            "(pass a list of tensors)"
+        )
+    return None
+
+
+def _bind_inputs(op: OpDefinition, trial: TrialData, pinned: dict[str, str]) -> list[InputBinding]:
+    slots = _input_slots(trial)
+    by_name = {a.name: a for a in slots}
+    chosen: dict[str, RefArg | None] = {}
+    for d_name, a_name in pinned.items():
+        chosen[d_name] = by_name[a_name]
+    defs = [d for d in op.inputs if d.name not in chosen]
+    free = [a for a in slots if a.name not in pinned.values()]
+    d_keys = {_key(d.name): d for d in defs}
+    # A None left at its default (not passed by get_inputs) may name nothing.
+    if free and all(_key(a.name) in d_keys for a in free if not a.defaulted):
+        for a in free:
+            d = d_keys.get(_key(a.name))
+            if d is not None:
+                chosen[d.name] = a
+    else:
+        order = [a for a in free if not (a.kind == "absent" and a.defaulted)]
+        for d, a in zip(defs, order, strict=False):
+            chosen[d.name] = a
+        for a in order[len(defs) :]:
+            if a.kind != "absent":
+                raise BindingError(
+                    f"reference tensor {a.name} ({a.source}) has no OpDef input left to bind to "
+                    f"(OpDef {op.name} has {len(op.inputs)} inputs)"
+                )
+    out = []
+    for d in op.inputs:
+        a = chosen.get(d.name)
+        if a is None:
+            if d.param_type != "optional":
+                raise BindingError(
+                    f"OpDef input {d.name} ({d.param_type}) gets no tensor from the reference"
+                )
+            out.append(InputBinding(name=d.name, arg=None))
+            continue
+        why = _check_input(d, a)
+        if why:
+            raise BindingError(why)
+        out.append(InputBinding(name=d.name, arg=None if a.kind == "absent" else a.name))
+    return out
+
+
+def _bind_attrs(
+    op: OpDefinition, trial: TrialData, pinned: dict[str, str | AttrConstant]
+) -> tuple[list[AttrBinding], list[str]]:
+    values = [a for a in trial.args if a.kind in ("value", "absent") and a.source != "buffer"]
+    by_key = {_key(a.name): a for a in values}
+    chosen: dict[str, RefArg | AttrConstant] = {}
+    for name, target in pinned.items():
+        chosen[name] = (
+            next(a for a in values if a.name == target) if isinstance(target, str) else target
+        )
+    for attr in op.attrs:
+        if attr.name not in chosen and _key(attr.name) in by_key:
+            chosen[attr.name] = by_key[_key(attr.name)]
+    used = {id(v) for v in chosen.values() if isinstance(v, RefArg)}
+    free = [a for a in values if a.kind == "value" and id(a) not in used]
+    for attr in op.attrs:
+        if attr.name not in chosen and free:
+            chosen[attr.name] = free.pop(0)
+    out = []
+    for attr in op.attrs:
+        target = chosen.get(attr.name)
+        if isinstance(target, RefArg) and target.kind == "value":
+            attr_value(attr, target.value)
+            out.append(AttrBinding(name=attr.name, type=attr.type, arg=target.name))
+            continue
+        if target is not None and not isinstance(target, RefArg):
+            const = attr_value(attr, target)
+        elif attr.default is not None:
+            const = attr_value(attr, _default(attr))
+        else:
+            raise BindingError(
+                f"attribute {attr.name} of {op.name} has no default and the reference gives it "
+                "no value"
+            )
+        out.append(AttrBinding(name=attr.name, type=attr.type, constant=const))
+    notes = [
+        f"reference value {a.name}={a.value!r} ({a.source}) binds to no attribute"
+        for a in free
+        if not a.defaulted and a.source == "forward"
+    ]
+    return out, notes
+
+
+def _bind_outputs(
+    op: OpDefinition, trial: TrialData, inputs: list[InputBinding], pinned: dict[str, str]
+) -> list[OutputBinding]:
+    results = {o.name: o for o in trial.outputs}
+    chosen: dict[str, list[RefOutput]] = {d: [results[r]] for d, r in pinned.items()}
+    input_of = {b.arg: b.name for b in inputs if b.arg}
+    for d in op.outputs:
+        if d.name in chosen:
+            continue
+        taken = {id(o) for v in chosen.values() for o in v}
+        for o in trial.outputs:
+            names = {o.inplace_of, input_of.get(o.inplace_of or "")} - {None}
+            if id(o) not in taken and _key(d.name) in {_key(n) for n in names if n}:
+                chosen[d.name] = [o]
+                break
+    taken = {id(o) for v in chosen.values() for o in v}
+    free = [o for o in trial.outputs if id(o) not in taken]
+    defs = [d for d in op.outputs if d.name not in chosen]
+    for i, d in enumerate(defs):
+        if not free:
+            break
+        if d.param_type == "dynamic" and not free[0].is_list:
+            take = max(1, len(free) - (len(defs) - i - 1))
+            run = []
+            while free and len(run) < take and not free[0].is_list:
+                run.append(free.pop(0))
+            chosen[d.name] = run
+        else:
+            chosen[d.name] = [free.pop(0)]
+    if free:
+        raise BindingError(
+            f"reference result {free[0].name}"
+            + (f" (mutated in place: {free[0].inplace_of})" if free[0].inplace_of else "")
+            + f" has no OpDef output to compare with (OpDef {op.name} has "
+            f"{len(op.outputs)} outputs, the reference gives {len(trial.outputs)} results)"
+        )
+    out = []
+    for d in op.outputs:
+        got = chosen.get(d.name)
+        if not got:
+            raise BindingError(f"OpDef output {d.name} gets no reference result to compare with")
+        if d.param_type != "dynamic" and (len(got) != 1 or got[0].is_list):
+            raise BindingError(
+                f"reference result {got[0].name} is a tensor list but OpDef output {d.name} "
+                f"is {d.param_type} (a tensor list needs a DYNAMIC output)"
+            )
+        out.append(OutputBinding(name=d.name, results=[o.name for o in got]))
+    return out
+
+
+def _check_table(op: OpDefinition, trial: TrialData, table: BindingTable) -> None:
+    slots = [a.name for a in _input_slots(trial)]
+    values = [a.name for a in trial.args if a.kind in ("value", "absent")]
+    results = [o.name for o in trial.outputs]
+    for section, given, defs, names, what in (
+        ("inputs", table.inputs, op.inputs, slots, "reference tensors"),
+        ("attrs", table.attrs, op.attrs, values, "reference values"),
+        ("outputs", table.outputs, op.outputs, results, "reference results"),
+    ):
+        known = [d.name for d in defs]
+        for d_name, target in given.items():
+            if d_name not in known:
+                raise BindingError(
+                    f"[binding] {section} names {d_name!r}, which is not one of OpDef {op.name}'s "
+                    f"{section} ({', '.join(known) or 'none'})"
+                )
+            if isinstance(target, str) and target not in names:
+                raise BindingError(
+                    f"[binding] {section}.{d_name} = {target!r} names no reference value; "
+                    f"{what}: {', '.join(names) or 'none'}"
+                )
+
+
+def bind_op(op: OpDefinition, trial: TrialData, table: BindingTable | None = None) -> OpBinding:
+    """How `trial`'s reference binds to `op` (module docstring); BindingError names the first
+    thing that does not match, lists both sides and shows the `[binding]` table to write."""
+    given = table or BindingTable()
+    try:
+        _check_table(op, trial, given)
+        inputs = _bind_inputs(op, trial, given.inputs)
+        attrs, notes = _bind_attrs(op, trial, given.attrs)
+        outputs = _bind_outputs(op, trial, inputs, given.outputs)
+    except BindingError as exc:
+        raise BindingError(
+            f"the reference does not bind to OpDef {op.name}: {exc}\n"
+            f"{_describe_ref(trial)}\n{_describe_op(op)}\n"
+            "Say how in kernelgen.toml at the project root (OpDef name = reference name; "
+            "entries left out are inferred):\n\n"
+            f"{suggested_table(op, trial, table)}"
+        ) from None
+    return OpBinding(op=op.name, inputs=inputs, attrs=attrs, outputs=outputs, notes=notes)

@@ -1,0 +1,107 @@
+"""The project configuration: `kernelgen.toml` at the project root (or `[tool.kernelgen]` in
+pyproject.toml), read in one place for every tool that needs it.
+
+    reference = "tests/ref.py"      # the PyTorch reference (relative to the project root)
+
+    [lint]                          # ascend_tools.lint.config.LintConfig
+    chip = "ascend910b2"
+    ignore = ["missing-tail"]
+
+    [binding]                       # how the reference binds to the OpDef (ascend_tools.binding)
+    inputs = {x = "input", gamma = "weight"}
+    attrs = {alpha = "scale", beta = 0.5}
+    outputs = {y = "return[0]", var = "var"}
+
+The project's reference is `reference` when given, else `ref.py` at the project root, else none.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import tomllib
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from ascend_tools.chips import DEFAULT_CHIP
+
+CONFIG_FILES = ("kernelgen.toml", "pyproject.toml")
+DEFAULT_REFERENCE = "ref.py"
+
+
+class ConfigError(ValueError):
+    """The configuration file is unreadable or malformed; the message says which and why."""
+
+
+class LintConfig(BaseModel):
+    chip: str = DEFAULT_CHIP
+    ignore: list[str] = []
+    shapes: list[list[int]] | None = None
+    """Input shapes (test binding) used to evaluate host tiling values."""
+
+
+AttrConstant = bool | int | float | list[int] | list[float]
+
+
+class BindingTable(BaseModel):
+    """Explicit bindings, OpDef name -> reference name; what it leaves out is inferred.
+
+    inputs: OpDef input -> forward parameter, module parameter or buffer name.
+    attrs: OpDef attribute -> forward or `__init__` parameter name, or a constant (not a string).
+    outputs: OpDef output -> `return[i]` (i-th returned tensor) or the name of a forward
+    parameter the forward mutates in place.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    inputs: dict[str, str] = {}
+    attrs: dict[str, str | AttrConstant] = {}
+    outputs: dict[str, str] = {}
+
+
+class ProjectConfig(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    reference: str | None = None
+    lint: LintConfig | None = None
+    binding: BindingTable | None = None
+    path: Path | None = None
+    """The file the settings came from (None: no configuration file)."""
+
+
+def _section(data: dict, name: str) -> dict:
+    return data if name == "kernelgen.toml" else data.get("tool", {}).get("kernelgen", {})
+
+
+def load_project_config(root: Path) -> ProjectConfig:
+    """The settings of the project at `root`: the first of kernelgen.toml and pyproject.toml
+    that has any (all defaults when neither has)."""
+    for name in CONFIG_FILES:
+        path = root / name
+        if not path.is_file():
+            continue
+        try:
+            data = _section(tomllib.loads(path.read_text(encoding="utf-8")), name)
+        except (OSError, tomllib.TOMLDecodeError) as exc:
+            raise ConfigError(f"{path}: {exc}") from exc
+        if not data:
+            continue
+        try:
+            return ProjectConfig(**{**data, "path": path})
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            where = ".".join(str(p) for p in err["loc"])
+            raise ConfigError(f"{path}: bad setting {where}: {err['msg']}") from exc
+    return ProjectConfig()
+
+
+def project_reference(root: Path, config: ProjectConfig | None = None) -> Path | None:
+    """The project's PyTorch reference: `reference` in the configuration (relative to `root`),
+    else `ref.py` at `root`, else None (validation then only compiles)."""
+    config = config if config is not None else load_project_config(root)
+    if config.reference:
+        path = (root / config.reference).resolve()
+        if not path.is_file():
+            raise ConfigError(f"{config.path}: reference {config.reference!r} not found ({path})")
+        return path
+    default = root / DEFAULT_REFERENCE
+    return default.resolve() if default.is_file() else None

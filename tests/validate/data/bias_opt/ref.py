@@ -1,0 +1,17 @@
+"""y = x + bias with the optional bias absent: get_inputs() passes None."""
+
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def forward(self, x, bias=None):
+        return x if bias is None else x + bias
+
+
+def get_inputs():
+    return [torch.randn(4, 32), None]
+
+
+def get_init_inputs():
+    return []
