@@ -17,6 +17,7 @@ The project's reference is `reference` when given, else `ref.py` at the project 
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import tomllib
@@ -105,3 +106,37 @@ def project_reference(root: Path, config: ProjectConfig | None = None) -> Path |
         return path
     default = root / DEFAULT_REFERENCE
     return default.resolve() if default.is_file() else None
+
+
+_REFERENCE_LINE = re.compile(r"(?m)^\s*reference\s*=.*$")
+
+
+def write_reference(root: Path, reference: Path) -> Path:
+    """Writes `reference = "..."` into the root's kernelgen.toml (created when missing; other
+    content kept) and returns the file. The path is stored relative to the root when inside it."""
+    reference = reference.expanduser().resolve()
+    try:
+        value = reference.relative_to(root.resolve()).as_posix()
+    except ValueError:
+        value = reference.as_posix()
+    line = f"reference = {_toml_string(value)}"
+    config = root / CONFIG_FILES[0]
+    text = config.read_text(encoding="utf-8") if config.is_file() else ""
+    head = _top_level(text)
+    if _REFERENCE_LINE.search(head):
+        text = _REFERENCE_LINE.sub(line.replace("\\", "\\\\"), head, count=1) + text[len(head):]
+    else:
+        text = f"{line}\n{text}"
+    tomllib.loads(text)  # never write a file the next read cannot parse
+    config.write_text(text, encoding="utf-8")
+    return config
+
+
+def _top_level(text: str) -> str:
+    """The part of a TOML text before its first table header (where top-level keys live)."""
+    m = re.search(r"(?m)^\s*\[", text)
+    return text[: m.start()] if m else text
+
+
+def _toml_string(value: str) -> str:
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'

@@ -12,7 +12,7 @@ from pygls.exceptions import JsonRpcInvalidParams
 
 from server.lsp.convert import path_of, uri_of
 from server.lsp.jobs import JobError, run_worker
-from server.lsp.project import set_reference
+from ascend_tools.config import write_reference
 
 VALIDATE = "kernelgen.validate"
 GENERATE = "kernelgen.generateKernel"
@@ -62,7 +62,7 @@ def register(ls: Any) -> None:
         if not ref_path.is_file():
             raise JsonRpcInvalidParams(f"no such reference file: {ref_path}")
         try:
-            written = set_reference(state.root, ref_path)
+            written = write_reference(state.root, ref_path)
         except (OSError, ValueError) as exc:
             raise JsonRpcInvalidParams(f"cannot write kernelgen.toml: {exc}") from None
         return {"config": str(written), "reference": str(state.reference)}

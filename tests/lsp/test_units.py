@@ -13,7 +13,8 @@ from ascend_tools.catalog import load_catalog
 from kernelgen_lm.complete.llm import SuggestionCache, clean_suggestion
 from kernelgen_lm.train.store import SCHEMA_VERSION, EditStore, StoreError
 from server.lsp.config import resolve
-from server.lsp.project import find_reference, find_root, set_reference
+from ascend_tools.config import write_reference
+from server.lsp.project import find_reference, find_root
 
 
 def test_settings_layers_override_the_environment_and_bad_values_are_skipped() -> None:
@@ -47,11 +48,11 @@ def test_project_root_and_reference_lookup(tmp_path: Path) -> None:
     other.parent.mkdir()
     other.write_text("")
     (project / "kernelgen.toml").write_text("[lint]\nchip = \"ascend910b2\"\n")
-    set_reference(project, other)
+    write_reference(project, other)
     data = tomllib.loads((project / "kernelgen.toml").read_text())
     assert data["reference"] == "refs/other.py" and data["lint"]["chip"] == "ascend910b2"
     assert find_reference(project) == other.resolve()
-    set_reference(project, project / "ref.py")  # replaced, not duplicated
+    write_reference(project, project / "ref.py")  # replaced, not duplicated
     text = (project / "kernelgen.toml").read_text()
     assert text.count("reference =") == 1 and find_reference(project) == (
         project / "ref.py").resolve()
