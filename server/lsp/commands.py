@@ -10,9 +10,9 @@ from typing import Any
 from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcInvalidParams
 
+from ascend_tools.config import write_reference
 from server.lsp.convert import path_of, uri_of
 from server.lsp.jobs import JobError, run_worker
-from ascend_tools.config import write_reference
 
 VALIDATE = "kernelgen.validate"
 GENERATE = "kernelgen.generateKernel"

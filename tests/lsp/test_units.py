@@ -10,10 +10,10 @@ import pytest
 import tomllib
 
 from ascend_tools.catalog import load_catalog
+from ascend_tools.config import write_reference
 from kernelgen_lm.complete.llm import SuggestionCache, clean_suggestion
 from kernelgen_lm.train.store import SCHEMA_VERSION, EditStore, StoreError
 from server.lsp.config import resolve
-from ascend_tools.config import write_reference
 from server.lsp.project import find_reference, find_root
 
 
