@@ -11,11 +11,12 @@ from ascend_tools.chips import Chip
 from ascend_tools.diagnostics import Diagnostic, Fix, Severity, TextEdit, TextRange
 from ascend_tools.parse.evaluate import Evaluator, Value, clean_type
 from ascend_tools.parse.expr import Expr
-from ascend_tools.parse.facts import Call, Chunk, Located
+from ascend_tools.parse.facts import Call, Chunk, Decl, Located
 from ascend_tools.parse.model import KernelModel, QueueInfo
 
 SOURCE = "kernelgen-lint"
 _TENSOR_MAKERS = {"AllocTensor", "DeQue", "Get", "GetWithOffset"}
+_QUEUE_SETUP = {"InitBuffer"}  # calls that take a queue as an argument without driving it
 
 
 @dataclass
@@ -181,6 +182,72 @@ class LintContext:
         lo = ib.length.lo // size.hi
         hi = ib.length.hi // size.lo
         return Value(lo, hi, ib.length.notes + size.notes)
+
+
+def reaches(first: Call | Decl, later: Call | Decl) -> bool:
+    """Whether `first` has run (a declaration: is still alive) when `later` runs: one function,
+    `first` earlier, and `later` inside `first`'s block. Two objects in sibling branches such
+    as `if (TILING_KEY_IS(1)) {...} else {...}` never reach each other."""
+    if first is later:
+        return True
+    if first.chunk is not later.chunk or first.rel_start > later.rel_start:
+        return False
+    lo, hi = first.block
+    return (lo, hi) == (-1, -1) or lo <= later.rel_start <= hi
+
+
+def repeats(model: KernelModel, call: Call, depth: int = 0) -> Call | None:
+    """The loop site that makes `call` run more than once: the call itself inside a loop, or a
+    call inside a loop of the method (of the same class) or function that contains it, found
+    up to three calls up. None when every path runs it once."""
+    if call.loop_depth:
+        return call
+    chunk = call.chunk
+    if depth >= 3 or chunk.kind != "function":
+        return None
+    for site in model.calls_by_name.get(chunk.name, []):
+        same_class = site.chunk.class_name == chunk.class_name and site.receiver is None
+        via_object = site.receiver is not None and chunk.class_name and _receiver_class(
+            model, site) == chunk.class_name
+        plain = not chunk.class_name and site.receiver is None
+        if same_class or via_object or plain:
+            found = repeats(model, site, depth + 1)
+            if found is not None:
+                return found
+    return None
+
+
+def _receiver_class(model: KernelModel, call: Call) -> str | None:
+    name = call.receiver_name
+    d = model.variable_decl(call.chunk, name) if name else None
+    return d.type_base if d is not None else None
+
+
+def shared_queue(model: KernelModel, queue: QueueInfo) -> str | None:
+    """Why a queue's protocol is not all visible in its own class, or None: it is a pointer or a
+    reference (another object drives it too), it is handed to a function as an argument, or
+    its class has a base or derived classes (they may use it through inheritance)."""
+    decl = queue.decl
+    src = model.documents[decl.chunk.file].data[decl.start:decl.end].decode("utf-8", "replace")
+    if any(ch in src.split(queue.name)[0] for ch in "*&"):
+        return f"{queue.name} is a pointer or reference"
+    owner = decl.chunk.class_name
+    for call in model.calls:
+        if call.name in _QUEUE_SETUP:
+            continue
+        for arg in call.args:
+            if _var_name(arg.expr) == queue.name and model.queue_for(call.chunk,
+                                                                     queue.name) is queue:
+                return f"{queue.name} is passed to {call.name} ({model.where(call)})"
+    if owner:
+        cls = model.classes.get(owner)
+        if cls is not None and cls.klass is not None and cls.klass.bases:
+            return f"{owner} derives from {', '.join(cls.klass.bases)}"
+        for other in model.classes.values():
+            if other.klass is not None and any(
+                    b.split("<")[0].rsplit("::", 1)[-1].strip() == owner for b in other.klass.bases):
+                return f"{other.name} derives from {owner}"
+    return None
 
 
 def _var_name(expr: Expr | None) -> str | None:

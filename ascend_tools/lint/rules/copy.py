@@ -30,26 +30,56 @@ def check_data_copies(ctx: LintContext) -> Iterator[Diagnostic]:
         yield from _params(ctx, call)
 
 
+# Positions a copy provably cannot use (L0 buffers are filled by LoadData/Mmad and drained by
+# Fixpipe, never by DataCopy to or from GM): errors. UB positions whose queue synchronises
+# the other direction work on the device but defeat the queue's events: warnings.
+_GM_TO_LOCAL: dict[str, Severity] = {
+    "A2": Severity.ERROR, "B2": Severity.ERROR, "CO1": Severity.ERROR, "C2": Severity.ERROR,
+    "VECOUT": Severity.WARNING,
+}
+_LOCAL_TO_GM: dict[str, Severity] = {
+    "A2": Severity.ERROR, "B2": Severity.ERROR, "C2": Severity.ERROR, "VECIN": Severity.WARNING,
+}
+_PAD_ALSO = {"VECOUT"}  # DataCopyPad may write a VECOUT tensor from GM
+
+
+def _position_severity(table: dict[str, Severity], positions: set[str],
+                       skip: set[str]) -> Severity | None:
+    """The mildest verdict over every position a queue's tensors take (a TQueBind has two)."""
+    verdicts = [table.get(p) for p in positions - skip]
+    if not verdicts or None in verdicts:
+        return None
+    return Severity.WARNING if Severity.WARNING in verdicts else Severity.ERROR
+
+
 def _positions(
     ctx: LintContext, call: Call, dst: TensorRef, src: TensorRef
 ) -> Iterator[Diagnostic]:
-    if dst.kind == "local" and src.kind == "global" and dst.queue is not None:
-        allowed = {"VECIN", "A1", "B1", "VECCALC"} | ({"VECOUT"} if call.name == "DataCopyPad"
-                                                      else set())
-        if dst.queue.position not in allowed and dst.queue.kind != "TBuf":
+    if dst.kind == "local" and src.kind == "global" and dst.queue is not None and (
+            dst.queue.kind != "TBuf"):
+        q = dst.queue
+        sev = _position_severity(_GM_TO_LOCAL, q.positions,
+                                 _PAD_ALSO if call.name == "DataCopyPad" else set())
+        if sev is not None:
             yield ctx.diag(
-                RuleCode.TENSOR_POSITION.value, Severity.ERROR, call,
-                f"{call.name} GM -> UB writes into {call.args[0].text}, a tensor of queue "
-                f"{dst.queue.name} at position {dst.queue.position}; copies into UB target "
-                "VECIN queues" + (" (DataCopyPad also VECOUT)" if call.name == "DataCopy" else ""))
+                RuleCode.TENSOR_POSITION.value, sev, call,
+                f"{call.name} GM -> {q.position} writes into {call.args[0].text}, a tensor of "
+                f"queue {q.name} ({ctx.model.where(q.decl)}) at position {q.position}; "
+                + ("DataCopy cannot write that buffer from GM" if sev == Severity.ERROR else
+                   "copies into UB target VECIN queues, whose EnQue/DeQue order MTE2 before "
+                   "the vector unit"))
     if dst.kind == "global" and src.kind == "local" and src.queue is not None and (
-        src.queue.position not in ("VECOUT", "VECCALC", "CO2") and src.queue.kind != "TBuf"
-    ):
-        yield ctx.diag(
-            RuleCode.TENSOR_POSITION.value, Severity.ERROR, call,
-            f"{call.name} UB -> GM reads {call.args[1].text}, a tensor of queue "
-            f"{src.queue.name} at position {src.queue.position}; copies out to GM come from "
-            "VECOUT queues")
+            src.queue.kind != "TBuf"):
+        q = src.queue
+        sev = _position_severity(_LOCAL_TO_GM, q.positions, set())
+        if sev is not None:
+            yield ctx.diag(
+                RuleCode.TENSOR_POSITION.value, sev, call,
+                f"{call.name} {q.position} -> GM reads {call.args[1].text}, a tensor of queue "
+                f"{q.name} ({ctx.model.where(q.decl)}) at position {q.position}; "
+                + ("DataCopy cannot read that buffer out to GM" if sev == Severity.ERROR else
+                   "copies out to GM come from VECOUT queues, whose EnQue/DeQue order the "
+                   "vector unit before MTE3"))
 
 
 def _count_form(

@@ -54,6 +54,8 @@ FORMS_BY_NAME = {
     "Brcb": Form((0, 1), {}, {4: (-1, 2)}),
     "Gather": Form((0, 1, 2), {5: 4}, {}, (0,)),
 }
+# L1 and L0 positions: never Unified Buffer on any chip (CO2 is UB on some chips only).
+NOT_UB = {"A1", "A2", "B1", "B2", "C1", "C2", "CO1"}
 _ALIGN_256 = {"Compare", "CompareScalar"}
 _COUNT_AT_LEAST_1 = {"ReduceSum", "ReduceMax", "ReduceMin"}
 
@@ -85,10 +87,12 @@ def check_vector_calls(ctx: LintContext) -> Iterator[Diagnostic]:
                 yield ctx.diag(RuleCode.TENSOR_POSITION.value, Severity.ERROR, arg,
                                f"{call.name} operand {arg.text} is a GlobalTensor; vector "
                                "operands must be LocalTensors in the Unified Buffer")
-            elif t.kind == "local" and t.queue is not None and not t.queue.in_ub:
+            elif t.kind == "local" and t.queue is not None and t.queue.positions and (
+                    t.queue.positions <= NOT_UB):
                 yield ctx.diag(RuleCode.TENSOR_POSITION.value, Severity.ERROR, arg,
-                               f"{call.name} operand {arg.text} lives at {t.queue.position}, "
-                               "not in the Unified Buffer")
+                               f"{call.name} operand {arg.text} lives at {t.queue.position} "
+                               f"(queue {t.queue.name}, {ctx.model.where(t.queue.decl)}), not in "
+                               "the Unified Buffer, where vector instructions read and write")
             yield from check_offset(ctx, call, t, arg)
         yield from _count(ctx, call, form, tensors)
         yield from _mask_repeat(ctx, call, form, tensors)
