@@ -244,8 +244,9 @@ def shared_queue(model: KernelModel, queue: QueueInfo) -> str | None:
         if cls is not None and cls.klass is not None and cls.klass.bases:
             return f"{owner} derives from {', '.join(cls.klass.bases)}"
         for other in model.classes.values():
-            if other.klass is not None and any(
-                    b.split("<")[0].rsplit("::", 1)[-1].strip() == owner for b in other.klass.bases):
+            bases = [b.split("<")[0].rsplit("::", 1)[-1].strip()
+                     for b in (other.klass.bases if other.klass is not None else [])]
+            if owner in bases:
                 return f"{other.name} derives from {owner}"
     return None
 

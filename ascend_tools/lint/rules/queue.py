@@ -76,8 +76,9 @@ def _protocol(ctx: LintContext, q: QueueInfo, by: dict[str, list[Call]]) -> Iter
         yield ctx.diag(
             RuleCode.QUEUE_PROTOCOL.value, Severity.ERROR, anchor,
             f"tensors of {q.name} are never released with FreeTensor (no FreeTensor on {q.name} "
-            f"in its class) while AllocTensor repeats (loop at {ctx.model.where(loop)}); each "
-            f"iteration leaks a buffer and AllocTensor hangs once the {q.name} blocks run out",
+            f"in its class) while AllocTensor repeats (run in a loop at "
+            f"{ctx.model.where(loop)}); each iteration leaks a buffer and AllocTensor hangs "
+            f"once the {q.name} blocks run out",
             _free_fix(ctx, q, anchor), start=anchor.abs_name_start, end=anchor.abs_name_end)
 
 

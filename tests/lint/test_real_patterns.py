@@ -1,0 +1,132 @@
+"""Patterns of real, hardware-proven kernels (fixtures in tests/data/lint_patterns, written for
+these tests): the linter reports no error on them, and still reports the faults it can prove,
+with the evidence in the message."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ascend_tools.diagnostics import RuleCode, Severity
+from tests.lint.helpers import codes, errors, lint_texts
+
+R = RuleCode
+PATTERNS = Path(__file__).resolve().parents[1] / "data" / "lint_patterns"
+
+
+def texts_of(name: str) -> dict[str, str]:
+    path = PATTERNS / name
+    files = [path] if path.is_file() else sorted(p for p in path.rglob("*") if p.is_file())
+    return {str(f): f.read_text() for f in files}
+
+
+def replaced(texts: dict[str, str], old: str, new: str) -> dict[str, str]:
+    hits = [p for p, t in texts.items() if old in t]
+    assert hits, old
+    return {**texts, hits[0]: texts[hits[0]].replace(old, new, 1)}
+
+
+def only(diags, code: RuleCode):
+    found = [d for d in diags if d.code == code.value]
+    assert found, [d.compiler_style() for d in diags]
+    return found[0]
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in PATTERNS.iterdir()))
+@pytest.mark.parametrize("chip", ["ascend910b2", "ascend910"])
+def test_real_kernel_pattern_has_no_error(name: str, chip: str) -> None:
+    diags = lint_texts(texts_of(name), chip=chip)
+    assert errors(diags) == [], [d.compiler_style() for d in errors(diags)]
+
+
+# ---------------------------------------------------------------- queue protocol
+def test_queue_split_across_methods_and_loop_is_not_a_protocol_error() -> None:
+    diags = lint_texts(texts_of("split_queue_methods.cpp"))
+    assert R.QUEUE_PROTOCOL.value not in codes(diags)
+
+
+def test_queue_shared_with_a_base_class_gets_no_protocol_verdict() -> None:
+    diags = lint_texts(texts_of("inherited_queues.cpp"))
+    assert R.QUEUE_PROTOCOL.value not in codes(diags)
+
+
+def test_missing_free_tensor_in_a_loop_is_still_an_error_naming_the_loop() -> None:
+    texts = replaced(texts_of("split_queue_methods.cpp"), "        outQueue.FreeTensor(yLocal);\n",
+                     "")
+    d = only(lint_texts(texts), R.QUEUE_PROTOCOL)
+    assert d.severity == Severity.ERROR and "outQueue" in d.message
+    assert "run in a loop at split_queue_methods.cpp:41" in d.message
+
+
+def test_tensor_allocated_once_and_kept_is_not_a_leak() -> None:
+    texts = replaced(texts_of("split_queue_methods.cpp"),
+                     "        scratchQueue.FreeTensor(scratch);\n", "")
+    assert R.QUEUE_PROTOCOL.value not in codes(lint_texts(texts))
+
+
+def test_dequeue_of_a_queue_only_a_helper_fills_is_not_an_error() -> None:
+    diags = lint_texts(texts_of("split_queue_methods.cpp"))
+    assert not [d for d in diags if "biasQueue" in d.message]
+
+
+def test_tbuf_allocate_is_a_warning_and_tbuf_enqueue_an_error() -> None:
+    texts = texts_of("split_queue_methods.cpp")
+    line = "        LocalTensor<float> tmp = calcBuf.Get<float>();\n"
+    alloc = replaced(texts, line, line.replace("Get<float>", "AllocTensor<float>"))
+    assert only(lint_texts(alloc), R.TENSOR_POSITION).severity == Severity.WARNING
+    enq = replaced(texts, line, line + "        calcBuf.EnQue(tmp);\n")
+    d = only(lint_texts(enq), R.TENSOR_POSITION)
+    assert d.severity == Severity.ERROR and "split_queue_methods.cpp:78" in d.message
+
+
+# ---------------------------------------------------------------- TPipe and Matmul
+def test_kernel_classes_in_tiling_key_branches_each_own_a_tpipe() -> None:
+    diags = lint_texts(texts_of("tiling_key_classes.cpp"))
+    assert R.SINGLE_TPIPE.value not in codes(diags)
+    assert R.PARAM_RANGE.value not in codes(diags)
+
+
+def test_two_tpipes_on_one_path_name_both_declarations() -> None:
+    texts = replaced(texts_of("tiling_key_classes.cpp"), "        KernelSmall op;\n",
+                     "        TPipe pipe;\n        KernelSmall op;\n")
+    d = only(lint_texts(texts), R.SINGLE_TPIPE)
+    assert d.severity == Severity.ERROR
+    assert "pipe (tiling_key_classes.cpp:78)" in d.message and "op.pipe" in d.message
+
+
+def test_tpipe_declared_in_a_nested_block_after_another_ends_is_fine() -> None:
+    line = "    GET_TILING_DATA(tilingData, tiling);\n"
+    texts = replaced(texts_of("tiling_key_classes.cpp"), line,
+                     line + "    {\n        TPipe warmup;\n    }\n")
+    assert R.SINGLE_TPIPE.value not in codes(lint_texts(texts))
+
+
+def test_five_matmul_objects_in_one_class_is_an_error() -> None:
+    texts = replaced(texts_of("tiling_key_classes.cpp"), "    Matmul<A, A, C, C> mm2;\n",
+                     "    Matmul<A, A, C, C> mm2;\n    Matmul<A, A, C, C> mm3;\n"
+                     "    Matmul<A, A, C, C> mm4;\n")
+    d = only(lint_texts(texts), R.PARAM_RANGE)
+    assert "KernelMm holds 5 Matmul objects" in d.message
+
+
+def test_regist_matmul_obj_after_init_in_a_sibling_branch_is_fine() -> None:
+    diags = lint_texts(texts_of("tiling_key_classes.cpp"))
+    assert not [d for d in diags if "REGIST_MATMUL_OBJ" in d.message]
+
+
+# ---------------------------------------------------------------- positions
+def test_bind_queue_tensor_copied_out_is_not_a_position_error() -> None:
+    diags = lint_texts(texts_of("tiling_key_classes.cpp"))
+    assert R.TENSOR_POSITION.value not in codes(diags)
+
+
+def test_vecin_tensor_copied_out_is_a_warning_and_an_l0_tensor_an_error() -> None:
+    texts = texts_of("tiling_key_classes.cpp")
+    vecin = replaced(texts, "TQueBind<TPosition::VECIN, TPosition::VECOUT, 2> que;",
+                     "TQue<TPosition::VECIN, 2> que;")
+    assert only(lint_texts(vecin), R.TENSOR_POSITION).severity == Severity.WARNING
+    l0a = replaced(texts, "TQueBind<TPosition::VECIN, TPosition::VECOUT, 2> que;",
+                   "TQue<TPosition::A2, 2> que;")
+    d = only(lint_texts(l0a), R.TENSOR_POSITION)
+    assert d.severity == Severity.ERROR and "position A2" in d.message
