@@ -34,7 +34,7 @@ def only(diags, code: RuleCode):
 
 
 @pytest.mark.parametrize("name", sorted(p.name for p in PATTERNS.iterdir()))
-@pytest.mark.parametrize("chip", ["ascend910b2", "ascend910"])
+@pytest.mark.parametrize("chip", ["ascend910b2", "ascend910_93"])
 def test_real_kernel_pattern_has_no_error(name: str, chip: str) -> None:
     diags = lint_texts(texts_of(name), chip=chip)
     assert errors(diags) == [], [d.compiler_style() for d in errors(diags)]
@@ -130,3 +130,44 @@ def test_vecin_tensor_copied_out_is_a_warning_and_an_l0_tensor_an_error() -> Non
                    "TQue<TPosition::A2, 2> que;")
     d = only(lint_texts(l0a), R.TENSOR_POSITION)
     assert d.severity == Severity.ERROR and "position A2" in d.message
+
+
+# ---------------------------------------------------------------- tiling
+def test_tiling_fields_of_keyed_structs_and_multiword_types_are_known() -> None:
+    diags = lint_texts(texts_of("tiling_project"))
+    assert R.TILING_MISMATCH.value not in codes(diags)
+
+
+def test_field_missing_from_the_struct_its_macro_names_is_an_error() -> None:
+    texts = replaced(texts_of("tiling_project"), "wide.splitCol", "wide.splitCols")
+    d = only(lint_texts(texts), R.TILING_MISMATCH)
+    assert d.severity == Severity.ERROR and "NormCustomWideTilingData" in d.message
+    assert "norm_custom_tiling.h:14" in d.message and "did you mean splitCol" in d.message
+
+
+def test_host_setter_checked_against_its_own_struct() -> None:
+    texts = replaced(texts_of("tiling_project"), "wide.set_splitCol(4096);",
+                     "wide.set_epsilon(1.0f);")
+    d = only(lint_texts(texts), R.TILING_MISMATCH)
+    assert "sets epsilon on wide, a NormCustomWideTilingData" in d.message
+
+
+def test_kernel_struct_with_other_type_names_but_same_sizes_matches() -> None:
+    texts = replaced(texts_of("tiling_project"), "    uint32_t rowsPerCore;\n    float epsilon;",
+                     "    uint16_t rowsPerCore;\n    float epsilon;")
+    d = only(lint_texts(texts), R.TILING_MISMATCH)
+    assert "rowsPerCore (2 B)" in d.message and "rowsPerCore (4 B)" in d.message
+
+
+def test_parameter_order_of_a_directly_launched_kernel_is_the_callers() -> None:
+    src = (PATTERNS / "tiling_key_classes.cpp").read_text().replace(
+        "keyed_custom_v2(GM_ADDR x, GM_ADDR workspace, GM_ADDR tiling)",
+        "keyed_custom_v2(GM_ADDR x, GM_ADDR workspace, GM_ADDR sync, GM_ADDR param)")
+    assert R.TILING_MISMATCH.value not in codes(lint_texts({"k.cpp": src}))
+
+
+def test_inputs_bound_out_of_opdef_order_are_a_warning_naming_the_binding() -> None:
+    texts = replaced(texts_of("tiling_project"), "norm_custom(GM_ADDR x, GM_ADDR y,",
+                     "norm_custom(GM_ADDR y, GM_ADDR x,")
+    d = only(lint_texts(texts), R.TILING_MISMATCH)
+    assert d.severity == Severity.WARNING and "y receives x" in d.message
