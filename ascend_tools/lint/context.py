@@ -126,10 +126,15 @@ class LintContext:
         return out
 
     def buffer_of(self, queue: QueueInfo) -> InitBuf | None:
-        for ib in self.init_buffers:
-            if ib.queue is queue or (ib.queue is not None and ib.queue.decl is queue.decl):
-                return ib
-        return None
+        """The queue's InitBuffer; of several (one per branch or tiling key), the largest, so
+        that a count checked against it is too large for every layout."""
+        found = [ib for ib in self.init_buffers
+                 if ib.queue is queue or (ib.queue is not None and ib.queue.decl is queue.decl)]
+        if len(found) > 1:
+            if any(ib.length is None for ib in found):
+                return None
+            return max(found, key=lambda ib: ib.length.hi if ib.length else 0)
+        return found[0] if found else None
 
     # ------------------------------------------------------------------ tensors
     def tensor(self, expr: Expr, chunk: Chunk, order: int) -> TensorRef:

@@ -171,3 +171,29 @@ def test_inputs_bound_out_of_opdef_order_are_a_warning_naming_the_binding() -> N
                      "norm_custom(GM_ADDR y, GM_ADDR x,")
     d = only(lint_texts(texts), R.TILING_MISMATCH)
     assert d.severity == Severity.WARNING and "y receives x" in d.message
+
+
+# ---------------------------------------------------------------- buffers per layout
+def test_buffers_of_alternative_branches_are_not_added_together() -> None:
+    diags = lint_texts(texts_of("branch_layouts.cpp"))
+    assert R.BUFFER_COUNT.value not in codes(diags)
+    assert R.UB_OVERFLOW.value not in codes(diags)
+
+
+def test_buffers_on_every_path_over_the_limit_are_an_error_listing_them() -> None:
+    texts = replaced(texts_of("branch_layouts.cpp"), "        if (!wide) {\n",
+                     "        pipe->InitBuffer(wideBuf, 70, 64);\n        if (!wide) {\n")
+    d = only(lint_texts(texts), R.BUFFER_COUNT)
+    assert d.severity == Severity.ERROR and "holds 70 buffers (wideBuf: 70" in d.message
+
+
+def test_a_branch_over_the_buffer_limit_is_a_warning() -> None:
+    texts = replaced(texts_of("branch_layouts.cpp"), "pipe->InitBuffer(wideBuf, 30,",
+                     "pipe->InitBuffer(wideBuf, 62,")
+    d = only(lint_texts(texts), R.BUFFER_COUNT)
+    assert d.severity == Severity.WARNING and "may hold 66" in d.message
+
+
+def test_count_is_checked_against_the_largest_layout_of_a_queue() -> None:
+    diags = lint_texts(texts_of("branch_layouts.cpp"))
+    assert R.COUNT_EXCEEDS_TENSOR.value not in codes(diags)
