@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from ascend_tools.diagnostics import RuleCode, Severity
-from tests.lint.helpers import codes, errors, lint_texts
+from tests.lint.helpers import codes, errors, fix_and_relint, lint_texts
 
 R = RuleCode
 PATTERNS = Path(__file__).resolve().parents[1] / "data" / "lint_patterns"
@@ -197,3 +197,46 @@ def test_a_branch_over_the_buffer_limit_is_a_warning() -> None:
 def test_count_is_checked_against_the_largest_layout_of_a_queue() -> None:
     diags = lint_texts(texts_of("branch_layouts.cpp"))
     assert R.COUNT_EXCEEDS_TENSOR.value not in codes(diags)
+
+
+# ---------------------------------------------------------------- tail copies
+TAIL_PAD_IN = "DataCopyPad(x, xGm[i * tile], params, DataCopyPadExtParams<float>{false, 0, 0, 0});"
+
+
+def test_datacopy_of_a_runtime_tail_is_a_warning_with_the_datacopypad_fix() -> None:
+    texts = replaced(texts_of("tail_copy.cpp"), TAIL_PAD_IN, "DataCopy(x, xGm[i * tile], count);")
+    d = only(lint_texts(texts), R.DATACOPY_ALIGN)
+    assert d.severity == Severity.WARNING
+    assert "count = length - i * tile" in d.message and "8 elements" in d.message
+    assert d.fix is not None
+    fixed, diags = fix_and_relint(texts, R.DATACOPY_ALIGN.value)
+    assert "DataCopyPad(x, xGm[i * tile], AscendC::DataCopyExtParams" in "".join(fixed.values())
+    assert R.DATACOPY_ALIGN.value not in codes(diags) and errors(diags) == []
+
+
+def test_datacopy_of_a_plain_tail_expression_is_a_warning() -> None:
+    texts = replaced(texts_of("tail_copy.cpp"), TAIL_PAD_IN,
+                     "DataCopy(x, xGm[i * tile], length - i * tile);")
+    d = only(lint_texts(texts), R.DATACOPY_ALIGN)
+    assert d.severity == Severity.WARNING and "(length - i * tile)" in d.message
+
+
+def test_tail_rounded_to_whole_blocks_is_not_reported() -> None:
+    texts = replaced(texts_of("tail_copy.cpp"), TAIL_PAD_IN, "DataCopy(x, xGm[i * tile], padded);")
+    assert R.DATACOPY_ALIGN.value not in codes(lint_texts(texts))
+    block = replaced(texts_of("tail_copy.cpp"), TAIL_PAD_IN,
+                     "uint32_t block = 32 / sizeof(float);\n"
+                     "            DataCopy(x, xGm[i * tile], count / block * block);")
+    assert R.DATACOPY_ALIGN.value not in codes(lint_texts(block))
+
+
+def test_runtime_count_that_is_not_a_tail_is_not_reported() -> None:
+    texts = replaced(texts_of("tail_copy.cpp"), TAIL_PAD_IN, "DataCopy(x, xGm[i * tile], tile);")
+    assert R.DATACOPY_ALIGN.value not in codes(lint_texts(texts))
+
+
+def test_tail_of_constants_proved_unaligned_is_an_error() -> None:
+    texts = replaced(texts_of("tail_copy.cpp"), TAIL_PAD_IN,
+                     "DataCopy(x, xGm[i * tile], 1000 - 3 * 250);")
+    d = only(lint_texts(texts), R.DATACOPY_ALIGN)
+    assert d.severity == Severity.ERROR and "250 elements x 4 B = 1000 B" in d.message

@@ -8,8 +8,10 @@ from collections.abc import Iterator
 from ascend_tools.chips import BLOCK_BYTES
 from ascend_tools.diagnostics import Diagnostic, Fix, RuleCode, Severity
 from ascend_tools.lint.context import LintContext, TensorRef, elem_size
+from ascend_tools.lint.multiples import CountFacts
 from ascend_tools.lint.rules.common import check_offset, count_vs_size
 from ascend_tools.parse.consts import parse_value_text
+from ascend_tools.parse.evaluate import Value
 from ascend_tools.parse.facts import Call
 
 _MAX_BLOCK_COUNT = 4095
@@ -93,14 +95,14 @@ def _count_form(
         return
     count = ctx.ev.eval(count_arg.expr, call.chunk, call.order)
     size = elem_size(ctx, local, call.chunk)
-    if count is None or size is None:
+    if size is None:
         return
-    yield from count_vs_size(ctx, call, count, count_arg, [(dst, call.args[0]),
-                                                           (src, call.args[1])])
-    if not count.exact:
-        bad = [s for s in {size.lo, size.hi} if (count.lo * s) % BLOCK_BYTES]
-        if not bad or count.lo != count.hi:
-            return
+    if count is not None:
+        yield from count_vs_size(ctx, call, count, count_arg, [(dst, call.args[0]),
+                                                               (src, call.args[1])])
+    if count is None or not count.exact:
+        yield from _maybe_unaligned(ctx, call, dst, src, size)
+        return
     nbytes_lo = count.lo * size.lo
     nbytes_hi = count.lo * size.hi
     bad_sizes = sorted({s for s in (size.lo, size.hi) if (count.lo * s) % BLOCK_BYTES})
@@ -118,6 +120,29 @@ def _count_form(
         _to_datacopypad(ctx, call, dst, src),
         start=call.abs_name_start, end=call.end,
     )
+
+
+def _maybe_unaligned(ctx: LintContext, call: Call, dst: TensorRef, src: TensorRef,
+                     size: Value) -> Iterator[Diagnostic]:
+    """A count with no single value that comes from a remainder (a tail tile of a runtime
+    length) and that nothing rounds to whole blocks: it may be unaligned (a warning)."""
+    arg = call.args[2]
+    facts = CountFacts(ctx)
+    tail = facts.tail(arg.expr, call.chunk)
+    if tail is None:
+        return
+    multiple = facts.multiple(arg.expr, call.chunk)
+    sizes = sorted({int(size.lo), int(size.hi)})
+    unproved = [s for s in sizes if not multiple.aligned(s)]
+    if not unproved:
+        return
+    s = unproved[0]
+    yield ctx.diag(
+        RuleCode.DATACOPY_ALIGN.value, Severity.WARNING, call,
+        f"the count of this DataCopy, {arg.text}, is a tail ({tail}) that need not be a "
+        f"multiple of {BLOCK_BYTES // s} elements ({BLOCK_BYTES} B of {s}-byte elements); "
+        "when it is not, the NPU silently drops the unaligned end. DataCopyPad copies byte-exact lengths",
+        _to_datacopypad(ctx, call, dst, src), start=call.abs_name_start, end=call.end)
 
 
 def _is_params(ctx: LintContext, call: Call, expr) -> bool:
