@@ -141,7 +141,8 @@ def _maybe_unaligned(ctx: LintContext, call: Call, dst: TensorRef, src: TensorRe
         RuleCode.DATACOPY_ALIGN.value, Severity.WARNING, call,
         f"the count of this DataCopy, {arg.text}, is a tail ({tail}) that need not be a "
         f"multiple of {BLOCK_BYTES // s} elements ({BLOCK_BYTES} B of {s}-byte elements); "
-        "when it is not, the NPU silently drops the unaligned end. DataCopyPad copies byte-exact lengths",
+        "when it is not, the NPU silently drops the unaligned end. DataCopyPad copies "
+        "byte-exact lengths",
         _to_datacopypad(ctx, call, dst, src), start=call.abs_name_start, end=call.end)
 
 
