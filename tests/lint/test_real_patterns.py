@@ -240,3 +240,22 @@ def test_tail_of_constants_proved_unaligned_is_an_error() -> None:
                      "DataCopy(x, xGm[i * tile], 1000 - 3 * 250);")
     d = only(lint_texts(texts), R.DATACOPY_ALIGN)
     assert d.severity == Severity.ERROR and "250 elements x 4 B = 1000 B" in d.message
+
+
+# ---------------------------------------------------------------- unknown APIs
+def test_project_macros_helpers_and_user_class_members_are_not_unknown_apis() -> None:
+    assert R.UNKNOWN_API.value not in codes(lint_texts(texts_of("user_helpers.cpp")))
+
+
+def test_ascendc_name_the_catalog_lacks_is_only_a_warning() -> None:
+    texts = replaced(texts_of("user_helpers.cpp"), "        pipe->Reset();\n",
+                     "        AscendC::ProposalConcat(u, u, 1, 0);\n        u.SetAddrOffsetHint(0);\n")
+    found = [d for d in lint_texts(texts) if d.code == R.UNKNOWN_API.value]
+    assert found and all(d.severity == Severity.WARNING for d in found)
+
+
+def test_ascendc_name_respelled_in_another_case_is_an_error_saying_so() -> None:
+    texts = replaced(texts_of("user_helpers.cpp"), "        pipe->Reset();\n",
+                     "        AscendC::Datacopy(yGm, u, 4096);\n")
+    d = only(lint_texts(texts), R.UNKNOWN_API)
+    assert d.severity == Severity.ERROR and "AscendC spells it DataCopy" in d.message
