@@ -249,7 +249,8 @@ def test_project_macros_helpers_and_user_class_members_are_not_unknown_apis() ->
 
 def test_ascendc_name_the_catalog_lacks_is_only_a_warning() -> None:
     texts = replaced(texts_of("user_helpers.cpp"), "        pipe->Reset();\n",
-                     "        AscendC::ProposalConcat(u, u, 1, 0);\n        u.SetAddrOffsetHint(0);\n")
+                     "        AscendC::ProposalConcat(u, u, 1, 0);\n"
+                     "        u.SetAddrOffsetHint(0);\n")
     found = [d for d in lint_texts(texts) if d.code == R.UNKNOWN_API.value]
     assert found and all(d.severity == Severity.WARNING for d in found)
 
