@@ -260,3 +260,16 @@ def test_ascendc_name_respelled_in_another_case_is_an_error_saying_so() -> None:
                      "        AscendC::Datacopy(yGm, u, 4096);\n")
     d = only(lint_texts(texts), R.UNKNOWN_API)
     assert d.severity == Severity.ERROR and "AscendC spells it DataCopy" in d.message
+
+
+# ---------------------------------------------------------------- UB capacity
+def test_whole_memory_tbufs_addressed_by_hand_are_only_a_warning() -> None:
+    d = only(lint_texts(texts_of("self_addressed_ub.cpp")), R.UB_OVERFLOW)
+    assert d.severity == Severity.WARNING and "GetWithOffset" in d.message
+
+
+def test_whole_memory_tbufs_taken_whole_overflow_for_sure() -> None:
+    texts = replaced(texts_of("self_addressed_ub.cpp"), "outBuf.GetWithOffset<float>(1024, 4096)",
+                     "outBuf.Get<float>()")
+    texts = replaced(texts, "inBuf.GetWithOffset<float>(1024, 0)", "inBuf.Get<float>()")
+    assert only(lint_texts(texts), R.UB_OVERFLOW).severity == Severity.ERROR
