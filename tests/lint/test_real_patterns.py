@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from ascend_tools.diagnostics import RuleCode, Severity
-from tests.lint.helpers import codes, errors, fix_and_relint, lint_texts
+from tests.lint.helpers import codes, corpus_texts, errors, fix_and_relint, lint_texts, mutate
 
 R = RuleCode
 PATTERNS = Path(__file__).resolve().parents[1] / "data" / "lint_patterns"
@@ -273,3 +273,67 @@ def test_whole_memory_tbufs_taken_whole_overflow_for_sure() -> None:
                      "outBuf.Get<float>()")
     texts = replaced(texts, "inBuf.GetWithOffset<float>(1024, 0)", "inBuf.Get<float>()")
     assert only(lint_texts(texts), R.UB_OVERFLOW).severity == Severity.ERROR
+
+
+# ---------------------------------------------------------------- chips, cores, tails
+def test_datacopypad_under_an_arch_condition_is_only_a_warning_on_910() -> None:
+    src = (PATTERNS / "tail_copy.cpp").read_text()
+    guarded = src.replace(
+        "            " + TAIL_PAD_IN,
+        "#if __CCE_AICORE__ == 220\n            " + TAIL_PAD_IN + "\n#endif")
+    found = [d for d in lint_texts({"k.cpp": guarded}, chip="ascend910")
+             if d.code == R.CHIP_SUPPORT.value]
+    assert len(found) == 2  # the guarded copy-in (warning), the unguarded copy-out (error)
+    assert sorted(d.severity.value for d in found) == ["error", "warning"]
+    assert "#if __CCE_AICORE__ == 220" in next(d.message for d in found
+                                               if d.severity == Severity.WARNING)
+
+
+def test_include_guard_is_not_a_chip_condition() -> None:
+    src = "#ifndef K_H\n#define K_H\n" + (PATTERNS / "tail_copy.cpp").read_text() + "#endif\n"
+    found = [d for d in lint_texts({"k.cpp": src}, chip="ascend910")
+             if d.code == R.CHIP_SUPPORT.value]
+    assert found and all(d.severity == Severity.ERROR for d in found)
+
+
+def test_bfloat16_in_a_nested_dtype_block_is_only_a_warning_on_310p() -> None:
+    src = (PATTERNS / "tail_copy.cpp").read_text().replace(
+        "            uint32_t padded = (count + 7) / 8 * 8;\n",
+        "            uint32_t padded = (count + 7) / 8 * 8;\n"
+        "            if (padded == 0) {\n                LocalTensor<bfloat16_t> unused;\n"
+        "            }\n")
+    found = [d for d in lint_texts({"k.cpp": src}, chip="ascend310p") if "bfloat16" in d.message]
+    assert len(found) == 1 and found[0].severity == Severity.WARNING
+    assert "nested block" in found[0].message
+
+
+def test_mix_kernel_above_the_cube_cores_runs_in_waves_but_syncall_deadlocks() -> None:
+    src = (PATTERNS / "tiling_key_classes.cpp").read_text() + "// kernelgen: block_dim=30\n"
+    d = only(lint_texts({"k.cpp": src}), R.BLOCK_DIM)
+    assert d.severity == Severity.WARNING and "24 AI cores (a mix kernel)" in d.message
+    sync = src.replace("    op.Process();\n}\n", "    op.Process();\n    SyncAll();\n}\n")
+    d = only(lint_texts({"k.cpp": sync}), R.BLOCK_DIM)
+    assert d.severity == Severity.ERROR and "SyncAll (k.cpp:" in d.message
+
+
+def test_last_core_taking_the_rest_is_a_tail_path() -> None:
+    texts = corpus_texts("add_custom")
+    shapes = [[1000], [1000]]
+    assert R.MISSING_TAIL.value in codes(errors(lint_texts(texts, shapes=shapes)))
+    rest = mutate(texts, "        this->tileNum = tileNum;\n",
+                  "        this->tileNum = tileNum;\n"
+                  "        if (GetBlockIdx() == GetBlockNum() - 1) {\n"
+                  "            this->blockLength = totalLength\n"
+                  "                - this->blockLength * GetBlockIdx();\n"
+                  "        }\n")
+    assert R.MISSING_TAIL.value not in codes(lint_texts(rest, shapes=shapes))
+
+
+def test_mask_in_counter_mode_is_an_element_count() -> None:
+    texts = texts_of("tail_copy.cpp")
+    line = "            Abs(y, xIn, padded);\n"
+    counter = replaced(texts, line, "            SetMaskCount();\n"
+                       "            Abs(y, xIn, 1024, 1, {1, 1, 8, 8});\n            SetMaskNorm();\n")
+    assert R.MASK_RANGE.value not in codes(lint_texts(counter))
+    normal = replaced(texts, line, "            Abs(y, xIn, 1024, 1, {1, 1, 8, 8});\n")
+    assert R.MASK_RANGE.value in codes(lint_texts(normal))

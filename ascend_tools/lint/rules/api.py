@@ -123,9 +123,15 @@ def check_chip_support(ctx: LintContext) -> Iterator[Diagnostic]:
             continue
         if call.receiver is not None and not entry.is_member:
             continue
-        yield ctx.diag(RuleCode.CHIP_SUPPORT.value, Severity.ERROR, call,
+        if call.name in ctx.model.functions and not call.qualifier:
+            continue  # the project's own function of that name
+        guard = ctx.guard(call.chunk.file, call.start)
+        yield ctx.diag(RuleCode.CHIP_SUPPORT.value,
+                       Severity.WARNING if guard else Severity.ERROR, call,
                        f"{call.name} is not supported on {ctx.chip.name} ({arch}); it needs "
-                       f"{' or '.join(entry.archs)}",
+                       f"{' or '.join(entry.archs)}"
+                       + (f" (it sits under `{guard}`, which may exclude {ctx.chip.name})"
+                          if guard else ""),
                        start=call.abs_name_start, end=call.abs_name_end)
     if not ctx.chip.has_bf16:
         for chunk in ctx.chunks():
@@ -133,8 +139,19 @@ def check_chip_support(ctx: LintContext) -> Iterator[Diagnostic]:
 
 
 def _bf16(ctx: LintContext, chunk: Chunk) -> Iterator[Diagnostic]:
+    """A bfloat16_t declaration: an error on every path of the code; a warning under a
+    preprocessor condition or inside a nested block (an `if constexpr` on the dtype)."""
+    top = chunk.function.body_end if chunk.function else -1
     for d in chunk.decls:
         if "bfloat16_t" in d.type_text or "bfloat16_t" in d.template_args:
-            yield ctx.diag(RuleCode.CHIP_SUPPORT.value, Severity.ERROR, d,
-                           f"bfloat16_t is not supported on {ctx.chip.name}")
+            guard = ctx.guard(chunk.file, d.start)
+            nested = chunk.function is not None and d.block != (-1, -1) and (
+                d.block[1] != top + 1)
+            sure = not guard and not nested
+            yield ctx.diag(RuleCode.CHIP_SUPPORT.value,
+                           Severity.ERROR if sure else Severity.WARNING, d,
+                           f"bfloat16_t is not supported on {ctx.chip.name}"
+                           + (f" (under `{guard}`)" if guard else "")
+                           + (" (in a nested block that may not be compiled for this dtype)"
+                              if nested and not guard else ""))
             return

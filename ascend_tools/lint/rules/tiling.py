@@ -84,7 +84,27 @@ def _has_tail_path(ctx: LintContext, chunks: list[Chunk]) -> bool:
 
 
 def _has_mod(e: Expr) -> bool:
-    return has_op(e, {"%"})
+    """A remainder path: `x % n`, or a subtraction of a product or of a block offset
+    (`total - idx * perCore`, the last core taking what is left)."""
+    if has_op(e, {"%"}):
+        return True
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        if not x or not isinstance(x, tuple):
+            continue
+        if x[0] == "b" and x[1] == "-" and (has_op(x[3], {"*"}) or "GetBlockIdx" in render(x[3])
+                                            or has_op(x[2], {"*"})):
+            return True
+        if x[0] == "b":
+            stack += [x[2], x[3]]
+        elif x[0] in ("u", "cast"):
+            stack.append(x[2])
+        elif x[0] == "t":
+            stack += [x[1], x[2], x[3]]
+        elif x[0] == "c":
+            stack += list(x[3])
+    return False
 
 
 def check_missing_tail(ctx: LintContext) -> Iterator[Diagnostic]:
@@ -303,17 +323,20 @@ def check_block_dim(ctx: LintContext) -> Iterator[Diagnostic]:
         yield ctx.diag(RuleCode.BLOCK_DIM.value, Severity.ERROR, anchor,
                        f"blockDim {bd.fmt()} is outside [1, {_MAX_BLOCK_DIM}] ({why})")
         return
-    kernel_text = " ".join(ctx.model.documents[f].text for f in ctx.model.kernel_files)
-    mix = any(m in kernel_text for m in _MIX_MARKERS) or "KERNEL_TYPE_MIX" in kernel_text
-    sync = "SyncAll" in kernel_text
+    calls = ctx.model.calls_by_name
+    mix = any(m in calls for m in _MIX_MARKERS) or any(
+        d.type_base == "Matmul" for c in ctx.model.kernel_chunks() for d in c.decls) or any(
+        "KERNEL_TYPE_MIX" in ctx.model.documents[f].text for f in ctx.model.kernel_files)
+    sync = calls.get("SyncAll", [])
     cores = ctx.chip.cube_cores if mix and ctx.chip.split_cores else ctx.chip.vector_cores
     if bd.lo > cores:
-        if mix or sync:
+        if sync:
             yield ctx.diag(RuleCode.BLOCK_DIM.value, Severity.ERROR, anchor,
                            f"blockDim {bd.fmt()} exceeds the {cores} cores of {ctx.chip.name}; "
-                           f"{'SyncAll' if sync else 'a mix kernel'} needs every block resident "
-                           f"at once and deadlocks ({why})")
+                           f"SyncAll ({ctx.model.where(sync[0])}) needs every block resident at "
+                           f"once and deadlocks ({why})")
         else:
+            kind = "AI cores (a mix kernel)" if mix and ctx.chip.split_cores else "vector cores"
             yield ctx.diag(RuleCode.BLOCK_DIM.value, Severity.WARNING, anchor,
-                           f"blockDim {bd.fmt()} exceeds the {cores} vector cores of "
+                           f"blockDim {bd.fmt()} exceeds the {cores} {kind} of "
                            f"{ctx.chip.name}; blocks run in waves ({why})")

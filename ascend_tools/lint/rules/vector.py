@@ -129,8 +129,8 @@ def _mask_repeat(ctx: LintContext, call: Call, form: Form, tensors) -> Iterator[
         yield ctx.diag(RuleCode.REPEAT_RANGE.value, Severity.ERROR, call.args[rep_i],
                        f"{call.name} repeatTimes {rep.fmt()} exceeds {MAX_REPEAT} (it is a uint8_t "
                        "and wraps); split the work into several calls")
-    if mask_i < 0 or not tensors:
-        return
+    if mask_i < 0 or not tensors or "SetMaskCount" in ctx.model.calls_by_name:
+        return  # in counter mode (SetMaskCount) the mask is an element count
     mask = ctx.ev.eval(call.args[mask_i].expr, call.chunk, call.order)
     size = elem_size(ctx, tensors[0][0], call.chunk)
     if mask is not None and size is not None and size.lo > 0:
