@@ -333,7 +333,8 @@ def test_mask_in_counter_mode_is_an_element_count() -> None:
     texts = texts_of("tail_copy.cpp")
     line = "            Abs(y, xIn, padded);\n"
     counter = replaced(texts, line, "            SetMaskCount();\n"
-                       "            Abs(y, xIn, 1024, 1, {1, 1, 8, 8});\n            SetMaskNorm();\n")
+                       "            Abs(y, xIn, 1024, 1, {1, 1, 8, 8});\n"
+                       "            SetMaskNorm();\n")
     assert R.MASK_RANGE.value not in codes(lint_texts(counter))
     normal = replaced(texts, line, "            Abs(y, xIn, 1024, 1, {1, 1, 8, 8});\n")
     assert R.MASK_RANGE.value in codes(lint_texts(normal))
