@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from ascend_tools.diagnostics import RuleCode, Severity
+from ascend_tools.lint import lint_path, project_files
 from tests.lint.helpers import codes, corpus_texts, errors, fix_and_relint, lint_texts, mutate
 
 R = RuleCode
@@ -338,3 +339,28 @@ def test_mask_in_counter_mode_is_an_element_count() -> None:
     assert R.MASK_RANGE.value not in codes(lint_texts(counter))
     normal = replaced(texts, line, "            Abs(y, xIn, 1024, 1, {1, 1, 8, 8});\n")
     assert R.MASK_RANGE.value in codes(lint_texts(normal))
+
+
+# ---------------------------------------------------------------- project headers, physical UB
+def test_headers_the_kernel_includes_are_linted_with_it(tmp_path: Path) -> None:
+    root = PATTERNS / "launch_with_header"
+    _, files = project_files(root / "scale_launch.cpp")
+    assert [f.name for f in files] == ["scale_launch.cpp", "launch_consts.h"]
+    assert errors(lint_path(root)) == []
+    for f in files:  # the header's constant sizes the count check
+        text = f.read_text().replace("BLOCKS_OF(HALF_BUF) * 8", "Elems(HALF_BUF) * 2")
+        (tmp_path / f.name).write_text(text)
+    d = only(lint_path(tmp_path / "scale_launch.cpp"), R.COUNT_EXCEEDS_TENSOR)
+    assert "HALF_BUF = 65536 from launch_consts.h" in d.message
+
+
+def test_ub_between_the_documented_and_the_physical_size_is_a_warning_on_910() -> None:
+    src = (PATTERNS / "self_addressed_ub.cpp").read_text()
+    src = src.replace("GetWithOffset<float>(1024, 0)", "Get<float>()").replace(
+        "GetWithOffset<float>(1024, 4096)", "Get<float>()")
+    fits = src.replace("196608", "131072")
+    d = only(lint_texts({"k.cpp": fits}, chip="ascend910"), R.UB_OVERFLOW)
+    assert d.severity == Severity.WARNING and "the whole UB is 262144 B" in d.message
+    over = src.replace("196608", "140000")
+    assert only(lint_texts({"k.cpp": over}, chip="ascend910"), R.UB_OVERFLOW).severity == (
+        Severity.ERROR)

@@ -100,14 +100,17 @@ def _ub_unit(ctx: LintContext, bufs: list[InitBuf]) -> Iterator[Diagnostic]:
     fix_ev = ctx.ev.with_combo(combo)
     if total.hi > chip.ub_bytes:
         own = _self_addressed(ctx, bufs)
-        sure = total.lo > chip.ub_bytes and not own
+        physical = chip.ub_physical_bytes or chip.ub_bytes
+        sure = total.lo > physical and not own
         yield ctx.diag(
             RuleCode.UB_OVERFLOW.value, Severity.ERROR if sure else Severity.WARNING, anchor,
             f"Unified Buffer {'overflow' if sure else 'may overflow'} on {chip.name}: "
             f"InitBuffer total {amount} ({_kb(total.hi)}) exceeds the UB size {chip.ub_bytes} B "
             f"({_kb(chip.ub_bytes)}): {detail}"
             + (f"; the kernel places its own tensors in {', '.join(own)} with GetWithOffset, so "
-               "what it really uses there is not known" if own else ""),
+               "what it really uses there is not known" if own else "")
+            + (f"; the whole UB is {physical} B, of which {chip.ub_bytes} B are documented for "
+               "vector data" if physical > chip.ub_bytes and total.lo <= physical else ""),
             _shrink_fix(ctx, bufs, chip.ub_safe_bytes, fix_ev),
         )
     elif total.hi > chip.ub_safe_bytes:
