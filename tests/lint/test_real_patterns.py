@@ -116,6 +116,15 @@ def test_regist_matmul_obj_after_init_in_a_sibling_branch_is_fine() -> None:
     assert not [d for d in diags if "REGIST_MATMUL_OBJ" in d.message]
 
 
+def test_regist_matmul_obj_after_init_on_one_path_is_a_warning() -> None:
+    texts = replaced(texts_of("tiling_key_classes.cpp"), "        KernelMm2 op;\n",
+                     "        KernelSmall first;\n        first.Init(x, 2048);\n"
+                     "        KernelMm2 op;\n")
+    found = [d for d in lint_texts(texts) if "REGIST_MATMUL_OBJ" in d.message]
+    assert len(found) == 1 and found[0].severity == Severity.WARNING
+    assert "Init (tiling_key_classes.cpp:" in found[0].message
+
+
 # ---------------------------------------------------------------- positions
 def test_bind_queue_tensor_copied_out_is_not_a_position_error() -> None:
     diags = lint_texts(texts_of("tiling_key_classes.cpp"))
