@@ -16,6 +16,7 @@ from ascend_tools.parse.facts import Chunk, Define
 
 _TAIL_NAME = re.compile(r"tail|remain|last|rest", re.I)
 _ALIGN_CALL = re.compile(r"align|roundup|round_up", re.I)
+_ALIGNED_NAME = re.compile(r"alig", re.I)  # ...Aligned, ..._align, and the common "Aliged"
 _MAX_DEPTH = 8
 _ANY = 1 << 40  # the multiple of 0: every number divides it
 
@@ -39,6 +40,13 @@ class Multiple:
 
 
 _ONE = Multiple(1)
+
+
+def _rounds(quotient: Expr, factor: Expr) -> bool:
+    """`(x ...) / A` times the same A whose value is not known: the author rounds to A, an
+    alignment the host chose (a wrong A is another bug; an exact A is checked by value)."""
+    return quotient[0] == "b" and quotient[1] == "/" and render(quotient[3]) == render(factor) \
+        and factor[0] in ("id", "f")
 
 
 class CountFacts:
@@ -121,6 +129,8 @@ class CountFacts:
         if tag == "b":
             op, a, b = e[1], e[2], e[3]
             if op == "*":
+                if _rounds(a, b) or _rounds(b, a):
+                    return Multiple(1, True)  # x / A * A: rounded to A on purpose
                 return self.multiple(a, chunk, depth + 1).times(self.multiple(b, chunk, depth + 1))
             if op in ("+", "-", "%"):
                 return self.multiple(a, chunk, depth + 1).common(
@@ -186,6 +196,8 @@ class CountFacts:
             return render(e)
         if tag in ("id", "f"):
             name = e[1] if tag == "id" else e[2]
+            if isinstance(name, str) and _ALIGNED_NAME.search(name):
+                return None  # the author names it aligned: the rounding is theirs to keep
             if isinstance(name, str) and _TAIL_NAME.search(name):
                 return render(e)
             defs = self._defs_of(e, chunk) or []
@@ -195,7 +207,9 @@ class CountFacts:
                 for expr, where in defs:
                     found = self.tail(expr, where, depth + 1)
                     if found is not None:
-                        return found if found == render(e) else f"{render(e)} = {found}"
+                        own = render(e)
+                        return found if found == own or found.startswith(f"{own} = ") else (
+                            f"{own} = {found}")
             finally:
                 self._busy.discard(key)
             return None

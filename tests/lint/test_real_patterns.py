@@ -373,3 +373,19 @@ def test_ub_between_the_documented_and_the_physical_size_is_a_warning_on_910() -
     over = src.replace("196608", "140000")
     assert only(lint_texts({"k.cpp": over}, chip="ascend910"), R.UB_OVERFLOW).severity == (
         Severity.ERROR)
+
+
+def test_tail_rounded_to_a_runtime_alignment_or_named_aligned_is_not_reported() -> None:
+    texts = texts_of("tail_copy.cpp")
+    rounded = replaced(texts, TAIL_PAD_IN, "DataCopy(x, xGm[i * tile], (count + tile - 1) / tile "
+                       "* tile);")
+    assert R.DATACOPY_ALIGN.value not in codes(lint_texts(rounded))
+    named = replaced(texts, TAIL_PAD_IN, "uint32_t countAligned = count;\n"
+                     "            DataCopy(x, xGm[i * tile], countAligned);")
+    assert R.DATACOPY_ALIGN.value not in codes(lint_texts(named))
+
+
+def test_tail_message_keeps_the_parentheses_of_the_source() -> None:
+    texts = replaced(texts_of("tail_copy.cpp"), TAIL_PAD_IN,
+                     "DataCopy(x, xGm[i * tile], length - tile * (tiles - 1));")
+    assert "(length - tile * (tiles - 1))" in only(lint_texts(texts), R.DATACOPY_ALIGN).message
