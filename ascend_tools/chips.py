@@ -42,6 +42,9 @@ class Chip(BaseModel):
     cce_aicore: int
     ub_bytes: int
     ub_safe_bytes: int
+    ub_physical_bytes: int | None = None
+    """The whole UB where it is larger than `ub_bytes` (the part documented for vector data):
+    buffers past `ub_bytes` but inside it run on the device, so lint only warns there."""
     l1_bytes: int
     l0a_bytes: int
     l0b_bytes: int

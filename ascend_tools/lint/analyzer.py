@@ -4,6 +4,7 @@ kernel file or project on disk (the CLI)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from ascend_tools.catalog import load_catalog
@@ -124,7 +125,7 @@ def project_files(path: Path) -> tuple[Path, list[Path]]:
     header for the msopgen layout, or the single kernel file."""
     path = path.expanduser()
     if path.is_file():
-        return path.parent, [path]
+        return path.parent, [path, *_local_includes(path, {path.resolve()})]
     try:
         project = load_project(path)
     except ProjectError as exc:
@@ -135,7 +136,31 @@ def project_files(path: Path) -> tuple[Path, list[Path]]:
     if project.layout == "msopgen":  # the kernel's own headers (helpers, constants)
         files += [s for s in project.sources if s.parts[0] == "op_kernel" and s not in files
                   and s.suffix in (".h", ".hpp")]
-    return project.root, [project.abs(f) for f in files]
+    out = [project.abs(f) for f in files]
+    return project.root, out + _local_includes(out[0], set(out))
+
+
+_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.M)
+
+
+def _local_includes(kernel: Path, known: set[Path], depth: int = 2) -> list[Path]:
+    """Headers the kernel includes with quotes that exist next to it (and theirs, two levels):
+    the macros, helpers and structs they define are the project's own, not unknown APIs."""
+    out: list[Path] = []
+    try:
+        text = kernel.read_text(errors="replace")
+    except OSError:
+        return out
+    for name in _INCLUDE.findall(text):
+        path = (kernel.parent / name).resolve()
+        if path.suffix not in (".h", ".hpp") or not path.is_file() or path in known or any(
+                path.samefile(k) for k in known if k.exists()):
+            continue
+        known.add(path)
+        out.append(path)
+        if depth > 1:
+            out += _local_includes(path, known, depth - 1)
+    return out
 
 
 def lint_path(path: Path, chip: str | None = None, config: LintConfig | None = None,

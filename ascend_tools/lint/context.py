@@ -3,6 +3,7 @@ facts into diagnostics and resolve tensors and buffer sizes."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -11,11 +12,12 @@ from ascend_tools.chips import Chip
 from ascend_tools.diagnostics import Diagnostic, Fix, Severity, TextEdit, TextRange
 from ascend_tools.parse.evaluate import Evaluator, Value, clean_type
 from ascend_tools.parse.expr import Expr
-from ascend_tools.parse.facts import Call, Chunk, Located
+from ascend_tools.parse.facts import Call, Chunk, Decl, Located
 from ascend_tools.parse.model import KernelModel, QueueInfo
 
 SOURCE = "kernelgen-lint"
 _TENSOR_MAKERS = {"AllocTensor", "DeQue", "Get", "GetWithOffset"}
+_QUEUE_SETUP = {"InitBuffer"}  # calls that take a queue as an argument without driving it
 
 
 @dataclass
@@ -101,6 +103,16 @@ class LintContext:
     def edit(self, file: str, start: int, end: int, new_text: str) -> TextEdit:
         return TextEdit(file=file, range=self.range_of(file, start, end), new_text=new_text)
 
+    def guard(self, file: str, offset: int) -> str | None:
+        """The preprocessor condition around a byte offset (`#if __CCE_AICORE__ == 220`), or
+        None. The linter does not evaluate these: code under one may be for another chip."""
+        cache: dict[str, list[tuple[int, int, str]]] = self.model.__dict__.setdefault(
+            "_guards", {})
+        spans = cache.get(file)
+        if spans is None:
+            spans = cache[file] = _guarded_spans(self.model.documents[file].data)
+        return next((cond for lo, hi, cond in spans if lo <= offset < hi), None)
+
     def source(self, file: str, start: int, end: int) -> str:
         return self.model.documents[file].data[start:end].decode("utf-8", errors="replace")
 
@@ -125,10 +137,15 @@ class LintContext:
         return out
 
     def buffer_of(self, queue: QueueInfo) -> InitBuf | None:
-        for ib in self.init_buffers:
-            if ib.queue is queue or (ib.queue is not None and ib.queue.decl is queue.decl):
-                return ib
-        return None
+        """The queue's InitBuffer; of several (one per branch or tiling key), the largest, so
+        that a count checked against it is too large for every layout."""
+        found = [ib for ib in self.init_buffers
+                 if ib.queue is queue or (ib.queue is not None and ib.queue.decl is queue.decl)]
+        if len(found) > 1:
+            if any(ib.length is None for ib in found):
+                return None
+            return max(found, key=lambda ib: ib.length.hi if ib.length else 0)
+        return found[0] if found else None
 
     # ------------------------------------------------------------------ tensors
     def tensor(self, expr: Expr, chunk: Chunk, order: int) -> TensorRef:
@@ -181,6 +198,98 @@ class LintContext:
         lo = ib.length.lo // size.hi
         hi = ib.length.hi // size.lo
         return Value(lo, hi, ib.length.notes + size.notes)
+
+
+_DIRECTIVE = re.compile(rb"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b([^\n]*)", re.M)
+
+
+def _guarded_spans(data: bytes) -> list[tuple[int, int, str]]:
+    """(start, end, condition) of each #if/#ifdef/#ifndef ... #endif region, include guards
+    (`#ifndef X` followed by `#define X`) left out."""
+    spans: list[tuple[int, int, str]] = []
+    stack: list[tuple[int, str] | None] = []
+    for m in _DIRECTIVE.finditer(data):
+        kind = m.group(1).decode()
+        cond = f"#{kind}{m.group(2).decode(errors='replace').rstrip()}"
+        if kind in ("if", "ifdef", "ifndef"):
+            name = m.group(2).strip().split(b"//")[0].strip()
+            rest = data[m.end():m.end() + 200].lstrip()
+            is_guard = kind == "ifndef" and rest.startswith(b"#define " + name)
+            stack.append(None if is_guard else (m.start(), cond))
+        elif kind in ("elif", "else") and stack and stack[-1] is not None:
+            stack[-1] = (stack[-1][0], f"{stack[-1][1]} / {cond}")
+        elif kind == "endif" and stack:
+            top = stack.pop()
+            if top is not None:
+                spans.append((top[0], m.end(), top[1]))
+    return spans
+
+
+def reaches(first: Call | Decl, later: Call | Decl) -> bool:
+    """Whether `first` has run (a declaration: is still alive) when `later` runs: one function,
+    `first` earlier, and `later` inside `first`'s block. Two objects in sibling branches such
+    as `if (TILING_KEY_IS(1)) {...} else {...}` never reach each other."""
+    if first is later:
+        return True
+    if first.chunk is not later.chunk or first.rel_start > later.rel_start:
+        return False
+    lo, hi = first.block
+    return (lo, hi) == (-1, -1) or lo <= later.rel_start <= hi
+
+
+def repeats(model: KernelModel, call: Call, depth: int = 0) -> Call | None:
+    """The loop site that makes `call` run more than once: the call itself inside a loop, or a
+    call inside a loop of the method (of the same class) or function that contains it, found
+    up to three calls up. None when every path runs it once."""
+    if call.loop_depth:
+        return call
+    chunk = call.chunk
+    if depth >= 3 or chunk.kind != "function":
+        return None
+    for site in model.calls_by_name.get(chunk.name, []):
+        same_class = site.chunk.class_name == chunk.class_name and site.receiver is None
+        via_object = site.receiver is not None and chunk.class_name and _receiver_class(
+            model, site) == chunk.class_name
+        plain = not chunk.class_name and site.receiver is None
+        if same_class or via_object or plain:
+            found = repeats(model, site, depth + 1)
+            if found is not None:
+                return found
+    return None
+
+
+def _receiver_class(model: KernelModel, call: Call) -> str | None:
+    name = call.receiver_name
+    d = model.variable_decl(call.chunk, name) if name else None
+    return d.type_base if d is not None else None
+
+
+def shared_queue(model: KernelModel, queue: QueueInfo) -> str | None:
+    """Why a queue's protocol is not all visible in its own class, or None: it is a pointer or a
+    reference (another object drives it too), it is handed to a function as an argument, or
+    its class has a base or derived classes (they may use it through inheritance)."""
+    decl = queue.decl
+    src = model.documents[decl.chunk.file].data[decl.start:decl.end].decode("utf-8", "replace")
+    if any(ch in src.split(queue.name)[0] for ch in "*&"):
+        return f"{queue.name} is a pointer or reference"
+    owner = decl.chunk.class_name
+    for call in model.calls:
+        if call.name in _QUEUE_SETUP:
+            continue
+        for arg in call.args:
+            if _var_name(arg.expr) == queue.name and model.queue_for(call.chunk,
+                                                                     queue.name) is queue:
+                return f"{queue.name} is passed to {call.name} ({model.where(call)})"
+    if owner:
+        cls = model.classes.get(owner)
+        if cls is not None and cls.klass is not None and cls.klass.bases:
+            return f"{owner} derives from {', '.join(cls.klass.bases)}"
+        for other in model.classes.values():
+            bases = [b.split("<")[0].rsplit("::", 1)[-1].strip()
+                     for b in (other.klass.bases if other.klass is not None else [])]
+            if owner in bases:
+                return f"{other.name} derives from {owner}"
+    return None
 
 
 def _var_name(expr: Expr | None) -> str | None:

@@ -184,6 +184,21 @@ def has_op(expr: Expr, ops: set[str]) -> bool:
     return False
 
 
+_PRECEDENCE = {"*": 5, "/": 5, "%": 5, "+": 4, "-": 4, "<<": 3, ">>": 3, "<": 2, "<=": 2, ">": 2,
+               ">=": 2, "==": 1, "!=": 1, "&": 0, "^": 0, "|": 0, "&&": -1, "||": -2}
+
+
+def _operand(e: Expr, op: str, right: bool) -> str:
+    """An operand of a binary `op`, in parentheses where C++ would need them."""
+    text = render(e)
+    if e[0] == "t":
+        return f"({text})"
+    if e[0] != "b":
+        return text
+    inner, outer = _PRECEDENCE.get(e[1], 9), _PRECEDENCE.get(op, 9)
+    return f"({text})" if inner < outer or (right and inner == outer) else text
+
+
 def render(expr: Expr) -> str:
     """Compact source-like text of an expression, for messages."""
     tag = expr[0]
@@ -197,7 +212,7 @@ def render(expr: Expr) -> str:
         base = render(expr[1])
         return expr[2] if base == "this" else f"{base}.{expr[2]}"
     if tag == "b":
-        return f"{render(expr[2])} {expr[1]} {render(expr[3])}"
+        return f"{_operand(expr[2], expr[1], False)} {expr[1]} {_operand(expr[3], expr[1], True)}"
     if tag == "u":
         return f"{expr[1]}{render(expr[2])}"
     if tag == "sz":

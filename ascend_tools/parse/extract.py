@@ -125,15 +125,17 @@ class _Extractor:
         return node.start_byte - self.base, node.end_byte - self.base
 
     def walk(self, node: Node, loop: int = 0, branch: bool = False) -> None:
-        stack: list[tuple[Node, int, bool, tuple[Expr, bool] | None]] = [
-            (node, loop, branch, None)]
+        stack: list[tuple[Node, int, bool, tuple[Expr, bool] | None, tuple[int, int]]] = [
+            (node, loop, branch, None, (-1, -1))]
         while stack:
-            n, lp, br, guard = stack.pop()
+            n, lp, br, guard, block = stack.pop()
             t = n.type
+            if t == "compound_statement":
+                block = self.rel(n)
             if t == "call_expression":
-                self.call(n, lp, br)
+                self.call(n, lp, br, block)
             elif t == "declaration":
-                self.declaration(n, lp, member=False)
+                self.declaration(n, lp, member=False, block=block)
             elif t == "assignment_expression":
                 if n.start_byte not in self.loop_updates:
                     self.assign(n, lp, br, guard)
@@ -168,7 +170,7 @@ class _Extractor:
                         g = (cond_expr, True)
                     elif cond_expr is not None and k.start_byte == else_start:
                         g = (cond_expr, False)
-                    stack.append((k, lp, br, g))
+                    stack.append((k, lp, br, g, block))
 
     def for_loop(self, n: Node) -> None:
         """`for (T i = a; i < b; ++i)`: remember i's bound for its declaration, and keep the
@@ -192,7 +194,7 @@ class _Extractor:
             return
         self.loop_bounds[init.start_byte] = (text(left), text(op), to_expr(right))
 
-    def call(self, n: Node, loop: int, branch: bool) -> None:
+    def call(self, n: Node, loop: int, branch: bool, block: tuple[int, int] = (-1, -1)) -> None:
         fn = n.child_by_field_name("function")
         if fn is None:
             return
@@ -225,10 +227,11 @@ class _Extractor:
         self.c.calls.append(Call(
             self.c, s, e, name, qualifier, to_expr(receiver) if receiver is not None else None,
             text(receiver) if receiver is not None else "", targs, args, ns, ne, self.order,
-            loop, branch,
+            loop, branch, block,
         ))
 
-    def declaration(self, n: Node, loop: int, member: bool) -> None:
+    def declaration(self, n: Node, loop: int, member: bool,
+                    block: tuple[int, int] = (-1, -1)) -> None:
         ty = n.child_by_field_name("type")
         if ty is None:
             return
@@ -263,7 +266,7 @@ class _Extractor:
             s, e = self.rel(n)
             self.order += 1
             decl = Decl(self.c, s, e, text(target), type_text, base, targs, init_expr, is_const,
-                        member, self.order, loop)
+                        member, self.order, loop, block=block)
             if init is not None:
                 decl.init_start, decl.init_end = self.rel(init)
             bound = self.loop_bounds.get(n.start_byte)

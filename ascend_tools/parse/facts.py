@@ -72,6 +72,8 @@ class Call(Located):
     order: int
     loop_depth: int
     in_branch: bool
+    block: tuple[int, int] = (-1, -1)
+    """Relative span of the innermost `{...}` block around the call ((-1, -1): the chunk)."""
 
     @property
     def receiver_name(self) -> str | None:
@@ -114,6 +116,8 @@ class Decl(Located):
     init_end: int = -1
     loop_bound: tuple[str, Expr] | None = None
     """For a `for` loop counter: the comparison ("<" or "<=") and the bound it runs to."""
+    block: tuple[int, int] = (-1, -1)
+    """Relative span of the innermost `{...}` block the declaration lives in (its lifetime)."""
 
 
 @dataclass(slots=True, eq=False)

@@ -15,7 +15,8 @@ _COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
 _BEGIN = re.compile(r"BEGIN_TILING_DATA_DEF\s*\(\s*(\w+)\s*\)")
 _END = re.compile(r"END_TILING_DATA_DEF")
 _FIELD = re.compile(
-    r"TILING_DATA_FIELD_DEF(_ARR|_STRUCT)?\s*\(\s*([\w:]+)\s*,\s*(?:(\w+)\s*,\s*)?(\w+)\s*\)"
+    r"TILING_DATA_FIELD_DEF(_ARR|_STRUCT)?\s*\(\s*([\w:]+(?:\s+[\w:]+)*)\s*,\s*(?:(\w+)\s*,\s*)?"
+    r"(\w+)\s*\)"
 )
 _REGISTER = re.compile(r"REGISTER_TILING_DATA_CLASS\s*\(\s*(\w+)\s*,\s*(\w+)\s*\)")
 _OP_CLASS = re.compile(r"class\s+(\w+)\s*:\s*public\s+(?:ge::)?OpDef")

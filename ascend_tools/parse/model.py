@@ -23,10 +23,17 @@ class QueueInfo:
     position: str
     depth_text: str
     decl: Decl
+    bound_to: str = ""
+    """A TQueBind's destination position (its tensors are read there: VECIN -> VECOUT)."""
 
     @property
     def in_ub(self) -> bool:
         return self.position in UB_POSITIONS
+
+    @property
+    def positions(self) -> set[str]:
+        """Every position the queue's tensors occupy (both ends of a TQueBind)."""
+        return {self.position, self.bound_to} - {""}
 
 
 def _position(arg: str) -> str:
@@ -174,17 +181,20 @@ class KernelModel:
                 qdecls = c.memo["queues"] = [d for d in c.decls if d.type_base in QUEUE_TYPES]
             for d in qdecls:  # type: ignore[attr-defined]
                 if d.type_base in QUEUE_TYPES:
+                    bound = ""
                     if d.type_base == "TBuf":
                         pos = _position(d.template_args[0]) if d.template_args else "VECCALC"
                         depth = ""
                     elif d.type_base == "TQueBind":
                         pos = _position(d.template_args[0]) if d.template_args else "?"
+                        bound = _position(d.template_args[1]) if len(d.template_args) > 1 else ""
                         depth = d.template_args[2] if len(d.template_args) > 2 else "1"
                     else:
                         pos = _position(d.template_args[0]) if d.template_args else "?"
                         depth = d.template_args[1] if len(d.template_args) > 1 else "1"
                     scope = c.class_name if c.kind == "field" else c.qualified
-                    out[(scope, d.name)] = QueueInfo(d.name, d.type_base, pos, depth, d)
+                    out[(scope, d.name)] = QueueInfo(d.name, d.type_base, pos, depth, d,
+                                                     bound if d.type_base == "TQueBind" else "")
         return out
 
     def queue_for(self, chunk: Chunk, receiver: str | None) -> QueueInfo | None:

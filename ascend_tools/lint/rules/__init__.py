@@ -39,7 +39,7 @@ RULE_DOCS: dict[str, str] = {
     "buffer-count": "more than 64 buffers in a TPipe, or more tensors allocated at once at one "
                     "position than the chip allows (8, 4 on Ascend 910)",
     "datacopy-align": "DataCopy count * sizeof(T) not a multiple of 32 bytes (the NPU drops the "
-                      "tail)",
+                      "tail); a warning when a tail count may be unaligned",
     "ub-offset-align": "a UB operand local[off] whose byte offset is not 32-byte aligned",
     "count-exceeds-tensor": "a count larger than an operand's element count",
     "repeat-range": "repeatTimes above 255",

@@ -8,8 +8,10 @@ from collections.abc import Iterator
 from ascend_tools.chips import BLOCK_BYTES
 from ascend_tools.diagnostics import Diagnostic, Fix, RuleCode, Severity
 from ascend_tools.lint.context import LintContext, TensorRef, elem_size
+from ascend_tools.lint.multiples import CountFacts
 from ascend_tools.lint.rules.common import check_offset, count_vs_size
 from ascend_tools.parse.consts import parse_value_text
+from ascend_tools.parse.evaluate import Value
 from ascend_tools.parse.facts import Call
 
 _MAX_BLOCK_COUNT = 4095
@@ -30,26 +32,56 @@ def check_data_copies(ctx: LintContext) -> Iterator[Diagnostic]:
         yield from _params(ctx, call)
 
 
+# Positions a copy provably cannot use (L0 buffers are filled by LoadData/Mmad and drained by
+# Fixpipe, never by DataCopy to or from GM): errors. UB positions whose queue synchronises
+# the other direction work on the device but defeat the queue's events: warnings.
+_GM_TO_LOCAL: dict[str, Severity] = {
+    "A2": Severity.ERROR, "B2": Severity.ERROR, "CO1": Severity.ERROR, "C2": Severity.ERROR,
+    "VECOUT": Severity.WARNING,
+}
+_LOCAL_TO_GM: dict[str, Severity] = {
+    "A2": Severity.ERROR, "B2": Severity.ERROR, "C2": Severity.ERROR, "VECIN": Severity.WARNING,
+}
+_PAD_ALSO = {"VECOUT"}  # DataCopyPad may write a VECOUT tensor from GM
+
+
+def _position_severity(table: dict[str, Severity], positions: set[str],
+                       skip: set[str]) -> Severity | None:
+    """The mildest verdict over every position a queue's tensors take (a TQueBind has two)."""
+    verdicts = [table.get(p) for p in positions - skip]
+    if not verdicts or None in verdicts:
+        return None
+    return Severity.WARNING if Severity.WARNING in verdicts else Severity.ERROR
+
+
 def _positions(
     ctx: LintContext, call: Call, dst: TensorRef, src: TensorRef
 ) -> Iterator[Diagnostic]:
-    if dst.kind == "local" and src.kind == "global" and dst.queue is not None:
-        allowed = {"VECIN", "A1", "B1", "VECCALC"} | ({"VECOUT"} if call.name == "DataCopyPad"
-                                                      else set())
-        if dst.queue.position not in allowed and dst.queue.kind != "TBuf":
+    if dst.kind == "local" and src.kind == "global" and dst.queue is not None and (
+            dst.queue.kind != "TBuf"):
+        q = dst.queue
+        sev = _position_severity(_GM_TO_LOCAL, q.positions,
+                                 _PAD_ALSO if call.name == "DataCopyPad" else set())
+        if sev is not None:
             yield ctx.diag(
-                RuleCode.TENSOR_POSITION.value, Severity.ERROR, call,
-                f"{call.name} GM -> UB writes into {call.args[0].text}, a tensor of queue "
-                f"{dst.queue.name} at position {dst.queue.position}; copies into UB target "
-                "VECIN queues" + (" (DataCopyPad also VECOUT)" if call.name == "DataCopy" else ""))
+                RuleCode.TENSOR_POSITION.value, sev, call,
+                f"{call.name} GM -> {q.position} writes into {call.args[0].text}, a tensor of "
+                f"queue {q.name} ({ctx.model.where(q.decl)}) at position {q.position}; "
+                + ("DataCopy cannot write that buffer from GM" if sev == Severity.ERROR else
+                   "copies into UB target VECIN queues, whose EnQue/DeQue order MTE2 before "
+                   "the vector unit"))
     if dst.kind == "global" and src.kind == "local" and src.queue is not None and (
-        src.queue.position not in ("VECOUT", "VECCALC", "CO2") and src.queue.kind != "TBuf"
-    ):
-        yield ctx.diag(
-            RuleCode.TENSOR_POSITION.value, Severity.ERROR, call,
-            f"{call.name} UB -> GM reads {call.args[1].text}, a tensor of queue "
-            f"{src.queue.name} at position {src.queue.position}; copies out to GM come from "
-            "VECOUT queues")
+            src.queue.kind != "TBuf"):
+        q = src.queue
+        sev = _position_severity(_LOCAL_TO_GM, q.positions, set())
+        if sev is not None:
+            yield ctx.diag(
+                RuleCode.TENSOR_POSITION.value, sev, call,
+                f"{call.name} {q.position} -> GM reads {call.args[1].text}, a tensor of queue "
+                f"{q.name} ({ctx.model.where(q.decl)}) at position {q.position}; "
+                + ("DataCopy cannot read that buffer out to GM" if sev == Severity.ERROR else
+                   "copies out to GM come from VECOUT queues, whose EnQue/DeQue order the "
+                   "vector unit before MTE3"))
 
 
 def _count_form(
@@ -63,14 +95,14 @@ def _count_form(
         return
     count = ctx.ev.eval(count_arg.expr, call.chunk, call.order)
     size = elem_size(ctx, local, call.chunk)
-    if count is None or size is None:
+    if size is None:
         return
-    yield from count_vs_size(ctx, call, count, count_arg, [(dst, call.args[0]),
-                                                           (src, call.args[1])])
-    if not count.exact:
-        bad = [s for s in {size.lo, size.hi} if (count.lo * s) % BLOCK_BYTES]
-        if not bad or count.lo != count.hi:
-            return
+    if count is not None:
+        yield from count_vs_size(ctx, call, count, count_arg, [(dst, call.args[0]),
+                                                               (src, call.args[1])])
+    if count is None or not count.exact:
+        yield from _maybe_unaligned(ctx, call, dst, src, size)
+        return
     nbytes_lo = count.lo * size.lo
     nbytes_hi = count.lo * size.hi
     bad_sizes = sorted({s for s in (size.lo, size.hi) if (count.lo * s) % BLOCK_BYTES})
@@ -88,6 +120,30 @@ def _count_form(
         _to_datacopypad(ctx, call, dst, src),
         start=call.abs_name_start, end=call.end,
     )
+
+
+def _maybe_unaligned(ctx: LintContext, call: Call, dst: TensorRef, src: TensorRef,
+                     size: Value) -> Iterator[Diagnostic]:
+    """A count with no single value that comes from a remainder (a tail tile of a runtime
+    length) and that nothing rounds to whole blocks: it may be unaligned (a warning)."""
+    arg = call.args[2]
+    facts = CountFacts(ctx)
+    tail = facts.tail(arg.expr, call.chunk)
+    if tail is None:
+        return
+    multiple = facts.multiple(arg.expr, call.chunk)
+    sizes = sorted({int(size.lo), int(size.hi)})
+    unproved = [s for s in sizes if not multiple.aligned(s)]
+    if not unproved:
+        return
+    s = unproved[0]
+    yield ctx.diag(
+        RuleCode.DATACOPY_ALIGN.value, Severity.WARNING, call,
+        f"the count of this DataCopy, {arg.text}, is a tail ({tail}) that need not be a "
+        f"multiple of {BLOCK_BYTES // s} elements ({BLOCK_BYTES} B of {s}-byte elements); "
+        "when it is not, the NPU silently drops the unaligned end. DataCopyPad copies "
+        "byte-exact lengths",
+        _to_datacopypad(ctx, call, dst, src), start=call.abs_name_start, end=call.end)
 
 
 def _is_params(ctx: LintContext, call: Call, expr) -> bool:

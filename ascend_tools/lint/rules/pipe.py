@@ -1,4 +1,7 @@
-"""One TPipe alive, REGIST_MATMUL_OBJ before InitBuffer, at most 4 Matmul objects (7.12)."""
+"""One TPipe alive, REGIST_MATMUL_OBJ before InitBuffer, at most 4 Matmul objects (7.12).
+
+Objects count as alive together only on one path: kernel classes picked by tiling key in
+sibling branches, or separate kernel functions, each have their own TPipe legitimately."""
 
 from __future__ import annotations
 
@@ -6,8 +9,8 @@ import re
 from collections.abc import Iterator
 
 from ascend_tools.diagnostics import Diagnostic, RuleCode, Severity
-from ascend_tools.lint.context import LintContext
-from ascend_tools.parse.facts import Chunk, Decl
+from ascend_tools.lint.context import LintContext, reaches
+from ascend_tools.parse.facts import Call, Chunk, Decl
 
 MAX_MATMUL_OBJECTS = 4
 
@@ -28,52 +31,96 @@ def _typed_decls(c: Chunk) -> list[Decl]:
     return memo  # type: ignore[return-value]
 
 
+def _owned(ctx: LintContext, chunks: list[Chunk], type_name: str) -> dict[str, list[Decl]]:
+    """Class name -> its data members of `type_name` held by value."""
+    out: dict[str, list[Decl]] = {}
+    for c in chunks:
+        if c.kind == "field":
+            for d in _typed_decls(c):
+                if d.type_base == type_name and _is_object(ctx, d, type_name):
+                    out.setdefault(c.class_name, []).append(d)
+    return out
+
+
+def _live_sets(ctx: LintContext, chunks: list[Chunk],
+               type_name: str) -> Iterator[list[tuple[Decl, Decl]]]:
+    """Per function, the largest set of `type_name` objects alive at once, as (the local that
+    holds it, the object): the local itself, or a kernel-class object whose class holds the
+    object by value. Nothing when no two are alive together."""
+    held = _owned(ctx, chunks, type_name)
+    for c in chunks:
+        if c.kind != "function":
+            continue
+        holders: list[tuple[Decl, Decl]] = []
+        for d in c.decls:
+            if d.type_base == type_name and _is_object(ctx, d, type_name):
+                holders.append((d, d))
+            elif d.type_base in held and not _is_pointer(ctx, d):
+                holders += [(d, m) for m in held[d.type_base]]
+        best: list[tuple[Decl, Decl]] = []
+        for k, (local, _) in enumerate(holders):
+            live = [h for h in holders[:k + 1] if reaches(h[0], local)]
+            if len(live) > len(best):
+                best = live
+        if len(best) > 1:
+            yield best
+
+
+def _is_pointer(ctx: LintContext, d: Decl) -> bool:
+    text = ctx.source(d.chunk.file, d.start, d.end)
+    return re.search(rf"{re.escape(d.type_base)}\s*(<[^;]*>)?\s*[*&]", text) is not None
+
+
+def _describe(ctx: LintContext, live: list[tuple[Decl, Decl]]) -> str:
+    return ", ".join(
+        f"{o.name} ({ctx.model.where(o)})" if h is o else
+        f"{h.name}.{o.name} (a {h.type_base} at {ctx.model.where(h)})" for h, o in live)
+
+
 def check_pipe_and_matmul(ctx: LintContext) -> Iterator[Diagnostic]:
-    model = ctx.model
-    chunks = model.kernel_chunks()
-    pipe_decls = [d for c in chunks for d in _typed_decls(c)
-                  if d.type_base == "TPipe" and _is_object(ctx, d, "TPipe")]
-    # Classes holding a TPipe member: each object of one is a live TPipe.
-    holders = {d.chunk.class_name: d for d in pipe_decls if d.chunk.kind == "field"}
-    per_function: dict[int, list[Decl]] = {}
-    for d in pipe_decls:
-        if d.chunk.kind == "function":
-            per_function.setdefault(id(d.chunk), []).append(d)
-    if holders:
-        for c in chunks:
-            if c.kind == "function":
-                for d in c.decls:
-                    if d.type_base in holders:
-                        per_function.setdefault(id(c), []).append(holders[d.type_base])
-    for pipes in per_function.values():
-        yield from _too_many(ctx, pipes)
+    chunks = ctx.model.kernel_chunks()
+    for live in _live_sets(ctx, chunks, "TPipe"):
+        yield ctx.diag(RuleCode.SINGLE_TPIPE.value, Severity.ERROR, live[-1][0],
+                       f"{len(live)} TPipe objects are alive at once on one path: "
+                       f"{_describe(ctx, live)}; only one TPipe may exist: create it in the "
+                       "kernel entry and pass a pointer")
     yield from _matmul(ctx, chunks)
-
-
-def _too_many(ctx: LintContext, pipes: list[Decl]) -> Iterator[Diagnostic]:
-    """TPipes alive at once in one function: its own plus those inside its kernel objects."""
-    if len(pipes) > 1:
-        yield ctx.diag(RuleCode.SINGLE_TPIPE.value, Severity.ERROR, pipes[-1],
-                       f"{len(pipes)} TPipe objects are alive at once "
-                       f"({', '.join(sorted({p.name for p in pipes}))}); "
-                       "only one TPipe may exist: create it in the kernel entry and pass a pointer")
 
 
 def _matmul(ctx: LintContext, chunks: list[Chunk]) -> Iterator[Diagnostic]:
     model = ctx.model
-    matmuls = [d for c in chunks for d in _typed_decls(c)
-               if d.type_base == "Matmul" and _is_object(ctx, d, "Matmul")]
-    if len(matmuls) > MAX_MATMUL_OBJECTS:
-        yield ctx.diag(RuleCode.PARAM_RANGE.value, Severity.ERROR, matmuls[MAX_MATMUL_OBJECTS],
-                       f"{len(matmuls)} Matmul objects; a kernel may have at most "
-                       f"{MAX_MATMUL_OBJECTS}")
-    init_chunks = {id(c.chunk) for c in model.calls_by_name.get("InitBuffer", [])}
+    for cls, members in _owned(ctx, chunks, "Matmul").items():
+        if len(members) > MAX_MATMUL_OBJECTS:
+            yield ctx.diag(RuleCode.PARAM_RANGE.value, Severity.ERROR,
+                           members[MAX_MATMUL_OBJECTS],
+                           f"class {cls} holds {len(members)} Matmul objects "
+                           f"({', '.join(m.name for m in members)}); a kernel may have at most "
+                           f"{MAX_MATMUL_OBJECTS}")
+    for live in _live_sets(ctx, chunks, "Matmul"):
+        holders = {id(h) for h, _ in live}
+        if len(live) > MAX_MATMUL_OBJECTS and len(holders) > 1:
+            yield ctx.diag(RuleCode.PARAM_RANGE.value, Severity.ERROR, live[-1][0],
+                           f"{len(live)} Matmul objects are alive at once on one path: "
+                           f"{_describe(ctx, live)}; a kernel may have at most "
+                           f"{MAX_MATMUL_OBJECTS}")
     for call in model.calls_by_name.get("REGIST_MATMUL_OBJ", []):
-        before = [c for c in call.chunk.calls if c.order < call.order and (
-            c.name == "InitBuffer" or any(id(m) in init_chunks for m in model.functions.get(
-                c.name, []) if m.kind == "function" and m.class_name))]
-        if before:
-            yield ctx.diag(RuleCode.SINGLE_TPIPE.value, Severity.ERROR, call,
+        before = [c for c in call.chunk.calls if c.order < call.order
+                  and reaches(c, call) and _calls_init_buffer(ctx, c)]
+        if before:  # the documented order; kernels that break it still run on 910B
+            yield ctx.diag(RuleCode.SINGLE_TPIPE.value, Severity.WARNING, call,
                            f"REGIST_MATMUL_OBJ comes after {before[0].name} "
-                           f"({model.where(before[0])}), which already calls InitBuffer; "
-                           "register the Matmul objects before any InitBuffer")
+                           f"({model.where(before[0])}), which already calls InitBuffer on the "
+                           "same path; the documented order registers the Matmul objects "
+                           "before any InitBuffer")
+
+
+def _calls_init_buffer(ctx: LintContext, call: Call) -> bool:
+    """InitBuffer itself, or a method of the receiver object's class that calls it."""
+    if call.name == "InitBuffer":
+        return True
+    name = call.receiver_name
+    d = ctx.model.variable_decl(call.chunk, name, call.order) if name else None
+    if d is None:
+        return False
+    return any(c.name == "InitBuffer" for m in ctx.model.methods(d.type_base)
+               if m.name == call.name for c in m.calls)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ascend_tools.diagnostics import Diagnostic, Fix, RuleCode, Severity
-from ascend_tools.lint.context import LintContext
+from ascend_tools.lint.context import LintContext, repeats, shared_queue
 from ascend_tools.parse.consts import parse_value_text
 from ascend_tools.parse.facts import Call
 from ascend_tools.parse.model import QueueInfo
@@ -23,35 +23,62 @@ def check_queue_protocol(ctx: LintContext) -> Iterator[Diagnostic]:
         if q is None:
             continue
         if q.kind == "TBuf":
-            yield ctx.diag(RuleCode.TENSOR_POSITION.value, Severity.ERROR, call,
-                           f"{q.name} is a TBuf, which is not a queue: it has no {call.name}; "
-                           f"take its tensor with {q.name}.Get<T>() instead",
-                           start=call.abs_name_start, end=call.abs_name_end)
+            yield from _tbuf(ctx, q, call)
             continue
         ops.setdefault(id(q.decl), (q, {k: [] for k in _QUEUE_OPS}))[1][call.name].append(call)
     for q, by in ops.values():
+        if shared_queue(ctx.model, q) is not None:
+            continue  # other code drives this queue too: its protocol is not all in view
         yield from _protocol(ctx, q, by)
         yield from _depth(ctx, q, by)
 
 
+def _tbuf(ctx: LintContext, q: QueueInfo, call: Call) -> Iterator[Diagnostic]:
+    """A TBuf has no queue: EnQue/DeQue on it do not exist (an error); AllocTensor/FreeTensor
+    are at best a misreading of how it is used (a warning)."""
+    severity = Severity.ERROR if call.name in ("EnQue", "DeQue") else Severity.WARNING
+    yield ctx.diag(RuleCode.TENSOR_POSITION.value, severity, call,
+                   f"{q.name} is a TBuf ({ctx.model.where(q.decl)}), which is not a queue: it has "
+                   f"no {call.name}; take its tensor with {q.name}.Get<T>() instead",
+                   start=call.abs_name_start, end=call.abs_name_end)
+
+
+def _lines(ctx: LintContext, calls: list[Call]) -> str:
+    return ", ".join(ctx.model.where(c) for c in calls[:3])
+
+
 def _protocol(ctx: LintContext, q: QueueInfo, by: dict[str, list[Call]]) -> Iterator[Diagnostic]:
+    """Whole-class counts of each operation on one queue (methods split the protocol: CopyIn
+    allocates and enqueues, Compute dequeues and frees). A missing operation is proved only
+    when the queue is not shared; a leak is only a fault when allocation repeats."""
     alloc, enq, deq, free = (by[k] for k in _QUEUE_OPS)
     if alloc and not enq and not free:
-        yield ctx.diag(RuleCode.QUEUE_PROTOCOL.value, Severity.ERROR, alloc[0],
-                       f"tensor allocated from {q.name} is never enqueued nor freed; its buffer "
-                       "leaks and a later AllocTensor waits forever")
+        loop = next((r for r in (repeats(ctx.model, a) for a in alloc) if r is not None), None)
+        if loop is not None:
+            yield ctx.diag(
+                RuleCode.QUEUE_PROTOCOL.value, Severity.ERROR, alloc[0],
+                f"tensor allocated from {q.name} is never enqueued nor freed (no EnQue or "
+                f"FreeTensor on {q.name} in its class), yet AllocTensor repeats (loop at "
+                f"{ctx.model.where(loop)}): once its buffers are used up AllocTensor waits forever")
     if enq and not deq:
         yield ctx.diag(RuleCode.QUEUE_PROTOCOL.value, Severity.ERROR, enq[0],
-                       f"{q.name} is enqueued but never dequeued; the consumer never sees the data")
+                       f"{q.name} is enqueued ({_lines(ctx, enq)}) but never dequeued anywhere in "
+                       "its class; the consumer never sees the data")
     if deq and not enq:
         yield ctx.diag(RuleCode.QUEUE_PROTOCOL.value, Severity.ERROR, deq[0],
-                       f"DeQue on {q.name}, which is never enqueued: it waits on an empty queue")
+                       f"DeQue on {q.name} ({_lines(ctx, deq)}), which is never enqueued anywhere "
+                       "in its class: it waits on an empty queue")
     if (deq or alloc) and enq and not free:
+        loop = next((r for r in (repeats(ctx.model, a) for a in alloc) if r is not None), None)
+        if loop is None:
+            return  # each buffer is taken once: nothing runs out
         anchor = deq[0] if deq else alloc[0]
         yield ctx.diag(
             RuleCode.QUEUE_PROTOCOL.value, Severity.ERROR, anchor,
-            f"tensors of {q.name} are never released with FreeTensor; each iteration leaks a "
-            f"buffer and AllocTensor hangs once the {q.name} blocks run out",
+            f"tensors of {q.name} are never released with FreeTensor (no FreeTensor on {q.name} "
+            f"in its class) while AllocTensor repeats (run in a loop at "
+            f"{ctx.model.where(loop)}); each iteration leaks a buffer and AllocTensor hangs "
+            f"once the {q.name} blocks run out",
             _free_fix(ctx, q, anchor), start=anchor.abs_name_start, end=anchor.abs_name_end)
 
 

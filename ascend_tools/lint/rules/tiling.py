@@ -84,7 +84,27 @@ def _has_tail_path(ctx: LintContext, chunks: list[Chunk]) -> bool:
 
 
 def _has_mod(e: Expr) -> bool:
-    return has_op(e, {"%"})
+    """A remainder path: `x % n`, or a subtraction of a product or of a block offset
+    (`total - idx * perCore`, the last core taking what is left)."""
+    if has_op(e, {"%"}):
+        return True
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        if not x or not isinstance(x, tuple):
+            continue
+        if x[0] == "b" and x[1] == "-" and (has_op(x[3], {"*"}) or "GetBlockIdx" in render(x[3])
+                                            or has_op(x[2], {"*"})):
+            return True
+        if x[0] == "b":
+            stack += [x[2], x[3]]
+        elif x[0] in ("u", "cast"):
+            stack.append(x[2])
+        elif x[0] == "t":
+            stack += [x[1], x[2], x[3]]
+        elif x[0] == "c":
+            stack += list(x[3])
+    return False
 
 
 def check_missing_tail(ctx: LintContext) -> Iterator[Diagnostic]:
@@ -112,10 +132,12 @@ def check_missing_tail(ctx: LintContext) -> Iterator[Diagnostic]:
         return
 
 
-def _tiling_accesses(ctx: LintContext) -> Iterator[tuple[str, Located]]:
+def _tiling_accesses(ctx: LintContext) -> Iterator[tuple[str, str, str, Located]]:
+    """(tiling variable, struct named by its macro or "", field, where) for each field the
+    kernel reads directly off a GET_TILING_DATA* variable."""
     for c in ctx.model.kernel_chunks():
-        vars_ = {t[0] for t in c.tiling_macro}
-        if not vars_:
+        structs = {t[0]: t[1] for t in c.tiling_macro}
+        if not structs:
             continue
         for e, fact in _exprs(c):
             stack = [e]
@@ -123,8 +145,8 @@ def _tiling_accesses(ctx: LintContext) -> Iterator[tuple[str, Located]]:
                 x = stack.pop()
                 if not x:
                     continue
-                if x[0] == "f" and x[1][0] == "id" and x[1][1] in vars_:
-                    yield x[2], fact
+                if x[0] == "f" and x[1][0] == "id" and x[1][1] in structs:
+                    yield x[1][1], structs[x[1][1]], x[2], fact
                 for part in x[1:]:
                     if isinstance(part, tuple) and part and isinstance(part[0], str):
                         stack.append(part)
@@ -132,68 +154,120 @@ def _tiling_accesses(ctx: LintContext) -> Iterator[tuple[str, Located]]:
                         stack += [p for p in part if isinstance(p, tuple) and p]
 
 
+def _struct_named(ctx: LintContext, name: str):
+    return next((s for s in ctx.model.tiling_structs if s.name == name), None)
+
+
 def check_tiling_mismatch(ctx: LintContext) -> Iterator[Diagnostic]:
-    struct = ctx.model.tiling_struct()
-    if struct is not None:
+    """A field the kernel reads must exist in the struct its macro binds: the one named in
+    GET_TILING_DATA_WITH_STRUCT, else the struct registered for the op. A field another host
+    tiling struct defines may be that struct's (registered per tiling key): no verdict."""
+    default = ctx.model.tiling_struct()
+    every = {f.name for st in ctx.model.tiling_structs for f in st.fields}
+    seen: set[tuple[str, str]] = set()
+    for _, macro_struct, name, fact in _tiling_accesses(ctx):
+        struct = _struct_named(ctx, macro_struct.rsplit("::", 1)[-1]) if macro_struct else default
+        if struct is None or (struct.name, name) in seen:
+            continue
         fields = [f.name for f in struct.fields]
-        seen: set[str] = set()
-        for name, fact in _tiling_accesses(ctx):
-            if name not in fields and name not in seen:
-                seen.add(name)
-                close = [f for f in fields if f.lower() == name.lower()] or [
-                    f for f in fields if name.lower() in f.lower() or f.lower() in name.lower()]
-                hint = f"; did you mean {', '.join(close[:3])}?" if close else ""
-                yield ctx.diag(RuleCode.TILING_MISMATCH.value, Severity.ERROR, fact,
-                               f"the kernel reads tiling field {name}, which the host tiling "
-                               f"struct {struct.name} does not define (fields: "
-                               f"{', '.join(fields)}){hint}")
-        fn = ctx.ev.host_tiling_function()
-        if fn is not None:
-            for call in fn.calls:
-                if call.name.startswith("set_") and call.name[4:] not in fields:
-                    yield ctx.diag(RuleCode.TILING_MISMATCH.value, Severity.ERROR, call,
-                                   f"TilingFunc sets {call.name[4:]}, which {struct.name} does not "
-                                   f"define (fields: {', '.join(fields)})")
-        yield from _kernel_struct(ctx, struct)
+        if name in fields or (not macro_struct and name in every):
+            continue
+        seen.add((struct.name, name))
+        close = [f for f in fields if f.lower() == name.lower()] or [
+            f for f in fields if name.lower() in f.lower() or f.lower() in name.lower()]
+        hint = f"; did you mean {', '.join(close[:3])}?" if close else ""
+        yield ctx.diag(RuleCode.TILING_MISMATCH.value, Severity.ERROR, fact,
+                       f"the kernel reads tiling field {name}, which the host tiling struct "
+                       f"{struct.name} ({_where_struct(ctx, struct)}) does not define (fields: "
+                       f"{', '.join(fields)}){hint}")
+    yield from _host_setters(ctx)
+    if default is not None:
+        yield from _kernel_struct(ctx, default)
     yield from _param_order(ctx)
 
 
+def _where_struct(ctx: LintContext, struct) -> str:
+    doc = ctx.model.documents.get(struct.file)
+    if doc is None:
+        return struct.file
+    line = doc.text.count("\n", 0, struct.offset) + 1
+    return f"{struct.file.replace(chr(92), '/').rsplit('/', 1)[-1]}:{line}"
+
+
+def _host_setters(ctx: LintContext) -> Iterator[Diagnostic]:
+    """`t.set_x(...)` in TilingFunc on a variable declared as a host tiling struct that has no
+    field x (setters on other objects are someone else's)."""
+    fn = ctx.ev.host_tiling_function()
+    if fn is None:
+        return
+    for call in fn.calls:
+        if not call.name.startswith("set_") or call.receiver_name is None:
+            continue
+        d = ctx.model.variable_decl(fn, call.receiver_name, call.order)
+        struct = _struct_named(ctx, d.type_base) if d is not None else None
+        if struct is None:
+            continue
+        fields = [f.name for f in struct.fields]
+        if call.name[4:] not in fields:
+            yield ctx.diag(RuleCode.TILING_MISMATCH.value, Severity.ERROR, call,
+                           f"TilingFunc sets {call.name[4:]} on {call.receiver_name}, a "
+                           f"{struct.name}, which does not define it (fields: {', '.join(fields)})")
+
+
+def _layout(ctx: LintContext, fields: list[tuple[str, str]], chunk) -> list[tuple[str, int]] | None:
+    """(name, byte size) per field, or None when a size is not known."""
+    out = []
+    for name, type_text in fields:
+        v = ctx.ev.type_size(type_text, chunk)
+        if v is None or not v.exact:
+            return None
+        out.append((name, int(v.lo)))
+    return out
+
+
 def _kernel_struct(ctx: LintContext, struct) -> Iterator[Diagnostic]:
-    """A kernel-side struct of the same name must match the host fields, order and types."""
+    """A kernel-side struct of the same name must lay out the host fields: same names, order
+    and sizes (`unsigned int` for `uint32_t` is the same layout)."""
     cls = ctx.model.classes.get(struct.name)
     if cls is None or cls.file not in ctx.model.kernel_files:
         return
-    kernel = [(d.name, d.type_text) for d in ctx.model.members(struct.name).values()
-              if not d.is_const]
-    host = [(f.name, f.type_text) for f in struct.fields]
-    if kernel != host:
-        yield ctx.diag(RuleCode.TILING_MISMATCH.value, Severity.ERROR, cls.klass,
-                       f"kernel struct {struct.name} has fields "
-                       f"{', '.join(f'{t} {n}' for n, t in kernel)} but the host defines "
-                       f"{', '.join(f'{t} {n}' for n, t in host)}; the kernel would read the "
-                       "tiling buffer at the wrong offsets",
-                       start=cls.base, end=cls.base + len(f"struct {struct.name}"))
+    kernel_f = [(d.name, d.type_text) for d in ctx.model.members(struct.name).values()
+                if not d.is_const]
+    host_f = [(f.name, f.type_text) for f in struct.fields]
+    if any(f.count is not None for f in struct.fields):
+        return  # arrays: the layout needs more than names and sizes
+    kernel, host = _layout(ctx, kernel_f, cls), _layout(ctx, host_f, None)
+    if kernel is None or host is None or kernel == host:
+        return
+    yield ctx.diag(RuleCode.TILING_MISMATCH.value, Severity.ERROR, cls.klass,
+                   f"kernel struct {struct.name} lays out "
+                   f"{', '.join(f'{n} ({b} B)' for n, b in kernel)} but the host "
+                   f"({_where_struct(ctx, struct)}) defines "
+                   f"{', '.join(f'{n} ({b} B)' for n, b in host)}; the kernel would read the "
+                   "tiling buffer at the wrong offsets",
+                   start=cls.base, end=cls.base + len(f"struct {struct.name}"))
 
 
 def _param_order(ctx: LintContext) -> Iterator[Diagnostic]:
+    """Only an operator project (an OpDef) fixes the argument order: the framework passes
+    inputs, outputs, workspace, tiling by position. A kernel launched directly takes
+    whatever order its caller uses."""
     entry = ctx.model.entry
-    if entry is None or entry.function is None:
+    op = ctx.model.opdef()
+    if entry is None or entry.function is None or op is None:
         return
     params = [p.name for p in entry.function.params]
     fn = entry.function
     tail = [p for p in params if p in ("workspace", "tiling")]
-    if tail and params[-len(tail):] != [p for p in ("workspace", "tiling") if p in tail]:
-        order = [p for p in params if p not in tail] + [
-            p for p in ("workspace", "tiling") if p in tail]
+    if len(tail) == 2 and params[-2:] != ["workspace", "tiling"]:
+        order = [p for p in params if p not in tail] + ["workspace", "tiling"]
         yield ctx.diag(RuleCode.TILING_MISMATCH.value, Severity.ERROR, fn,
-                       f"kernel parameters ({', '.join(params)}) must end with workspace, tiling; "
-                       "a reordered list reads the tiling as zeros",
+                       f"kernel parameters ({', '.join(params)}) must end with workspace, tiling "
+                       f"for the OpDef {op.name}: the framework passes them by position, so "
+                       "`tiling` here receives another pointer and the tiling reads as garbage",
                        _reorder_fix(ctx, entry, order), start=entry.base,
                        end=entry.base + len(ctx.source(
                            entry.file, entry.base, entry.base + 200).split("(")[0]))
-        return
-    op = ctx.model.opdef()
-    if op is None:
         return
     expected = [p.name.lower() for p in op.inputs + op.outputs]
     got = [p.lower() for p in params if p not in ("workspace", "tiling")]
@@ -201,9 +275,11 @@ def _param_order(ctx: LintContext) -> Iterator[Diagnostic]:
         by_lower = {p.lower(): p for p in params}
         order = [by_lower[e] for e in expected] + [p for p in params if p in ("workspace",
                                                                               "tiling")]
-        yield ctx.diag(RuleCode.TILING_MISMATCH.value, Severity.ERROR, fn,
+        pairs = ", ".join(f"{g} receives {e}" for g, e in zip(got, expected, strict=True) if g != e)
+        yield ctx.diag(RuleCode.TILING_MISMATCH.value, Severity.WARNING, fn,
                        f"kernel parameters ({', '.join(got)}) are not in OpDef order "
-                       f"({', '.join(expected)}: inputs, then outputs); arguments bind by position",
+                       f"({', '.join(expected)}: inputs, then outputs); arguments bind by "
+                       f"position, so {pairs}",
                        _reorder_fix(ctx, entry, order), start=entry.base, end=entry.base + 1)
     elif len(expected) != len(got) and expected:
         yield ctx.diag(RuleCode.TILING_MISMATCH.value, Severity.WARNING, fn,
@@ -247,17 +323,20 @@ def check_block_dim(ctx: LintContext) -> Iterator[Diagnostic]:
         yield ctx.diag(RuleCode.BLOCK_DIM.value, Severity.ERROR, anchor,
                        f"blockDim {bd.fmt()} is outside [1, {_MAX_BLOCK_DIM}] ({why})")
         return
-    kernel_text = " ".join(ctx.model.documents[f].text for f in ctx.model.kernel_files)
-    mix = any(m in kernel_text for m in _MIX_MARKERS) or "KERNEL_TYPE_MIX" in kernel_text
-    sync = "SyncAll" in kernel_text
+    calls = ctx.model.calls_by_name
+    mix = any(m in calls for m in _MIX_MARKERS) or any(
+        d.type_base == "Matmul" for c in ctx.model.kernel_chunks() for d in c.decls) or any(
+        "KERNEL_TYPE_MIX" in ctx.model.documents[f].text for f in ctx.model.kernel_files)
+    sync = calls.get("SyncAll", [])
     cores = ctx.chip.cube_cores if mix and ctx.chip.split_cores else ctx.chip.vector_cores
     if bd.lo > cores:
-        if mix or sync:
+        if sync:
             yield ctx.diag(RuleCode.BLOCK_DIM.value, Severity.ERROR, anchor,
                            f"blockDim {bd.fmt()} exceeds the {cores} cores of {ctx.chip.name}; "
-                           f"{'SyncAll' if sync else 'a mix kernel'} needs every block resident "
-                           f"at once and deadlocks ({why})")
+                           f"SyncAll ({ctx.model.where(sync[0])}) needs every block resident at "
+                           f"once and deadlocks ({why})")
         else:
+            kind = "AI cores (a mix kernel)" if mix and ctx.chip.split_cores else "vector cores"
             yield ctx.diag(RuleCode.BLOCK_DIM.value, Severity.WARNING, anchor,
-                           f"blockDim {bd.fmt()} exceeds the {cores} vector cores of "
+                           f"blockDim {bd.fmt()} exceeds the {cores} {kind} of "
                            f"{ctx.chip.name}; blocks run in waves ({why})")

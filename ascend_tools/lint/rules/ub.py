@@ -21,19 +21,47 @@ def _ub_total(ev: Evaluator, bufs: list[InitBuf]) -> tuple[Value | None, list[st
     """(total bytes, `queue: num x len B` parts, provenance notes) under one evaluator."""
     parts: list[str] = []
     notes: list[str] = []
-    lo = hi = 0.0
+    lo = 0.0
+    sums = _Sums()
     for ib in bufs:
         c = ib.call
         num = ev.eval(ib.num_expr, c.chunk, c.order) if ib.num_expr is not None else Value(1, 1)
         length = ev.eval(ib.len_expr, c.chunk, c.order)
         if num is None or length is None:
             return None, [], []
-        lo += num.lo * align32(length.lo)
-        hi += num.hi * align32(length.hi)
+        if not _conditional(ib):  # a buffer set up on one branch only may not coexist
+            lo += num.lo * align32(length.lo)
+        sums.add(ib, num.hi * align32(length.hi))
         qname = ib.queue.name if ib.queue else c.args[0].text
-        parts.append(f"{qname}: {num.fmt()} x {length.fmt()} B")
+        parts.append(f"{qname}: {num.fmt()} x {length.fmt()} B"
+                     + (f" (on one branch, {ev.model.where(c)})" if _conditional(ib) else ""))
         notes += [n for n in reversed(length.notes) if n not in notes]
-    return Value(lo, hi), parts, notes
+    return Value(lo, sums.hi), parts, notes
+
+
+def _conditional(ib: InitBuf) -> bool:
+    """An InitBuffer under an if/switch: one of several layouts, maybe never with the rest."""
+    return ib.call.in_branch
+
+
+class _Sums:
+    """An upper bound of a quantity summed over InitBuffer calls: every unconditional call,
+    plus the largest of the branch blocks (`if (wide) {...} else {...}` sets up one layout)."""
+
+    def __init__(self) -> None:
+        self.always = 0.0
+        self.blocks: dict[tuple[int, tuple[int, int]], float] = {}
+
+    def add(self, ib: InitBuf, amount: float) -> None:
+        if _conditional(ib):
+            key = (id(ib.call.chunk), ib.call.block)
+            self.blocks[key] = self.blocks.get(key, 0.0) + amount
+        else:
+            self.always += amount
+
+    @property
+    def hi(self) -> float:
+        return self.always + max(self.blocks.values(), default=0.0)
 
 
 def _ub_buffers(ctx: LintContext) -> list[InitBuf]:
@@ -71,12 +99,18 @@ def _ub_unit(ctx: LintContext, bufs: list[InitBuf]) -> Iterator[Diagnostic]:
     amount = f"{total.fmt()} B" if total.exact else f"up to {total.hi:g} B"
     fix_ev = ctx.ev.with_combo(combo)
     if total.hi > chip.ub_bytes:
-        sure = total.lo > chip.ub_bytes
+        own = _self_addressed(ctx, bufs)
+        physical = chip.ub_physical_bytes or chip.ub_bytes
+        sure = total.lo > physical and not own
         yield ctx.diag(
             RuleCode.UB_OVERFLOW.value, Severity.ERROR if sure else Severity.WARNING, anchor,
             f"Unified Buffer {'overflow' if sure else 'may overflow'} on {chip.name}: "
             f"InitBuffer total {amount} ({_kb(total.hi)}) exceeds the UB size {chip.ub_bytes} B "
-            f"({_kb(chip.ub_bytes)}): {detail}",
+            f"({_kb(chip.ub_bytes)}): {detail}"
+            + (f"; the kernel places its own tensors in {', '.join(own)} with GetWithOffset, so "
+               "what it really uses there is not known" if own else "")
+            + (f"; the whole UB is {physical} B, of which {chip.ub_bytes} B are documented for "
+               "vector data" if physical > chip.ub_bytes and total.lo <= physical else ""),
             _shrink_fix(ctx, bufs, chip.ub_safe_bytes, fix_ev),
         )
     elif total.hi > chip.ub_safe_bytes:
@@ -87,6 +121,21 @@ def _ub_unit(ctx: LintContext, bufs: list[InitBuf]) -> Iterator[Diagnostic]:
             f"buffers there risk silent corruption: {detail}",
             _shrink_fix(ctx, bufs, chip.ub_safe_bytes, fix_ev),
         )
+
+
+def _self_addressed(ctx: LintContext, bufs: list[InitBuf]) -> list[str]:
+    """TBufs read only through GetWithOffset: the kernel lays out their tensors itself, and
+    their InitBuffer length (often the whole UB) says little about the bytes it touches."""
+    out = []
+    for ib in bufs:
+        q = ib.queue
+        if q is None or q.kind != "TBuf":
+            continue
+        uses = {c.name for c in ctx.calls if c.receiver_name == q.name
+                and ctx.model.queue_for(c.chunk, q.name) is q and c.name != "InitBuffer"}
+        if uses == {"GetWithOffset"}:
+            out.append(q.name)
+    return out
 
 
 def _constants_of(ctx: LintContext) -> list[Define | Decl]:
@@ -169,16 +218,27 @@ def check_buffer_count(ctx: LintContext) -> Iterator[Diagnostic]:
 
 
 def _count_unit(ctx: LintContext, bufs: list[InitBuf]) -> Iterator[Diagnostic]:
-    total = 0.0
+    """Buffers the unit's InitBuffer calls take: those on every path count towards an error,
+    those under a branch only towards a warning."""
+    sure = 0.0
+    sums = _Sums()
     for ib in bufs:
         if ib.num is None:
             return
-        total += ib.num.hi
-    if total > MAX_BUFFERS_PER_PIPE and bufs:
+        sums.add(ib, ib.num.hi)
+        if not _conditional(ib):
+            sure += ib.num.lo
+    maybe = sums.hi
+    if maybe > MAX_BUFFERS_PER_PIPE and bufs:
         last = bufs[-1].call
-        yield ctx.diag(RuleCode.BUFFER_COUNT.value, Severity.ERROR, last,
-                       f"TPipe holds {total:g} buffers; at most {MAX_BUFFERS_PER_PIPE} are "
-                       "allowed per TPipe")
+        parts = ", ".join(f"{ib.queue.name if ib.queue else ib.call.args[0].text}: "
+                          f"{ib.num.fmt() if ib.num else '?'}" for ib in bufs[:8])
+        more = f", and {len(bufs) - 8} more" if len(bufs) > 8 else ""
+        error = sure > MAX_BUFFERS_PER_PIPE
+        yield ctx.diag(RuleCode.BUFFER_COUNT.value, Severity.ERROR if error else Severity.WARNING,
+                       last, f"TPipe {'holds' if error else 'may hold'} "
+                       f"{(sure if error else maybe):g} buffers ({parts}{more}); at most "
+                       f"{MAX_BUFFERS_PER_PIPE} are allowed per TPipe")
 
 
 def check_tensors_per_position(ctx: LintContext) -> Iterator[Diagnostic]:
@@ -187,19 +247,26 @@ def check_tensors_per_position(ctx: LintContext) -> Iterator[Diagnostic]:
     limit = ctx.chip.max_tensors_per_position
     by_chunk: dict[int, list] = {}
     for call in ctx.calls:
-        if call.name in ("AllocTensor", "FreeTensor") and not call.loop_depth:
+        # an AllocTensor under a branch may not run (a FreeTensor there only lowers the count)
+        counted = call.name == "FreeTensor" or (call.name == "AllocTensor" and not call.in_branch)
+        if counted and not call.loop_depth:
             by_chunk.setdefault(id(call.chunk), []).append(call)
     for calls in by_chunk.values():
-        live: dict[str, int] = {}
+        live: dict[str, list] = {}
         for call in sorted(calls, key=lambda c: c.order):
             q = ctx.model.queue_for(call.chunk, call.receiver_name)
             if q is None or q.kind == "TBuf":
                 continue
-            live[q.position] = live.get(q.position, 0) + (1 if call.name == "AllocTensor" else -1)
-            if live[q.position] > limit:
+            held = live.setdefault(q.position, [])
+            if call.name == "AllocTensor":
+                held.append(call)
+            elif held:
+                held.pop(0)
+            if len(held) > limit:
                 yield ctx.diag(
                     RuleCode.BUFFER_COUNT.value, Severity.ERROR, call,
-                    f"{live[q.position]} tensors of position {q.position} are allocated at once "
-                    f"here; {ctx.chip.name} allows {limit} per position",
+                    f"{len(held)} tensors of position {q.position} are allocated at once here "
+                    f"(AllocTensor at {', '.join(ctx.model.where(c) for c in held)} with no "
+                    f"FreeTensor between); {ctx.chip.name} allows {limit} per position",
                     start=call.abs_name_start, end=call.abs_name_end)
                 break

@@ -54,6 +54,8 @@ FORMS_BY_NAME = {
     "Brcb": Form((0, 1), {}, {4: (-1, 2)}),
     "Gather": Form((0, 1, 2), {5: 4}, {}, (0,)),
 }
+# L1 and L0 positions: never Unified Buffer on any chip (CO2 is UB on some chips only).
+NOT_UB = {"A1", "A2", "B1", "B2", "C1", "C2", "CO1"}
 _ALIGN_256 = {"Compare", "CompareScalar"}
 _COUNT_AT_LEAST_1 = {"ReduceSum", "ReduceMax", "ReduceMin"}
 
@@ -85,10 +87,12 @@ def check_vector_calls(ctx: LintContext) -> Iterator[Diagnostic]:
                 yield ctx.diag(RuleCode.TENSOR_POSITION.value, Severity.ERROR, arg,
                                f"{call.name} operand {arg.text} is a GlobalTensor; vector "
                                "operands must be LocalTensors in the Unified Buffer")
-            elif t.kind == "local" and t.queue is not None and not t.queue.in_ub:
+            elif t.kind == "local" and t.queue is not None and t.queue.positions and (
+                    t.queue.positions <= NOT_UB):
                 yield ctx.diag(RuleCode.TENSOR_POSITION.value, Severity.ERROR, arg,
-                               f"{call.name} operand {arg.text} lives at {t.queue.position}, "
-                               "not in the Unified Buffer")
+                               f"{call.name} operand {arg.text} lives at {t.queue.position} "
+                               f"(queue {t.queue.name}, {ctx.model.where(t.queue.decl)}), not in "
+                               "the Unified Buffer, where vector instructions read and write")
             yield from check_offset(ctx, call, t, arg)
         yield from _count(ctx, call, form, tensors)
         yield from _mask_repeat(ctx, call, form, tensors)
@@ -125,8 +129,8 @@ def _mask_repeat(ctx: LintContext, call: Call, form: Form, tensors) -> Iterator[
         yield ctx.diag(RuleCode.REPEAT_RANGE.value, Severity.ERROR, call.args[rep_i],
                        f"{call.name} repeatTimes {rep.fmt()} exceeds {MAX_REPEAT} (it is a uint8_t "
                        "and wraps); split the work into several calls")
-    if mask_i < 0 or not tensors:
-        return
+    if mask_i < 0 or not tensors or "SetMaskCount" in ctx.model.calls_by_name:
+        return  # in counter mode (SetMaskCount) the mask is an element count
     mask = ctx.ev.eval(call.args[mask_i].expr, call.chunk, call.order)
     size = elem_size(ctx, tensors[0][0], call.chunk)
     if mask is not None and size is not None and size.lo > 0:
