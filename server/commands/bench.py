@@ -1,5 +1,5 @@
-"""`kernelgen bench {generate,validate,lint} [ARGS...]`: runs a bench module of `bench/` with its
-own arguments, exactly as `python -m bench.<suite>_bench ARGS...` does.
+"""`kernelgen bench {generate,validate,lint,compat} [ARGS...]`: runs a bench module of `bench/`
+with its own arguments, exactly as `python -m bench.<suite>_bench ARGS...` does.
 
 `server` and `bench` are both shells that nothing else imports (ARCHITECTURE.md); this command
 only hands its argument list to the bench module's `main(argv)`, one shell invoking another, so
@@ -15,6 +15,7 @@ SUITES = {
     "generate": "bench.generate_bench",
     "validate": "bench.validate_bench",
     "lint": "bench.lint_bench",
+    "compat": "bench.compat_bench",
 }
 
 
@@ -22,7 +23,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "bench",
         help="run a benchmark suite (generate: pass rates and modelled speed-ups; "
-        "validate: validation time; lint: lint latency)",
+        "validate: validation time; lint: lint latency; compat: lint and validate a folder of "
+        "real projects)",
         description="Runs bench/<suite>_bench.py with the arguments that follow the suite name "
         "(`kernelgen bench generate --help` shows them).",
     )
