@@ -17,6 +17,11 @@
 #define __aicore__
 #define __gm__
 #define __ubuf__
+// bisheng's spelling of a forced inline (`__forceinline__ [aicore] void f()`; the toolchain blanks
+// the `[aicore]` attribute, which g++ cannot parse, in the translation unit it builds).
+#ifndef __forceinline__
+#define __forceinline__ inline __attribute__((always_inline))
+#endif
 // Core-type markers on an entry put it in a named section; runtime.h declared_layout() reads
 // which exist to launch the right cores (an entry in the mix section is a mix kernel).
 #define __vector__

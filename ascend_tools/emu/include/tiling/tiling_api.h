@@ -73,11 +73,11 @@ class MatmulApiTilingBase {
     // Fills `t`; -1 (and an error line) when the shape or the operand types are missing.
     int64_t GetTiling(TCubeTiling& t) {
         if (!a_.set || !b_.set || !c_.set) {
-            OP_LOGE("MatmulApiTiling", "GetTiling: SetAType, SetBType and SetCType must be called first");
+            KERNELGEN_HOST_LOG_("ERROR", true, "MatmulApiTiling", "GetTiling: SetAType, SetBType and SetCType must be called first");
             return -1;
         }
         if (m_ <= 0 || n_ <= 0 || k_ <= 0) {
-            OP_LOGE("MatmulApiTiling", "GetTiling: SetShape(M, N, K) needs positive sizes, got %d %d %d", m_, n_, k_);
+            KERNELGEN_HOST_LOG_("ERROR", true, "MatmulApiTiling", "GetTiling: SetShape(M, N, K) needs positive sizes, got %d %d %d", m_, n_, k_);
             return -1;
         }
         const auto& chip = kernelgen::chip();
@@ -117,7 +117,7 @@ class MatmulApiTilingBase {
         const int64_t l1 = l1_limit_ > 0 ? l1_limit_ : static_cast<int64_t>(chip.l1_bytes);
         const int64_t l0c = l0c_limit_ > 0 ? l0c_limit_ : static_cast<int64_t>(chip.l0c_bytes);
         if (t.shareL1Size > l1 || t.shareL0CSize > l0c) {
-            OP_LOGE("MatmulApiTiling", "GetTiling: base block %dx%dx%d does not fit L1/L0C", t.baseM, t.baseN, t.baseK);
+            KERNELGEN_HOST_LOG_("ERROR", true, "MatmulApiTiling", "GetTiling: base block %dx%dx%d does not fit L1/L0C", t.baseM, t.baseN, t.baseK);
             return -1;
         }
         return 0;
