@@ -282,6 +282,22 @@ inline void GetGeluMaxMinTmpSize(const ge::Shape& src, uint32_t type_size, bool 
     elementwise_tmp_size(src, type_size, reuse, {2}, max_value, min_value);
 }
 
+// Sum and Mean reduce each row of n elements in the accumulation type; the emulator needs no
+// temporary buffer for them, so both helpers report one 32-byte-aligned row of n accumulators
+// (n * accTypeSize), enough for any row-wise reduction, as the minimum and the maximum.
+inline void reduce_row_tmp_size(uint32_t n, uint32_t acc_type_size, uint32_t& max_value, uint32_t& min_value) {
+    const uint64_t bytes = (uint64_t(n) * acc_type_size + 31) / 32 * 32;
+    max_value = min_value = static_cast<uint32_t>(std::min<uint64_t>(bytes, UINT32_MAX));
+}
+inline void GetSumMaxMinTmpSize(const uint32_t n, const uint32_t typeSize, const bool /*isReuseSource*/,
+                                uint32_t& maxValue, uint32_t& minValue) {
+    reduce_row_tmp_size(n, typeSize, maxValue, minValue);
+}
+inline void GetMeanMaxMinTmpSize(const uint32_t n, const uint32_t /*srcTypeSize*/, const uint32_t accTypeSize,
+                                 const bool /*isReuseSource*/, uint32_t& maxValue, uint32_t& minValue) {
+    reduce_row_tmp_size(n, accTypeSize, maxValue, minValue);
+}
+
 // ---------------------------------------------------------------- LayerNorm / RmsNorm
 // [B, S, H] sources (H the 32-byte padded last axis). Temp buffer: the emulator needs two float
 // rows at least (kernelgen/norm.h); the maximum holds two float images of the whole source.

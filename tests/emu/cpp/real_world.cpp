@@ -1,0 +1,81 @@
+// Device-side code as real kernels write it and g++ must accept through the emulator headers:
+// no `using namespace AscendC` (system functions called unqualified, also from templates),
+// __forceinline__, ASSERT, and APIs the catalog once lacked (Scatter, ArithProgression,
+// DataCopyEnhancedParams, DataCacheCleanAndInvalid, TOTAL_VEC_LOCAL_SIZE).
+// `real_world CASE x out report`; x is 64 floats.
+#include <functional>
+#include <map>
+
+#include "kernel_operator.h"
+#include "lib/matmul_intf.h"
+#include "test_io.h"
+
+using namespace matmul;  // as sample matmul kernels do; AscendC itself is not opened
+
+constexpr uint32_t N = 64;
+
+template <typename T>
+__forceinline__ uint32_t BlockOffset(uint32_t share) {
+    return share * GetBlockIdx() + 0 * GetBlockNum();
+}
+
+// out[0:N) = x reversed by Scatter with byte offsets from ArithProgression; out[N:2N) =
+// ArithProgression(1.5, 0.25); the copy in uses DataCopy with plain enhanced parameters.
+__aicore__ void scatter_progression(GM_ADDR x, GM_ADDR out) {
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> inBuf, offBuf, outBuf, progBuf, workspace;
+    AscendC::GlobalTensor<float> xGm, outGm;
+    xGm.SetGlobalBuffer((__gm__ float*)x + BlockOffset<float>(0), N);
+    outGm.SetGlobalBuffer((__gm__ float*)out, 2 * N);
+    pipe.InitBuffer(inBuf, N * sizeof(float));
+    pipe.InitBuffer(offBuf, N * sizeof(int32_t));
+    pipe.InitBuffer(outBuf, N * sizeof(float));
+    pipe.InitBuffer(progBuf, N * sizeof(float));
+    pipe.InitBuffer(workspace, AscendC::TOTAL_VEC_LOCAL_SIZE - 4 * N * sizeof(float));
+    AscendC::LocalTensor<float> in = inBuf.Get<float>();
+    AscendC::DataCopyEnhancedParams plain;
+    AscendC::DataCopy(in, xGm, {1, static_cast<uint16_t>(N * sizeof(float) / 32), 0, 0}, plain);
+    AscendC::LocalTensor<int32_t> offsets = offBuf.Get<int32_t>();
+    AscendC::ArithProgression<int32_t>(offsets, static_cast<int32_t>((N - 1) * sizeof(float)),
+                                       -static_cast<int32_t>(sizeof(float)), N);
+    AscendC::LocalTensor<float> reversed = outBuf.Get<float>();
+    AscendC::Scatter(reversed, in, offsets.ReinterpretCast<uint32_t>(), 0, N);
+    AscendC::LocalTensor<float> prog = progBuf.Get<float>();
+    AscendC::ArithProgression<float>(prog, 1.5f, 0.25f, N);
+    AscendC::DataCopy(outGm, reversed, N);
+    AscendC::DataCopy(outGm[N], prog, N);
+    AscendC::DataCacheCleanAndInvalid<float, AscendC::CacheLine::SINGLE_CACHE_LINE,
+                                      AscendC::DcciDst::CACHELINE_OUT>(outGm);
+}
+
+__aicore__ void assert_false(GM_ADDR x, GM_ADDR) {
+    AscendC::GlobalTensor<float> xGm;
+    xGm.SetGlobalBuffer((__gm__ float*)x, N);
+    uint32_t share = N / 3;
+    ASSERT(share % 8 == 0, "share %u is not a multiple of 8", share);  // ASSERT: assert_false
+}
+
+__aicore__ void enhanced_relu(GM_ADDR x, GM_ADDR) {
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+    AscendC::GlobalTensor<float> xGm;
+    xGm.SetGlobalBuffer((__gm__ float*)x, N);
+    pipe.InitBuffer(buf, N * sizeof(float));
+    AscendC::LocalTensor<float> t = buf.Get<float>();
+    AscendC::DataCopyEnhancedParams relu({AscendC::BlockMode::BLOCK_MODE_NORMAL, AscendC::DeqScale::DEQ_NONE, 0, 0,
+                                          true, pad_t::PAD_NONE, 0});
+    AscendC::DataCopy(t, xGm, {1, 8, 0, 0}, relu);  // ENHANCED: enhanced_relu
+}
+
+int main(int argc, char** argv) {
+    static const std::map<std::string, std::function<void(GM_ADDR, GM_ADDR)>> cases = {
+        {"scatter_progression", scatter_progression},
+        {"assert_false", assert_false},
+        {"enhanced_relu", enhanced_relu},
+    };
+    const auto& body = tio::select_case(cases, argc, argv, {5}, "real_world CASE x out report");
+    tio::Gm x(tio::read_bytes(argv[2]), "x"), out(2 * N * sizeof(float), "out");
+    tio::run(1, argv[4], [&] { body(x.addr(), out.addr()); });
+    tio::write_bytes(argv[3], out.bytes.data(), out.bytes.size());
+    return 0;
+}

@@ -1,0 +1,42 @@
+"""Device code as real kernels write it (issue #8, classes 3 and 4) compiles against the emulator
+headers and does what the API reference documents (tests/emu/cpp/real_world.cpp): system
+functions called unqualified without `using namespace AscendC`, `__forceinline__`, ASSERT as a
+rule failure at its line, and Scatter, ArithProgression, DataCopyEnhancedParams,
+DataCacheCleanAndInvalid and TOTAL_VEC_LOCAL_SIZE."""
+
+from __future__ import annotations
+
+import torch
+from emu_device_support import from_bytes, marker_line
+
+N = 64
+
+
+def _run(emu_build, run_program, case: str, x: torch.Tensor):
+    return run_program(emu_build("real_world"), [case, "{x}", "{out:y}", "{report}"], {"x": x})
+
+
+def test_scatter_arith_progression_and_plain_enhanced_copy(emu_build, run_program) -> None:
+    x = torch.randn(N, generator=torch.Generator().manual_seed(5))
+    res = _run(emu_build, run_program, "scatter_progression", x)
+    assert res.returncode == 0, res.stderr
+    y = from_bytes(res.outputs["y"], "float32")
+    torch.testing.assert_close(y[:N], x.flip(0), rtol=0, atol=0)
+    torch.testing.assert_close(y[N:], 1.5 + 0.25 * torch.arange(N, dtype=torch.float32))
+
+
+def test_assert_failure_stops_the_kernel_at_its_line(emu_build, run_program) -> None:
+    res = _run(emu_build, run_program, "assert_false", torch.zeros(N))
+    assert res.returncode == 3, res.stderr
+    [err] = res.report["errors"]
+    assert err["code"] == "assert-failed"
+    assert err["line"] == marker_line("real_world.cpp", "ASSERT: assert_false")
+    assert "share % 8 == 0" in err["message"] and "share 21 is not a multiple of 8" in err["message"]
+
+
+def test_enhanced_copy_with_relu_is_reported_not_emulated(emu_build, run_program) -> None:
+    res = _run(emu_build, run_program, "enhanced_relu", torch.zeros(N))
+    assert res.returncode == 3, res.stderr
+    [err] = res.report["errors"]
+    assert err["code"] == "param-range" and "not emulated" in err["message"]
+    assert err["line"] == marker_line("real_world.cpp", "ENHANCED: enhanced_relu")
