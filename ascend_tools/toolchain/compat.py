@@ -36,10 +36,36 @@ def _code(text: str) -> str:
     return _STRING.sub('""', blank_comments(text))
 
 
+_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.M)
+
+
+def include_closure(start: Iterable[Path], dirs: Iterable[Path], root: Path) -> list[Path]:
+    """The project files (under `root`) a translation unit made of `start` reads: its quoted
+    includes followed through the including file's folder, then `dirs`."""
+    search = [d.resolve() for d in dirs]
+    root = root.resolve()
+    seen: list[Path] = []
+    todo = [p.resolve() for p in start]
+    while todo:
+        f = todo.pop()
+        if f in seen or not f.is_file():
+            continue
+        seen.append(f)
+        text = blank_comments(f.read_text(encoding="utf-8", errors="replace"))
+        for inc in _INCLUDE.findall(text):
+            for d in (f.parent, *search):
+                cand = (d / inc).resolve()
+                if cand.is_file() and cand.is_relative_to(root):
+                    todo.append(cand)
+                    break
+    return seen
+
+
 def log_macro_flags(texts: Iterable[str]) -> list[str]:
-    """`-DKERNELGEN_PROJECT_DEFINES_<NAME>` for each logging macro the project defines itself (so
-    ours never meets it, whatever the include order), and `-include ops_log_macros.h` when the
-    project uses one that it never defines (the vendor's headers would bring it)."""
+    """`-DKERNELGEN_PROJECT_DEFINES_<NAME>` for each logging macro a translation unit (the texts
+    of its project files) defines itself, so ours never meets it whatever the include order, and
+    `-include ops_log_macros.h` when it uses one that it never defines (the vendor's headers
+    would bring it)."""
     code = [_code(t) for t in texts]
     defined = {name for c in code for name in _DEFINE.findall(c)}
     names = log_macro_names()

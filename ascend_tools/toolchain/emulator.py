@@ -142,12 +142,14 @@ def describe(project: KernelProject, chip: Chip) -> DescribeResult:
     harness_o, diags = _harness(chip, step)
     if harness_o is None:
         return DescribeResult(ok=False, seconds=step.seconds, cached=False, diagnostics=diags)
-    flags = [*chip_flags(chip), *project_flags(project)]
+    flags = chip_flags(chip)
     host_dir = project.root / "op_host"
     host_sources = [project.abs(s) for s in project.sources if s.parts[0] == "op_host"]
+    per_file = [unit_flags(project, [project.abs(src)], [host_dir]) for src in project.host_files]
     # The root is part of the key: binaries carry absolute source paths for their error reports.
     key = hash_parts(
-        ["host", emulator_hash(), *flags, str(project.root), hash_files(host_sources, project.root)]
+        ["host", emulator_hash(), *flags, *(f for fl in per_file for f in fl), str(project.root),
+         hash_files(host_sources, project.root)]
     )
     entry = CacheEntry("host", key)
     if not entry.ready:
@@ -155,7 +157,7 @@ def describe(project: KernelProject, chip: Chip) -> DescribeResult:
             objects = []
             for i, src in enumerate(project.host_files):
                 obj = f"host{i}.o"
-                argv = [*flags, f"-I{host_dir}", "-c", project.abs(src), "-o", obj]
+                argv = [*flags, *per_file[i], f"-I{host_dir}", "-c", project.abs(src), "-o", obj]
                 out = step.compile(argv, stage)
                 if out.returncode != 0:
                     return DescribeResult(
@@ -226,11 +228,13 @@ def _read_description(project: KernelProject, host_dir: Path, step: _Step) -> De
     )
 
 
-def project_flags(project: KernelProject) -> list[str]:
-    """Flags every translation unit of this project gets beyond the chip's (toolchain/compat.py):
-    the logging-macro switches and the include root above the project."""
-    texts = [_text(project.abs(s)) for s in project.sources]
-    return [*compat.log_macro_flags(texts), *compat.include_flags(project.root)]
+def unit_flags(project: KernelProject, files: Sequence[Path], dirs: Sequence[Path]) -> list[str]:
+    """Flags a translation unit of this project made of `files` (searching `dirs`) gets beyond
+    the chip's (toolchain/compat.py): the logging-macro switches for the project files it reads
+    and the include root above the project."""
+    include = compat.include_flags(project.root)
+    closure = compat.include_closure(files, [*dirs, Path(include[-1])], project.root)
+    return [*compat.log_macro_flags(_text(f) for f in closure), *include]
 
 
 def _text(path: Path) -> str:
@@ -331,7 +335,11 @@ def build(project: KernelProject, chip: Chip, dtypes: dict[str, str]) -> BuildRe
         return BuildResult(
             ok=False, seconds=step.seconds, cached=False, diagnostics=diags + pch_diags
         )
-    flags = [*chip_flags(chip), *project_flags(project)]
+    kernel_dir = project.abs(project.kernel_file).parent
+    unit = [project.abs(project.kernel_file)]
+    if project.tiling_header:
+        unit.append(project.abs(project.tiling_header))
+    flags = [*chip_flags(chip), *unit_flags(project, unit, [kernel_dir])]
     op_type = desc.op.name if desc.op else None
     key = hash_parts(
         [
@@ -360,7 +368,7 @@ def build(project: KernelProject, chip: Chip, dtypes: dict[str, str]) -> BuildRe
                 *pch_flags,
                 *flags,
                 *(f"-I{d}" for d in kernel_dirs),
-                f"-I{project.abs(project.kernel_file).parent}",
+                f"-I{kernel_dir}",
                 "-c",
                 WRAPPER,
                 "-o",
