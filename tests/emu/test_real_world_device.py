@@ -31,7 +31,8 @@ def test_assert_failure_stops_the_kernel_at_its_line(emu_build, run_program) -> 
     [err] = res.report["errors"]
     assert err["code"] == "assert-failed"
     assert err["line"] == marker_line("real_world.cpp", "ASSERT: assert_false")
-    assert "share % 8 == 0" in err["message"] and "share 21 is not a multiple of 8" in err["message"]
+    assert "ASSERT(share % 8 == 0) failed" in err["message"]
+    assert "share 21 is not a multiple of 8" in err["message"]
 
 
 def test_enhanced_copy_with_relu_is_reported_not_emulated(emu_build, run_program) -> None:

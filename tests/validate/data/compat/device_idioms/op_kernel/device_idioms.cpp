@@ -22,23 +22,22 @@ class KernelScale {
         ASSERT(share % 8 == 0, "share %u is not a whole number of 32-byte blocks", share);
         xGm.SetGlobalBuffer((__gm__ T*)x + Start<T>(share), share);
         yGm.SetGlobalBuffer((__gm__ T*)y + Start<T>(share), share);
-        pipe.InitBuffer(q, 1, share * sizeof(T));
+        pipe.InitBuffer(buf, share * sizeof(T));
         this->factor = factor;
     }
     __aicore__ inline void Process() {
-        AscendC::LocalTensor<T> t = q.AllocTensor<T>();
+        AscendC::LocalTensor<T> t = buf.Get<T>();
         AscendC::DataCopy(t, xGm, share);
         printf("block %d share %u\n", static_cast<int>(GetBlockIdx()), share);
         AscendC::PRINTF("factor %f\n", factor);
         AscendC::Muls(t, t, static_cast<T>(factor), share);
         AscendC::DumpTensor(t, 1, 8);
         AscendC::DataCopy(yGm, t, share);
-        q.FreeTensor(t);
     }
 
   private:
     AscendC::TPipe pipe;
-    AscendC::TQue<AscendC::QuePosition::VECIN, 1> q;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
     AscendC::GlobalTensor<T> xGm, yGm;
     uint32_t share = 0;
     float factor = 0;
@@ -47,15 +46,13 @@ class KernelScale {
 extern "C" __global__ __aicore__ void device_idioms(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling) {
     KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY);
     REGISTER_TILING_DEFAULT(DeviceIdiomsTilingData);
+    KernelScale<float> op;
     if (TILING_KEY_IS(1)) {
         GET_TILING_DATA(td, tiling);
-        KernelScale<float> op;
         op.Init(x, y, td.total, td.factor);
-        op.Process();
     } else if (TILING_KEY_IS(2)) {
         GET_TILING_DATA_WITH_STRUCT(DeviceIdiomsTilingData, td, tiling);
-        KernelScale<float> op;
         op.Init(x, y, td.total, td.factor);
-        op.Process();
     }
+    op.Process();
 }
