@@ -52,13 +52,18 @@ _UNKNOWN_NAME: tuple[tuple[re.Pattern[str], bool], ...] = (
 
 
 def unknown_name_hint(message: str) -> str:
-    """`" (did you mean X, Y?)"` for an unknown-name error, from the API catalog; else `""`."""
+    """`" (did you mean X, Y?)"` for an unknown-name error, from the API catalog; for a real
+    AscendC name the emulator lacks, says so instead (the code is right, the emulator is not)."""
     for pattern, member in _UNKNOWN_NAME:
         m = pattern.search(message)
         if not m:
             continue
         name = m.group("name")
         owner = m.groupdict().get("owner")
+        known = load_catalog().lookup(name)
+        if known and not any(e.emulated for e in known):
+            return (f" ({name} is AscendC API ({known[0].group}) that the emulator does not "
+                    "implement yet)")
         names = load_catalog().closest(
             name, 3, owner=owner, member=member if owner is None else None
         )
