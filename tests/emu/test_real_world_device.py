@@ -2,7 +2,7 @@
 headers and does what the API reference documents (tests/emu/cpp/real_world.cpp): system
 functions called unqualified without `using namespace AscendC`, `__forceinline__`, ASSERT as a
 rule failure at its line, and Scatter, ArithProgression, DataCopyEnhancedParams,
-DataCacheCleanAndInvalid and TOTAL_VEC_LOCAL_SIZE."""
+DataCacheCleanAndInvalid, TOTAL_VEC_LOCAL_SIZE and the 310P region-proposal sort."""
 
 from __future__ import annotations
 
@@ -41,3 +41,21 @@ def test_enhanced_copy_with_relu_is_reported_not_emulated(emu_build, run_program
     [err] = res.report["errors"]
     assert err["code"] == "param-range" and "not emulated" in err["message"]
     assert err["line"] == marker_line("real_world.cpp", "ENHANCED: enhanced_relu")
+
+
+def test_proposal_sort_orders_scores_like_a_stable_descending_sort(emu_build, run_program) -> None:
+    x = torch.randn(N, generator=torch.Generator().manual_seed(6)).round(decimals=1)  # ties
+    res = _run(emu_build, run_program, "proposal_sort", x)
+    assert res.returncode == 0, res.stderr
+    y = from_bytes(res.outputs["y"], "float32")
+    values, indices = torch.sort(x, descending=True, stable=True)
+    torch.testing.assert_close(y[:N], values, rtol=0, atol=0)
+    torch.testing.assert_close(y[N:], indices.float(), rtol=0, atol=0)
+
+
+def test_proposal_sort_is_refused_on_chips_without_it(emu_build, run_program) -> None:
+    res = _run(emu_build, run_program, "proposal_chip", torch.zeros(N))
+    assert res.returncode == 3, res.stderr
+    [err] = res.report["errors"]
+    assert err["code"] == "chip-support"
+    assert err["line"] == marker_line("real_world.cpp", "CHIP: proposal_chip")

@@ -1,7 +1,8 @@
 // Device-side code as real kernels write it and g++ must accept through the emulator headers:
 // no `using namespace AscendC` (system functions called unqualified, also from templates),
 // __forceinline__, ASSERT, and APIs the catalog once lacked (Scatter, ArithProgression,
-// DataCopyEnhancedParams, DataCacheCleanAndInvalid, TOTAL_VEC_LOCAL_SIZE).
+// DataCopyEnhancedParams, DataCacheCleanAndInvalid, TOTAL_VEC_LOCAL_SIZE, the region-proposal
+// sort of 310P top-k kernels).
 // `real_world CASE x out report`; x is 64 floats.
 #include <functional>
 #include <map>
@@ -67,13 +68,54 @@ __aicore__ void enhanced_relu(GM_ADDR x, GM_ADDR) {
     AscendC::DataCopy(t, xGm, {1, 8, 0, 0}, relu);  // ENHANCED: enhanced_relu
 }
 
+// 64 scores sorted as 310P top-k kernels do: ProposalConcat (score, label = position), RpSort16
+// per 16, MrgSort4 over the four sorted lists, ProposalExtract. out = sorted scores, labels.
+__aicore__ void proposal_sort(GM_ADDR x, GM_ADDR out) {
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+    AscendC::GlobalTensor<float> xGm, outGm;
+    xGm.SetGlobalBuffer((__gm__ float*)x, N);
+    outGm.SetGlobalBuffer((__gm__ float*)out, 2 * N);
+    pipe.InitBuffer(buf, (3 * N + 2 * N * 8) * sizeof(float));
+    AscendC::LocalTensor<float> scores = buf.GetWithOffset<float>(N, 0);
+    AscendC::LocalTensor<float> labels = buf.GetWithOffset<float>(N, N * sizeof(float));
+    AscendC::LocalTensor<float> proposals = buf.GetWithOffset<float>(N * 8, 2 * N * sizeof(float));
+    AscendC::LocalTensor<float> sorted = buf.GetWithOffset<float>(N * 8, (2 * N + N * 8) * sizeof(float));
+    AscendC::DataCopy(scores, xGm, N);
+    AscendC::ArithProgression<float>(labels, 0.0f, 1.0f, N);
+    AscendC::ProposalConcat(proposals, scores, N / 16, 4);
+    AscendC::ProposalConcat(proposals, labels, N / 16, 5);
+    AscendC::RpSort16(sorted, proposals, N / 16);
+    const uint16_t lengths[4] = {16, 16, 16, 16};
+    AscendC::MrgSortSrcList<float> lists(sorted, sorted[16 * 8], sorted[32 * 8], sorted[48 * 8]);
+    AscendC::MrgSort4(proposals, lists, AscendC::MrgSort4Info(lengths, false, 15, 1));
+    AscendC::ProposalExtract(scores, proposals, N / 16, 4);
+    AscendC::ProposalExtract(labels, proposals, N / 16, 5);
+    AscendC::DataCopy(outGm, scores, N);
+    AscendC::DataCopy(outGm[N], labels, N);
+}
+
+__aicore__ void proposal_chip(GM_ADDR, GM_ADDR) {
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 16 * 8 * sizeof(float));
+    AscendC::LocalTensor<float> t = buf.Get<float>();
+    AscendC::RpSort16(t, t, 1);  // CHIP: proposal_chip
+}
+
 int main(int argc, char** argv) {
     static const std::map<std::string, std::function<void(GM_ADDR, GM_ADDR)>> cases = {
         {"scatter_progression", scatter_progression},
         {"assert_false", assert_false},
         {"enhanced_relu", enhanced_relu},
+        {"proposal_sort", proposal_sort},
+        {"proposal_chip", proposal_chip},
     };
     const auto& body = tio::select_case(cases, argc, argv, {5}, "real_world CASE x out report");
+    if (std::string(argv[1]) == "proposal_sort") {  // the region-proposal APIs are 310P/910 ones
+        kernelgen::chip().name = "ascend310p";
+        kernelgen::chip().cce_aicore = 200;
+    }
     tio::Gm x(tio::read_bytes(argv[2]), "x"), out(2 * N * sizeof(float), "out");
     tio::run(1, argv[4], [&] { body(x.addr(), out.addr()); });
     tio::write_bytes(argv[3], out.bytes.data(), out.bytes.size());
