@@ -15,14 +15,13 @@ from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 
-from ascend_tools.parse.host import blank_comments
+from ascend_tools.project import blank
 from ascend_tools.toolchain.flags import EMU_INCLUDE
 
 # ------------------------------------------------------------------ host logging/check macros
 LOG_MACROS_HEADER = "kernelgen/ops_log_macros.h"
 _GUARD = re.compile(r"KERNELGEN_PROJECT_DEFINES_(\w+)")
 _DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)", re.M)
-_STRING = re.compile(r"\"(?:\\.|[^\"\\\n])*\"")
 
 
 @cache
@@ -33,7 +32,7 @@ def log_macro_names() -> tuple[str, ...]:
 
 
 def _code(text: str) -> str:
-    return _STRING.sub('""', blank_comments(text))
+    return blank(text)
 
 
 _INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.M)
@@ -51,7 +50,7 @@ def include_closure(start: Iterable[Path], dirs: Iterable[Path], root: Path) -> 
         if f in seen or not f.is_file():
             continue
         seen.append(f)
-        text = blank_comments(f.read_text(encoding="utf-8", errors="replace"))
+        text = blank(f.read_text(encoding="utf-8", errors="replace"), strings=False)
         for inc in _INCLUDE.findall(text):
             for d in (f.parent, *search):
                 cand = (d / inc).resolve()
