@@ -27,7 +27,6 @@ from pydantic import BaseModel, Field
 from ascend_tools.chips import DEFAULT_CHIP
 from ascend_tools.diagnostics import Diagnostic, Severity
 from ascend_tools.lint import LintConfigError, LintError, lint_path
-from ascend_tools.lint.config import load_config
 from ascend_tools.report import ValidationReport
 from ascend_tools.validate import ValidationInputError, validate_project
 
@@ -120,14 +119,6 @@ def _failure(report: ValidationReport) -> tuple[str, str, str]:
     return stage, stage if stage == "mismatch" else "run failure", f"{bad.name}: {bad.message}"
 
 
-def _input_cause(message: str) -> str:
-    """A bad-input message grouped by its first clause (`OpDef X has 3 inputs` -> `inputs`)."""
-    for cause, words in INPUT_CAUSES:
-        if all(w in message for w in words):
-            return cause
-    return "reference/binding"
-
-
 # Bad-input messages of validate_project (validate.py), by the words that identify each.
 INPUT_CAUSES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("binding: input count", ("inputs", "but the reference provides")),
@@ -138,15 +129,19 @@ INPUT_CAUSES: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 
 
+def _input_cause(message: str) -> str:
+    """The INPUT_CAUSES group of a bad-input message (`OpDef X has 3 inputs but the reference
+    provides 2` -> `binding: input count`)."""
+    for cause, words in INPUT_CAUSES:
+        if all(w in message for w in words):
+            return cause
+    return "reference/binding"
+
+
 def run_project(root: Path, chip: str) -> ProjectResult:
     start = time.monotonic()
-    cfg_chip = None
-    try:
-        lint_cfg = load_config(root.resolve())
-        cfg_chip = lint_cfg.chip if lint_cfg else None
-    except LintConfigError:
-        pass
-    chip = cfg_chip or chip
+    own = _config(root).get("lint", {}).get("chip")
+    chip = own if isinstance(own, str) else chip
     ref = reference_of(root)
     res = ProjectResult(name=root.name, chip=chip, reference=str(ref) if ref else None,
                         stage="reference")
