@@ -1,8 +1,9 @@
 """Device code as real kernels write it (issue #8, classes 3 and 4) compiles against the emulator
 headers and does what the API reference documents (tests/emu/cpp/real_world.cpp): system
-functions called unqualified without `using namespace AscendC`, `__forceinline__`, ASSERT as a
-rule failure at its line, and Scatter, ArithProgression, DataCopyEnhancedParams,
-DataCacheCleanAndInvalid, TOTAL_VEC_LOCAL_SIZE and the 310P region-proposal sort."""
+functions called unqualified without `using namespace AscendC`, the CCE block built-ins,
+`__forceinline__`, ASSERT as a rule failure at its line, and Scatter, ArithProgression,
+DataCopyEnhancedParams, DataCacheCleanAndInvalid, TOTAL_VEC_LOCAL_SIZE and the 310P
+region-proposal sort."""
 
 from __future__ import annotations
 
@@ -59,3 +60,10 @@ def test_proposal_sort_is_refused_on_chips_without_it(emu_build, run_program) ->
     [err] = res.report["errors"]
     assert err["code"] == "chip-support"
     assert err["line"] == marker_line("real_world.cpp", "CHIP: proposal_chip")
+
+
+def test_cce_block_builtins_read_the_calling_core(emu_build, run_program) -> None:
+    res = _run(emu_build, run_program, "cce_builtins", torch.zeros(N))
+    assert res.returncode == 0, res.stderr
+    y = from_bytes(res.outputs["y"], "float32")
+    assert y[:12].tolist() == [0, 1, 2, 3, 4, 4, 4, 4, 0, 4, 8, 12]

@@ -20,6 +20,18 @@ __forceinline__ uint32_t BlockOffset(uint32_t share) {
     return share * GetBlockIdx() + 0 * GetBlockNum();
 }
 
+// The CCE built-ins, as bisheng kernels read them: out[k] = block_idx, out[4 + k] = block_num,
+// out[8 + k] = get_block_idx() for each of the 4 blocks.
+__aicore__ void cce_builtins(GM_ADDR, GM_ADDR out) {
+    AscendC::GlobalTensor<float> outGm;
+    outGm.SetGlobalBuffer((__gm__ float*)out, 2 * N);
+    int32_t idx = (int32_t)block_idx;
+    int64_t n = block_num;
+    outGm.SetValue(idx, static_cast<float>(idx));
+    outGm.SetValue(4 + idx, static_cast<float>(n));
+    outGm.SetValue(8 + idx, static_cast<float>(get_block_idx() * get_block_num()));
+}
+
 // out[0:N) = x reversed by Scatter with byte offsets from ArithProgression; out[N:2N) =
 // ArithProgression(1.5, 0.25); the copy in uses DataCopy with plain enhanced parameters.
 __aicore__ void scatter_progression(GM_ADDR x, GM_ADDR out) {
@@ -110,6 +122,7 @@ int main(int argc, char** argv) {
         {"enhanced_relu", enhanced_relu},
         {"proposal_sort", proposal_sort},
         {"proposal_chip", proposal_chip},
+        {"cce_builtins", cce_builtins},
     };
     const auto& body = tio::select_case(cases, argc, argv, {5}, "real_world CASE x out report");
     if (std::string(argv[1]) == "proposal_sort") {  // the region-proposal APIs are 310P/910 ones
@@ -117,7 +130,8 @@ int main(int argc, char** argv) {
         kernelgen::chip().cce_aicore = 200;
     }
     tio::Gm x(tio::read_bytes(argv[2]), "x"), out(2 * N * sizeof(float), "out");
-    tio::run(1, argv[4], [&] { body(x.addr(), out.addr()); });
+    const uint32_t blocks = std::string(argv[1]) == "cce_builtins" ? 4 : 1;
+    tio::run(blocks, argv[4], [&] { body(x.addr(), out.addr()); });
     tio::write_bytes(argv[3], out.bytes.data(), out.bytes.size());
     return 0;
 }

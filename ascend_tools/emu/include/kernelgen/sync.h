@@ -186,3 +186,18 @@ using AscendC::GetSubBlockNum;
 using AscendC::GetSysWorkSpacePtr;
 using AscendC::GetTaskRation;
 using AscendC::GetUserWorkspace;
+
+// The CCE built-ins under the API (bisheng kernels read them directly): the block index and count
+// as functions and as variables. The variables are read-only objects that convert to the calling
+// core's value, so `int32_t i = block_idx;` sees the right core; a kernel's own variable of the
+// same name (`auto block_num = get_block_num();`) simply shadows them.
+inline int64_t get_block_idx() { return AscendC::GetBlockIdx(); }
+inline int64_t get_block_num() { return AscendC::GetBlockNum(); }
+namespace kernelgen {
+struct core_value {
+    int64_t (*read)();
+    operator int64_t() const { return read(); }
+};
+}  // namespace kernelgen
+inline constexpr kernelgen::core_value block_idx{&get_block_idx};
+inline constexpr kernelgen::core_value block_num{&get_block_num};
