@@ -144,7 +144,12 @@ def global_tiling_aliases(tiling_text: str, kernel_texts: Iterable[str]) -> list
 
 
 # ------------------------------------------------------------------ include paths
+def include_root(root: Path) -> Path:
+    """The folder multi-op repositories root their includes at (`"<op>/op_host/<op>_tiling.h"`):
+    the one holding the project."""
+    return root.resolve().parent
+
+
 def include_flags(root: Path) -> list[str]:
-    """Includes rooted at the folder that holds the project (`"<op>/op_host/<op>_tiling.h"`, as
-    multi-op repositories write them), searched after everything else."""
-    return ["-idirafter", str(root.resolve().parent)]
+    """`include_root` searched after everything else."""
+    return ["-idirafter", str(include_root(root))]

@@ -232,9 +232,9 @@ def unit_flags(project: KernelProject, files: Sequence[Path], dirs: Sequence[Pat
     """Flags a translation unit of this project made of `files` (searching `dirs`) gets beyond
     the chip's (toolchain/compat.py): the logging-macro switches for the project files it reads
     and the include root above the project."""
-    include = compat.include_flags(project.root)
-    closure = compat.include_closure(files, [*dirs, Path(include[-1])], project.root)
-    return [*compat.log_macro_flags(_text(f) for f in closure), *include]
+    search = [*dirs, compat.include_root(project.root)]
+    closure = compat.include_closure(files, search, project.root)
+    return [*compat.log_macro_flags(_text(f) for f in closure), *compat.include_flags(project.root)]
 
 
 def _text(path: Path) -> str:
