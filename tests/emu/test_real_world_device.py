@@ -17,7 +17,7 @@ def _run(emu_build, run_program, case: str, x: torch.Tensor):
     return run_program(emu_build("real_world"), [case, "{x}", "{out:y}", "{report}"], {"x": x})
 
 
-def test_scatter_arith_progression_and_plain_enhanced_copy(emu_build, run_program) -> None:
+def test_scatter_arith_progression_plain_enhanced_copy_and_adl_call(emu_build, run_program) -> None:
     x = torch.randn(N, generator=torch.Generator().manual_seed(5))
     res = _run(emu_build, run_program, "scatter_progression", x)
     assert res.returncode == 0, res.stderr

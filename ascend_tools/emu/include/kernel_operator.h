@@ -23,3 +23,4 @@
 #include "kernelgen/list_tensor.h"
 #include "kernelgen/norm.h"
 #include "kernelgen/proposal.h"
+#include "kernelgen/adl_anchors.h"

@@ -3,6 +3,7 @@
 // __forceinline__, ASSERT, and APIs the catalog once lacked (Scatter, ArithProgression,
 // DataCopyEnhancedParams, DataCacheCleanAndInvalid, TOTAL_VEC_LOCAL_SIZE, the region-proposal
 // sort of 310P top-k kernels).
+// Unqualified calls with explicit template arguments (`Adds<float>(...)`) resolve by ADL.
 // `real_world CASE x out report`; x is 64 floats.
 #include <functional>
 #include <map>
@@ -54,7 +55,8 @@ __aicore__ void scatter_progression(GM_ADDR x, GM_ADDR out) {
     AscendC::LocalTensor<float> reversed = outBuf.Get<float>();
     AscendC::Scatter(reversed, in, offsets.ReinterpretCast<uint32_t>(), 0, N);
     AscendC::LocalTensor<float> prog = progBuf.Get<float>();
-    AscendC::ArithProgression<float>(prog, 1.5f, 0.25f, N);
+    AscendC::ArithProgression<float>(prog, 1.0f, 0.25f, N);
+    Adds<float>(prog, prog, 0.5f, N);  // explicit template arguments, found by ADL
     AscendC::DataCopy(outGm, reversed, N);
     AscendC::DataCopy(outGm[N], prog, N);
     AscendC::DataCacheCleanAndInvalid<float, AscendC::CacheLine::SINGLE_CACHE_LINE,
