@@ -39,6 +39,7 @@ class RuleCode(str, Enum):
     PARAM_RANGE = "param-range"
     # Runs that hang or die.
     TIMEOUT = "timeout"
+    ASSERT_FAILED = "assert-failed"  # a kernel's ASSERT / assert(expr, ...) evaluated false
     CRASH = "crash"
     # Static-only rules.
     MISSING_TAIL = "missing-tail"

@@ -54,12 +54,13 @@ class KernelProject(BaseModel):
         return "".join(part.capitalize() for part in self.op_name.split("_"))
 
 
-def _blank(text: str) -> str:
-    """Comments and string literals replaced by spaces, newlines kept, so offsets and lines hold."""
+def blank(text: str, strings: bool = True) -> str:
+    """Comments and (unless `strings` is False) string literals replaced by spaces, newlines
+    kept, so offsets and lines hold."""
 
     def repl(m: re.Match[str]) -> str:
         s = m.group(0)
-        if s.startswith('"') and s == '"C"':
+        if s.startswith('"') and (s == '"C"' or not strings):
             return s
         return re.sub(r"[^\n]", " ", s)
 
@@ -68,7 +69,7 @@ def _blank(text: str) -> str:
 
 def find_entry(text: str) -> KernelEntry | None:
     """The first `__global__` function in `text`: its name, parameter names and 1-based line."""
-    clean = _blank(text)
+    clean = blank(text)
     for m in _ENTRY.finditer(clean):
         if "__global__" not in m.group(1):
             continue

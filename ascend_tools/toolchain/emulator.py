@@ -8,6 +8,7 @@ sandbox: the sources are untrusted.
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -18,9 +19,16 @@ from ascend_tools.chips import Chip
 from ascend_tools.diagnostics import Diagnostic
 from ascend_tools.project import KernelProject
 from ascend_tools.runner.sandbox import SandboxLimits, SandboxResult, run_sandboxed
+from ascend_tools.toolchain import compat
 from ascend_tools.toolchain.cache import CacheEntry, emulator_hash, hash_files, hash_parts
 from ascend_tools.toolchain.dtypes import get_dtype
-from ascend_tools.toolchain.errors import Locator, make_diagnostic, parse_compiler_output
+from ascend_tools.toolchain.errors import (
+    Locator,
+    explain_missing_headers,
+    make_diagnostic,
+    parse_compiler_output,
+    unknown_names,
+)
 from ascend_tools.toolchain.flags import CXX, DEVICE_HEADER, EMU_INCLUDE, HARNESS_SOURCE, chip_flags
 from ascend_tools.toolchain.models import BuildResult, DescribeResult, OpDefinition
 
@@ -30,7 +38,11 @@ COMPILE_LIMITS = SandboxLimits(
 DESCRIBE_LIMITS = SandboxLimits(wall_seconds=30, cpu_seconds=30, memory_bytes=2 << 30)
 PCH_HEADER = "kernelgen_pch.h"
 WRAPPER = "kernel_entry.cpp"
+KERNEL_MIRROR = "kernel_src"
 USE_PCH = True
+_MISSING_HEADER = re.compile(r"fatal error: (?P<header>[^:\s]+): No such file or directory")
+# Rounds of empty stand-ins when explaining missing headers (each may reveal another one).
+_EXPLAIN_ROUNDS = 4
 
 
 class _Step:
@@ -51,11 +63,45 @@ class _Step:
         return time.monotonic() - self.start
 
 
-def _failed(out: SandboxResult, locator: Locator) -> list[Diagnostic]:
+def _failed(
+    out: SandboxResult, locator: Locator, step: _Step | None = None,
+    argv: Sequence[str | Path] = (), cwd: Path | None = None,
+) -> list[Diagnostic]:
     text = out.stderr + out.stdout
     if out.timed_out or out.signal is not None:
         text += f"\ncompiler {out.describe_end()}"
-    return parse_compiler_output(text, locator, failed=True)
+    diags = parse_compiler_output(text, locator, failed=True)
+    if step is not None and cwd is not None and _MISSING_HEADER.search(text):
+        diags = explain_missing_headers(diags, *_missing_use(text, step, argv, cwd, locator))
+    return diags
+
+
+def _missing_use(
+    text: str, step: _Step, argv: Sequence[str | Path], cwd: Path, locator: Locator
+) -> tuple[list[str], list[str]]:
+    """(missing headers, names the project then lacks): the same compile again with an empty
+    file for each missing header, read for the names it no longer declares."""
+    stubs = cwd / "kernelgen_missing_headers"
+    missing: list[str] = []
+    names: list[str] = []
+    for _ in range(_EXPLAIN_ROUNDS):
+        new = [h for h in _MISSING_HEADER.findall(text) if h not in missing]
+        if not new:
+            break
+        for h in new:
+            stub = (stubs / h).resolve()
+            if not stub.is_relative_to(stubs.resolve()):
+                continue
+            stub.parent.mkdir(parents=True, exist_ok=True)
+            stub.write_text("")
+        missing += new
+        out = step.compile(
+            [*argv, "-idirafter", stubs, "-fsyntax-only", "-fmax-errors=200"], cwd
+        )
+        text = out.stderr + out.stdout
+        diags = parse_compiler_output(text, locator, failed=False)
+        names += [n for n in unknown_names(d.message for d in diags) if n not in names]
+    return missing, names
 
 
 def _locator(project: KernelProject, remap: dict[Path, tuple[str, int]] | None = None) -> Locator:
@@ -99,9 +145,11 @@ def describe(project: KernelProject, chip: Chip) -> DescribeResult:
     flags = chip_flags(chip)
     host_dir = project.root / "op_host"
     host_sources = [project.abs(s) for s in project.sources if s.parts[0] == "op_host"]
+    per_file = [unit_flags(project, [project.abs(src)], [host_dir]) for src in project.host_files]
     # The root is part of the key: binaries carry absolute source paths for their error reports.
     key = hash_parts(
-        ["host", emulator_hash(), *flags, str(project.root), hash_files(host_sources, project.root)]
+        ["host", emulator_hash(), *flags, *(f for fl in per_file for f in fl), str(project.root),
+         hash_files(host_sources, project.root)]
     )
     entry = CacheEntry("host", key)
     if not entry.ready:
@@ -109,15 +157,14 @@ def describe(project: KernelProject, chip: Chip) -> DescribeResult:
             objects = []
             for i, src in enumerate(project.host_files):
                 obj = f"host{i}.o"
-                out = step.compile(
-                    [*flags, f"-I{host_dir}", "-c", project.abs(src), "-o", obj], stage
-                )
+                argv = [*flags, *per_file[i], f"-I{host_dir}", "-c", project.abs(src), "-o", obj]
+                out = step.compile(argv, stage)
                 if out.returncode != 0:
                     return DescribeResult(
                         ok=False,
                         seconds=step.seconds,
                         cached=False,
-                        diagnostics=_failed(out, _locator(project)),
+                        diagnostics=_failed(out, _locator(project), step, argv, stage),
                     )
                 objects.append(obj)
             out = step.compile([*objects, harness_o, "-pthread", "-o", "describe"], stage)
@@ -181,6 +228,45 @@ def _read_description(project: KernelProject, host_dir: Path, step: _Step) -> De
     )
 
 
+def unit_flags(project: KernelProject, files: Sequence[Path], dirs: Sequence[Path]) -> list[str]:
+    """Flags a translation unit of this project made of `files` (searching `dirs`) gets beyond
+    the chip's (toolchain/compat.py): the logging-macro switches for the project files it reads
+    and the include root above the project."""
+    search = [*dirs, compat.include_root(project.root)]
+    closure = compat.include_closure(files, search, project.root)
+    return [*compat.log_macro_flags(_text(f) for f in closure), *compat.include_flags(project.root)]
+
+
+def _text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+
+
+def _kernel_sources(project: KernelProject) -> list[Path]:
+    """The device-side sources: everything under the kernel file's folder."""
+    kdir = project.abs(project.kernel_file).parent
+    return [project.abs(s) for s in project.sources if project.abs(s).parent.is_relative_to(kdir)]
+
+
+def _mirror_kernel(project: KernelProject, stage: Path) -> Path | None:
+    """When device sources use syntax g++ cannot parse, a copy of the kernel folder with it
+    blanked (each file line-marked as its original) in `stage`; its kernel file, else None."""
+    kdir = project.abs(project.kernel_file).parent
+    sources = _kernel_sources(project)
+    texts = {p: _text(p) for p in sources}
+    rewritten = {p: compat.rewrite_source(t) for p, t in texts.items()}
+    if not any(rewritten.values()):
+        return None
+    mirror = stage / KERNEL_MIRROR
+    for p, text in texts.items():
+        dst = mirror / p.relative_to(kdir)
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        dst.write_text(compat.line_marked(rewritten[p] or text, p))
+    return mirror / project.abs(project.kernel_file).relative_to(kdir)
+
+
 def _pch(chip: Chip, step: _Step) -> tuple[Path | None, list[Diagnostic]]:
     flags = chip_flags(chip)
     entry = CacheEntry("pch", hash_parts(["pch", emulator_hash(), *flags]))
@@ -200,11 +286,15 @@ def _pch(chip: Chip, step: _Step) -> tuple[Path | None, list[Diagnostic]]:
     return entry.path / PCH_HEADER, []
 
 
-def wrapper_source(project: KernelProject, dtypes: dict[str, str], op_type: str | None) -> str:
+def wrapper_source(
+    project: KernelProject, dtypes: dict[str, str], op_type: str | None,
+    kernel_file: Path | None = None,
+) -> str:
     """The translation unit that binds the kernel entry to the harness (README step 3).
 
     The per-build macros are defined here, after the precompiled device header, so one
-    precompiled header serves every op and dtype combination.
+    precompiled header serves every op and dtype combination. `kernel_file`: a rewritten copy
+    of the kernel to include instead of the original (`_mirror_kernel`).
     """
     lines = ["// generated by kernelgen: binds the kernel entry to the emulator harness"]
     if op_type:
@@ -214,8 +304,11 @@ def wrapper_source(project: KernelProject, dtypes: dict[str, str], op_type: str 
         lines.append(f"#define DTYPE_{name.upper()} {d.c_type}")
         lines.append(f"#define ORIG_DTYPE_{name.upper()} {d.ge_type}")
     if project.tiling_header:
-        lines.append(f'#include "{project.abs(project.tiling_header)}"')
-    lines.append(f'#include "{project.abs(project.kernel_file)}"')
+        tiling = project.abs(project.tiling_header)
+        lines.append(f'#include "{tiling}"')
+        kernel_texts = [_text(p) for p in _kernel_sources(project)]
+        lines += compat.global_tiling_aliases(_text(tiling), kernel_texts)
+    lines.append(f'#include "{kernel_file or project.abs(project.kernel_file)}"')
     n = len(project.entry.params)
     args = ", ".join(f"a[{i}]" for i in range(n))
     name = project.entry.name
@@ -242,7 +335,11 @@ def build(project: KernelProject, chip: Chip, dtypes: dict[str, str]) -> BuildRe
         return BuildResult(
             ok=False, seconds=step.seconds, cached=False, diagnostics=diags + pch_diags
         )
-    flags = chip_flags(chip)
+    kernel_dir = project.abs(project.kernel_file).parent
+    unit = [project.abs(project.kernel_file)]
+    if project.tiling_header:
+        unit.append(project.abs(project.tiling_header))
+    flags = [*chip_flags(chip), *unit_flags(project, unit, [kernel_dir])]
     op_type = desc.op.name if desc.op else None
     key = hash_parts(
         [
@@ -261,24 +358,29 @@ def build(project: KernelProject, chip: Chip, dtypes: dict[str, str]) -> BuildRe
     if not entry.ready:
         with entry.building() as stage:
             wrapper = stage / WRAPPER
-            wrapper.write_text(wrapper_source(project, dtypes, op_type))
+            mirrored = _mirror_kernel(project, stage)
+            wrapper.write_text(wrapper_source(project, dtypes, op_type, mirrored))
             locator = _locator(project, {wrapper: (str(project.kernel_file), project.entry.line)})
+            # The precompiled header must come first; the force-includes of `flags` follow it.
             pch_flags = ["-include", str(pch)] if pch else []
-            out = step.compile(
-                [
-                    *flags,
-                    *pch_flags,
-                    f"-I{project.abs(project.kernel_file).parent}",
-                    "-c",
-                    WRAPPER,
-                    "-o",
-                    "kernel.o",
-                ],
-                stage,
-            )
+            kernel_dirs = [mirrored.parent] if mirrored else []
+            argv = [
+                *pch_flags,
+                *flags,
+                *(f"-I{d}" for d in kernel_dirs),
+                f"-I{kernel_dir}",
+                "-c",
+                WRAPPER,
+                "-o",
+                "kernel.o",
+            ]
+            out = step.compile(argv, stage)
             if out.returncode != 0:
                 return BuildResult(
-                    ok=False, seconds=step.seconds, cached=False, diagnostics=_failed(out, locator)
+                    ok=False,
+                    seconds=step.seconds,
+                    cached=False,
+                    diagnostics=_failed(out, locator, step, argv, stage),
                 )
             warnings = parse_compiler_output(out.stderr, locator, failed=False)
             (stage / "warnings.json").write_text(json.dumps([d.model_dump() for d in warnings]))

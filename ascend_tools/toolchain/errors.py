@@ -9,6 +9,7 @@ API names from the API catalog.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from pathlib import Path
 
 from ascend_tools.catalog import load_catalog
@@ -51,19 +52,65 @@ _UNKNOWN_NAME: tuple[tuple[re.Pattern[str], bool], ...] = (
 
 
 def unknown_name_hint(message: str) -> str:
-    """`" (did you mean X, Y?)"` for an unknown-name error, from the API catalog; else `""`."""
+    """`" (did you mean X, Y?)"` for an unknown-name error, from the API catalog; for a real
+    AscendC name the emulator lacks, says so instead (the code is right, the emulator is not)."""
     for pattern, member in _UNKNOWN_NAME:
         m = pattern.search(message)
         if not m:
             continue
         name = m.group("name")
         owner = m.groupdict().get("owner")
+        known = load_catalog().lookup(name)
+        if known and not any(e.emulated for e in known):
+            return (f" ({name} is AscendC API ({known[0].group}) that the emulator does not "
+                    "implement yet)")
         names = load_catalog().closest(
             name, 3, owner=owner, member=member if owner is None else None
         )
         names = [c for c in names if c != name]
         return f" (did you mean {', '.join(names)}?)" if names else ""
     return ""
+
+
+def unknown_names(messages: Iterable[str]) -> list[str]:
+    """The names gcc/clang call undeclared or unknown in these messages, in order, once each."""
+    names: list[str] = []
+    for message in messages:
+        for pattern, _ in _UNKNOWN_NAME:
+            m = pattern.search(message)
+            if m and m.group("name") not in names:
+                names.append(m.group("name"))
+                break
+    return names
+
+
+# Names listed per missing header, at most.
+_MISSING_NAMES_SHOWN = 12
+
+
+def explain_missing_headers(
+    diags: list[Diagnostic], missing: list[str], names: list[str]
+) -> list[Diagnostic]:
+    """Each "H: No such file or directory" error extended with what the project wanted from H:
+    the names that are undeclared once H exists but is empty (`names`, from that second compile),
+    so the user sees whether a small local definition replaces the vendor header."""
+    shown = ", ".join(names[:_MISSING_NAMES_SHOWN])
+    if len(names) > _MISSING_NAMES_SHOWN:
+        shown += " ..."
+    if names:
+        others = " (or the other missing headers)" if len(missing) > 1 else ""
+        what = f"the project uses from it{others}: {shown}"
+    else:
+        what = "nothing the project uses comes from it (the include can go)"
+    out = []
+    for d in diags:
+        header = next((h for h in missing if d.message.startswith(f"{h}: No such file")), None)
+        if header is not None:
+            d = d.model_copy(update={"message": (
+                f"{d.message}: neither the project nor the emulator's stand-in headers have "
+                f"{header}; {what}")})
+        out.append(d)
+    return out
 
 
 class Locator:

@@ -1,4 +1,4 @@
-"""`kernelgen bench {generate,validate,lint,lsp} [ARGS...]`: runs a bench module of `bench/`
+"""`kernelgen bench {generate,validate,lint,lsp,compat} [ARGS...]`: runs a bench module of `bench/`
 with its own arguments, exactly as `python -m bench.<suite>_bench ARGS...` does.
 
 `server` and `bench` are both shells that nothing else imports (ARCHITECTURE.md); this command
@@ -16,6 +16,7 @@ SUITES = {
     "validate": "bench.validate_bench",
     "lint": "bench.lint_bench",
     "lsp": "bench.lsp_bench",
+    "compat": "bench.compat_bench",
 }
 
 
@@ -23,7 +24,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "bench",
         help="run a benchmark suite (generate: pass rates and modelled speed-ups; "
-        "validate: validation time; lint: lint latency; lsp: language server latency)",
+        "validate: validation time; lint: lint latency; lsp: language server latency; "
+        "compat: lint and validate a folder of real projects)",
         description="Runs bench/<suite>_bench.py with the arguments that follow the suite name "
         "(`kernelgen bench generate --help` shows them).",
     )

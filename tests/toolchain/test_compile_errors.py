@@ -5,7 +5,12 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from ascend_tools.toolchain.errors import Locator, parse_compiler_output, unknown_name_hint
+from ascend_tools.toolchain.errors import (
+    Locator,
+    parse_compiler_output,
+    unknown_name_hint,
+    unknown_names,
+)
 
 LIBRARY_HEADER = """#pragma once
 namespace AscendC {
@@ -91,3 +96,15 @@ def test_failed_build_without_parsable_output_still_reports() -> None:
     loc = Locator(Path("/nonexistent"), ("k.cpp", 1), {})
     diags = parse_compiler_output("cc1plus: out of memory", loc, failed=True)
     assert len(diags) == 1 and "out of memory" in diags[0].message
+
+
+def test_real_api_the_emulator_lacks_is_named_as_such_not_as_a_typo() -> None:
+    hint = unknown_name_hint("'RepeatReduceSum' is not a member of 'AscendC'")
+    assert "RepeatReduceSum is AscendC API" in hint and "does not implement yet" in hint
+    assert "did you mean" in unknown_name_hint("'DataCopyy' is not a member of 'AscendC'")
+
+
+def test_unknown_names_are_collected_once_in_order() -> None:
+    msgs = ["'TRACE_LOG' was not declared in this scope", "'Level' does not name a type",
+            "'TRACE_LOG' was not declared in this scope", "expected ';' before '}' token"]
+    assert unknown_names(msgs) == ["TRACE_LOG", "Level"]

@@ -22,3 +22,5 @@
 #include "kernelgen/cube.h"
 #include "kernelgen/list_tensor.h"
 #include "kernelgen/norm.h"
+#include "kernelgen/proposal.h"
+#include "kernelgen/adl_anchors.h"

@@ -289,4 +289,40 @@ inline void InitGlobalMemory(const GlobalTensor<T>& gm, uint64_t size, const ker
     kernelgen::counters().ub_to_gm_bytes += size * sizeof(T);
 }
 
+// DataCopy with enhanced parameters: the plain form copies as DataCopyParams does; block modes,
+// dequantisation and ReLU on the copy path are not emulated (a run that uses them stops).
+namespace detail {
+inline void check_plain_enhanced(const DataCopyEnhancedParams& e, const char* file, int line) {
+    if (e.blockMode != BlockMode::BLOCK_MODE_NORMAL || e.deqScale != DeqScale::DEQ_NONE || e.isRelu)
+        kernelgen::failf("param-range", file, line,
+                         "DataCopy with DataCopyEnhancedParams: blockMode %d, deqScale %d, isRelu %d is not "
+                         "emulated (only BLOCK_MODE_NORMAL, DEQ_NONE, no ReLU)",
+                         int(e.blockMode), int(e.deqScale), int(e.isRelu));
+}
+}  // namespace detail
+template <class T>
+inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& p,
+                     const DataCopyEnhancedParams& e, KG_LOC) {
+    detail::check_plain_enhanced(e, file, line);
+    DataCopy(dst, src, p, file, line);
+}
+template <class T>
+inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p,
+                     const DataCopyEnhancedParams& e, KG_LOC) {
+    detail::check_plain_enhanced(e, file, line);
+    DataCopy(dst, src, p, file, line);
+}
+template <class T>
+inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p,
+                     const DataCopyEnhancedParams& e, KG_LOC) {
+    detail::check_plain_enhanced(e, file, line);
+    DataCopy(dst, src, p, file, line);
+}
+
+// Cache maintenance of GM data: every access goes straight to memory on the CPU.
+template <class T, CacheLine entireType, DcciDst dcciDst>
+inline void DataCacheCleanAndInvalid(const GlobalTensor<T>&) {}
+template <class T, CacheLine entireType, DcciDst dcciDst>
+inline void DataCacheCleanAndInvalid(const LocalTensor<T>&) {}
+
 }  // namespace AscendC

@@ -1,6 +1,7 @@
-// Logging and check macros of operator host code (OP_LOGE, OP_TILING_CHECK, ...). Errors and
-// warnings go to stderr; debug/info lines only when KERNELGEN_HOST_LOG is set. Each macro is
-// defined only if the project did not define its own.
+// The machinery behind the operator host code's logging and check macros, under private names
+// only: a project that defines its own OP_LOGE with another arity cannot break ours. The public
+// names (OP_LOGE, OP_TILING_CHECK, ...) are in kernelgen/ops_log_macros.h. Errors and warnings
+// go to stderr; debug/info lines only when KERNELGEN_HOST_LOG is set.
 #pragma once
 
 #include <cstdio>
@@ -30,42 +31,18 @@ inline const char* log_name(const Ctx* ctx) {
         }                                                                                   \
     } while (0)
 
-#ifndef OP_LOGD
-#define OP_LOGD(op, ...) KERNELGEN_HOST_LOG_("DEBUG", false, op, __VA_ARGS__)
-#endif
-#ifndef OP_LOGI
-#define OP_LOGI(op, ...) KERNELGEN_HOST_LOG_("INFO", false, op, __VA_ARGS__)
-#endif
-#ifndef OP_LOGW
-#define OP_LOGW(op, ...) KERNELGEN_HOST_LOG_("WARNING", true, op, __VA_ARGS__)
-#endif
-#ifndef OP_LOGE
-#define OP_LOGE(op, ...) KERNELGEN_HOST_LOG_("ERROR", true, op, __VA_ARGS__)
-#endif
-#ifndef VECTOR_INNER_ERR_REPORT_TILIING
-#define VECTOR_INNER_ERR_REPORT_TILIING(op, ...) OP_LOGE(op, __VA_ARGS__)
-#endif
-#ifndef OP_TILING_CHECK
-#define OP_TILING_CHECK(cond, log_func, expr) \
-    do {                                      \
-        if (cond) {                           \
-            log_func;                         \
-            expr;                             \
-        }                                     \
+#define KERNELGEN_HOST_CHECK_(cond, log_func, expr) \
+    do {                                            \
+        if (cond) {                                 \
+            log_func;                               \
+            expr;                                   \
+        }                                           \
     } while (0)
-#endif
-#ifndef OP_CHECK_IF
-#define OP_CHECK_IF(cond, log_func, expr) OP_TILING_CHECK(cond, log_func, expr)
-#endif
-#ifndef OPS_CHECK_NULL_WITH_CONTEXT
-#define OPS_CHECK_NULL_WITH_CONTEXT(context, ptr)                                  \
-    do {                                                                           \
-        if ((ptr) == nullptr) {                                                    \
-            OP_LOGE(context, "%s is nullptr", #ptr);                               \
-            return ge::GRAPH_FAILED;                                               \
-        }                                                                          \
+
+#define KERNELGEN_HOST_CHECK_NULL_(context, ptr)                                      \
+    do {                                                                              \
+        if ((ptr) == nullptr) {                                                       \
+            KERNELGEN_HOST_LOG_("ERROR", true, context, "%s is nullptr", #ptr);       \
+            return ge::GRAPH_FAILED;                                                  \
+        }                                                                             \
     } while (0)
-#endif
-#ifndef OP_CHECK_NULL_WITH_CONTEXT
-#define OP_CHECK_NULL_WITH_CONTEXT(context, ptr) OPS_CHECK_NULL_WITH_CONTEXT(context, ptr)
-#endif

@@ -48,6 +48,43 @@ inline void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src, const L
     }
 }
 
+// ---------------------------------------------------------------- Scatter
+// The inverse of Gather: element i of src goes to byte dstBaseAddr + dstOffset[i] of dst.
+template <class T>
+inline void Scatter(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint32_t>& dstOffset,
+                    uint32_t dstBaseAddr, int64_t count, KG_LOC) {
+    const char* api = "Scatter";
+    kernelgen::check_count_nonneg(api, count, file, line);
+    uint64_t n = static_cast<uint64_t>(count);
+    kernelgen::check_vec_operand(api, "src", src, n, file, line);
+    kernelgen::check_vec_operand(api, "dstOffset", dstOffset, n, file, line);
+    kernelgen::check_vec_operand(api, "dst", dst, 0, file, line);
+    kernelgen::count_bytes_as_repeats(api, n * sizeof(T));
+    const uint64_t limit = uint64_t(dst.GetSize()) * sizeof(T);
+    for (uint64_t i = 0; i < n; ++i) {
+        uint64_t byte = uint64_t(dstBaseAddr) + dstOffset.data()[i];
+        if (byte % sizeof(T) != 0 || byte + sizeof(T) > limit)
+            kernelgen::failf("count-exceeds-tensor", file, line,
+                             "Scatter: offset %llu bytes (element %llu) is outside the %llu-byte dst or not element aligned",
+                             (unsigned long long)byte, (unsigned long long)i, (unsigned long long)limit);
+        std::memcpy(reinterpret_cast<uint8_t*>(dst.data()) + byte, src.data() + i, sizeof(T));
+    }
+}
+
+// ---------------------------------------------------------------- ArithProgression
+// dst[i] = firstValue + i * diffValue for i < count (computed in float for half).
+template <class T>
+inline void ArithProgression(const LocalTensor<T>& dst, const T firstValue, const T diffValue, const int32_t count,
+                             KG_LOC) {
+    const char* api = "ArithProgression";
+    kernelgen::check_count_nonneg(api, count, file, line);
+    kernelgen::check_vec_operand(api, "dst", dst, uint64_t(count), file, line);
+    kernelgen::count_bytes_as_repeats(api, uint64_t(count) * sizeof(T));
+    const auto first = kernelgen::widen(firstValue);
+    const auto diff = kernelgen::widen(diffValue);
+    for (int32_t i = 0; i < count; ++i) dst.data()[i] = kernelgen::narrow<T>(first + static_cast<decltype(first)>(i) * diff);
+}
+
 // ---------------------------------------------------------------- GatherMask
 // Built-in src1Pattern values 1..7: which lanes of every repeat are kept (1 even, 2 odd, 3..6
 // lane 0..3 of every 4, 7 all).

@@ -38,6 +38,26 @@ inline void declare_kernel_type(KernelType t, const char* file, int line) {
 #define TRACE_START(id)
 #define TRACE_STOP(id)
 
+// ASSERT(expr) and ASSERT(expr, fmt, args...): a false expression stops the kernel (the NPU traps
+// and prints the message) as an `assert-failed` rule failure at the ASSERT line.
+namespace kernelgen {
+inline std::string assert_detail() { return ""; }
+template <class... A>
+inline std::string assert_detail(const char* fmt, A... args) {
+    char buf[512];
+    std::snprintf(buf, sizeof buf, fmt, args...);
+    return std::string(": ") + buf;
+}
+[[noreturn]] inline void assert_failed(const char* expr, const std::string& detail, const char* file,
+                                       int line) {
+    fail("assert-failed", std::string("ASSERT(") + expr + ") failed" + detail, file, line);
+}
+}  // namespace kernelgen
+#ifndef ASSERT
+#define ASSERT(expr, ...) \
+    ((expr) ? (void)0 : ::kernelgen::assert_failed(#expr, ::kernelgen::assert_detail(__VA_ARGS__), __FILE__, __LINE__))
+#endif
+
 // CCE intrinsics some kernels call directly; nothing to order on the CPU.
 inline void pipe_barrier(pipe_t) {}
 inline void set_flag(pipe_t, pipe_t, event_t) {}
@@ -155,3 +175,29 @@ inline void ResetMask() {
 }
 
 }  // namespace AscendC
+
+// Real kernels call the system-variable functions unqualified without `using namespace AscendC`
+// (sample matmul kernels have only `using namespace matmul;`, also inside templates, where g++
+// would not defer the lookup), and build with the vendor toolchain: visible at global scope too.
+using AscendC::GetBlockIdx;
+using AscendC::GetBlockNum;
+using AscendC::GetSubBlockIdx;
+using AscendC::GetSubBlockNum;
+using AscendC::GetSysWorkSpacePtr;
+using AscendC::GetTaskRation;
+using AscendC::GetUserWorkspace;
+
+// The CCE built-ins under the API (bisheng kernels read them directly): the block index and count
+// as functions and as variables. The variables are read-only objects that convert to the calling
+// core's value, so `int32_t i = block_idx;` sees the right core; a kernel's own variable of the
+// same name (`auto block_num = get_block_num();`) simply shadows them.
+inline int64_t get_block_idx() { return AscendC::GetBlockIdx(); }
+inline int64_t get_block_num() { return AscendC::GetBlockNum(); }
+namespace kernelgen {
+struct core_value {
+    int64_t (*read)();
+    operator int64_t() const { return read(); }
+};
+}  // namespace kernelgen
+inline constexpr kernelgen::core_value block_idx{&get_block_idx};
+inline constexpr kernelgen::core_value block_num{&get_block_num};

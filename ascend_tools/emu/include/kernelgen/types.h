@@ -17,6 +17,11 @@
 #define __aicore__
 #define __gm__
 #define __ubuf__
+// bisheng's spelling of a forced inline (`__forceinline__ [aicore] void f()`; the toolchain blanks
+// the `[aicore]` attribute, which g++ cannot parse, in the translation unit it builds).
+#ifndef __forceinline__
+#define __forceinline__ inline __attribute__((always_inline))
+#endif
 // Core-type markers on an entry put it in a named section; runtime.h declared_layout() reads
 // which exist to launch the right cores (an entry in the mix section is a mix kernel).
 #define __vector__
@@ -246,6 +251,56 @@ struct SoftMaxShapeInfo {
     uint32_t srcM = 0, srcK = 0, oriSrcM = 0, oriSrcK = 0;
 };
 
+
+// DataCopy's enhanced parameters (data conversion on the copy path: block modes for the cube
+// buffers, dequantisation, ReLU). Only the plain form (normal block mode, no dequantisation, no
+// ReLU) is emulated; DataCopy reports the others as not emulated.
+enum class BlockMode : uint8_t {
+    BLOCK_MODE_NORMAL = 0,
+    BLOCK_MODE_MATRIX,
+    BLOCK_MODE_VECTOR,
+    BLOCK_MODE_SMALL_CHANNEL,
+    BLOCK_MODE_DEPTHWISE,
+};
+enum class DeqScale : uint8_t { DEQ_NONE = 0, DEQ, VDEQ, DEQ8, VDEQ8, DEQ16, VDEQ16 };
+
+}  // namespace AscendC
+
+// Padding mode of DataCopyEnhancedParams; named unqualified by kernels.
+enum pad_t : uint8_t {
+    PAD_NONE = 0,
+    PAD_MODE1,
+    PAD_MODE2,
+    PAD_MODE3,
+    PAD_MODE4,
+    PAD_MODE5,
+    PAD_MODE6,
+    PAD_MODE7,
+    PAD_MODE8,
+};
+
+namespace AscendC {
+
+struct DataCopyEnhancedParams {
+    BlockMode blockMode = BlockMode::BLOCK_MODE_NORMAL;
+    DeqScale deqScale = DeqScale::DEQ_NONE;
+    uint64_t deqValue = 0;
+    uint8_t sidStoreMode = 0;
+    bool isRelu = false;
+    pad_t padMode = PAD_NONE;
+    uint64_t deqTensorAddr = 0;
+};
+
+// Cache maintenance targets (DataCacheCleanAndInvalid); the CPU has nothing to flush.
+enum class CacheLine : uint8_t { SINGLE_CACHE_LINE = 0, ENTIRE_DATA_CACHE };
+enum class DcciDst : uint8_t { CACHELINE_ALL = 0, CACHELINE_UB, CACHELINE_OUT, CACHELINE_ATOMIC };
+
+// UB bytes usable for vector data on the chip of the run (the chip table's ub_safe_bytes): the
+// size kernels give the Matmul API's local workspace. Read when used, as the chip is a run value.
+struct total_vec_local_size {
+    operator uint32_t() const { return static_cast<uint32_t>(kernelgen::chip().ub_safe_bytes); }
+};
+inline constexpr total_vec_local_size TOTAL_VEC_LOCAL_SIZE{};
 }  // namespace AscendC
 
 namespace kernelgen {

@@ -3,7 +3,8 @@
 #pragma once
 
 #include "graph/types.h"
+#include "kernelgen/host_std.h"
 #include "kernelgen/host_gert.h"
-#include "kernelgen/host_log.h"
+#include "kernelgen/ops_log_macros.h"
 #include "kernelgen/host_opdef.h"
 #include "register/op_impl_registry.h"

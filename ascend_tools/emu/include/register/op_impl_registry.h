@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "kernelgen/host_gert.h"
-#include "kernelgen/host_log.h"
+#include "kernelgen/ops_log_macros.h"
 
 namespace kernelgen {
 

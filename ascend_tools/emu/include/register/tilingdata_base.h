@@ -4,4 +4,5 @@
 #pragma once
 
 #include "kernel_tiling/kernel_tiling.h"
+#include "kernelgen/host_std.h"
 #include "kernelgen/host_tiling_macros.h"

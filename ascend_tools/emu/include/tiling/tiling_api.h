@@ -73,11 +73,11 @@ class MatmulApiTilingBase {
     // Fills `t`; -1 (and an error line) when the shape or the operand types are missing.
     int64_t GetTiling(TCubeTiling& t) {
         if (!a_.set || !b_.set || !c_.set) {
-            OP_LOGE("MatmulApiTiling", "GetTiling: SetAType, SetBType and SetCType must be called first");
+            KERNELGEN_HOST_LOG_("ERROR", true, "MatmulApiTiling", "GetTiling: SetAType, SetBType and SetCType must be called first");
             return -1;
         }
         if (m_ <= 0 || n_ <= 0 || k_ <= 0) {
-            OP_LOGE("MatmulApiTiling", "GetTiling: SetShape(M, N, K) needs positive sizes, got %d %d %d", m_, n_, k_);
+            KERNELGEN_HOST_LOG_("ERROR", true, "MatmulApiTiling", "GetTiling: SetShape(M, N, K) needs positive sizes, got %d %d %d", m_, n_, k_);
             return -1;
         }
         const auto& chip = kernelgen::chip();
@@ -117,7 +117,7 @@ class MatmulApiTilingBase {
         const int64_t l1 = l1_limit_ > 0 ? l1_limit_ : static_cast<int64_t>(chip.l1_bytes);
         const int64_t l0c = l0c_limit_ > 0 ? l0c_limit_ : static_cast<int64_t>(chip.l0c_bytes);
         if (t.shareL1Size > l1 || t.shareL0CSize > l0c) {
-            OP_LOGE("MatmulApiTiling", "GetTiling: base block %dx%dx%d does not fit L1/L0C", t.baseM, t.baseN, t.baseK);
+            KERNELGEN_HOST_LOG_("ERROR", true, "MatmulApiTiling", "GetTiling: base block %dx%dx%d does not fit L1/L0C", t.baseM, t.baseN, t.baseK);
             return -1;
         }
         return 0;
@@ -280,6 +280,22 @@ inline void GetTanhMaxMinTmpSize(const ge::Shape& src, uint32_t type_size, bool 
 inline void GetGeluMaxMinTmpSize(const ge::Shape& src, uint32_t type_size, bool reuse, uint32_t& max_value,
                                  uint32_t& min_value) {
     elementwise_tmp_size(src, type_size, reuse, {2}, max_value, min_value);
+}
+
+// Sum and Mean reduce each row of n elements in the accumulation type; the emulator needs no
+// temporary buffer for them, so both helpers report one 32-byte-aligned row of n accumulators
+// (n * accTypeSize), enough for any row-wise reduction, as the minimum and the maximum.
+inline void reduce_row_tmp_size(uint32_t n, uint32_t acc_type_size, uint32_t& max_value, uint32_t& min_value) {
+    const uint64_t bytes = (uint64_t(n) * acc_type_size + 31) / 32 * 32;
+    max_value = min_value = static_cast<uint32_t>(std::min<uint64_t>(bytes, UINT32_MAX));
+}
+inline void GetSumMaxMinTmpSize(const uint32_t n, const uint32_t typeSize, const bool /*isReuseSource*/,
+                                uint32_t& maxValue, uint32_t& minValue) {
+    reduce_row_tmp_size(n, typeSize, maxValue, minValue);
+}
+inline void GetMeanMaxMinTmpSize(const uint32_t n, const uint32_t /*srcTypeSize*/, const uint32_t accTypeSize,
+                                 const bool /*isReuseSource*/, uint32_t& maxValue, uint32_t& minValue) {
+    reduce_row_tmp_size(n, accTypeSize, maxValue, minValue);
 }
 
 // ---------------------------------------------------------------- LayerNorm / RmsNorm

@@ -4,6 +4,8 @@
 
 #include <cstdint>
 
+#include "kernelgen/host_std.h"
+
 #include "kernelgen/runtime.h"
 #include "platform/platform_info.h"
 
