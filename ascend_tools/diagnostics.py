@@ -37,6 +37,7 @@ class RuleCode(str, Enum):
     SINGLE_TPIPE = "single-tpipe"
     CHIP_SUPPORT = "chip-support"
     PARAM_RANGE = "param-range"
+    PIPE_HAZARD = "pipe-hazard"  # a read on one pipe of data another pipe wrote, unordered
     # Runs that hang or die.
     TIMEOUT = "timeout"
     CRASH = "crash"

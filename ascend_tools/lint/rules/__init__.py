@@ -57,4 +57,6 @@ RULE_DOCS: dict[str, str] = {
     "missing-tail": "work divided by cores or tiles with no remainder path",
     "tiling-mismatch": "kernel and host tiling disagree (fields, layout, parameter order)",
     "unknown-api": "a call or member the API catalog does not know",
+    "pipe-hazard": "a read on one pipe (V, MTE2, MTE3, S) of on-chip data another pipe wrote "
+                   "with no SetFlag/WaitFlag, queue EnQue/DeQue or PipeBarrier<PIPE_ALL> between",
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "device.h"
+#include "pipe_model.h"
 
 namespace kernelgen {
 
@@ -74,20 +75,24 @@ class LocalTensor {
         return t;
     }
 
+    // Scalar accesses run on PIPE_S (pipe_model.h); operator() is checked as a read.
     T GetValue(uint32_t i, KG_LOC) const {
         check_index("GetValue", i, file, line);
         kernelgen::counters().scalar_accesses++;
+        kernelgen::pipe_model().access(kernelgen::Pipe::S, "GetValue", data_ + i, sizeof(T), false, file, line);
         return data_[i];
     }
     template <class V>
     void SetValue(uint32_t i, V v, KG_LOC) const {
         check_index("SetValue", i, file, line);
         kernelgen::counters().scalar_accesses++;
+        kernelgen::pipe_model().access(kernelgen::Pipe::S, "SetValue", data_ + i, sizeof(T), true, file, line);
         data_[i] = kernelgen::narrow<T>(v);
     }
     T& operator()(uint32_t i, KG_LOC) const {
         check_index("operator()", i, file, line);
         kernelgen::counters().scalar_accesses++;
+        kernelgen::pipe_model().access(kernelgen::Pipe::S, "operator()", data_ + i, sizeof(T), false, file, line);
         return data_[i];
     }
 
@@ -237,6 +242,15 @@ inline void check_dtype_on_chip(const char* api, const char* file, int line) {
     }
 }
 
+// Whether a vector operand of this role is written: destinations, outputs, and the scratch
+// buffers high-level APIs fill before reading (a scratch read would be their own write).
+inline bool role_writes(const char* role) {
+    static const char* const prefixes[] = {"dst", "output", "sharedTmpBuffer", "row statistics"};
+    for (const char* p : prefixes)
+        if (std::strncmp(role, p, std::strlen(p)) == 0) return true;
+    return false;
+}
+
 // Checks of a LocalTensor used as a vector operand: UB position, 32-byte aligned address,
 // `need` elements available.
 template <class T>
@@ -254,6 +268,7 @@ inline void check_vec_operand(const char* api, const char* role, const AscendC::
     if (need > t.GetSize())
         failf("count-exceeds-tensor", file, line, "%s: needs %llu elements of %s, a LocalTensor<%s> of %u elements", api,
               (unsigned long long)need, role, type_name<T>(), t.GetSize());
+    pipe_model().access(Pipe::V, api, t.data(), need * sizeof(T), role_writes(role), file, line);
 }
 
 }  // namespace kernelgen
