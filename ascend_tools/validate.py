@@ -192,7 +192,7 @@ def _check_case(
 ) -> CaseReport:
     if not run.ok:
         return CaseReport(name=name, ok=False, message=f"{run.status}: {run.message}")
-    worst = CaseReport(name=name, ok=True, max_abs_err=0.0, max_rel_err=0.0)
+    worst = CaseReport(name=name, ok=True, max_abs_err=0.0, max_rel_err=0.0, rel_l2_err=0.0)
     messages = []
     for tensor, expected in zip(case.outputs, trial.expected, strict=True):
         actual = from_bytes(run.outputs[tensor.name], tensor.dtype, tensor.shape)
@@ -200,6 +200,7 @@ def _check_case(
         cmp = compare(actual, expected, a, r)
         worst.max_abs_err = max(worst.max_abs_err or 0.0, cmp.max_abs_err)
         worst.max_rel_err = max(worst.max_rel_err or 0.0, cmp.max_rel_err)
+        worst.rel_l2_err = max(worst.rel_l2_err or 0.0, cmp.rel_l2_err)
         worst.mismatches += cmp.mismatches
         if not cmp.ok:
             worst.ok = False
