@@ -59,4 +59,6 @@ RULE_DOCS: dict[str, str] = {
     "unknown-api": "a call or member the API catalog does not know",
     "pipe-hazard": "a read on one pipe (V, MTE2, MTE3, S) of on-chip data another pipe wrote "
                    "with no SetFlag/WaitFlag, queue EnQue/DeQue or PipeBarrier<PIPE_ALL> between",
+    "gm-race": "a block reads or rewrites GM another block wrote with no SyncAll (or cross-core "
+               "flag) between, other than atomic accumulation",
 }

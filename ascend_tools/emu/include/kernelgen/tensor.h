@@ -205,6 +205,12 @@ class GlobalTensor {
                              (unsigned long long)(base + first + n), kernelgen::type_name<T>(),
                              (unsigned long long)(size_ + base));
         }
+        // Cross-core order (runtime.h GmModel); operator() hands out a reference, counted as a read
+        // there (it is the usual way to read a scalar), and scalar stores never accumulate.
+        bool store = write && std::strcmp(api, "operator()") != 0;
+        bool atomic = store && kernelgen::block().atomic != kernelgen::AtomicMode::NONE && std::strcmp(api, "SetValue") != 0;
+        kernelgen::gm_model().access(kernelgen::current_block(), addr_ + first, n * sizeof(T), store, atomic, api, file,
+                                     line);
         if (kernelgen::gm_allocations().empty()) return;  // pointers not from a harness: nothing known
         const auto* start = reinterpret_cast<const uint8_t*>(addr_ + first);
         const auto* end = reinterpret_cast<const uint8_t*>(addr_ + first + n);

@@ -1,5 +1,7 @@
-"""The pipe model: a read on one pipe of on-chip data another pipe wrote, with nothing ordering
-the two, is `pipe-hazard` at the reading call; the same kernel with the flag pair validates."""
+"""The ordering models of the emulator. Pipes: a read on one pipe of on-chip data another pipe
+wrote, with nothing ordering the two, is `pipe-hazard` at the reading call. Cores: a block that
+reads or rewrites GM another block wrote, with no SyncAll between, is `gm-race`. The same
+kernels with the missing synchronisation added validate."""
 
 from __future__ import annotations
 
@@ -107,3 +109,49 @@ def test_a_flag_on_the_wrong_pipe_pair_does_not_order(
     err = report.runtime_errors[0]
     assert (err.code, err.line) == ("pipe-hazard", line), err
     assert "MTE2_V" in err.message
+
+
+ENTRY = "    op.Process();"
+# A view of the whole output, so block 1 can reach what block 0 writes.
+WHOLE_Z = (
+    "    op.Process();\n    GlobalTensor<DTYPE_X> whole;\n"
+    "    whole.SetGlobalBuffer((__gm__ DTYPE_X*)z, 8);\n"
+)
+GM_RACES: list[tuple[str, str, bool]] = [
+    ("read-of-another-blocks-output", "DTYPE_X v = whole.GetValue(0); (void)v;", False),
+    ("rewrite-of-another-blocks-output", "whole.SetValue(0, (DTYPE_X)0);", True),
+]
+
+
+@pytest.mark.parametrize(("case", "access", "write"), GM_RACES, ids=[g[0] for g in GM_RACES])
+def test_cross_block_access_without_sync_all_is_a_gm_race(
+    example: Callable[[str], Path],
+    mutate: Callable[[Path, str, str], int],
+    case: str,
+    access: str,
+    write: bool,
+) -> None:
+    project = example("add_unaligned")
+    line = mutate(
+        project / KERNEL, ENTRY, f"{WHOLE_Z}    if (GetBlockIdx() == 1) {{ {access} }}  // BUG"
+    )
+    report = validate_project(project, project / "ref.py", dtype="float32")
+    assert report.compile.ok, report.compile.diagnostics
+    err = report.runtime_errors[0]
+    assert (err.code, err.file, err.line, err.block) == ("gm-race", KERNEL, line, 1), err
+    assert "block 0 wrote" in err.message
+    assert ("writes" if write else "reads") in err.message
+
+
+def test_cross_block_read_after_sync_all_validates(
+    example: Callable[[str], Path], mutate: Callable[[Path, str, str], int]
+) -> None:
+    project = example("add_unaligned")
+    mutate(
+        project / KERNEL,
+        ENTRY,
+        f"{WHOLE_Z}    SyncAll();\n"
+        "    if (GetBlockIdx() == 1) { DTYPE_X v = whole.GetValue(0); (void)v; }",
+    )
+    report = validate_project(project, project / "ref.py", dtype="float32")
+    assert report.ok, (report.runtime_errors, [c.message for c in report.cases])
