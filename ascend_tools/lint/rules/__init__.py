@@ -59,6 +59,10 @@ RULE_DOCS: dict[str, str] = {
     "unknown-api": "a call or member the API catalog does not know",
     "pipe-hazard": "a read on one pipe (V, MTE2, MTE3, S) of on-chip data another pipe wrote "
                    "with no SetFlag/WaitFlag, queue EnQue/DeQue or PipeBarrier<PIPE_ALL> between",
+    "dtype-support": "a vector API called on an element type the catalog does not list for it "
+                     "on the chip (Exp on int32_t, Add on bfloat16_t)",
+    "operand-overlap": "a vector op whose source and destination overlap only partly (only "
+                       "identical operands are allowed)",
     "gm-race": "a block reads or rewrites GM another block wrote with no SyncAll (or cross-core "
                "flag) between, other than atomic accumulation",
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "device.h"
+#include "dtype_tables.h"
 #include "pipe_model.h"
 
 namespace kernelgen {
@@ -248,6 +249,33 @@ inline void check_dtype_on_chip(const char* api, const char* file, int line) {
     }
 }
 
+inline bool has_word(const char* list, const char* word) {
+    size_t n = std::strlen(word);
+    for (const char* p = std::strstr(list, word); p; p = std::strstr(p + 1, word))
+        if (p > list && p[-1] == ' ' && p[n] == ' ') return true;
+    return false;
+}
+
+// The element types the catalog documents for `api` on this chip (dtype_tables.h, generated):
+// an operand the signature types LocalTensor<T> must have one of them. APIs the table does not
+// list are not checked.
+template <class T>
+inline void check_dtype_support(const char* api, const char* role, const char* file, int line) {
+    const DtypeSupport* any = nullptr;
+    const DtypeSupport* mine = nullptr;
+    for (const auto& r : kDtypeSupport) {
+        if (std::strcmp(r.api, api) != 0) continue;
+        if (r.cce_aicore == chip().cce_aicore) mine = &r;
+        if (r.cce_aicore == 0) any = &r;
+    }
+    const DtypeSupport* r = mine ? mine : any;
+    if (!r || !has_word(r->operands, role) || has_word(r->types, type_name<T>())) return;
+    failf("dtype-support", file, line,
+          "%s has no %s form on %s: the documented element types are%s(the NPU build fails; Cast to one of them "
+          "first)",
+          api, type_name<T>(), chip().name.c_str(), r->types);
+}
+
 // Whether a vector operand of this role is written: destinations, outputs, and the scratch
 // buffers high-level APIs fill before reading (a scratch read would be their own write).
 inline bool role_writes(const char* role) {
@@ -264,6 +292,7 @@ inline void check_vec_operand(const char* api, const char* role, const AscendC::
                               const char* file, int line, uint32_t align = 32) {
     if (!t.valid()) failf("queue-protocol", file, line, "%s: %s is a LocalTensor that holds no buffer", api, role);
     check_dtype_on_chip<T>(api, file, line);
+    check_dtype_support<T>(api, role, file, line);
     t.check_live(api, file, line);
     if (!AscendC::is_ub_position(t.GetPosition()))
         failf("tensor-position", file, line, "%s: %s is in position %s; vector operands must be in UB (VECIN/VECOUT/VECCALC)",
