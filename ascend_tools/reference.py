@@ -196,10 +196,15 @@ def make_trial(
     outs = list(out) if isinstance(out, (tuple, list)) else [out]
     if not all(isinstance(o, torch.Tensor) for o in outs):
         raise ReferenceError(f"{ref.path.name}: forward must return a tensor or a tuple of tensors")
+    # The reference runs in float32, so its own output dtype says nothing about the kernel's:
+    # floating outputs take `dtype`, else the one floating dtype of the get_inputs() tensors
+    # (an fp16 model's kernel writes fp16), else the reference's.
+    input_floats = {kernel_value(t).dtype for t in tensors if t.is_floating_point()}
+    natural = DTYPE_NAMES[input_floats.pop()] if len(input_floats) == 1 else None
     out_dtypes = []
     for o in outs:
         if o.is_floating_point():
-            out_dtypes.append(dtype or dtype_name(o))
+            out_dtypes.append(dtype or natural or dtype_name(o))
         else:
             out_dtypes.append(dtype_name(o))
     expected = [o.detach().float() if o.is_floating_point() else o.detach() for o in outs]

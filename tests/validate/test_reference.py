@@ -183,3 +183,11 @@ def test_small_elementwise_noise_passes_the_whole_tensor_check() -> None:
     noisy = expected * (1 + 2e-5 * torch.randn_like(expected))
     result = compare(noisy, expected, 1e-4, 1e-4)
     assert result.ok and 0 < result.rel_l2_err < 1e-4
+
+
+def test_floating_outputs_follow_the_one_floating_input_dtype(tmp_path: Path) -> None:
+    text = REF_WITH_PARAMS.replace("torch.randn(3, SIZE)", "torch.randn(3, SIZE).half()")
+    ref = _ref(tmp_path, text)
+    trial = make_trial(ref, ref.build_model(), seed=0)
+    assert trial.inputs[0].dtype == torch.float16
+    assert trial.output_dtypes == ["float16", "int32"]  # not the float32 the reference ran in
