@@ -18,7 +18,7 @@ from ascend_tools.catalog.catalog import Catalog
 from ascend_tools.chips import all_chips
 
 HEADER = Path(__file__).resolve().parents[1] / "emu" / "include" / "kernelgen" / "dtype_tables.h"
-_T_OPERAND = re.compile(r"LocalTensor<T>\s*&\s*(\w+)")
+T_OPERAND = re.compile(r"LocalTensor<T>\s*&\s*(\w+)")
 
 
 def dtype_rows(catalog: Catalog) -> list[tuple[str, int, list[str], list[str]]]:
@@ -32,7 +32,7 @@ def dtype_rows(catalog: Catalog) -> list[tuple[str, int, list[str], list[str]]]:
                 continue
             if not entry.dtypes or not entry.signatures:
                 continue
-            operands = _T_OPERAND.findall(entry.signatures[0])
+            operands = T_OPERAND.findall(entry.signatures[0])
             if not operands:
                 continue
             for arch, types in sorted(entry.dtypes.items()):

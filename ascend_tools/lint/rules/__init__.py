@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterable
 
 from ascend_tools.diagnostics import Diagnostic
 from ascend_tools.lint.context import LintContext
-from ascend_tools.lint.rules import api, copy, pipe, queue, tiling, ub, vector
+from ascend_tools.lint.rules import api, copy, pipe, queue, sync, tiling, ub, vector
 
 Rule = Callable[[LintContext], Iterable[Diagnostic]]
 
@@ -18,6 +18,8 @@ UNIT_RULES: tuple[Rule, ...] = (
     ub.check_tensors_per_position,
     copy.check_data_copies,
     vector.check_vector_calls,
+    vector.check_dtype_support,
+    sync.check_pipe_hazards,
     queue.check_queue_protocol,
     api.check_unknown_api,
     api.check_chip_support,
