@@ -155,3 +155,23 @@ def test_cross_block_read_after_sync_all_validates(
     )
     report = validate_project(project, project / "ref.py", dtype="float32")
     assert report.ok, (report.runtime_errors, [c.message for c in report.cases])
+
+
+def test_second_trial_runs_blocks_in_another_order(
+    example: Callable[[str], Path], mutate: Callable[[Path, str, str], int]
+) -> None:
+    # Block 1 scribbles on block 2's first output through a raw pointer (invisible to the GM
+    # model). In core order block 2 overwrites it afterwards; in the reversed order of trial 1
+    # block 2 runs first and the scribble survives.
+    project = example("add_unaligned")
+    mutate(
+        project / KERNEL,
+        "            CopyOut(i, length);\n        }",
+        "            CopyOut(i, length);\n        }\n"
+        "        if (GetBlockIdx() == 1) {\n"
+        "            ((__gm__ T*)zGm.GetPhyAddr())[blockLength] = (T)12345;\n"
+        "        }",
+    )
+    report = validate_project(project, project / "ref.py", dtype="float32", trials=2)
+    assert [c.ok for c in report.cases] == [True, False], [c.message for c in report.cases]
+    assert "12345" in report.cases[1].message

@@ -645,6 +645,7 @@ class Scheduler {
             });
         }
         cores_ = count;
+        set_order();
     }
 
     bool in_barrier(uint32_t c) const {
@@ -686,10 +687,24 @@ class Scheduler {
         stalled_[b] = kNotStalled;
     }
 
-    // Hands control to the next unfinished core after `b` (cyclically).
+    // The order cores take turns in: core order, or with KERNELGEN_BLOCK_ORDER=reverse core 0
+    // and then the others from the last down (core 0 still starts first: it may declare the
+    // kernel's layout). A second order is a cheap check for kernels that depend on one.
+    void set_order() {
+        static const bool reverse = [] {
+            const char* v = std::getenv("KERNELGEN_BLOCK_ORDER");
+            return v && std::string(v) == "reverse";
+        }();
+        order_.resize(cores_);
+        rank_.resize(cores_);
+        for (uint32_t i = 0; i < cores_; ++i) order_[i] = reverse && i > 0 ? cores_ - i : i;
+        for (uint32_t i = 0; i < cores_; ++i) rank_[order_[i]] = i;
+    }
+
+    // Hands control to the next unfinished core after `b` in the turn order (cyclically).
     void pass_token(uint32_t b) {
         for (uint32_t k = 1; k <= cores_; ++k) {
-            uint32_t nb = (b + k) % cores_;
+            uint32_t nb = order_[(rank_[b] + k) % cores_];
             if (!finished_[nb]) {
                 token_ = nb;
                 cv_.notify_all();
@@ -717,6 +732,8 @@ class Scheduler {
     bool barrier_aic_ = false;
     std::vector<bool> started_;
     std::vector<bool> finished_;
+    std::vector<uint32_t> order_;  // turn order of the cores (set_order)
+    std::vector<uint32_t> rank_;   // position of each core in order_
     std::vector<uint64_t> stalled_;  // epoch at which each core last found its wait unmet
     std::map<FlagKey, uint64_t> pending_;  // raised, not yet consumed: (mode, flag, core)
     const char* sync_file_ = "";
