@@ -86,3 +86,20 @@ def test_in_place_ops_are_full_overlap_and_allowed(
     mutate(project / KERNEL, ADD, f"{ADD}\n        Adds(zLocal, zLocal, (DTYPE_X)0, length);")
     report = validate_project(project, project / "ref.py", dtype="float32")
     assert report.ok, (report.runtime_errors, [c.message for c in report.cases])
+
+
+def test_short_reduce_work_buffer_is_a_workspace_size_error(
+    example: Callable[[str], Path], mutate: Callable[[Path, str, str], int]
+) -> None:
+    # 1000 floats take 16 repeats of 256 bytes: the work area needs 16 floats; 8 is short.
+    project = example("softmax_rows")
+    kernel = "op_kernel/softmax_custom.cpp"
+    line = mutate(
+        project / kernel,
+        "ReduceSum(reduced, row, work, cols);",
+        "ReduceSum(reduced, row, workBuf.Get<float>(8), cols);  // BUG",
+    )
+    report = validate_project(project, project / "ref.py")
+    err = report.runtime_errors[0]
+    assert (err.code, err.file, err.line) == ("workspace-size", kernel, line), err
+    assert "at least 16" in err.message and "holds 8" in err.message

@@ -65,6 +65,8 @@ RULE_DOCS: dict[str, str] = {
                      "on the chip (Exp on int32_t, Add on bfloat16_t)",
     "operand-overlap": "a vector op whose source and destination overlap only partly (only "
                        "identical operands are allowed)",
+    "workspace-size": "a ReduceSum/ReduceMax/ReduceMin sharedTmpBuffer below the documented "
+                      "minimum (one element per 256-byte repeat, rounded up to 32 bytes)",
     "gm-race": "a block reads or rewrites GM another block wrote with no SyncAll (or cross-core "
                "flag) between, other than atomic accumulation",
 }
