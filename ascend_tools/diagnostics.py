@@ -37,6 +37,11 @@ class RuleCode(str, Enum):
     SINGLE_TPIPE = "single-tpipe"
     CHIP_SUPPORT = "chip-support"
     PARAM_RANGE = "param-range"
+    PIPE_HAZARD = "pipe-hazard"  # a read on one pipe of data another pipe wrote, unordered
+    DTYPE_SUPPORT = "dtype-support"  # an element type the API does not have on the chip
+    OPERAND_OVERLAP = "operand-overlap"  # source and destination share UB only partly
+    WORKSPACE_SIZE = "workspace-size"  # a work buffer below the API's documented minimum
+    GM_RACE = "gm-race"  # a block reads or rewrites GM another block wrote, with no SyncAll
     # Runs that hang or die.
     TIMEOUT = "timeout"
     ASSERT_FAILED = "assert-failed"  # a kernel's ASSERT / assert(expr, ...) evaluated false

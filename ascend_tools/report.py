@@ -21,6 +21,7 @@ class CaseReport(BaseModel):
     ok: bool
     max_abs_err: float | None = None
     max_rel_err: float | None = None
+    rel_l2_err: float | None = None  # worst output's ||actual - expected|| / ||expected||
     mismatches: int = 0
     first_mismatch: list[int] | None = None
     message: str = ""
@@ -64,7 +65,7 @@ def render_text(report: ValidationReport) -> str:
         if case.ok:
             lines.append(
                 f"case {case.name}: ok (max abs err {case.max_abs_err:.3g}, "
-                f"max rel err {case.max_rel_err:.3g})"
+                f"max rel err {case.max_rel_err:.3g}, rel L2 err {case.rel_l2_err or 0.0:.3g})"
             )
         else:
             lines.append(f"case {case.name}: FAILED {case.message}")

@@ -42,6 +42,9 @@ from ascend_tools.toolchain.cann import cann_build, probe_cann
 from ascend_tools.toolchain.dtypes import FLOAT_DTYPES
 from ascend_tools.toolchain.models import AttrDef, OpDefinition
 
+# Trials whose blocks take turns in reverse order (core 0 first, then the last down).
+REVERSED_TRIALS = ("trial1",)
+
 # Entry parameters of single-file kernels that the harness fills itself (emu/README.md).
 HARNESS_PARAMS = ("workspace", "tiling")
 
@@ -181,7 +184,7 @@ def _check_case(
 ) -> CaseReport:
     if not run.ok:
         return CaseReport(name=name, ok=False, message=f"{run.status}: {run.message}")
-    worst = CaseReport(name=name, ok=True, max_abs_err=0.0, max_rel_err=0.0)
+    worst = CaseReport(name=name, ok=True, max_abs_err=0.0, max_rel_err=0.0, rel_l2_err=0.0)
     messages = []
     names = [t.name for t in case.outputs]
     for i, (tensor, expected) in enumerate(zip(case.outputs, expected_outputs, strict=True)):
@@ -193,6 +196,7 @@ def _check_case(
         cmp = compare(actual, expected, a, r)
         worst.max_abs_err = max(worst.max_abs_err or 0.0, cmp.max_abs_err)
         worst.max_rel_err = max(worst.max_rel_err or 0.0, cmp.max_rel_err)
+        worst.rel_l2_err = max(worst.rel_l2_err or 0.0, cmp.rel_l2_err)
         worst.mismatches += cmp.mismatches
         if not cmp.ok:
             worst.ok = False
@@ -321,7 +325,10 @@ def validate_project(
             attrs=attrs,
         )
         data = {c.stem: to_bytes(t) for c, (_, t) in zip(case.inputs, ins, strict=True)}
-        run = run_case(built.binary, case, data, limits)
+        # Odd trials run the blocks in another order: a kernel whose result depends on the
+        # order blocks happen to run in (a race the GM model does not see) differs there.
+        env = {"KERNELGEN_BLOCK_ORDER": "reverse"} if name.startswith(REVERSED_TRIALS) else None
+        run = run_case(built.binary, case, data, limits, env)
         cases.append(_check_case(name, run, case, [t for _, t in outs], atol, rtol))
         for err in _runtime_errors(proj, run):
             if all((e.code, e.file, e.line) != (err.code, err.file, err.line) for e in runtime):

@@ -265,6 +265,12 @@ def generate(
         )
     from kernelgen_lm.llm.loop import run_llm_generation
 
+    # The LLM's kernel passes the rule path's gate: the same trials and unaligned shapes.
+    if graph is None:
+        try:
+            graph = capture(ref)
+        except CaptureError:
+            graph = None
     gen = run_llm_generation(
         ref,
         out,
@@ -274,6 +280,8 @@ def generate(
         max_repairs=max_repairs,
         plan_summary=any_plan_text(plan) if plan else None,
         progress=progress,
+        trials=trials,
+        shapes=shape_variants(graph) if graph is not None else None,
     )
     attempts += gen.attempts
     speed = None

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
 
 from ascend_tools.diagnostics import RuleCode
@@ -54,13 +55,20 @@ def _failures(report: dict) -> list[RuntimeFailure]:
 
 
 def run_case(
-    binary: Path, case: Case, inputs: dict[str, bytes], limits: SandboxLimits | None = None
+    binary: Path,
+    case: Case,
+    inputs: dict[str, bytes],
+    limits: SandboxLimits | None = None,
+    env: Mapping[str, str] | None = None,
 ) -> RunResult:
+    """Runs one case; `env` adds variables the emulator reads (KERNELGEN_BLOCK_ORDER, ...)."""
     limits = limits or RUN_LIMITS
     with tempfile.TemporaryDirectory(prefix="kernelgen-run-") as tmp:
         work = Path(tmp)
         case_path = write_case(work, case, inputs)
-        res = run_sandboxed([binary, case_path.name, "report.json"], cwd=work, limits=limits)
+        res = run_sandboxed(
+            [binary, case_path.name, "report.json"], cwd=work, limits=limits, env=env
+        )
         report = _report(work / "report.json")
         errors = _failures(report)
         if res.timed_out:

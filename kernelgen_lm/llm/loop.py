@@ -24,6 +24,7 @@ from ascend_tools.toolchain.cache import cache_root
 from ascend_tools.validate import ValidationInputError, validate_project
 from kernelgen_lm.attempts import Attempt
 from kernelgen_lm.backends import Backend, BackendError, ChatMessage
+from kernelgen_lm.generate import DEFAULT_TRIALS
 from kernelgen_lm.llm.context import build_context
 from kernelgen_lm.llm.examples import store_validated
 from kernelgen_lm.llm.feedback import parse_feedback, report_feedback, report_stage
@@ -84,9 +85,17 @@ def _write_project(files: dict[str, str], dest: Path) -> None:
 
 
 def validate_answer(
-    answer: str, sample_dir: Path, ref_path: Path, chip: str, backend: str
+    answer: str,
+    sample_dir: Path,
+    ref_path: Path,
+    chip: str,
+    backend: str,
+    *,
+    trials: int = DEFAULT_TRIALS,
+    shapes: list[list[list[int]]] | None = None,
 ) -> SampleOutcome:
-    """Parses `answer`, writes its files under `sample_dir/project` and validates them."""
+    """Parses `answer`, writes its files under `sample_dir/project` and validates them with the
+    rule path's gate: `trials` trials, each at the reference shapes and at `shapes`."""
     (sample_dir / "answer.txt").write_text(answer, encoding="utf-8")
     try:
         parsed = parse_answer(answer)
@@ -99,7 +108,7 @@ def validate_answer(
     project = sample_dir / "project"
     _write_project(parsed.files, project)
     try:
-        report = validate_project(project, ref_path, chip=chip)
+        report = validate_project(project, ref_path, chip=chip, trials=trials, shapes=shapes)
     except ValidationInputError as exc:  # files that do not form a project bound to the reference
         return SampleOutcome(
             attempt=Attempt(backend=backend, ok=False, stage="parse", message=str(exc)),
@@ -154,6 +163,8 @@ def run_llm_generation(
     op_name: str | None = None,
     max_tokens: int = DEFAULT_MAX_TOKENS,
     temperature: float | None = None,
+    trials: int = DEFAULT_TRIALS,
+    shapes: list[list[list[int]]] | None = None,
 ) -> LlmGeneration:
     """Generates, validates and repairs with an LLM; never raises for bad model output or an
     unreachable backend (they come back as attempts and `error`)."""
@@ -200,7 +211,15 @@ def run_llm_generation(
             sample_dir.mkdir(parents=True)
             prompt = base if round_no == 0 else repair_messages(base, chain.answer, chain.feedback)
             _dump_prompt(sample_dir / "prompt.json", prompt)
-            outcome = validate_answer(answer, sample_dir, Path(ref_path), chip_spec.name, name)
+            outcome = validate_answer(
+                answer,
+                sample_dir,
+                Path(ref_path),
+                chip_spec.name,
+                name,
+                trials=trials,
+                shapes=shapes,
+            )
             attempts.append(outcome.attempt)
             label = "repair" if round_no else "sample"
             say(

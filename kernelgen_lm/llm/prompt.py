@@ -33,10 +33,12 @@ Target chip: {chip}.
 Answer format, exactly:
 {format_example}
 
-Layouts: either one file `<op>.cpp` with the tiling values as constants, whose entry takes
-`GM_ADDR` inputs then outputs and whose first line is `// kernelgen: block_dim=N`; or the msopgen
-project `op_host/<op>_tiling.h`, `op_host/<op>.cpp` (TilingFunc, OpDef) and `op_kernel/<op>.cpp`
-(entry parameters: inputs, outputs, workspace, tiling). Paths are relative to the project.
+Layout: the msopgen project `op_host/<op>_tiling.h`, `op_host/<op>.cpp` (TilingFunc reads the
+input shapes, OpDef) and `op_kernel/<op>.cpp` (entry parameters: inputs, outputs, workspace,
+tiling). Paths are relative to the project. The validator runs two trials, each also at other
+shapes (leading dim + 3, last dim + 1): sizes must come from the shapes, never be constants. (A
+single file `<op>.cpp` whose entry takes `GM_ADDR` inputs then outputs, first line
+`// kernelgen: block_dim=N`, only passes if it reads no fixed sizes.)
 
 Rules the validator enforces:
 - `#include "kernel_operator.h"`, namespace AscendC, entry `extern "C" __global__ __aicore__ void`.
@@ -44,6 +46,12 @@ Rules the validator enforces:
 - UB offsets used as operands are 32-byte aligned; sum of UB buffers (num * len) <= {ub} bytes
   (keep under {ub_safe} bytes).
 - Queue protocol: AllocTensor -> EnQue -> DeQue -> FreeTensor.
+- Pipes run concurrently: between a DataCopy into a TBuf and a vector op reading it, a vector op
+  and a DataCopy out of its result, or GetValue/SetValue and the vector unit, put
+  SetFlag/WaitFlag<HardEvent::MTE2_V / V_MTE3 / V_S / S_V> (queues EnQue/DeQue do this).
+- Blocks run concurrently: reading GM another block wrote needs SyncAll() between.
+- Each vector API has documented element types (no Exp/Ln/Div on int32_t, no bfloat16_t
+  arithmetic: Cast to float first).
 - GM->UB copies go into VECIN, UB->GM copies come from VECOUT.
 - Vector count <= every operand's size; repeatTimes <= 255; one TPipe.
 - Handle tails: lengths that do not divide evenly across blocks and tiles must still be exact.

@@ -18,6 +18,7 @@ INTERNAL_HELPERS = {
     "DataTypeFacts", "FormatFacts",  # dtype/format tables behind ge::TypeUtils
     "ElementwiseTmpFacts",  # table behind the Get*MaxMinTmpSize host helpers
     "KernelgenOpKey",  # key type of the emulator's tiling-struct registry
+    "DtypeSupport", "PipeModel", "GmModel", "Pipe", "EventPipes",  # emulator check machinery
     "NodeData", "TensorSlot",  # storage behind gert contexts
 }
 # Names that are real AscendC but written lower-case by the vendor (so the rule above would

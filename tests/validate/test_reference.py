@@ -148,3 +148,46 @@ def test_tensor_bytes_round_trip(dtype: str) -> None:
     data = to_bytes(t)
     assert len(data) == t.numel() * t.element_size()
     assert torch.equal(from_bytes(data, dtype, (3, 5)), t)
+
+
+def test_output_off_everywhere_by_less_than_atol_fails_the_whole_tensor_check() -> None:
+    # Softmax over rows of 8192: every value is about 1.2e-4, so a result 10% too small is off
+    # by ~1.2e-5 per element, under atol; the elementwise rule alone passes it.
+    torch.manual_seed(0)
+    expected = torch.softmax(torch.rand(4, 8192), dim=-1)
+    result = compare(expected * 0.9, expected, 1e-4, 1e-4)
+    assert not result.ok and result.mismatches == 0
+    assert result.rel_l2_err == pytest.approx(0.1, rel=1e-3)
+    assert "relative L2 error" in result.message
+
+
+def test_all_zero_output_fails_even_where_values_are_below_atol() -> None:
+    torch.manual_seed(0)
+    expected = torch.softmax(torch.rand(2, 4096), dim=-1)
+    result = compare(torch.zeros_like(expected), expected, 1e-4, 1e-4)
+    assert not result.ok and result.rel_l2_err == pytest.approx(1.0)
+
+
+def test_rounding_to_the_output_dtype_is_not_a_whole_tensor_error() -> None:
+    torch.manual_seed(0)
+    expected = torch.randn(64, 512)
+    for dtype, name in ((torch.float16, "float16"), (torch.bfloat16, "bfloat16")):
+        atol, rtol = tolerance(name)
+        result = compare(expected.to(dtype), expected, atol, rtol)
+        assert result.ok and result.rel_l2_err == 0.0
+
+
+def test_small_elementwise_noise_passes_the_whole_tensor_check() -> None:
+    torch.manual_seed(0)
+    expected = torch.randn(64, 512)
+    noisy = expected * (1 + 2e-5 * torch.randn_like(expected))
+    result = compare(noisy, expected, 1e-4, 1e-4)
+    assert result.ok and 0 < result.rel_l2_err < 1e-4
+
+
+def test_floating_outputs_follow_the_one_floating_input_dtype(tmp_path: Path) -> None:
+    text = REF_WITH_PARAMS.replace("torch.randn(3, SIZE)", "torch.randn(3, SIZE).half()")
+    ref = _ref(tmp_path, text)
+    trial = make_trial(ref, ref.build_model(), seed=0)
+    assert trial.inputs[0].dtype == torch.float16
+    assert trial.output_dtypes == ["float16", "int32"]  # not the float32 the reference ran in

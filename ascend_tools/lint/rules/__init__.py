@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterable
 
 from ascend_tools.diagnostics import Diagnostic
 from ascend_tools.lint.context import LintContext
-from ascend_tools.lint.rules import api, copy, pipe, queue, tiling, ub, vector
+from ascend_tools.lint.rules import api, copy, pipe, queue, sync, tiling, ub, vector
 
 Rule = Callable[[LintContext], Iterable[Diagnostic]]
 
@@ -18,6 +18,8 @@ UNIT_RULES: tuple[Rule, ...] = (
     ub.check_tensors_per_position,
     copy.check_data_copies,
     vector.check_vector_calls,
+    vector.check_dtype_support,
+    sync.check_pipe_hazards,
     queue.check_queue_protocol,
     api.check_unknown_api,
     api.check_chip_support,
@@ -57,4 +59,14 @@ RULE_DOCS: dict[str, str] = {
     "missing-tail": "work divided by cores or tiles with no remainder path",
     "tiling-mismatch": "kernel and host tiling disagree (fields, layout, parameter order)",
     "unknown-api": "a call or member the API catalog does not know",
+    "pipe-hazard": "a read on one pipe (V, MTE2, MTE3, S) of on-chip data another pipe wrote "
+                   "with no SetFlag/WaitFlag, queue EnQue/DeQue or PipeBarrier<PIPE_ALL> between",
+    "dtype-support": "a vector API called on an element type the catalog does not list for it "
+                     "on the chip (Exp on int32_t, Add on bfloat16_t)",
+    "operand-overlap": "a vector op whose source and destination overlap only partly (only "
+                       "identical operands are allowed)",
+    "workspace-size": "a ReduceSum/ReduceMax/ReduceMin sharedTmpBuffer below the documented "
+                      "minimum (one element per 256-byte repeat, rounded up to 32 bytes)",
+    "gm-race": "a block reads or rewrites GM another block wrote with no SyncAll (or cross-core "
+               "flag) between, other than atomic accumulation",
 }

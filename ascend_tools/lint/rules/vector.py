@@ -6,10 +6,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from ascend_tools.catalog.dtype_tables import T_OPERAND
 from ascend_tools.chips import MAX_REPEAT, REPEAT_BYTES
 from ascend_tools.diagnostics import Diagnostic, RuleCode, Severity
 from ascend_tools.lint.context import LintContext, elem_size
 from ascend_tools.lint.rules.common import check_offset, count_vs_size
+from ascend_tools.parse.evaluate import clean_type
 from ascend_tools.parse.facts import Call
 
 
@@ -139,3 +141,41 @@ def _mask_repeat(ctx: LintContext, call: Call, form: Form, tensors) -> Iterator[
             yield ctx.diag(RuleCode.MASK_RANGE.value, Severity.ERROR, call.args[mask_i],
                            f"{call.name} mask {mask.fmt()} exceeds {limit:g} lanes, the number of "
                            f"{size.hi:g}-byte elements in one 256-byte repeat")
+
+
+# Spellings of the catalog's element types that kernels also use.
+_TYPE_ALIASES = {"float16_t": "half", "float32_t": "float", "__bf16": "bfloat16_t"}
+
+
+def check_dtype_support(ctx: LintContext) -> Iterator[Diagnostic]:
+    """An operand the signature types `LocalTensor<T>` whose element type is known here (not a
+    template parameter) and not among the catalog's dtypes for the API on this chip: the same
+    table the emulator enforces (catalog/dtype_tables.py)."""
+    for call in ctx.calls:
+        if call.receiver is not None:
+            continue
+        entry = ctx.catalog.get(call.name)
+        if entry is None or entry.kind.value != "function" or not entry.signatures:
+            continue
+        allowed = entry.dtypes_for(ctx.chip.arch)
+        if not allowed:
+            continue
+        params = [p.strip() for p in entry.signatures[0].split("(", 1)[-1].split(",")]
+        for i, param in enumerate(params):
+            if i >= len(call.args) or not T_OPERAND.search(param + " "):
+                continue
+            t = ctx.tensor(call.args[i].expr, call.chunk, call.order)
+            if t.kind != "local" or not t.elem_type:
+                continue
+            elem = clean_type(t.elem_type)
+            elem = _TYPE_ALIASES.get(elem, elem)
+            if elem not in KNOWN_ELEMENT_TYPES or elem in allowed:
+                continue
+            yield ctx.diag(RuleCode.DTYPE_SUPPORT.value, Severity.ERROR, call.args[i],
+                           f"{call.name} has no {elem} form on {ctx.chip.name}: the documented "
+                           f"element types are {', '.join(allowed)} (Cast to one of them first)")
+            break
+
+
+KNOWN_ELEMENT_TYPES = {"half", "float", "bfloat16_t", "int8_t", "uint8_t", "int16_t", "uint16_t",
+                       "int32_t", "uint32_t", "int64_t", "uint64_t"}

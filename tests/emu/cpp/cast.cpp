@@ -23,7 +23,9 @@ int run(char** argv) {
         auto lx = bx.Get<S>();
         auto lz = bz.Get<D>();
         DataCopy(lx, gx, n);
+        PipeBarrier<PIPE_ALL>();
         Cast(lz, lx, mode, n);
+        PipeBarrier<PIPE_ALL>();
         DataCopy(gz, lz, n);
     });
     tio::write_bytes(argv[6], z.bytes.data(), z.bytes.size());

@@ -46,6 +46,8 @@ class KernelRowSoftmax {
             PipeBarrier<PIPE_V>();
             Exp(y, y, cols_);
             ReduceSum(s, y, work, cols_);
+            SetFlag<HardEvent::V_S>(eventId);
+            WaitFlag<HardEvent::V_S>(eventId);
             float sum = s.GetValue(0);
             Muls(y, y, 1.0f / sum, cols_);
             outQueue.EnQue<float>(y);
@@ -90,18 +92,24 @@ extern "C" __global__ __aicore__ void api_softmax(GM_ADDR x, GM_ADDR y) {
     auto lx = bx.Get<float>();
     auto ly = by.Get<float>();
     DataCopy(lx, gx, 8 * 64);
+    PipeBarrier<PIPE_ALL>();
     SoftMaxTiling tiling;
     tiling.srcM = 8;
     tiling.srcK = 64;
     SoftMax<float>(ly, bsum.Get<float>(), bmax.Get<float>(), lx, tiling);
+    PipeBarrier<PIPE_ALL>();
     DataCopy(gy, ly, 8 * 64);
     SoftMaxShapeInfo info{8, 64, 8, 64};
     SoftmaxFlashV2<float, false>(ly, bsum.Get<float>(), bmax.Get<float>(), lx, bexp.Get<float>(), bsum.Get<float>(),
                                  bmax.Get<float>(), tiling, info);
+    PipeBarrier<PIPE_ALL>();  // the copy into lx must not overtake the V ops still reading it
     DataCopy(lx, gx[8 * 64], 8 * 64);
+    PipeBarrier<PIPE_ALL>();
     SoftmaxFlashV2<float, true>(ly, bsum2.Get<float>(), bmax2.Get<float>(), lx, bexp.Get<float>(), bsum.Get<float>(),
                                 bmax.Get<float>(), tiling, info);
+    PipeBarrier<PIPE_ALL>();
     DataCopy(gy[8 * 64], ly, 8 * 64);
+    PipeBarrier<PIPE_ALL>();
     // row statistics: new max, new sum, exp(old max - new max) per row (first element of each block)
     auto stats = by.Get<float>();
     for (int r = 0; r < 8; ++r) {
@@ -109,6 +117,7 @@ extern "C" __global__ __aicore__ void api_softmax(GM_ADDR x, GM_ADDR y) {
         stats.SetValue(8 + r, bsum2.Get<float>().GetValue(r * 8));
         stats.SetValue(16 + r, bexp.Get<float>().GetValue(r * 8));
     }
+    PipeBarrier<PIPE_ALL>();
     DataCopy(gy[2 * 8 * 64], stats, 24 * 8);
 }
 

@@ -44,7 +44,11 @@ static void pipeline() {
         auto t = buf.Get<float>();
         int64_t v = GetBlockIdx();
         DataCopy(t, ws[v * kTile], kTile);
+        SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
+        WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
         Adds(t, t, 1.0f, kTile);
+        SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+        WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
         DataCopy(y[v * kTile], t, kTile);
         CrossCoreSetFlag<2, PIPE_MTE3>(4);
     }

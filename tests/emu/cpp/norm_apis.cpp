@@ -23,6 +23,7 @@ static void put(const LocalTensor<T>& t, uint64_t n) {
 template <class T>
 static void fill(const LocalTensor<T>& t, uint64_t n, uint64_t from = 0) {
     for (uint64_t i = 0; i < n; ++i) t.SetValue(i, static_cast<T>(g_x[from + i]));
+    PipeBarrier<PIPE_ALL>();  // the scalar stores land before the vector unit reads them
 }
 
 static std::map<std::string, std::function<void()>> cases() {
@@ -99,6 +100,7 @@ static std::map<std::string, std::function<void()>> cases() {
         float k1 = static_cast<float>(kept);
         pat.SetValue(0, 0x33333333u);
         pat.SetValue(1, 0x33333333u);
+        PipeBarrier<PIPE_ALL>();
         GatherMask(y, x, pat, false, 0, GatherMaskParams(1, 2, 8, 0), kept);
         put(y, kept);
         float counts[2] = {k1, static_cast<float>(kept)};

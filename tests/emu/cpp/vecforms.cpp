@@ -46,6 +46,7 @@ std::map<std::string, CaseFn<T>> table() {
         {"select_bytes_mask", [](Ctx<T>& c) {
              // mask rows of 64 bytes over 4 rows of 32 elements: nonzero -> scalar 5
              for (uint32_t i = 0; i < 256; ++i) c.bits.SetValue(i, static_cast<uint8_t>((i * 7) % 3));
+             PipeBarrier<PIPE_ALL>();
              SelectWithBytesMaskShapeInfo info;
              info.firstAxis = 4; info.srcLastAxis = 32; info.maskLastAxis = 64;
              SelectWithBytesMask(c.z, c.x, T(5), c.bits, c.bits[256], info); return false; }},
@@ -62,6 +63,7 @@ std::map<std::string, CaseFn<T>> table() {
              WholeReduceSum(c.z, c.x, m, 3, 2, 1, 8); return false; }},
         {"datacopy_pad_left", [](Ctx<T>& c) {
              DataCopyPad(c.tmp, c.gx, DataCopyParams(2, 3 * sizeof(T), 0, 0), DataCopyPadParams(true, 2, 32 / sizeof(T) - 5, 0));
+             PipeBarrier<PIPE_ALL>();
              DataCopy(c.z, c.tmp, 2 * 32 / sizeof(T)); return false; }},
         {"add_mask_count", [](Ctx<T>& c) { Add(c.z, c.x, c.y, 40, 4, BinaryRepeatParams(1, 1, 1, 8, 8, 8)); return false; }},
         {"add_mask_bits_strided", [](Ctx<T>& c) {
@@ -88,21 +90,25 @@ std::map<std::string, CaseFn<T>> table() {
         {"gather", [](Ctx<T>& c) {
              auto off = c.bits.template ReinterpretCast<uint32_t>();
              for (uint32_t i = 0; i < 64; ++i) off.SetValue(i, ((i * 37) % 64) * sizeof(T));
+             PipeBarrier<PIPE_ALL>();
              Gather(c.z, c.x, off, 0, 64); return false; }},
         {"datacopy_params", [](Ctx<T>& c) {
              const uint32_t epb = 32 / sizeof(T);
              DataCopy(c.tmp, c.gx, DataCopyParams(3, 2, 1, 2));  // 3 rows of 2 blocks, GM gap 1, UB gap 2
+             PipeBarrier<PIPE_ALL>();
              DataCopy(c.gz[epb], c.tmp, DataCopyParams(2, 1, 3, 0));
              return true; }},
         {"datacopy_pad", [](Ctx<T>& c) {
              // 3 rows of 5 elements, GM rows 7 elements apart; UB rows padded to 32 bytes
              DataCopyPad(c.z, c.gx, DataCopyExtParams(3, 5 * sizeof(T), 2 * sizeof(T), 0, 0),
                          DataCopyPadExtParams<T>(true, 0, 32 / sizeof(T) - 5, T(9)));
+             PipeBarrier<PIPE_ALL>();
              DataCopy(c.gz, c.z, 3 * 32 / sizeof(T));
              DataCopyPad(c.gz[64], c.z, DataCopyExtParams(3, 5 * sizeof(T), 0, sizeof(T), 0));
              return true; }},
         {"atomic_add", [](Ctx<T>& c) {
              DataCopy(c.tmp, c.gx, 64);
+             PipeBarrier<PIPE_ALL>();
              SetAtomicAdd<T>();
              DataCopy(c.gz, c.tmp, 64);  // block 0 filled gz with -7 first
              SetAtomicNone();
@@ -150,8 +156,12 @@ int run(char** argv) {
         DataCopy(c.x, c.gx, n);
         DataCopy(c.y, c.gy, n);
         Duplicate(c.z, T(-7), n);
+        PipeBarrier<PIPE_ALL>();  // the copies in and the fill land before anything reads them
         if (GetBlockIdx() == 0) DataCopy(c.gz, c.z, n);
-        if (!fn(c)) DataCopy(c.gz, c.z, n);
+        if (blocks > 1) SyncAll();  // block 0's fill of gz lands before any block adds into it
+        bool wrote = fn(c);
+        PipeBarrier<PIPE_ALL>();
+        if (!wrote) DataCopy(c.gz, c.z, n);
     });
     tio::write_bytes(argv[7], z.bytes.data(), z.bytes.size());
     return 0;

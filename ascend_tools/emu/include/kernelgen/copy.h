@@ -100,6 +100,7 @@ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, int6
     const char* api = "DataCopy(GM->UB)";
     uint64_t n = kernelgen::check_gm_copy_count(api, "dst", dst, count, false, file, line);
     src.check_access(api, 0, n, false, file, line);
+    kernelgen::pipe_model().access(kernelgen::Pipe::MTE2, api, dst.data(), n * sizeof(T), true, file, line);
     std::memmove(dst.data(), src.data(), n * sizeof(T));
     kernelgen::counters().gm_to_ub_bytes += n * sizeof(T);
 }
@@ -109,6 +110,7 @@ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, int6
     const char* api = "DataCopy(UB->GM)";
     uint64_t n = kernelgen::check_gm_copy_count(api, "src", src, count, true, file, line);
     dst.check_access(api, 0, n, true, file, line);
+    kernelgen::pipe_model().access(kernelgen::Pipe::MTE3, api, src.data(), n * sizeof(T), false, file, line);
     kernelgen::gm_store(dst.data(), src.data(), n);
     kernelgen::counters().ub_to_gm_bytes += n * sizeof(T);
 }
@@ -121,6 +123,7 @@ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, int64
     kernelgen::check_vec_operand(api, "src", src, n, file, line);
     kernelgen::check_local_need(api, "dst", dst, n, file, line);
     kernelgen::check_align32(api, bytes, n, kernelgen::type_name<T>(), file, line);
+    kernelgen::pipe_model().access(kernelgen::Pipe::V, api, dst.data(), bytes, true, file, line);
     std::memmove(dst.data(), src.data(), bytes);
     kernelgen::counters().ub_to_ub_bytes += bytes;
 }
@@ -135,6 +138,7 @@ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, cons
     kernelgen::counters().gm_to_ub_bytes += kernelgen::for_each_copy_block<T>(p, [&](uint64_t s, uint64_t d, uint64_t len) {
         kernelgen::check_local_need(api, "dst", dst, d + len, file, line);
         src.check_access(api, s, len, false, file, line);
+        kernelgen::pipe_model().access(kernelgen::Pipe::MTE2, api, dst.data() + d, len * sizeof(T), true, file, line);
         std::memmove(dst.data() + d, src.data() + s, len * sizeof(T));
     });
 }
@@ -147,6 +151,7 @@ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, cons
     kernelgen::counters().ub_to_gm_bytes += kernelgen::for_each_copy_block<T>(p, [&](uint64_t s, uint64_t d, uint64_t len) {
         kernelgen::check_local_need(api, "src", src, s + len, file, line);
         dst.check_access(api, d, len, true, file, line);
+        kernelgen::pipe_model().access(kernelgen::Pipe::MTE3, api, src.data() + s, len * sizeof(T), false, file, line);
         kernelgen::gm_store(dst.data() + d, src.data() + s, len);
     });
 }
@@ -159,6 +164,8 @@ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
     kernelgen::counters().ub_to_ub_bytes += kernelgen::for_each_copy_block<T>(p, [&](uint64_t s, uint64_t d, uint64_t len) {
         kernelgen::check_local_need(api, "src", src, s + len, file, line);
         kernelgen::check_local_need(api, "dst", dst, d + len, file, line);
+        kernelgen::pipe_model().access(kernelgen::Pipe::V, api, src.data() + s, len * sizeof(T), false, file, line);
+        kernelgen::pipe_model().access(kernelgen::Pipe::V, api, dst.data() + d, len * sizeof(T), true, file, line);
         std::memmove(dst.data() + d, src.data() + s, len * sizeof(T));
     });
 }
@@ -223,6 +230,8 @@ inline void pad_in(const LocalTensor<T>& dst, const GlobalTensor<T>& src, uint32
                              srcStride, kernelgen::type_name<T>());
         src.check_access(api, gbyte / sizeof(T), len, false, file, line);
         T* out = dst.data() + d;
+        kernelgen::pipe_model().access(kernelgen::Pipe::MTE2, api, out, (isPad ? row : left + len) * sizeof(T), true, file,
+                                       line);
         if (isPad) {
             for (uint32_t k = 0; k < left; ++k) out[k] = value;
             for (uint64_t k = left + len; k < row; ++k) out[k] = value;
@@ -252,6 +261,7 @@ inline void pad_out(const GlobalTensor<T>& dst, const LocalTensor<T>& src, uint3
             kernelgen::failf("param-range", file, line, "%s: dstStride %u bytes leaves rows off the %s element grid", api,
                              dstStride, kernelgen::type_name<T>());
         dst.check_access(api, gbyte / sizeof(T), len, true, file, line);
+        kernelgen::pipe_model().access(kernelgen::Pipe::MTE3, api, src.data() + s, len * sizeof(T), false, file, line);
         kernelgen::gm_store(dst.data() + gbyte / sizeof(T), src.data() + s, len);
     }
     kernelgen::counters().ub_to_gm_bytes += uint64_t(blockCount) * blockLen;

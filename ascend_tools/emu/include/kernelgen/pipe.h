@@ -59,6 +59,7 @@ class QueueCore {
         const char* file = "";
         int line = 0;  // AllocTensor call of the current use
         int free_line = 0;
+        PipeModel::Clock enqueued{};  // pipe model: what the EnQue follows
     };
 
     void init(uint8_t* base, uint32_t num, uint64_t bytes_each, const uint8_t* arena, int* pos_counter) {
@@ -89,6 +90,7 @@ class QueueCore {
             slots_[i].state = SlotState::ALLOCATED;
             slots_[i].file = file;
             slots_[i].line = line;
+            pipe_model().forget(slots_[i].data, bytes_each_);
             return AscendC::LocalTensor<T>(reinterpret_cast<T*>(slots_[i].data),
                                            static_cast<uint32_t>(bytes_each_ / sizeof(T)), pos_, arena_, this,
                                            static_cast<int32_t>(i));
@@ -138,6 +140,7 @@ class QueueCore {
             failf("queue-depth", file, line, "EnQue on %s: %zu tensors would be in flight, depth is %d", label().c_str(),
                   fifo_.size() + 1, depth_);
         s.state = SlotState::ENQUEUED;
+        s.enqueued = pipe_model().snapshot();
         fifo_.push_back(t.slot());
         return true;
     }
@@ -151,6 +154,7 @@ class QueueCore {
         fifo_.erase(fifo_.begin());
         Slot& s = slots_[static_cast<size_t>(i)];
         s.state = SlotState::DEQUEUED;
+        pipe_model().order_after(s.enqueued);
         return AscendC::LocalTensor<T>(reinterpret_cast<T*>(s.data), static_cast<uint32_t>(bytes_each_ / sizeof(T)),
                                        pos_, arena_, this, i);
     }
@@ -343,6 +347,7 @@ class TPipe {
         buffers_ = 0;
     }
     void Destroy() {
+        if (ub_.base) kernelgen::pipe_model().remove_region(ub_.base);
         auto& b = kernelgen::block();
         if (b.live_pipe == this) b.live_pipe = nullptr;
     }
@@ -363,6 +368,7 @@ class TPipe {
         std::memset(p, 0xFF, n);  // uninitialised on-chip memory reads as NaN / -1, as garbage would
         owned_.emplace_back(p);
         a.base = p;
+        if (&a == &ub_) kernelgen::pipe_model().add_region(p, a.bytes);  // the pipe model tracks UB
     }
 
     kernelgen::Arena& arena_for(TPosition p) {

@@ -53,7 +53,19 @@ inline void reduce_count(const char* api, RedKind kind, const LocalTensor<T>& ds
     uint64_t n = static_cast<uint64_t>(count);
     check_vec_operand(api, "src", src, n, file, line);
     check_vec_operand(api, "dst", dst, calIndex ? 2 : 1, file, line, sizeof(T));
-    if (tmp.valid()) check_vec_operand(api, "sharedTmpBuffer", tmp, 0, file, line);
+    if (tmp.valid()) {
+        check_vec_operand(api, "sharedTmpBuffer", tmp, 0, file, line);
+        // The work area the API reference gives (as a code comment) for the count form: one
+        // partial per started 256-byte repeat (firstMaxRepeat), rounded up to a 32-byte block.
+        // ReduceMax/ReduceMin with calIndex need more; this is the floor for all three.
+        const uint64_t per_repeat = 256 / sizeof(T), per_block = 32 / sizeof(T);
+        uint64_t need = align_up(ceil_div(n, per_repeat), per_block);
+        if (tmp.GetSize() < need)
+            failf("workspace-size", file, line,
+                  "%s over %llu elements needs a sharedTmpBuffer of at least %llu %s elements (one per 256-byte "
+                  "repeat, rounded up to 32 bytes); the one passed holds %u",
+                  api, (unsigned long long)n, (unsigned long long)need, type_name<T>(), tmp.GetSize());
+    }
     count_bytes_as_repeats(api, n * sizeof(T));
     Reducer<T> red{kind};
     for (uint64_t i = 0; i < n; ++i) red.add(src.data()[i], i);

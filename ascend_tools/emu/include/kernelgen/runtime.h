@@ -8,6 +8,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <condition_variable>
 #include <deque>
 #include <cstdint>
@@ -299,6 +300,147 @@ inline uint32_t cores_for(CoreLayout l) {
     return l == CoreLayout::AIV_ONLY ? chip().vector_cores : chip().cube_cores;
 }
 
+// ---------------------------------------------------------------- cross-core order of GM accesses
+//
+// Blocks run one at a time here, so a block that reads what another block writes always sees
+// it; on the NPU they run concurrently. The model gives each core a vector clock: its tick
+// advances at every SyncAll and CrossCoreSetFlag, a SyncAll joins the clocks of all cores at
+// the barrier, a CrossCoreWaitFlag joins what the setters of that flag id knew (leniently: every
+// setter of the id). Each GM write is kept as an interval with its core and tick; a read or a
+// write of bytes another core wrote that this core's clock does not cover is `gm-race`, unless
+// both are atomic writes (SetAtomicAdd/Max/Min accumulate in any order).
+class GmModel {
+  public:
+    void reset() {
+        writes_.clear();
+        clock_.clear();
+        barrier_.clear();
+        flags_.clear();
+    }
+
+    void access(int core, const void* p, uint64_t bytes, bool write, bool atomic, const char* api, const char* file,
+                int line) {
+        if (core < 0 || bytes == 0 || !enabled()) return;
+        auto lo = reinterpret_cast<uintptr_t>(p), hi = lo + bytes;
+        std::vector<uint64_t>& known = clock(core);
+        auto it = writes_.upper_bound(lo);
+        if (it != writes_.begin()) --it;
+        for (; it != writes_.end() && it->first < hi; ++it) {
+            const Write& w = it->second;
+            if (w.end <= lo || w.core == core) continue;
+            if (static_cast<size_t>(w.core) < known.size() && known[static_cast<size_t>(w.core)] >= w.tick) continue;
+            if (write && atomic && w.atomic) continue;
+            uintptr_t a = std::max(lo, it->first), b = std::min(hi, w.end);
+            const GmAllocation* g = gm_find(reinterpret_cast<const void*>(a));
+            uintptr_t base = g ? reinterpret_cast<uintptr_t>(g->base) : lo;
+            std::ostringstream msg;
+            msg << api << " on block " << core << (write ? " writes" : " reads") << " bytes [" << (a - base) << ", "
+                << (b - base) << ") of GM buffer '" << (g ? g->name : std::string("?")) << "' that block " << w.core
+                << " wrote with " << w.api
+                << " at line " << w.line << ", with no SyncAll (or cross-core flag) between: on the NPU the blocks run "
+                << "concurrently and the result depends on their timing"
+                << (write ? "; accumulate from several blocks with SetAtomicAdd, or separate the phases with SyncAll"
+                          : "; put a SyncAll between the writing and the reading phase");
+            fail("gm-race", msg.str(), file, line);
+        }
+        if (write) put(lo, hi, Write{hi, core, known[static_cast<size_t>(core)], atomic, api, line});
+    }
+
+    // SyncAll: arrival (the core's state so far joins the barrier of its generation) and leave.
+    void arrive(int core, uint64_t generation) {
+        if (core < 0) return;
+        join(barrier_[generation], tick(core));
+    }
+    void leave(int core, uint64_t generation) {
+        if (core < 0) return;
+        join(clock(core), barrier_[generation]);
+    }
+    void flag_set(int core, int flag) {
+        if (core < 0) return;
+        join(flags_[flag], tick(core));
+    }
+    void flag_wait(int core, int flag) {
+        if (core < 0) return;
+        join(clock(core), flags_[flag]);
+    }
+
+    static bool enabled() {
+        static const bool on = [] {
+            const char* v = std::getenv("KERNELGEN_NO_GM_RACE");
+            return !(v && *v && *v != '0');
+        }();
+        return on;
+    }
+
+  private:
+    struct Write {
+        uintptr_t end;
+        int core;
+        uint64_t tick;
+        bool atomic;
+        const char* api;
+        int line;
+    };
+
+    std::vector<uint64_t>& clock(int core) {
+        auto c = static_cast<size_t>(core);
+        if (clock_.size() <= c) clock_.resize(c + 1);
+        if (clock_[c].size() <= c) clock_[c].resize(c + 1, 0);
+        if (clock_[c][c] == 0) clock_[c][c] = 1;  // ticks start at 1: a zero entry knows nothing
+        return clock_[c];
+    }
+    // The core's clock as it leaves through a sync point (its writes so far included), then a
+    // new tick for what follows.
+    std::vector<uint64_t> tick(int core) {
+        std::vector<uint64_t>& c = clock(core);
+        std::vector<uint64_t> snap = c;
+        ++c[static_cast<size_t>(core)];
+        return snap;
+    }
+    static void join(std::vector<uint64_t>& a, const std::vector<uint64_t>& b) {
+        if (a.size() < b.size()) a.resize(b.size(), 0);
+        for (size_t i = 0; i < b.size(); ++i) a[i] = std::max(a[i], b[i]);
+    }
+    // Stores [lo, hi) as written by `w`, trimming the intervals it overlaps; merges with an
+    // adjacent interval of the same core, tick and call site (a core's tiles stay one entry).
+    void put(uintptr_t lo, uintptr_t hi, Write w) {
+        auto it = writes_.upper_bound(lo);
+        if (it != writes_.begin()) --it;
+        std::vector<std::pair<uintptr_t, Write>> keep;
+        while (it != writes_.end() && it->first < hi) {
+            if (it->second.end <= lo) {
+                ++it;
+                continue;
+            }
+            if (it->first < lo) keep.push_back({it->first, Write{lo, it->second.core, it->second.tick, it->second.atomic, it->second.api, it->second.line}});
+            if (it->second.end > hi) keep.push_back({hi, it->second});
+            it = writes_.erase(it);
+        }
+        for (auto& k : keep) writes_[k.first] = k.second;
+        auto prev = writes_.lower_bound(lo);
+        if (prev != writes_.begin()) {
+            --prev;
+            const Write& q = prev->second;
+            if (q.end == lo && q.core == w.core && q.tick == w.tick && q.atomic == w.atomic && q.line == w.line &&
+                q.api == w.api) {
+                prev->second.end = hi;
+                return;
+            }
+        }
+        writes_[lo] = w;
+    }
+
+    std::map<uintptr_t, Write> writes_;
+    std::vector<std::vector<uint64_t>> clock_;
+    std::map<uint64_t, std::vector<uint64_t>> barrier_;
+    std::map<int, std::vector<uint64_t>> flags_;
+};
+
+inline GmModel& gm_model() {
+    static GmModel m;
+    return m;
+}
+
 // ---------------------------------------------------------------- cooperative block scheduler
 //
 // Each core runs on its own thread, but only one thread runs at a time, in core order, and
@@ -318,6 +460,7 @@ class Scheduler {
         epoch_ = 0;
         pending_.clear();
         threads_.clear();
+        gm_model().reset();
         if (is_mix(layout)) check_core_limit(layout, "", 0);
         {
             std::unique_lock<std::mutex> lk(m_);
@@ -376,6 +519,7 @@ class Scheduler {
             barrier_aic_ = t_core.is_aic;
         }
         uint64_t gen = generation_;
+        gm_model().arrive(t_block_idx, gen);
         ++arrived_;
         ++epoch_;
         sync_file_ = file;
@@ -388,6 +532,7 @@ class Scheduler {
             ++generation_;
         }
         wait_until(lk, [&] { return generation_ != gen; }, "SyncAll", file, line);
+        gm_model().leave(t_block_idx, gen);
     }
 
     // CrossCoreSetFlag<mode>(flag): raises `flag` on the cores the mode addresses. Mode 0: every
@@ -416,6 +561,7 @@ class Scheduler {
             }
             ++pending;
         }
+        gm_model().flag_set(t_block_idx, flag);
         ++epoch_;
     }
 
@@ -439,6 +585,7 @@ class Scheduler {
             return false;
         }, "CrossCoreWaitFlag", file, line);
         pending_[key(hit, flag, me)] -= sets_needed(hit);
+        gm_model().flag_wait(t_block_idx, flag);
     }
 
   private:
@@ -498,6 +645,7 @@ class Scheduler {
             });
         }
         cores_ = count;
+        set_order();
     }
 
     bool in_barrier(uint32_t c) const {
@@ -539,10 +687,24 @@ class Scheduler {
         stalled_[b] = kNotStalled;
     }
 
-    // Hands control to the next unfinished core after `b` (cyclically).
+    // The order cores take turns in: core order, or with KERNELGEN_BLOCK_ORDER=reverse core 0
+    // and then the others from the last down (core 0 still starts first: it may declare the
+    // kernel's layout). A second order is a cheap check for kernels that depend on one.
+    void set_order() {
+        static const bool reverse = [] {
+            const char* v = std::getenv("KERNELGEN_BLOCK_ORDER");
+            return v && std::string(v) == "reverse";
+        }();
+        order_.resize(cores_);
+        rank_.resize(cores_);
+        for (uint32_t i = 0; i < cores_; ++i) order_[i] = reverse && i > 0 ? cores_ - i : i;
+        for (uint32_t i = 0; i < cores_; ++i) rank_[order_[i]] = i;
+    }
+
+    // Hands control to the next unfinished core after `b` in the turn order (cyclically).
     void pass_token(uint32_t b) {
         for (uint32_t k = 1; k <= cores_; ++k) {
-            uint32_t nb = (b + k) % cores_;
+            uint32_t nb = order_[(rank_[b] + k) % cores_];
             if (!finished_[nb]) {
                 token_ = nb;
                 cv_.notify_all();
@@ -570,6 +732,8 @@ class Scheduler {
     bool barrier_aic_ = false;
     std::vector<bool> started_;
     std::vector<bool> finished_;
+    std::vector<uint32_t> order_;  // turn order of the cores (set_order)
+    std::vector<uint32_t> rank_;   // position of each core in order_
     std::vector<uint64_t> stalled_;  // epoch at which each core last found its wait unmet
     std::map<FlagKey, uint64_t> pending_;  // raised, not yet consumed: (mode, flag, core)
     const char* sync_file_ = "";

@@ -1,9 +1,11 @@
 // Synchronisation, block identity, workspace and core-type helpers. Blocks run one at a time
-// and every API completes before it returns, so flags and barriers have nothing to order; only
-// SyncAll has an effect (it hands control to the other blocks).
+// and every API completes before it returns; flags and barriers feed the pipe model
+// (pipe_model.h), which reports reads that nothing orders after their write on another pipe.
+// SyncAll also hands control to the other blocks.
 #pragma once
 
 #include "device.h"
+#include "pipe_model.h"
 
 namespace kernelgen {
 
@@ -58,10 +60,16 @@ inline std::string assert_detail(const char* fmt, A... args) {
     ((expr) ? (void)0 : ::kernelgen::assert_failed(#expr, ::kernelgen::assert_detail(__VA_ARGS__), __FILE__, __LINE__))
 #endif
 
-// CCE intrinsics some kernels call directly; nothing to order on the CPU.
-inline void pipe_barrier(pipe_t) {}
-inline void set_flag(pipe_t, pipe_t, event_t) {}
-inline void wait_flag(pipe_t, pipe_t, event_t) {}
+// CCE intrinsics some kernels call directly.
+inline void pipe_barrier(pipe_t p) {
+    if (p == PIPE_ALL) kernelgen::pipe_model().barrier_all();
+}
+inline void set_flag(pipe_t src, pipe_t dst, event_t id) {
+    kernelgen::pipe_model().set_flag(kernelgen::pipe_of(src), kernelgen::pipe_of(dst), id);
+}
+inline void wait_flag(pipe_t src, pipe_t dst, event_t id) {
+    kernelgen::pipe_model().wait_flag(kernelgen::pipe_of(src), kernelgen::pipe_of(dst), id);
+}
 
 namespace AscendC {
 
@@ -71,14 +79,28 @@ inline void PRINTF(const char* fmt, A... args) {
     std::printf(fmt, args...);
 }
 
+inline void SetFlag(HardEvent evt, int32_t id) {
+    auto e = kernelgen::event_pipes(evt);
+    kernelgen::pipe_model().set_flag(e.src, e.dst, id);
+}
+inline void WaitFlag(HardEvent evt, int32_t id) {
+    auto e = kernelgen::event_pipes(evt);
+    kernelgen::pipe_model().wait_flag(e.src, e.dst, id);
+}
 template <HardEvent evt>
-inline void SetFlag(int32_t) {}
+inline void SetFlag(int32_t id) {
+    SetFlag(evt, id);
+}
 template <HardEvent evt>
-inline void WaitFlag(int32_t) {}
-inline void SetFlag(HardEvent, int32_t) {}
-inline void WaitFlag(HardEvent, int32_t) {}
+inline void WaitFlag(int32_t id) {
+    WaitFlag(evt, id);
+}
+// Only PIPE_ALL orders across pipes; a barrier on one pipe keeps that pipe in order, which
+// the model already assumes.
 template <pipe_t pipe>
-inline void PipeBarrier() {}
+inline void PipeBarrier() {
+    ::pipe_barrier(pipe);
+}
 // Flags between cores (runtime.h Scheduler::cross_wait): mode 0 all cores of one type, mode 1
 // the two AIVs of a cluster, mode 2 an AIC and its AIVs. A waiting core yields to the others.
 template <uint8_t mode, pipe_t pipe>
@@ -94,8 +116,8 @@ inline void CrossCoreWaitFlag(int32_t flagId, KG_LOC) {
 template <pipe_t src, pipe_t dst>
 class TQueSync {
   public:
-    void SetFlag(TEventID) {}
-    void WaitFlag(TEventID) {}
+    void SetFlag(TEventID id) { ::set_flag(src, dst, static_cast<event_t>(id)); }
+    void WaitFlag(TEventID id) { ::wait_flag(src, dst, static_cast<event_t>(id)); }
 };
 
 template <class A, class B>
@@ -105,10 +127,12 @@ struct IsSameType {
 
 template <bool isAIVOnly = true>
 inline void SyncAll(KG_LOC) {
+    kernelgen::pipe_model().barrier_all();
     kernelgen::scheduler().sync_all(isAIVOnly, file, line);
 }
 template <bool isAIVOnly = true, class G, class L>
 inline void SyncAll(const G&, const L&, int32_t = 0, KG_LOC) {
+    kernelgen::pipe_model().barrier_all();
     kernelgen::scheduler().sync_all(isAIVOnly, file, line);
 }
 

@@ -3,6 +3,8 @@
 #pragma once
 
 #include "device.h"
+#include "dtype_tables.h"
+#include "pipe_model.h"
 
 namespace kernelgen {
 
@@ -74,20 +76,24 @@ class LocalTensor {
         return t;
     }
 
+    // Scalar accesses run on PIPE_S (pipe_model.h); operator() is checked as a read.
     T GetValue(uint32_t i, KG_LOC) const {
         check_index("GetValue", i, file, line);
         kernelgen::counters().scalar_accesses++;
+        kernelgen::pipe_model().access(kernelgen::Pipe::S, "GetValue", data_ + i, sizeof(T), false, file, line);
         return data_[i];
     }
     template <class V>
     void SetValue(uint32_t i, V v, KG_LOC) const {
         check_index("SetValue", i, file, line);
         kernelgen::counters().scalar_accesses++;
+        kernelgen::pipe_model().access(kernelgen::Pipe::S, "SetValue", data_ + i, sizeof(T), true, file, line);
         data_[i] = kernelgen::narrow<T>(v);
     }
     T& operator()(uint32_t i, KG_LOC) const {
         check_index("operator()", i, file, line);
         kernelgen::counters().scalar_accesses++;
+        kernelgen::pipe_model().access(kernelgen::Pipe::S, "operator()", data_ + i, sizeof(T), false, file, line);
         return data_[i];
     }
 
@@ -200,6 +206,12 @@ class GlobalTensor {
                              (unsigned long long)(base + first + n), kernelgen::type_name<T>(),
                              (unsigned long long)(size_ + base));
         }
+        // Cross-core order (runtime.h GmModel); operator() hands out a reference, counted as a read
+        // there (it is the usual way to read a scalar), and scalar stores never accumulate.
+        bool store = write && std::strcmp(api, "operator()") != 0;
+        bool atomic = store && kernelgen::block().atomic != kernelgen::AtomicMode::NONE && std::strcmp(api, "SetValue") != 0;
+        kernelgen::gm_model().access(kernelgen::current_block(), addr_ + first, n * sizeof(T), store, atomic, api, file,
+                                     line);
         if (kernelgen::gm_allocations().empty()) return;  // pointers not from a harness: nothing known
         const auto* start = reinterpret_cast<const uint8_t*>(addr_ + first);
         const auto* end = reinterpret_cast<const uint8_t*>(addr_ + first + n);
@@ -237,6 +249,42 @@ inline void check_dtype_on_chip(const char* api, const char* file, int line) {
     }
 }
 
+inline bool has_word(const char* list, const char* word) {
+    size_t n = std::strlen(word);
+    for (const char* p = std::strstr(list, word); p; p = std::strstr(p + 1, word))
+        if (p > list && p[-1] == ' ' && p[n] == ' ') return true;
+    return false;
+}
+
+// The element types the catalog documents for `api` on this chip (dtype_tables.h, generated):
+// an operand the signature types LocalTensor<T> must have one of them. APIs the table does not
+// list are not checked.
+template <class T>
+inline void check_dtype_support(const char* api, const char* role, const char* file, int line) {
+    const DtypeSupport* any = nullptr;
+    const DtypeSupport* mine = nullptr;
+    for (const auto& r : kDtypeSupport) {
+        if (std::strcmp(r.api, api) != 0) continue;
+        if (r.cce_aicore == chip().cce_aicore) mine = &r;
+        if (r.cce_aicore == 0) any = &r;
+    }
+    const DtypeSupport* r = mine ? mine : any;
+    if (!r || !has_word(r->operands, role) || has_word(r->types, type_name<T>())) return;
+    failf("dtype-support", file, line,
+          "%s has no %s form on %s: the documented element types are%s(the NPU build fails; Cast to one of them "
+          "first)",
+          api, type_name<T>(), chip().name.c_str(), r->types);
+}
+
+// Whether a vector operand of this role is written: destinations, outputs, and the scratch
+// buffers high-level APIs fill before reading (a scratch read would be their own write).
+inline bool role_writes(const char* role) {
+    static const char* const prefixes[] = {"dst", "output", "sharedTmpBuffer", "row statistics"};
+    for (const char* p : prefixes)
+        if (std::strncmp(role, p, std::strlen(p)) == 0) return true;
+    return false;
+}
+
 // Checks of a LocalTensor used as a vector operand: UB position, 32-byte aligned address,
 // `need` elements available.
 template <class T>
@@ -244,6 +292,7 @@ inline void check_vec_operand(const char* api, const char* role, const AscendC::
                               const char* file, int line, uint32_t align = 32) {
     if (!t.valid()) failf("queue-protocol", file, line, "%s: %s is a LocalTensor that holds no buffer", api, role);
     check_dtype_on_chip<T>(api, file, line);
+    check_dtype_support<T>(api, role, file, line);
     t.check_live(api, file, line);
     if (!AscendC::is_ub_position(t.GetPosition()))
         failf("tensor-position", file, line, "%s: %s is in position %s; vector operands must be in UB (VECIN/VECOUT/VECCALC)",
@@ -254,6 +303,7 @@ inline void check_vec_operand(const char* api, const char* role, const AscendC::
     if (need > t.GetSize())
         failf("count-exceeds-tensor", file, line, "%s: needs %llu elements of %s, a LocalTensor<%s> of %u elements", api,
               (unsigned long long)need, role, type_name<T>(), t.GetSize());
+    pipe_model().access(Pipe::V, api, t.data(), need * sizeof(T), role_writes(role), file, line);
 }
 
 }  // namespace kernelgen

@@ -1,0 +1,271 @@
+// The pipe model: on the NPU the scalar unit issues instructions in program order into
+// independent pipes (S, V, M, MTE1, MTE2, MTE3, FIX) that run concurrently; only instructions
+// of one pipe complete in order. Here every API completes before it returns, so a kernel that
+// forgets a SetFlag/WaitFlag computes the right numbers. This model records, per on-chip byte,
+// which instruction (pipe, sequence number, call site) wrote it last, and per pipe a vector
+// clock of what is known to have completed before its next instruction. A read of a byte whose
+// last writer ran on another pipe with no ordering between is `pipe-hazard` (read after write;
+// write after read is not checked).
+//
+// What orders two pipes (AscendC docs, SetFlag/WaitFlag and the TQue programming model):
+// - SetFlag<SRC_DST>(id) then WaitFlag<SRC_DST>(id): everything SRC issued before the set is
+//   complete before DST's instructions after the wait ("PIPE_DST waits for PIPE_SRC"); a wait
+//   on PIPE_S stalls the issue of every later instruction, so it orders every pipe.
+// - PipeBarrier<PIPE_ALL>() (and SyncAll) orders everything before it before everything after.
+//   PipeBarrier<PIPE_X> only orders PIPE_X against itself (already in order here).
+// - EnQue then DeQue of a queue tensor: the queue's flag pair. Modelled leniently: everything
+//   issued before the EnQue is ordered before every pipe after the DeQue (the NPU orders the
+//   queue's producer pipe before its consumer pipe only).
+#pragma once
+
+#include <array>
+#include <cstdlib>
+#include <deque>
+#include <map>
+#include <tuple>
+#include <vector>
+
+#include "device.h"
+
+namespace kernelgen {
+
+enum class Pipe : uint8_t { S, V, M, MTE1, MTE2, MTE3, FIX, COUNT };
+constexpr size_t kPipes = static_cast<size_t>(Pipe::COUNT);
+
+inline const char* pipe_name(Pipe p) {
+    static const char* const names[] = {"PIPE_S", "PIPE_V", "PIPE_M", "PIPE_MTE1", "PIPE_MTE2", "PIPE_MTE3", "PIPE_FIX"};
+    return names[static_cast<size_t>(p)];
+}
+// The HardEvent spelling of a pipe (S, V, M, MTE1, ...).
+inline const char* pipe_short(Pipe p) { return pipe_name(p) + 5; }
+
+// pipe_t -> Pipe; PIPE_ALL and the pipes AscendC kernels do not address map to COUNT.
+inline Pipe pipe_of(pipe_t p) {
+    switch (p) {
+        case PIPE_S: return Pipe::S;
+        case PIPE_V: case PIPE_V2: return Pipe::V;
+        case PIPE_M: return Pipe::M;
+        case PIPE_MTE1: return Pipe::MTE1;
+        case PIPE_MTE2: return Pipe::MTE2;
+        case PIPE_MTE3: return Pipe::MTE3;
+        case PIPE_FIX: return Pipe::FIX;
+        default: return Pipe::COUNT;
+    }
+}
+
+// HardEvent names are SRC_DST ("MTE2_V: PIPE_V waits for PIPE_MTE2"); this table follows the
+// enum's order in types.h.
+struct EventPipes {
+    Pipe src, dst;
+};
+inline EventPipes event_pipes(AscendC::HardEvent e) {
+    using P = Pipe;
+    static const EventPipes table[] = {
+        {P::MTE2, P::MTE1}, {P::MTE1, P::MTE2}, {P::MTE1, P::M},   {P::M, P::MTE1},    {P::MTE2, P::V},
+        {P::V, P::MTE2},    {P::MTE3, P::V},    {P::V, P::MTE3},   {P::M, P::V},       {P::V, P::M},
+        {P::V, P::V},       {P::MTE3, P::MTE1}, {P::MTE1, P::MTE3}, {P::MTE1, P::V},   {P::MTE2, P::M},
+        {P::M, P::MTE2},    {P::V, P::MTE1},    {P::M, P::FIX},    {P::FIX, P::M},     {P::MTE3, P::MTE2},
+        {P::MTE2, P::MTE3}, {P::S, P::V},       {P::V, P::S},      {P::S, P::MTE2},    {P::MTE2, P::S},
+        {P::S, P::MTE3},    {P::MTE3, P::S},    {P::MTE2, P::FIX}, {P::FIX, P::MTE2},  {P::FIX, P::S},
+        {P::M, P::S},       {P::FIX, P::MTE3},  {P::MTE1, P::FIX}, {P::FIX, P::MTE1},  {P::FIX, P::FIX},
+    };
+    static_assert(sizeof(table) / sizeof(table[0]) == static_cast<size_t>(AscendC::HardEvent::MAX));
+    size_t i = static_cast<size_t>(e);
+    return i < static_cast<size_t>(AscendC::HardEvent::MAX) ? table[i] : EventPipes{Pipe::COUNT, Pipe::COUNT};
+}
+
+class PipeModel {
+  public:
+    using Clock = std::array<uint64_t, kPipes>;
+
+    // An on-chip arena (one per TPipe memory kind) whose bytes are tracked.
+    void add_region(const uint8_t* base, uint64_t bytes) {
+        flush();  // pending writes point into regions_
+        regions_.push_back(Region{base, bytes, std::vector<uint64_t>(bytes, 0), std::vector<uint16_t>(bytes, 0)});
+    }
+    void remove_region(const uint8_t* base) {
+        flush();
+        for (size_t i = 0; i < regions_.size(); ++i)
+            if (regions_[i].base == base) {
+                regions_.erase(regions_.begin() + static_cast<long>(i));
+                return;
+            }
+    }
+
+    // An instruction on `pipe` at a call site reads or writes `bytes` bytes at `p`. Consecutive
+    // accesses from one call site are one instruction (its operands): its writes land when the
+    // next instruction starts, so its reads (checked in any order) see what came before it.
+    void access(Pipe pipe, const char* api, const void* p, uint64_t bytes, bool write, const char* file, int line) {
+        if (bytes == 0 || !enabled()) return;
+        Region* r = region_of(p);
+        if (!r) return;
+        uint16_t site = site_of(pipe, api, file, line);
+        if (site != cur_site_) {
+            flush();
+            cur_site_ = site;
+            cur_seq_ = ++seq_;
+        }
+        uint64_t off = static_cast<uint64_t>(static_cast<const uint8_t*>(p) - r->base);
+        uint64_t end = off + bytes > r->bytes ? r->bytes : off + bytes;
+        if (write) {
+            pending_writes_.push_back(Write{r, off, end, cur_seq_, site});
+            return;
+        }
+        const Clock& known = clock_[static_cast<size_t>(pipe)];
+        uint64_t last = 0;
+        for (uint64_t i = off; i < end; ++i) {
+            uint64_t s = r->seq[i];
+            if (s == last || s == 0 || s == cur_seq_) continue;
+            last = s;
+            const Site& w = sites_[r->site[i]];
+            if (w.pipe == pipe || known[static_cast<size_t>(w.pipe)] >= s) continue;
+            hazard(pipe, api, w, r, i, file, line);
+        }
+    }
+
+    // The bytes of a buffer handed out again (AllocTensor): its old contents are garbage to
+    // the new owner, so nothing orders against them.
+    void forget(const void* p, uint64_t bytes) {
+        flush();
+        Region* r = region_of(p);
+        if (!r) return;
+        uint64_t off = static_cast<uint64_t>(static_cast<const uint8_t*>(p) - r->base);
+        uint64_t end = off + bytes > r->bytes ? r->bytes : off + bytes;
+        std::fill(r->seq.begin() + static_cast<long>(off), r->seq.begin() + static_cast<long>(end), 0);
+    }
+
+    void set_flag(Pipe src, Pipe dst, int32_t id) {
+        if (src == Pipe::COUNT || dst == Pipe::COUNT) return;
+        Clock snap = clock_[static_cast<size_t>(src)];
+        snap[static_cast<size_t>(src)] = seq_;
+        pending_[{static_cast<int>(src), static_cast<int>(dst), id}].push_back(snap);
+        boundary();
+    }
+    void wait_flag(Pipe src, Pipe dst, int32_t id) {
+        if (src == Pipe::COUNT || dst == Pipe::COUNT) return;
+        auto it = pending_.find({static_cast<int>(src), static_cast<int>(dst), id});
+        if (it != pending_.end() && !it->second.empty()) {
+            Clock snap = it->second.front();
+            it->second.pop_front();
+            if (dst == Pipe::S) {
+                for (auto& c : clock_) join(c, snap);
+            } else {
+                join(clock_[static_cast<size_t>(dst)], snap);
+            }
+        }
+        boundary();
+    }
+    // PipeBarrier<PIPE_ALL>, SyncAll: everything issued so far completes first.
+    void barrier_all() {
+        for (auto& c : clock_) c.fill(seq_);
+        boundary();
+    }
+    // EnQue: what is issued so far; DeQue: ordered after that on every pipe (see above).
+    Clock snapshot() {
+        Clock c;
+        c.fill(seq_);
+        boundary();
+        return c;
+    }
+    void order_after(const Clock& snap) {
+        for (auto& c : clock_) join(c, snap);
+        boundary();
+    }
+
+    // KERNELGEN_NO_PIPE_MODEL=1 turns the model off (a kernel known to be synchronised some
+    // way the model does not see).
+    static bool enabled() {
+        static const bool on = [] {
+            const char* v = std::getenv("KERNELGEN_NO_PIPE_MODEL");
+            return !(v && *v && *v != '0');
+        }();
+        return on;
+    }
+
+  private:
+    struct Region {
+        const uint8_t* base;
+        uint64_t bytes;
+        std::vector<uint64_t> seq;   // sequence number of the last write of each byte (0: none)
+        std::vector<uint16_t> site;  // its call site
+    };
+    struct Write {
+        Region* r;
+        uint64_t off, end, seq;
+        uint16_t site;
+    };
+    struct Site {
+        Pipe pipe;
+        const char* api;
+        const char* file;
+        int line;
+    };
+
+    static void join(Clock& a, const Clock& b) {
+        for (size_t i = 0; i < kPipes; ++i)
+            if (b[i] > a[i]) a[i] = b[i];
+    }
+    void boundary() {
+        flush();
+        cur_site_ = kNoSite;
+        ++seq_;
+    }
+    void flush() {
+        for (const Write& w : pending_writes_) {
+            std::fill(w.r->seq.begin() + static_cast<long>(w.off), w.r->seq.begin() + static_cast<long>(w.end), w.seq);
+            std::fill(w.r->site.begin() + static_cast<long>(w.off), w.r->site.begin() + static_cast<long>(w.end), w.site);
+        }
+        pending_writes_.clear();
+    }
+    Region* region_of(const void* p) {
+        auto q = static_cast<const uint8_t*>(p);
+        for (auto& r : regions_)
+            if (q >= r.base && q < r.base + r.bytes) return &r;
+        return nullptr;
+    }
+    uint16_t site_of(Pipe pipe, const char* api, const char* file, int line) {
+        auto key = std::make_tuple(static_cast<int>(pipe), api, file, line);
+        auto it = site_ids_.find(key);
+        if (it != site_ids_.end()) return it->second;
+        if (sites_.size() >= kNoSite) return static_cast<uint16_t>(kNoSite - 1);  // table full: merge sites
+        sites_.push_back(Site{pipe, api, file, line});
+        uint16_t id = static_cast<uint16_t>(sites_.size() - 1);
+        site_ids_.emplace(key, id);
+        return id;
+    }
+
+    [[noreturn]] void hazard(Pipe reader, const char* api, const Site& w, const Region* r, uint64_t at,
+                             const char* file, int line) {
+        uint64_t lo = at, hi = at;
+        while (lo > 0 && r->seq[lo - 1] == r->seq[at]) --lo;
+        while (hi < r->bytes && r->seq[hi] == r->seq[at]) ++hi;
+        const char* src = pipe_short(w.pipe);
+        const char* dst = pipe_short(reader);
+        failf("pipe-hazard", file, line,
+              "%s on %s reads on-chip bytes [%llu, %llu) that %s on %s (line %d) wrote, with nothing ordering %s "
+              "before %s in between: on the NPU the pipes run concurrently and this reads stale data; add "
+              "SetFlag<HardEvent::%s_%s>(id) after line %d and WaitFlag<HardEvent::%s_%s>(id) before this call "
+              "(or pass the tensor through a queue: EnQue/DeQue)",
+              api, pipe_name(reader), (unsigned long long)lo, (unsigned long long)hi, w.api, pipe_name(w.pipe), w.line,
+              pipe_name(w.pipe), pipe_name(reader), src, dst, w.line, src, dst);
+    }
+
+    static constexpr uint16_t kNoSite = 0xFFFF;
+    std::vector<Region> regions_;
+    std::vector<Write> pending_writes_;
+    std::vector<Site> sites_;
+    std::map<std::tuple<int, const char*, const char*, int>, uint16_t> site_ids_;  // string literals: by address
+    std::map<std::tuple<int, int, int32_t>, std::deque<Clock>> pending_;
+    std::array<Clock, kPipes> clock_{};
+    uint64_t seq_ = 0;
+    uint64_t cur_seq_ = 0;
+    uint16_t cur_site_ = kNoSite;
+};
+
+// One model per block (each block runs on its own thread).
+inline PipeModel& pipe_model() {
+    static thread_local PipeModel m;
+    return m;
+}
+
+}  // namespace kernelgen

@@ -1,0 +1,85 @@
+"""Lint findings that mirror the emulator's new checks: `dtype-support` (the catalog's element
+types per API, the table the emulator enforces) and `pipe-hazard` in straight-line code."""
+
+from __future__ import annotations
+
+from ascend_tools.diagnostics import RuleCode, Severity
+from tests.lint.helpers import codes, corpus_texts, lint_texts, mutate
+
+LEAKY = "LeakyRelu(yLocal, xLocal, ALPHA, len);"
+
+
+def test_exp_on_int32_is_a_dtype_support_error_at_the_operand() -> None:
+    bad = mutate(
+        corpus_texts("leaky_relu_tail"),
+        LEAKY,
+        f"{LEAKY}\n        LocalTensor<int32_t> ix = xLocal.ReinterpretCast<int32_t>();\n"
+        "        Exp(ix, ix, len);",
+    )
+    found = [d for d in lint_texts(bad) if d.code == RuleCode.DTYPE_SUPPORT.value]
+    assert len(found) == 1 and found[0].severity == Severity.ERROR
+    assert "Exp has no int32_t form" in found[0].message and "half, float" in found[0].message
+
+
+def test_documented_types_and_template_types_are_not_flagged() -> None:
+    assert RuleCode.DTYPE_SUPPORT.value not in codes(lint_texts(corpus_texts("leaky_relu_tail")))
+    for name in ("add_custom", "softmax_rows", "rms_norm", "gelu_cast"):
+        assert RuleCode.DTYPE_SUPPORT.value not in codes(lint_texts(corpus_texts(name))), name
+
+
+TBUF_KERNEL = """#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void scale(GM_ADDR x, GM_ADDR y)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 256 * sizeof(float));
+    GlobalTensor<float> xGm, yGm;
+    xGm.SetGlobalBuffer((__gm__ float*)x, 256);
+    yGm.SetGlobalBuffer((__gm__ float*)y, 256);
+    LocalTensor<float> t = buf.Get<float>();
+    DataCopy(t, xGm, 256);
+    SYNC_IN
+    Muls(t, t, 2.0f, 256);
+    SYNC_OUT
+    DataCopy(yGm, t, 256);
+}
+"""
+
+
+def _lint_tbuf(sync_in: str, sync_out: str) -> list:
+    text = TBUF_KERNEL.replace("SYNC_IN", sync_in).replace("SYNC_OUT", sync_out)
+    return [d for d in lint_texts({"scale.cpp": text}) if d.code == RuleCode.PIPE_HAZARD.value]
+
+
+def test_unsynchronised_tbuf_copy_in_and_out_are_pipe_hazard_errors_both_ways() -> None:
+    found = _lint_tbuf("", "")
+    assert [(d.line, d.severity) for d in found] == [(14, Severity.ERROR), (16, Severity.ERROR)]
+    assert "MTE2_V" in found[0].message and "line 12" in found[0].message
+    assert "V_MTE3" in found[1].message and "line 14" in found[1].message
+
+
+def test_the_matching_flags_or_a_full_barrier_clear_the_hazard() -> None:
+    assert _lint_tbuf(
+        "SetFlag<HardEvent::MTE2_V>(EVENT_ID0); WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);",
+        "PipeBarrier<PIPE_ALL>();",
+    ) == []
+    # A flag for another pipe pair orders nothing here.
+    wrong = _lint_tbuf(
+        "SetFlag<HardEvent::V_S>(EVENT_ID0); WaitFlag<HardEvent::V_S>(EVENT_ID0);",
+        "PipeBarrier<PIPE_V>();",
+    )
+    assert len(wrong) == 2
+
+
+def test_a_branch_between_makes_it_a_warning() -> None:
+    text = TBUF_KERNEL.replace("SYNC_IN", "").replace("SYNC_OUT", "if (GetBlockIdx() == 0) {")
+    text = text.replace("DataCopy(yGm, t, 256);", "DataCopy(yGm, t, 256); }")
+    found = [d for d in lint_texts({"scale.cpp": text}) if d.code == RuleCode.PIPE_HAZARD.value]
+    assert [d.severity for d in found] == [Severity.ERROR, Severity.WARNING]
+
+
+def test_corpus_kernels_have_no_pipe_hazard() -> None:
+    for name in ("leaky_relu_tail", "add_custom", "softmax_rows", "rms_norm", "gelu_cast",
+                 "reduce_sum_rows", "gen_norm_layernorm_fp32", "gen_red_sum_mid_fp32"):
+        assert RuleCode.PIPE_HAZARD.value not in codes(lint_texts(corpus_texts(name))), name

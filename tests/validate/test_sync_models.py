@@ -1,0 +1,177 @@
+"""The ordering models of the emulator. Pipes: a read on one pipe of on-chip data another pipe
+wrote, with nothing ordering the two, is `pipe-hazard` at the reading call. Cores: a block that
+reads or rewrites GM another block wrote, with no SyncAll between, is `gm-race`. The same
+kernels with the missing synchronisation added validate."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from ascend_tools.validate import validate_project
+
+KERNEL = "op_kernel/add_custom.cpp"
+ADD = "Add(zLocal, xLocal, yLocal, length);"
+COPY_OUT = "DataCopyPad(zGm[progress * tileLength], zLocal, params);"
+# A copy into the output tile and a vector op reading it; the Add then overwrites the tile, so
+# only the missing flag can make the run fail.
+RELOAD = "DataCopyPad(zLocal, yGm[0], {1, 32, 0, 0, 0}, {false, 0, 0, 0});"
+READ = "Adds(zLocal, zLocal, (DTYPE_X)0, 8);"
+
+# (case id, original text, seeded text with `// BUG` on the reading call, pipes named)
+HAZARDS: list[tuple[str, str, str, str]] = [
+    ("mte2-then-vector", ADD, f"{RELOAD}\n        {READ}  // BUG\n        {ADD}", "PIPE_MTE2"),
+    (
+        "vector-then-mte3",
+        COPY_OUT,
+        f"Adds(zLocal, zLocal, (DTYPE_X)0, length);\n        {COPY_OUT}  // BUG",
+        "PIPE_V",
+    ),
+    (
+        "scalar-then-vector",
+        ADD,
+        f"yLocal.SetValue(0, yLocal.GetValue(0));\n        {ADD}  // BUG",
+        "PIPE_S",
+    ),
+]
+
+
+@pytest.mark.parametrize(("case", "old", "new", "writer"), HAZARDS, ids=[h[0] for h in HAZARDS])
+def test_unsynchronised_read_is_a_pipe_hazard_at_the_reading_line(
+    example: Callable[[str], Path],
+    mutate: Callable[[Path, str, str], int],
+    case: str,
+    old: str,
+    new: str,
+    writer: str,
+) -> None:
+    project = example("add_unaligned")
+    line = mutate(project / KERNEL, old, new)
+    report = validate_project(project, project / "ref.py", dtype="float32")
+    assert report.compile.ok, report.compile.diagnostics
+    assert not report.ok
+    err = report.runtime_errors[0]
+    assert (err.code, err.file, err.line) == ("pipe-hazard", KERNEL, line), err
+    assert writer in err.message and f"line {line - 1}" in err.message, err.message
+
+
+# The same seeded accesses with the flag the NPU needs: they validate.
+SYNCED: list[tuple[str, str, str]] = [
+    (
+        "mte2-then-vector",
+        ADD,
+        f"{RELOAD}\n        SetFlag<HardEvent::MTE2_V>(EVENT_ID1);\n"
+        f"        WaitFlag<HardEvent::MTE2_V>(EVENT_ID1);\n        {READ}\n        {ADD}",
+    ),
+    (
+        "vector-then-mte3",
+        COPY_OUT,
+        "Adds(zLocal, zLocal, (DTYPE_X)0, length);\n        PipeBarrier<PIPE_ALL>();\n"
+        f"        {COPY_OUT}",
+    ),
+    (
+        "scalar-then-vector",
+        ADD,
+        "yLocal.SetValue(0, yLocal.GetValue(0));\n        SetFlag<HardEvent::S_V>(EVENT_ID2);\n"
+        f"        WaitFlag<HardEvent::S_V>(EVENT_ID2);\n        {ADD}",
+    ),
+]
+
+
+@pytest.mark.parametrize(("case", "old", "new"), SYNCED, ids=[s[0] for s in SYNCED])
+def test_the_same_access_with_its_flag_validates(
+    example: Callable[[str], Path],
+    mutate: Callable[[Path, str, str], int],
+    case: str,
+    old: str,
+    new: str,
+) -> None:
+    project = example("add_unaligned")
+    mutate(project / KERNEL, old, new)
+    report = validate_project(project, project / "ref.py", dtype="float32")
+    assert report.ok, (report.runtime_errors, [c.message for c in report.cases])
+
+
+def test_a_flag_on_the_wrong_pipe_pair_does_not_order(
+    example: Callable[[str], Path], mutate: Callable[[Path, str, str], int]
+) -> None:
+    project = example("add_unaligned")
+    line = mutate(
+        project / KERNEL,
+        ADD,
+        f"{RELOAD}\n        SetFlag<HardEvent::MTE3_V>(EVENT_ID1);\n"
+        f"        WaitFlag<HardEvent::MTE3_V>(EVENT_ID1);\n        PipeBarrier<PIPE_V>();\n"
+        f"        {READ}  // BUG\n        {ADD}",
+    )
+    report = validate_project(project, project / "ref.py", dtype="float32")
+    err = report.runtime_errors[0]
+    assert (err.code, err.line) == ("pipe-hazard", line), err
+    assert "MTE2_V" in err.message
+
+
+ENTRY = "    op.Process();"
+# A view of the whole output, so block 1 can reach what block 0 writes.
+WHOLE_Z = (
+    "    op.Process();\n    GlobalTensor<DTYPE_X> whole;\n"
+    "    whole.SetGlobalBuffer((__gm__ DTYPE_X*)z, 8);\n"
+)
+GM_RACES: list[tuple[str, str, bool]] = [
+    ("read-of-another-blocks-output", "DTYPE_X v = whole.GetValue(0); (void)v;", False),
+    ("rewrite-of-another-blocks-output", "whole.SetValue(0, (DTYPE_X)0);", True),
+]
+
+
+@pytest.mark.parametrize(("case", "access", "write"), GM_RACES, ids=[g[0] for g in GM_RACES])
+def test_cross_block_access_without_sync_all_is_a_gm_race(
+    example: Callable[[str], Path],
+    mutate: Callable[[Path, str, str], int],
+    case: str,
+    access: str,
+    write: bool,
+) -> None:
+    project = example("add_unaligned")
+    line = mutate(
+        project / KERNEL, ENTRY, f"{WHOLE_Z}    if (GetBlockIdx() == 1) {{ {access} }}  // BUG"
+    )
+    report = validate_project(project, project / "ref.py", dtype="float32")
+    assert report.compile.ok, report.compile.diagnostics
+    err = report.runtime_errors[0]
+    assert (err.code, err.file, err.line, err.block) == ("gm-race", KERNEL, line, 1), err
+    assert "block 0 wrote" in err.message
+    assert ("writes" if write else "reads") in err.message
+
+
+def test_cross_block_read_after_sync_all_validates(
+    example: Callable[[str], Path], mutate: Callable[[Path, str, str], int]
+) -> None:
+    project = example("add_unaligned")
+    mutate(
+        project / KERNEL,
+        ENTRY,
+        f"{WHOLE_Z}    SyncAll();\n"
+        "    if (GetBlockIdx() == 1) { DTYPE_X v = whole.GetValue(0); (void)v; }",
+    )
+    report = validate_project(project, project / "ref.py", dtype="float32")
+    assert report.ok, (report.runtime_errors, [c.message for c in report.cases])
+
+
+def test_second_trial_runs_blocks_in_another_order(
+    example: Callable[[str], Path], mutate: Callable[[Path, str, str], int]
+) -> None:
+    # Block 1 scribbles on block 2's first output through a raw pointer (invisible to the GM
+    # model). In core order block 2 overwrites it afterwards; in the reversed order of trial 1
+    # block 2 runs first and the scribble survives.
+    project = example("add_unaligned")
+    mutate(
+        project / KERNEL,
+        "            CopyOut(i, length);\n        }",
+        "            CopyOut(i, length);\n        }\n"
+        "        if (GetBlockIdx() == 1) {\n"
+        "            ((__gm__ T*)zGm.GetPhyAddr())[blockLength] = (T)12345;\n"
+        "        }",
+    )
+    report = validate_project(project, project / "ref.py", dtype="float32", trials=2)
+    assert [c.ok for c in report.cases] == [True, False], [c.message for c in report.cases]
+    assert "12345" in report.cases[1].message
