@@ -1,4 +1,4 @@
 """Everything about AscendC itself: chips, API catalog, parsing, lint, emulator, toolchain, runner.
 
-Knows nothing of LLMs or LSP (see ARCHITECTURE.md, dependency rule).
+Knows nothing of LLMs or LSP (see docs/ARCHITECTURE.md, dependency rule).
 """

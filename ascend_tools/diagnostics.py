@@ -20,7 +20,7 @@ class Severity(str, Enum):
 
 
 class RuleCode(str, Enum):
-    # Runtime rules (ASCENDC_SPEC.md section 7), checked by the emulator and, where possible,
+    # Runtime rules (docs/ASCENDC_SPEC.md section 7), checked by the emulator and, where possible,
     # by lint.
     UB_OVERFLOW = "ub-overflow"
     BUFFER_COUNT = "buffer-count"

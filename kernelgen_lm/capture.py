@@ -3,7 +3,7 @@
 The file defines `Model`, `get_inputs()` and `get_init_inputs()`. It is exported with
 `torch.export` and decomposed to the core ATen op set. Kernel inputs are the forward inputs,
 then the module's parameters and buffers in `named_parameters()`/`named_buffers()` order
-(ARCHITECTURE.md, test binding); outputs are the forward's tensor outputs in order.
+(docs/ARCHITECTURE.md, test binding); outputs are the forward's tensor outputs in order.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Which AscendC APIs a prompt should document, as data: torch names -> catalog entry names.
 
 Every prompt gets the skeleton APIs; a torch function, method or module named in the
-reference adds the vector APIs that usually implement it (ASCENDC_SPEC.md sections 3-5).
+reference adds the vector APIs that usually implement it (docs/ASCENDC_SPEC.md sections 3-5).
 """
 
 from __future__ import annotations

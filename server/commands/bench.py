@@ -1,7 +1,7 @@
 """`kernelgen bench {generate,validate,lint,lsp,compat} [ARGS...]`: runs a bench module of `bench/`
 with its own arguments, exactly as `python -m bench.<suite>_bench ARGS...` does.
 
-`server` and `bench` are both shells that nothing else imports (ARCHITECTURE.md); this command
+`server` and `bench` are both shells that nothing else imports (docs/ARCHITECTURE.md); this command
 only hands its argument list to the bench module's `main(argv)`, one shell invoking another, so
 no core code depends on either.
 """

@@ -7,7 +7,7 @@ import pytest
 from ascend_tools.catalog import ApiKind, Unit, load_catalog
 from ascend_tools.chips import all_chips
 
-SPEC_MOST_USED = [  # ASCENDC_SPEC.md section 9, device and member lists
+SPEC_MOST_USED = [  # docs/ASCENDC_SPEC.md section 9, device and member lists
     "LocalTensor", "HardEvent", "SetFlag", "WaitFlag", "TPosition", "QuePosition", "GlobalTensor",
     "DataCopy", "Muls", "GetBlockIdx", "TBuf", "RoundMode", "Cast", "Sub", "PipeBarrier", "Mul",
     "GetBlockNum", "Adds", "DataCopyPad", "TPipe", "TQue", "Add", "Duplicate", "DataCopyExtParams",

@@ -1,4 +1,4 @@
-"""Queue protocol (ASCENDC_SPEC.md 7.6): AllocTensor -> EnQue -> DeQue -> FreeTensor, depth,
+"""Queue protocol (docs/ASCENDC_SPEC.md 7.6): AllocTensor -> EnQue -> DeQue -> FreeTensor, depth,
 and TBufs, which are not queues (7.7)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Unified Buffer capacity (ASCENDC_SPEC.md 7.1) and buffer counts (7.2)."""
+"""Unified Buffer capacity (docs/ASCENDC_SPEC.md 7.1) and buffer counts (7.2)."""
 
 from __future__ import annotations
 
