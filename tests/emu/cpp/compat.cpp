@@ -1,4 +1,4 @@
-// Real-kernel idioms (section 9 of ASCENDC_SPEC.md) in small kernels that must compile unchanged
+// Real-kernel idioms (section 9 of docs/ASCENDC_SPEC.md) in small kernels that must compile unchanged
 // and compute the right thing: `compat CASE a b out report`.
 #include <map>
 

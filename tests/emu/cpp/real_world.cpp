@@ -4,6 +4,7 @@
 // DataCopyEnhancedParams, DataCacheCleanAndInvalid, TOTAL_VEC_LOCAL_SIZE, the region-proposal
 // sort of 310P top-k kernels).
 // Unqualified calls with explicit template arguments (`Adds<float>(...)`) resolve by ADL.
+// The pipes are ordered with flags as on the NPU (the emulator's pipe model checks them).
 // `real_world CASE x out report`; x is 64 floats.
 #include <functional>
 #include <map>
@@ -49,6 +50,8 @@ __aicore__ void scatter_progression(GM_ADDR x, GM_ADDR out) {
     AscendC::LocalTensor<float> in = inBuf.Get<float>();
     AscendC::DataCopyEnhancedParams plain;
     AscendC::DataCopy(in, xGm, {1, static_cast<uint16_t>(N * sizeof(float) / 32), 0, 0}, plain);
+    AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
     AscendC::LocalTensor<int32_t> offsets = offBuf.Get<int32_t>();
     AscendC::ArithProgression<int32_t>(offsets, static_cast<int32_t>((N - 1) * sizeof(float)),
                                        -static_cast<int32_t>(sizeof(float)), N);
@@ -57,6 +60,8 @@ __aicore__ void scatter_progression(GM_ADDR x, GM_ADDR out) {
     AscendC::LocalTensor<float> prog = progBuf.Get<float>();
     AscendC::ArithProgression<float>(prog, 1.0f, 0.25f, N);
     Adds<float>(prog, prog, 0.5f, N);  // explicit template arguments, found by ADL
+    AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
     AscendC::DataCopy(outGm, reversed, N);
     AscendC::DataCopy(outGm[N], prog, N);
     AscendC::DataCacheCleanAndInvalid<float, AscendC::CacheLine::SINGLE_CACHE_LINE,
@@ -96,6 +101,8 @@ __aicore__ void proposal_sort(GM_ADDR x, GM_ADDR out) {
     AscendC::LocalTensor<float> proposals = buf.GetWithOffset<float>(N * 8, 2 * N * sizeof(float));
     AscendC::LocalTensor<float> sorted = buf.GetWithOffset<float>(N * 8, (2 * N + N * 8) * sizeof(float));
     AscendC::DataCopy(scores, xGm, N);
+    AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
     AscendC::ArithProgression<float>(labels, 0.0f, 1.0f, N);
     AscendC::ProposalConcat(proposals, scores, N / 16, 4);
     AscendC::ProposalConcat(proposals, labels, N / 16, 5);
@@ -105,6 +112,8 @@ __aicore__ void proposal_sort(GM_ADDR x, GM_ADDR out) {
     AscendC::MrgSort4(proposals, lists, AscendC::MrgSort4Info(lengths, false, 15, 1));
     AscendC::ProposalExtract(scores, proposals, N / 16, 4);
     AscendC::ProposalExtract(labels, proposals, N / 16, 5);
+    AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
     AscendC::DataCopy(outGm, scores, N);
     AscendC::DataCopy(outGm[N], labels, N);
 }

@@ -1,7 +1,7 @@
 // kernelgen emulator runtime core: chip parameters, GM allocation registry, failure records,
 // per-block counters, the run report, and the cooperative block scheduler.
 //
-// Written from documented AscendC behaviour (ASCENDC_SPEC.md), not from vendor headers.
+// Written from documented AscendC behaviour (docs/ASCENDC_SPEC.md), not from vendor headers.
 // Device-side headers (kernel_operator.h) and the harness (harness/harness_main.cpp) both build
 // on this file; it is the one place that knows how a run is recorded.
 #pragma once

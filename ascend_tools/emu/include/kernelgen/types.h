@@ -1,6 +1,6 @@
 // Basic vocabulary of AscendC device code: qualifiers, element types (half, bfloat16_t),
 // positions, enums and the parameter structs of the data-movement and vector APIs.
-// Written from the documented behaviour (ASCENDC_SPEC.md sections 1-4), not from vendor headers.
+// Written from the documented behaviour (docs/ASCENDC_SPEC.md sections 1-4), not from vendor headers.
 #pragma once
 
 #include <cmath>
