@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.lint_bench import generate_source
+from bench.lsp_wire import frame, read_message
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -37,17 +38,7 @@ class Session:
     async def _read(self) -> None:
         out = self.proc.stdout
         assert out is not None
-        while True:
-            length = 0
-            while True:
-                line = await out.readline()
-                if not line:
-                    return
-                if line.lower().startswith(b"content-length:"):
-                    length = int(line.split(b":")[1])
-                if line in (b"\r\n", b"\n"):
-                    break
-            msg = json.loads(await out.readexactly(length))
+        while (msg := await read_message(out)) is not None:
             if "id" in msg and "method" not in msg:
                 fut = self.waiting.pop(msg["id"], None)
                 if fut is not None and not fut.done():
@@ -59,9 +50,8 @@ class Session:
                 self.send({"jsonrpc": "2.0", "id": msg["id"], "result": None})
 
     def send(self, obj: dict[str, Any]) -> None:
-        body = json.dumps(obj).encode()
         assert self.proc.stdin is not None
-        self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        self.proc.stdin.write(frame(json.dumps(obj).encode()))
 
     async def request(self, method: str, params: Any) -> Any:
         self.next_id += 1

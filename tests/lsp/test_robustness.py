@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from bench.lsp_wire import frame, read_message
 from tests.lsp.conftest import CORPUS, REPO, SERVER
 
 pytestmark = pytest.mark.asyncio
@@ -39,17 +40,7 @@ class RawClient:
     async def _read(self) -> None:
         out = self.proc.stdout
         assert out is not None
-        while True:
-            length = 0
-            while True:
-                line = await out.readline()
-                if not line:
-                    return
-                if line.lower().startswith(b"content-length:"):
-                    length = int(line.split(b":")[1])
-                if line in (b"\r\n", b"\n"):
-                    break
-            msg = json.loads(await out.readexactly(length))
+        while (msg := await read_message(out)) is not None:
             if "id" in msg and "method" not in msg:
                 if msg["id"] is None:
                     self.null_id_errors.append(msg)
@@ -62,7 +53,7 @@ class RawClient:
 
     def send_bytes(self, body: bytes) -> None:
         assert self.proc.stdin is not None
-        self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        self.proc.stdin.write(frame(body))
 
     def send_obj(self, obj: Any) -> None:
         self.send_bytes(json.dumps(obj).encode())

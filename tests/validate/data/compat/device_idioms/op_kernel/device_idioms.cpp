@@ -28,10 +28,14 @@ class KernelScale {
     __aicore__ inline void Process() {
         AscendC::LocalTensor<T> t = buf.Get<T>();
         AscendC::DataCopy(t, xGm, share);
+        AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+        AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
         printf("block %d share %u\n", static_cast<int>(GetBlockIdx()), share);
         AscendC::PRINTF("factor %f\n", factor);
         AscendC::Muls(t, t, static_cast<T>(factor), share);
         AscendC::DumpTensor(t, 1, 8);
+        AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+        AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
         AscendC::DataCopy(yGm, t, share);
     }
 
