@@ -11,8 +11,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from lsprotocol import types as lsp
-from pytest_lsp import ClientServerConfig, LanguageClient
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
 REPO = Path(__file__).resolve().parents[2]
 CORPUS = REPO / "tests" / "data" / "corpus"
@@ -25,6 +26,28 @@ def server_config(**env: str) -> ClientServerConfig:
     base = {k: v for k, v in os.environ.items() if not k.startswith("KERNELGEN_LLM_")}
     base["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO), base.get("PYTHONPATH", "")) if p)
     return ClientServerConfig(server_command=SERVER, server_env={**base, **env})
+
+
+async def start_session(
+    client: LanguageClient, tmp_path_factory: pytest.TempPathFactory, **options: Any
+) -> Path:
+    """Initializes `client` as VS Code would, on a fresh workspace folder (kept as
+    `client.root`), with `options` as initializationOptions."""
+    root = tmp_path_factory.mktemp("ws")
+    await client.initialize_session(lsp.InitializeParams(
+        capabilities=client_capabilities("visual-studio-code"), root_uri=root.as_uri(),
+        initialization_options=options or None))
+    client.root = root  # type: ignore[attr-defined]
+    return root
+
+
+def record_statuses(client: LanguageClient) -> None:
+    """Collects the server's `kernelgen/status` notifications in `client.statuses`."""
+    client.statuses = []  # type: ignore[attr-defined]
+
+    @client.feature("kernelgen/status")
+    def status(*args: object) -> None:  # (params) or (client, params), as pygls calls it
+        client.statuses.append(args[-1])  # type: ignore[attr-defined]
 
 
 def copy_example(name: str, dest: Path) -> Path:

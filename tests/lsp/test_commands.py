@@ -10,25 +10,26 @@ from pathlib import Path
 import pytest
 import pytest_lsp
 from lsprotocol import types as lsp
-from pytest_lsp import LanguageClient, client_capabilities
+from pytest_lsp import LanguageClient
 
-from tests.lsp.conftest import CORPUS, REPO, copy_example, open_file, server_config, uri
+from tests.lsp.conftest import (
+    CORPUS,
+    REPO,
+    copy_example,
+    open_file,
+    record_statuses,
+    server_config,
+    start_session,
+    uri,
+)
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 
 @pytest_lsp.fixture(config=server_config(), scope="module", loop_scope="module")
 async def client(lsp_client: LanguageClient, tmp_path_factory: pytest.TempPathFactory):
-    root = tmp_path_factory.mktemp("ws")
-    lsp_client.statuses = []  # type: ignore[attr-defined]
-
-    @lsp_client.feature("kernelgen/status")
-    def status(*args: object) -> None:
-        lsp_client.statuses.append(args[-1])  # type: ignore[attr-defined]
-
-    await lsp_client.initialize_session(lsp.InitializeParams(
-        capabilities=client_capabilities("visual-studio-code"), root_uri=root.as_uri()))
-    lsp_client.root = root  # type: ignore[attr-defined]
+    record_statuses(lsp_client)
+    await start_session(lsp_client, tmp_path_factory)
     yield
     await lsp_client.shutdown_session()
 

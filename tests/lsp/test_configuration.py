@@ -7,21 +7,18 @@ import asyncio
 import pytest
 import pytest_lsp
 from lsprotocol import types as lsp
-from pytest_lsp import LanguageClient, client_capabilities
+from pytest_lsp import LanguageClient
 
-from tests.lsp.conftest import server_config
+from tests.lsp.conftest import server_config, start_session
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 
 @pytest_lsp.fixture(config=server_config(), scope="module", loop_scope="module")
 async def client(lsp_client: LanguageClient, tmp_path_factory: pytest.TempPathFactory):
-    root = tmp_path_factory.mktemp("ws")
     lsp_client.set_configuration({"kernelgen": {"chip": "ascend310p",
                                                 "recordAcceptedEdits": False}})
-    await lsp_client.initialize_session(lsp.InitializeParams(
-        capabilities=client_capabilities("visual-studio-code"), root_uri=root.as_uri(),
-        initialization_options={"chip": "ascend910", "lintDebounceMs": 7}))
+    await start_session(lsp_client, tmp_path_factory, chip="ascend910", lintDebounceMs=7)
     yield
     await lsp_client.shutdown_session()
 

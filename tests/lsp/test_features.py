@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import pytest_lsp
 from lsprotocol import types as lsp
-from pytest_lsp import LanguageClient, client_capabilities
+from pytest_lsp import LanguageClient
 
 from tests.lsp.conftest import (
     copy_corpus_file,
@@ -13,6 +13,7 @@ from tests.lsp.conftest import (
     open_file,
     position_of,
     server_config,
+    start_session,
 )
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -20,11 +21,7 @@ pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 @pytest_lsp.fixture(config=server_config(), scope="module", loop_scope="module")
 async def client(lsp_client: LanguageClient, tmp_path_factory: pytest.TempPathFactory):
-    root = tmp_path_factory.mktemp("ws")
-    await lsp_client.initialize_session(lsp.InitializeParams(
-        capabilities=client_capabilities("visual-studio-code"), root_uri=root.as_uri(),
-        initialization_options={"lintDebounceMs": 0}))
-    lsp_client.root = root  # type: ignore[attr-defined]
+    await start_session(lsp_client, tmp_path_factory, lintDebounceMs=0)
     yield
     await lsp_client.shutdown_session()
 

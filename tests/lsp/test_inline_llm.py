@@ -13,13 +13,13 @@ from pathlib import Path
 import pytest
 import pytest_lsp
 from lsprotocol import types as lsp
-from pytest_lsp import LanguageClient, client_capabilities
+from pytest_lsp import LanguageClient
 
 from ascend_tools.catalog import load_catalog
 from kernelgen_lm.complete.llm import fim_messages
 from tests.llm.conftest import free_port, model_cache, start_server
 from tests.llm.tiny_model import build_model
-from tests.lsp.conftest import CORPUS, open_file, server_config
+from tests.lsp.conftest import CORPUS, open_file, server_config, start_session
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -58,10 +58,7 @@ def model_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 @pytest_lsp.fixture(config=server_config(KERNELGEN_LSP_LLM_TIMEOUT="120"), scope="module",
                     loop_scope="module")
 async def client(lsp_client: LanguageClient, tmp_path_factory: pytest.TempPathFactory):
-    root = tmp_path_factory.mktemp("ws")
-    await lsp_client.initialize_session(lsp.InitializeParams(
-        capabilities=client_capabilities("visual-studio-code"), root_uri=root.as_uri()))
-    lsp_client.root = root  # type: ignore[attr-defined]
+    await start_session(lsp_client, tmp_path_factory)
     yield
     await lsp_client.shutdown_session()
 

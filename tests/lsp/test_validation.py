@@ -5,9 +5,18 @@ from __future__ import annotations
 import pytest
 import pytest_lsp
 from lsprotocol import types as lsp
-from pytest_lsp import LanguageClient, client_capabilities
+from pytest_lsp import LanguageClient
 
-from tests.lsp.conftest import copy_example, diagnostics, open_file, server_config, uri, wait_for
+from tests.lsp.conftest import (
+    copy_example,
+    diagnostics,
+    open_file,
+    record_statuses,
+    server_config,
+    start_session,
+    uri,
+    wait_for,
+)
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 SEED_OLD = "DataCopyPad(xLocal, xGm[progress * tileLength], params, pad);"
@@ -16,16 +25,8 @@ SEED_NEW = "DataCopy(xLocal, xGm[progress * tileLength], length);  // BUG"
 
 @pytest_lsp.fixture(config=server_config(), scope="module", loop_scope="module")
 async def client(lsp_client: LanguageClient, tmp_path_factory: pytest.TempPathFactory):
-    root = tmp_path_factory.mktemp("ws")
-    lsp_client.statuses = []  # type: ignore[attr-defined]
-
-    @lsp_client.feature("kernelgen/status")
-    def status(*args: object) -> None:  # (params) or (client, params), as pygls calls it
-        lsp_client.statuses.append(args[-1])  # type: ignore[attr-defined]
-
-    await lsp_client.initialize_session(lsp.InitializeParams(
-        capabilities=client_capabilities("visual-studio-code"), root_uri=root.as_uri()))
-    lsp_client.root = root  # type: ignore[attr-defined]
+    record_statuses(lsp_client)
+    await start_session(lsp_client, tmp_path_factory)
 
     yield
     await lsp_client.shutdown_session()
