@@ -26,6 +26,21 @@ inline void Brcb(const LocalTensor<T>& dst, const LocalTensor<T>& src, int64_t r
         }
 }
 
+// Byte offset `base + offsets[i]` of a Gather/Scatter operand of `limit` bytes, checked to be
+// element aligned and inside it (both APIs address the UB side by bytes, not elements).
+namespace detail {
+template <class T>
+inline uint64_t indexed_byte(const char* api, const char* side, uint32_t base, const uint32_t* offsets,
+                             uint64_t i, uint64_t limit, const char* file, int line) {
+    uint64_t byte = uint64_t(base) + offsets[i];
+    if (byte % sizeof(T) != 0 || byte + sizeof(T) > limit)
+        kernelgen::failf("count-exceeds-tensor", file, line,
+                         "%s: offset %llu bytes (element %llu) is outside the %llu-byte %s or not element aligned",
+                         api, (unsigned long long)byte, (unsigned long long)i, (unsigned long long)limit, side);
+    return byte;
+}
+}  // namespace detail
+
 // dst[i] = element at byte offset srcOffset[i] + srcBaseAddr of src.
 template <class T>
 inline void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint32_t>& srcOffset,
@@ -39,11 +54,7 @@ inline void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src, const L
     kernelgen::count_bytes_as_repeats(api, n * sizeof(T));
     const uint64_t limit = uint64_t(src.GetSize()) * sizeof(T);
     for (uint64_t i = 0; i < n; ++i) {
-        uint64_t byte = uint64_t(srcBaseAddr) + srcOffset.data()[i];
-        if (byte % sizeof(T) != 0 || byte + sizeof(T) > limit)
-            kernelgen::failf("count-exceeds-tensor", file, line,
-                             "Gather: offset %llu bytes (element %llu) is outside the %llu-byte src or not element aligned",
-                             (unsigned long long)byte, (unsigned long long)i, (unsigned long long)limit);
+        uint64_t byte = detail::indexed_byte<T>(api, "src", srcBaseAddr, srcOffset.data(), i, limit, file, line);
         std::memcpy(dst.data() + i, reinterpret_cast<const uint8_t*>(src.data()) + byte, sizeof(T));
     }
 }
@@ -62,11 +73,7 @@ inline void Scatter(const LocalTensor<T>& dst, const LocalTensor<T>& src, const 
     kernelgen::count_bytes_as_repeats(api, n * sizeof(T));
     const uint64_t limit = uint64_t(dst.GetSize()) * sizeof(T);
     for (uint64_t i = 0; i < n; ++i) {
-        uint64_t byte = uint64_t(dstBaseAddr) + dstOffset.data()[i];
-        if (byte % sizeof(T) != 0 || byte + sizeof(T) > limit)
-            kernelgen::failf("count-exceeds-tensor", file, line,
-                             "Scatter: offset %llu bytes (element %llu) is outside the %llu-byte dst or not element aligned",
-                             (unsigned long long)byte, (unsigned long long)i, (unsigned long long)limit);
+        uint64_t byte = detail::indexed_byte<T>(api, "dst", dstBaseAddr, dstOffset.data(), i, limit, file, line);
         std::memcpy(reinterpret_cast<uint8_t*>(dst.data()) + byte, src.data() + i, sizeof(T));
     }
 }
