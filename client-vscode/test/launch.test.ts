@@ -57,8 +57,13 @@ test('preflight says when a Python lacks ascend-kernelgen', async (t) => {
     t.skip('no python3 on PATH');
     return;
   }
-  const problem = await preflight({ command: python, args: ['-m', 'server.cli', 'serve'], source: 'pythonPath' });
-  // The test runs from client-vscode/, where `server` is not importable.
+  // A Python that sees no site-packages (`-S`): the one running the tests may well have
+  // ascend-kernelgen installed, as CI's virtual environment does. The test runs from
+  // client-vscode/, where `server` is not importable from the working directory either.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kg-bare-'));
+  const bare = path.join(dir, 'python3');
+  fs.writeFileSync(bare, `#!/bin/sh\nexec '${python}' -S "$@"\n`, { mode: 0o755 });
+  const problem = await preflight({ command: bare, args: ['-m', 'server.cli', 'serve'], source: 'pythonPath' });
   assert.match(problem ?? '', /does not have ascend-kernelgen installed \(.*No module named 'server'/);
 });
 
