@@ -9,14 +9,15 @@ from collections.abc import Sequence
 
 # Each module under server/commands defines `register(subparsers)`; the parser it adds sets
 # `run(args) -> int` as its default `func`.
-COMMANDS: tuple[str, ...] = ("validate", "generate", "lint", "bench", "serve")
+COMMANDS: tuple[str, ...] = ("validate", "generate", "lint", "bench", "serve", "train", "model")
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The parser; `only` registers one command (each command module imports its core, and
     `serve` must not pay for torch)."""
     parser = argparse.ArgumentParser(
-        prog="kernelgen", description="AscendC kernel assistant: validate, lint, generate, serve."
+        prog="kernelgen",
+        description="AscendC kernel assistant: validate, lint, generate, serve, train.",
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMANDS:

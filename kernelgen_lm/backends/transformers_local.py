@@ -27,10 +27,12 @@ class TransformersBackend:
 
     def __init__(self, model_dir: Path | str, *, device: str = "cpu", seed: int | None = None):
         path = Path(model_dir).expanduser()
-        if not (path / "config.json").is_file():
+        # A peft adapter directory loads too (transformers applies it to its base model).
+        if not ((path / "config.json").is_file() or (path / "adapter_config.json").is_file()):
             raise BackendConfigError(
-                f"local model {str(path)!r} is not a model directory (no config.json); "
-                "point KERNELGEN_LLM_LOCAL_MODEL at a directory written by save_pretrained"
+                f"local model {str(path)!r} is not a model directory (no config.json or "
+                "adapter_config.json); point KERNELGEN_LLM_LOCAL_MODEL at a directory written "
+                "by save_pretrained"
             )
         self.model_dir = path
         self.device = device

@@ -4,9 +4,9 @@ kernel the user kept, for the offline refresh of the kernel LLM.
 SQLite in WAL mode (`.kernelgen/edits.sqlite` in the workspace): a killed server loses nothing
 that was committed, and readers (an export running beside the editor) never block the writer.
 
-Schema, version 1 (`PRAGMA user_version`):
+Schema, version 2 (`PRAGMA user_version`):
 
-    edits(id INTEGER PRIMARY KEY, kind TEXT  -- 'completion' | 'generated'
+    edits(id INTEGER PRIMARY KEY, kind TEXT  -- 'completion' | 'generated' | 'sample'
           created REAL                       -- Unix time
           file TEXT                          -- the file the edit went into
           prefix TEXT, suffix TEXT           -- prompt context (text before / after the cursor)
@@ -14,6 +14,12 @@ Schema, version 1 (`PRAGMA user_version`):
           source TEXT                        -- engine or backend that produced it
           validation TEXT                    -- validate JSON of a generated kernel, else NULL
           meta TEXT)                         -- JSON object: anything else (op, chip, ...)
+
+`sample` rows are the generation loop's samples, validated or not (the failed ones make the
+trainer's preference pairs); `meta` carries their task (`task`, `reference`, `chip`, `prompt`).
+
+Migrations run on open, inside one transaction: version 1 (no `sample` kind) is rebuilt into
+version 2 with its rows kept. A newer version than this code knows is refused, never rewritten.
 
 API keys and other secrets never reach it: callers pass only texts and results.
 """
@@ -28,13 +34,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+KINDS = ("completion", "generated", "sample")
 STORE_PATH = Path(".kernelgen") / "edits.sqlite"
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS edits (
     id INTEGER PRIMARY KEY,
-    kind TEXT NOT NULL CHECK (kind IN ('completion', 'generated')),
+    kind TEXT NOT NULL CHECK (kind IN ('completion', 'generated', 'sample')),
     created REAL NOT NULL,
     file TEXT NOT NULL,
     prefix TEXT NOT NULL DEFAULT '',
@@ -45,6 +52,19 @@ CREATE TABLE IF NOT EXISTS edits (
     meta TEXT NOT NULL DEFAULT '{}'
 );
 CREATE INDEX IF NOT EXISTS edits_kind_created ON edits(kind, created);
+"""
+
+
+# Version 1 allowed only 'completion' and 'generated': SQLite cannot alter a CHECK, so the
+# table is rebuilt under the new schema and the rows copied across.
+_MIGRATE_1_TO_2 = """
+ALTER TABLE edits RENAME TO edits_v1;
+DROP INDEX IF EXISTS edits_kind_created;
+""" + _SCHEMA + """
+INSERT INTO edits (id, kind, created, file, prefix, suffix, suggestion, source, validation, meta)
+    SELECT id, kind, created, file, prefix, suffix, suggestion, source, validation, meta
+    FROM edits_v1;
+DROP TABLE edits_v1;
 """
 
 
@@ -81,11 +101,27 @@ class EditStore:
             if version > SCHEMA_VERSION:
                 raise StoreError(f"{path} has schema version {version}; this version of "
                                  f"kernelgen reads up to {SCHEMA_VERSION}")
-            with self._db:
-                self._db.executescript(_SCHEMA)
-                self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            self._migrate(version)
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"{path}: {exc}") from exc
+
+    def _migrate(self, version: int) -> None:
+        """Brings the file to SCHEMA_VERSION in one transaction (a crash leaves the old one)."""
+        has_table = self._db.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'edits'").fetchone()
+        script = _MIGRATE_1_TO_2 if has_table and version == 1 else _SCHEMA
+        if version == SCHEMA_VERSION and has_table:
+            return
+        self._db.isolation_level = None  # explicit BEGIN/COMMIT around the whole script
+        try:
+            self._db.executescript(f"BEGIN IMMEDIATE;\n{script}\n"
+                                   f"PRAGMA user_version={SCHEMA_VERSION};\nCOMMIT;")
+        except sqlite3.DatabaseError:
+            if self._db.in_transaction:
+                self._db.execute("ROLLBACK")
+            raise
+        finally:
+            self._db.isolation_level = ""
 
     @classmethod
     def in_workspace(cls, root: Path) -> EditStore:
@@ -94,6 +130,8 @@ class EditStore:
     def add(self, kind: str, file: str, suggestion: str, *, prefix: str = "", suffix: str = "",
             source: str = "", validation: dict[str, Any] | None = None,
             meta: dict[str, Any] | None = None) -> int:
+        if kind not in KINDS:
+            raise ValueError(f"edit kind {kind!r} is not one of {KINDS}")
         with self._lock, self._db:
             cur = self._db.execute(
                 "INSERT INTO edits (kind, created, file, prefix, suffix, suggestion, source, "

@@ -1,0 +1,324 @@
+"""SFT then DPO with TRL, resumable: every stage checkpoints under the run directory and a
+rerun of the same run continues from the last checkpoint (or skips a finished stage).
+
+Layout of a run directory (the registry keeps it under `.runs/<run id>/` until the version is
+registered):
+
+    base/               the tiny base model (`--base tiny` only)
+    sft/checkpoint-N/   Trainer checkpoints;  sft/final/  the SFT model (renamed in when done)
+    dpo/checkpoint-N/   the same for DPO;     dpo/final/
+    losses.json         loss per logged step and stage; loss.png its plot
+
+LoRA through peft by default (the adapter is saved, or merged into the base when asked);
+`method="full"` fine-tunes every weight. CPU when no GPU is visible; data parallel over several
+GPUs when started with `accelerate launch` (the Trainer reads the launcher's environment).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel
+
+from kernelgen_lm.train.formats import PreferencePair, sft_examples
+from kernelgen_lm.train.records import CotRecord
+
+Progress = Callable[[str], None]
+TINY = "tiny"
+
+
+class TrainConfig(BaseModel):
+    base: str
+    method: Literal["lora", "full"] = "lora"
+    max_steps: int = 200
+    dpo_steps: int | None = None  # default: a quarter of max_steps, at least 1
+    batch_size: int = 1
+    grad_accum: int = 1
+    learning_rate: float | None = None  # default: 2e-4 LoRA, 2e-5 full (1e-3 tiny)
+    max_length: int = 8192
+    lora_r: int = 16
+    lora_alpha: int = 32
+    dpo_beta: float = 0.1
+    save_steps: int = 20
+    merge: bool | None = None  # merge the adapter into the base; default: only for tiny
+    # Recompute activations in the backward pass: memory for time, worth it for real models
+    # on a GPU, not for the tiny one on a CPU. Default: on unless the base is tiny.
+    gradient_checkpointing: bool | None = None
+    seed: int = 0
+    progress_bars: bool = True
+
+    def lr(self) -> float:
+        if self.learning_rate is not None:
+            return self.learning_rate
+        if self.base == TINY:
+            return 1e-3
+        return 2e-4 if self.method == "lora" else 2e-5
+
+    def merged(self) -> bool:
+        return self.method == "full" or (self.merge if self.merge is not None
+                                          else self.base == TINY)
+
+    def dpo_max_steps(self) -> int:
+        return self.dpo_steps if self.dpo_steps is not None else max(1, self.max_steps // 4)
+
+
+class TrainOutcome(BaseModel):
+    model_dir: Path  # what serves: a full model directory or a peft adapter directory
+    kind: Literal["adapter", "merged"]
+    base_dir: str  # the base model (a path or a hub id); a copy inside the version for tiny
+    sft_steps: int
+    dpo_steps: int
+    pairs: int
+    examples: int
+    resumed_from: list[str] = []
+    final_loss: float | None = None
+    loss_plot: Path | None = None
+
+
+class TrainingError(RuntimeError):
+    """Training cannot start (no examples, a base model that does not load); says why."""
+
+
+def _device_args() -> dict[str, Any]:
+    import torch
+
+    if torch.cuda.is_available():
+        return {"bf16": torch.cuda.is_bf16_supported(), "use_cpu": False}
+    return {"use_cpu": True}
+
+
+def _last_checkpoint(out: Path) -> str | None:
+    from transformers.trainer_utils import get_last_checkpoint
+
+    return get_last_checkpoint(str(out)) if out.is_dir() else None
+
+
+def _load_base(base_dir: str) -> tuple[Any, Any]:
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    try:
+        tokenizer = AutoTokenizer.from_pretrained(base_dir)
+        model = AutoModelForCausalLM.from_pretrained(base_dir)
+    except (OSError, ValueError) as exc:
+        raise TrainingError(f"cannot load base model {base_dir!r}: {exc}") from exc
+    if tokenizer.pad_token is None:
+        tokenizer.pad_token = tokenizer.eos_token
+    if not tokenizer.chat_template:
+        raise TrainingError(f"base model {base_dir!r} has no chat template; the prompts are "
+                            "chats (use an instruct/chat checkpoint)")
+    return model, tokenizer
+
+
+def _finish(trainer: Any, final: Path, tokenizer: Any, losses: list[tuple[int, float]]) -> None:
+    """Saves the stage's model and losses under a temporary name and renames them in:
+    `final/` exists only complete, and a rerun skips the stage only then."""
+    tmp = final.with_name(final.name + ".tmp")
+    shutil.rmtree(tmp, ignore_errors=True)
+    trainer.save_model(str(tmp))
+    tokenizer.save_pretrained(str(tmp))
+    (tmp / "losses.json").write_text(json.dumps(losses))
+    shutil.rmtree(final, ignore_errors=True)
+    tmp.rename(final)
+
+
+def _losses(trainer: Any) -> list[tuple[int, float]]:
+    return [(int(h["step"]), float(h["loss"])) for h in trainer.state.log_history
+            if "loss" in h and "step" in h]
+
+
+def _common(cfg: TrainConfig, out: Path, steps: int) -> dict[str, Any]:
+    return {
+        "output_dir": str(out),
+        "max_steps": steps,
+        "per_device_train_batch_size": cfg.batch_size,
+        "gradient_accumulation_steps": cfg.grad_accum,
+        "learning_rate": cfg.lr(),
+        "logging_steps": 1,
+        "save_steps": cfg.save_steps,
+        "save_total_limit": 2,
+        "report_to": [],
+        "seed": cfg.seed,
+        "max_length": cfg.max_length,
+        "disable_tqdm": not cfg.progress_bars,
+        "dataloader_num_workers": 0,
+        "gradient_checkpointing": (cfg.gradient_checkpointing
+                                   if cfg.gradient_checkpointing is not None
+                                   else cfg.base != TINY),
+        **_device_args(),
+    }
+
+
+def _lora(cfg: TrainConfig) -> Any:
+    from peft import LoraConfig
+
+    return LoraConfig(r=cfg.lora_r, lora_alpha=cfg.lora_alpha, lora_dropout=0.0,
+                      target_modules="all-linear", task_type="CAUSAL_LM")
+
+
+def run_sft(examples: list[dict[str, Any]], base_dir: str, run: Path, cfg: TrainConfig,
+            resumed: list[str]) -> list[tuple[int, float]]:
+    from datasets import Dataset
+    from trl import SFTConfig, SFTTrainer
+
+    final = run / "sft" / "final"
+    if (final / "losses.json").is_file():
+        resumed.append("sft: finished")
+        return [tuple(x) for x in json.loads((final / "losses.json").read_text())]  # type: ignore[misc]
+    model, tokenizer = _load_base(base_dir)
+    args = SFTConfig(**_common(cfg, run / "sft", cfg.max_steps))
+    trainer = SFTTrainer(
+        model=model,
+        args=args,
+        train_dataset=Dataset.from_list(examples),
+        processing_class=tokenizer,
+        peft_config=_lora(cfg) if cfg.method == "lora" else None,
+    )
+    last = _last_checkpoint(run / "sft")
+    if last:
+        resumed.append(f"sft: {Path(last).name}")
+    trainer.train(resume_from_checkpoint=last)
+    losses = _losses(trainer)
+    _finish(trainer, final, tokenizer, losses)
+    return losses
+
+
+def _stage_model(stage_dir: Path, base_dir: str, cfg: TrainConfig, trainable: bool) -> Any:
+    """The model a finished stage saved: a full model, or the base with its adapter."""
+    from transformers import AutoModelForCausalLM
+
+    if cfg.method == "full":
+        return AutoModelForCausalLM.from_pretrained(str(stage_dir))
+    from peft import PeftModel
+
+    base = AutoModelForCausalLM.from_pretrained(base_dir)
+    return PeftModel.from_pretrained(base, str(stage_dir), is_trainable=trainable)
+
+
+def run_dpo(pairs: list[PreferencePair], base_dir: str, run: Path, cfg: TrainConfig,
+            resumed: list[str]) -> list[tuple[int, float]]:
+    from datasets import Dataset
+    from transformers import AutoTokenizer
+    from trl import DPOConfig, DPOTrainer
+
+    final = run / "dpo" / "final"
+    if (final / "losses.json").is_file():
+        resumed.append("dpo: finished")
+        return [tuple(x) for x in json.loads((final / "losses.json").read_text())]  # type: ignore[misc]
+    sft_final = run / "sft" / "final"
+    tokenizer = AutoTokenizer.from_pretrained(str(sft_final))
+    model = _stage_model(sft_final, base_dir, cfg, trainable=True)
+    common = _common(cfg, run / "dpo", cfg.dpo_max_steps())
+    common["learning_rate"] = common["learning_rate"] / 4
+    args = DPOConfig(**common, beta=cfg.dpo_beta)
+    rows = [p.model_dump(exclude={"task"}) for p in pairs]
+    # With an adapter the reference is the same model with the adapter switched off.
+    trainer = DPOTrainer(model=model, args=args, train_dataset=Dataset.from_list(rows),
+                         processing_class=tokenizer)
+    last = _last_checkpoint(run / "dpo")
+    if last:
+        resumed.append(f"dpo: {Path(last).name}")
+    trainer.train(resume_from_checkpoint=last)
+    losses = _losses(trainer)
+    _finish(trainer, final, tokenizer, losses)
+    return losses
+
+
+def plot_losses(losses: dict[str, list[tuple[int, float]]], out: Path) -> Path | None:
+    """loss.png: the loss per step of each stage (None when matplotlib is missing)."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return None
+    fig, axes = plt.subplots(1, len(losses), figsize=(5 * len(losses), 3.5), squeeze=False)
+    for ax, (stage, points) in zip(axes[0], losses.items(), strict=True):
+        if points:
+            ax.plot([s for s, _ in points], [v for _, v in points], marker=".")
+        ax.set_title(f"{stage.upper()} loss")
+        ax.set_xlabel("step")
+        ax.set_ylabel("loss")
+        ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(out, dpi=100)
+    plt.close(fig)
+    return out
+
+
+def corpus_of(examples: list[dict[str, Any]], pairs: list[PreferencePair]) -> list[str]:
+    """Every text the model will see (what the tiny base's tokenizer is trained on)."""
+    texts = []
+    for ex in examples:
+        texts += [m["content"] for m in ex["prompt"] + ex["completion"]]
+    for p in pairs:
+        texts += [m["content"] for m in p.rejected]
+    return texts
+
+
+def train(records: list[CotRecord], pairs: list[PreferencePair], run: Path, cfg: TrainConfig,
+          progress: Progress | None = None) -> TrainOutcome:
+    """SFT on the records (then DPO on the pairs, when there are any) in `run`; the final
+    model lands in `run/out/` (adapter or merged)."""
+    say = progress or (lambda _m: None)
+    examples = sft_examples(records)
+    if not examples:
+        raise TrainingError("no training examples: every record failed validation or the "
+                            "dataset is empty")
+    run.mkdir(parents=True, exist_ok=True)
+    base_dir = cfg.base
+    if cfg.base == TINY:
+        from kernelgen_lm.train.tiny import build_tiny
+
+        base_dir = str(build_tiny(run / "base", corpus_of(examples, pairs)))
+    elif not Path(base_dir).expanduser().exists() and os.environ.get("HF_HUB_OFFLINE") == "1":
+        raise TrainingError(f"base model {base_dir!r} is not a directory and the hub is offline")
+    resumed: list[str] = []
+    say(f"sft: {len(examples)} examples, {cfg.max_steps} steps ({cfg.method})")
+    sft_losses = run_sft(examples, base_dir, run, cfg, resumed)
+    losses: dict[str, list[tuple[int, float]]] = {"sft": sft_losses}
+    stage = run / "sft" / "final"
+    dpo_steps = 0
+    if pairs:
+        say(f"dpo: {len(pairs)} preference pairs, {cfg.dpo_max_steps()} steps")
+        losses["dpo"] = run_dpo(pairs, base_dir, run, cfg, resumed)
+        stage = run / "dpo" / "final"
+        dpo_steps = cfg.dpo_max_steps()
+    (run / "losses.json").write_text(json.dumps(losses))
+    plot = plot_losses(losses, run / "loss.png")
+    out = run / "out"
+    tmp = run / "out.tmp"
+    shutil.rmtree(tmp, ignore_errors=True)
+    shutil.rmtree(out, ignore_errors=True)
+    if cfg.method == "lora" and not cfg.merged():
+        shutil.copytree(stage, tmp / "adapter")
+        (tmp / "adapter" / "losses.json").unlink(missing_ok=True)
+        model_dir, kind = out / "adapter", "adapter"
+    else:
+        from transformers import AutoTokenizer
+
+        model = _stage_model(stage, base_dir, cfg, trainable=False)
+        if cfg.method == "lora":
+            model = model.merge_and_unload()
+        model.save_pretrained(str(tmp / "model"))
+        AutoTokenizer.from_pretrained(str(stage)).save_pretrained(str(tmp / "model"))
+        model_dir, kind = out / "model", "merged"
+    tmp.rename(out)
+    last_losses = losses.get("dpo") or losses["sft"]
+    return TrainOutcome(
+        model_dir=model_dir,
+        kind=kind,  # type: ignore[arg-type]
+        base_dir=base_dir,
+        sft_steps=cfg.max_steps,
+        dpo_steps=dpo_steps,
+        pairs=len(pairs),
+        examples=len(examples),
+        resumed_from=resumed,
+        final_loss=last_losses[-1][1] if last_losses else None,
+        loss_plot=plot,
+    )

@@ -1,0 +1,177 @@
+"""`kernelgen train data|refresh`: build an Ascend-CoT dataset; train, evaluate and register
+a new model version (promoted when it does not regress). Thin: arguments in, core calls
+(`kernelgen_lm.train`), results out. Exit codes: 0 done, 1 training failed, 2 bad input."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+from pathlib import Path
+
+from ascend_tools.chips import DEFAULT_CHIP, UnknownChipError, get_chip
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_BAD_INPUT = 2
+
+
+def bench_dir(name: str) -> Path:
+    """A bundled folder of the bench shell (stubs, example projects)."""
+    return Path(importlib.import_module("bench").__file__ or "").parent / name
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("train", help="make training data; train, evaluate and register a model",
+                       description="Ascend-CoT data and model refresh (docs/training.md).")
+    tsub = p.add_subparsers(dest="train_command", required=True, metavar="STEP")
+
+    d = tsub.add_parser("data", help="write DIR/ascend_cot.jsonl and DIR/DATACARD.md")
+    d.add_argument("-o", "--out", type=Path, required=True, help="dataset directory")
+    d.add_argument("--limit", type=int, default=None,
+                   help="at most N seed kernels from the rule generator (0: none)")
+    d.add_argument("--catalog-limit", type=int, default=None,
+                   help="at most N question/answer records from the API catalog (0: none)")
+    d.add_argument("--chip", action="append", default=None,
+                   help=f"chip(s) of the seed kernels (repeatable; default {DEFAULT_CHIP})")
+    d.add_argument("--stubs", type=Path, default=None,
+                   help="folder of PyTorch stubs for the seed set (default: the bundled stubs)")
+    d.add_argument("--from-store", type=Path, default=None,
+                   help="an edit store (.kernelgen/edits.sqlite) to add")
+    d.add_argument("--import", dest="import_file", type=Path, default=None,
+                   help="a JSON/JSONL file of your own records")
+    d.add_argument("--mapping", default=None,
+                   help='field mapping for --import: JSON or a file, e.g. '
+                        '\'{"instruction": "question", "answer": "response"}\'')
+    d.add_argument("--format", choices=("text", "json"), default="text")
+    d.set_defaults(func=run_data)
+
+    r = tsub.add_parser(
+        "refresh", help="SFT (then DPO when pairs exist), evaluate, register, promote",
+        description="Trains a new version from a dataset and/or an edit store, evaluates it on "
+        "the held-out slice and promotes it when no metric regresses. Rerunning the same "
+        "refresh after a crash resumes from its last checkpoint.")
+    r.add_argument("--base", required=True,
+                   help="base model: a local directory or hub id, or `tiny` (built on the spot)")
+    r.add_argument("--registry", type=Path, required=True, help="model registry directory")
+    r.add_argument("--data", type=Path, default=None, help="dataset directory (train data)")
+    r.add_argument("--store", type=Path, default=None, help="an edit store to train on too")
+    r.add_argument("--max-steps", type=int, default=200, help="SFT optimizer steps")
+    r.add_argument("--dpo-steps", type=int, default=None,
+                   help="DPO steps when pairs exist (default: max-steps / 4)")
+    r.add_argument("--method", choices=("lora", "full"), default="lora")
+    r.add_argument("--merge", action="store_true",
+                   help="merge the LoRA adapter into the base (always for tiny)")
+    r.add_argument("--learning-rate", type=float, default=None)
+    r.add_argument("--batch-size", type=int, default=1)
+    r.add_argument("--grad-accum", type=int, default=1)
+    r.add_argument("--max-length", type=int, default=8192, help="tokens per example")
+    r.add_argument("--save-steps", type=int, default=20, help="checkpoint every N steps")
+    r.add_argument("--chip", default=DEFAULT_CHIP, help="chip of the evaluation")
+    r.add_argument("--eval-stubs", type=int, default=None,
+                   help="held-out stubs to evaluate generation on (default: all)")
+    r.add_argument("--eval-max-tokens", type=int, default=2048)
+    r.add_argument("--eval-inline", type=int, default=None,
+                   help="inline-completion cases to evaluate (default: all)")
+    r.add_argument("--format", choices=("text", "json"), default="text")
+    r.set_defaults(func=run_refresh)
+
+
+def _err(msg: str) -> int:
+    print(f"kernelgen train: {msg}", file=sys.stderr)
+    return EXIT_BAD_INPUT
+
+
+def run_data(args: argparse.Namespace) -> int:
+    from kernelgen_lm.train.data import DataRequest, build_dataset
+    from kernelgen_lm.train.importer import parse_mapping
+    from kernelgen_lm.train.records import DataError
+    from kernelgen_lm.train.seed import held_out_slice, split_stubs
+
+    stubs_dir = args.stubs or bench_dir("stubs")
+    if not stubs_dir.is_dir():
+        return _err(f"{stubs_dir}: no such stub folder")
+    if args.limit is not None and args.limit < 0:
+        return _err("--limit must be >= 0")
+    chips = args.chip or [DEFAULT_CHIP]
+    try:
+        for c in chips:
+            get_chip(c)
+        mapping = parse_mapping(args.mapping) if args.mapping else None
+        if args.mapping and args.import_file is None:
+            return _err("--mapping goes with --import FILE")
+        train_stubs, held = split_stubs(stubs_dir)
+        say = (lambda m: print(f"[train data] {m}", file=sys.stderr)) \
+            if args.format == "text" else None
+        res = build_dataset(DataRequest(
+            out=args.out, stubs=train_stubs, chips=chips, limit=args.limit,
+            catalog_limit=args.catalog_limit, store=args.from_store,
+            import_file=args.import_file, mapping=mapping), held_out_slice(held), say)
+    except (DataError, UnknownChipError) as exc:
+        return _err(str(exc))
+    if args.format == "json":
+        print(res.model_dump_json(indent=2))
+    else:
+        counts = ", ".join(f"{k} {v}" for k, v in sorted(res.counts.items()))
+        print(f"{res.records} records ({counts}) -> {res.path} (data hash {res.data_hash})")
+    return EXIT_OK
+
+
+def eval_slice(chip: str, stubs: int | None, inline: int | None, max_tokens: int) -> object:
+    from kernelgen_lm.train.evaluate import EvalSlice, fim_cases
+    from kernelgen_lm.train.seed import split_stubs
+
+    _, held = split_stubs(bench_dir("stubs"))
+    examples = sorted(p for p in bench_dir("examples").iterdir() if p.is_dir())
+    fim = fim_cases(examples)
+    return EvalSlice(stubs=held[:stubs] if stubs is not None else held,
+                     fim=fim[:inline] if inline is not None else fim,
+                     chip=chip, max_tokens=max_tokens)
+
+
+def run_refresh(args: argparse.Namespace) -> int:
+    from kernelgen_lm.train.records import DataError
+    from kernelgen_lm.train.refresh import gather, refresh
+    from kernelgen_lm.train.registry import Registry, RegistryError
+    from kernelgen_lm.train.seed import held_out_slice, split_stubs
+    from kernelgen_lm.train.trainer import TrainConfig, TrainingError
+
+    if args.max_steps < 1:
+        return _err("--max-steps must be >= 1")
+    if args.base != "tiny" and "/" not in args.base and not Path(args.base).exists():
+        return _err(f"--base {args.base!r}: not a model directory, a hub id (org/name) or tiny")
+    try:
+        get_chip(args.chip)
+        _, held = split_stubs(bench_dir("stubs"))
+        records, dropped = gather(args.data, args.store, held_out_slice(held))
+        cfg = TrainConfig(
+            base=args.base, method=args.method, max_steps=args.max_steps,
+            dpo_steps=args.dpo_steps, batch_size=args.batch_size, grad_accum=args.grad_accum,
+            learning_rate=args.learning_rate, max_length=args.max_length,
+            save_steps=args.save_steps, merge=True if args.merge else None,
+            progress_bars=args.format == "text")
+        slice_ = eval_slice(args.chip, args.eval_stubs, args.eval_inline, args.eval_max_tokens)
+    except (DataError, UnknownChipError) as exc:
+        return _err(str(exc))
+    say = (lambda m: print(f"[train refresh] {m}", file=sys.stderr)) \
+        if args.format == "text" else None
+    if say and dropped:
+        say(f"dropped {dropped} record(s) of held-out tasks")
+    try:
+        res = refresh(Registry(args.registry), cfg, records, slice_, say)  # type: ignore[arg-type]
+    except TrainingError as exc:
+        return _err(str(exc))
+    except RegistryError as exc:
+        print(f"kernelgen train: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    if args.format == "json":
+        print(json.dumps(res.model_dump(mode="json"), indent=2))
+    else:
+        metrics = ", ".join(f"{k} {v:.3f}" for k, v in sorted(res.metrics.items()))
+        state = "promoted" if res.promoted else "not promoted"
+        print(f"{res.version}: {state} ({res.reason}); {metrics}")
+        print(f"base {res.base}, data {res.data_hash}, {res.records} records, "
+              f"{res.pairs} preference pairs" + (f", loss plot {res.loss_plot}"
+                                                  if res.loss_plot else ""))
+    return EXIT_OK
