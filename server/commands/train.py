@@ -5,6 +5,7 @@ a new model version (promoted when it does not regress). Thin: arguments in, cor
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import json
 import sys
@@ -159,7 +160,9 @@ def run_refresh(args: argparse.Namespace) -> int:
     if say and dropped:
         say(f"dropped {dropped} record(s) of held-out tasks")
     try:
-        res = refresh(Registry(args.registry), cfg, records, slice_, say)  # type: ignore[arg-type]
+        # Trainer logs print to stdout; stdout carries only the result (JSON for scripts).
+        with contextlib.redirect_stdout(sys.stderr):
+            res = refresh(Registry(args.registry), cfg, records, slice_, say)  # type: ignore[arg-type]
     except TrainingError as exc:
         return _err(str(exc))
     except RegistryError as exc:

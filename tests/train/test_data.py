@@ -87,7 +87,8 @@ def test_import_through_a_mapping(tmp_path: Path, capsys: pytest.CaptureFixture[
     src = tmp_path / "mine.jsonl"
     rows = [
         {"q": "write add", "meta": {"cot": "tiles of 64"},
-         "resp": '<reasoning>ignored</reasoning>\n<file path="op_kernel/add.cpp">\nint a;\n</file>'},
+         "resp": '<reasoning>ignored</reasoning>\n'
+                 '<file path="op_kernel/add.cpp">\nint a;\n</file>'},
         {"q": "what is UB?", "meta": {"cot": ""}, "resp": "the unified buffer"},
     ]
     src.write_text("".join(json.dumps(r) + "\n" for r in rows))
@@ -98,7 +99,7 @@ def test_import_through_a_mapping(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert got[0].answer.files == {"op_kernel/add.cpp": "int a;\n"}
     assert got[1].instruction.kind == "qa" and got[1].answer.text == "the unified buffer"
     assert {r.metadata.licence for r in got} == {"CC-BY-4.0"}
-    with pytest.raises(DataError, match="mine.jsonl:1: field 'nope'"):
+    with pytest.raises(DataError, match=r"mine\.jsonl:1: field 'nope'"):
         import_records(src, parse_mapping('{"instruction": "nope", "answer": "resp"}'))
     out = tmp_path / "ds"
     code = main(["train", "data", "-o", str(out), "--limit", "0", "--catalog-limit", "0",

@@ -1,0 +1,216 @@
+"""The refresh loop end to end on CPU: a tiny base built on the spot, a slice of the seed set,
+an inline completion accepted through the real language server, generation samples (one
+failed) in the same store; SFT, one DPO step, evaluation, promotion; a SIGKILLed run that
+leaves the registry alone and resumes from its checkpoint; the promoted model answering
+through a real `transformers serve` process (and vLLM under the `vllm` marker)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from lsprotocol import types as lsp
+from pytest_lsp import client_capabilities, make_test_lsp_client
+
+from kernelgen_lm.backends import (
+    ChatMessage,
+    OpenAICompatibleBackend,
+    OpenAIConfig,
+    TransformersBackend,
+)
+from kernelgen_lm.train.formats import completion_of
+from kernelgen_lm.train.records import data_hash, read_dataset
+from kernelgen_lm.train.refresh import gather
+from kernelgen_lm.train.registry import Registry
+from kernelgen_lm.train.store import EditStore
+from server.cli import main
+from tests.train.conftest import REPO, cli_env
+
+CORPUS = REPO / "tests" / "data" / "corpus"
+# Small enough for the CPU: the seed kernel's long chat is cut away, the Q/A, the accepted
+# completion and the preference pair fit.
+TRAIN_ARGS = ["--base", "tiny", "--max-length", "2048", "--eval-stubs", "1",
+              "--eval-inline", "2", "--eval-max-tokens", "24", "--format", "json"]
+
+
+async def _accept_inline_completion(root: Path) -> dict:
+    """Opens a kernel with an empty CopyIn in the real server, asks for an inline completion
+    there and accepts it, as the editor does."""
+    text = (CORPUS / "leaky_relu_tail.cpp").read_text()
+    text = re.sub(r"(void CopyIn\(uint32_t i, uint32_t len\)\n    \{\n).*?(\n    \})",
+                  r"\1        \2", text, count=1, flags=re.S)
+    path = root / "leaky.cpp"
+    path.write_text(text)
+    line = next(i for i, t in enumerate(text.split("\n")) if "void CopyIn(" in t) + 2
+    client = make_test_lsp_client()
+    await client.start_io(sys.executable, "-m", "server.cli", "serve", env=cli_env())
+    try:
+        await client.initialize_session(lsp.InitializeParams(
+            capabilities=client_capabilities("visual-studio-code"), root_uri=root.as_uri()))
+        client.text_document_did_open(lsp.DidOpenTextDocumentParams(text_document=lsp.TextDocumentItem(
+            uri=path.as_uri(), language_id="cpp", version=1, text=text)))
+        got = await client.text_document_inline_completion_async(lsp.InlineCompletionParams(
+            text_document=lsp.TextDocumentIdentifier(uri=path.as_uri()),
+            position=lsp.Position(line, 8),
+            context=lsp.InlineCompletionContext(
+                trigger_kind=lsp.InlineCompletionTriggerKind.Invoked)))
+        items = list(got.items if isinstance(got, lsp.InlineCompletionList) else got or [])
+        assert items, "the server offered no inline completion"
+        return await client.workspace_execute_command_async(lsp.ExecuteCommandParams(
+            command="kernelgen.acceptCompletion", arguments=items[0].command.arguments))
+    finally:
+        await client.shutdown_session()
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory, seed_dir: Path) -> Path:
+    root = tmp_path_factory.mktemp("ws")
+    accepted = asyncio.run(_accept_inline_completion(root))
+    assert accepted["recorded"] is True
+    path = Path(accepted["store"])
+    # Two samples of one task, as the generation loop records them: a validated answer (the
+    # seed kernel's, short reasoning) and a failed one; together one preference pair.
+    seed = next(r for r in read_dataset(seed_dir) if r.instruction.kind == "generate")
+    meta = {"task": "relu", "op": "relu_custom", "chip": "ascend910b2",
+            "prompt": "Write relu_custom: y = max(x, 0) over float32[37, 1023]."}
+    kernel = seed.answer.files["op_kernel/act_relu_fp32_custom.cpp"]
+    good = (f'<reasoning>elementwise</reasoning>\n<file path="op_kernel/relu.cpp">\n'
+            f'{kernel[:600]}\n</file>')
+    bad = '<reasoning>guess</reasoning>\n<file path="op_kernel/relu.cpp">\nint relu;\n</file>'
+    s = EditStore(path)
+    s.add("sample", "relu.cpp", good, source="llm", meta=meta,
+          validation={"ok": True, "compile": {"ok": True}, "cases": [{}, {}]})
+    s.add("sample", "relu.cpp", bad, source="llm", meta=meta,
+          validation={"ok": False, "compile": {"ok": False}, "cases": []})
+    s.close()
+    return path
+
+
+@pytest.fixture(scope="module")
+def refreshed(tmp_path_factory: pytest.TempPathFactory, seed_dir: Path, store: Path
+              ) -> tuple[Registry, dict]:
+    reg = Registry(tmp_path_factory.mktemp("registry") / "reg")
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = main(["train", "refresh", "--registry", str(reg.root), "--data", str(seed_dir),
+                     "--store", str(store), "--max-steps", "3", "--dpo-steps", "1", *TRAIN_ARGS])
+    assert code == 0
+    return reg, json.loads(out.getvalue())
+
+
+def test_refresh_trains_evaluates_and_promotes(refreshed: tuple[Registry, dict], held,
+                                               seed_dir: Path, store: Path) -> None:
+    reg, res = refreshed
+    assert {"version", "promoted", "metrics", "base", "data_hash"} <= set(res)
+    assert res["version"] == "v0001" and res["promoted"] is True and res["base"] == "tiny"
+    records, _ = gather(seed_dir, store, held)
+    assert res["data_hash"] == data_hash(records) and res["pairs"] == 1
+    assert set(res["metrics"]) == {"gen_compile_rate", "gen_pass_rate", "inline_exact"}
+    assert all(0.0 <= v <= 1.0 for v in res["metrics"].values())
+    assert reg.promoted() == "v0001"
+    meta = reg.meta("v0001")
+    assert meta.train["sft_steps"] == 3 and meta.train["dpo_steps"] == 1
+    assert meta.kind == "merged" and (reg.root / "current" / "model" / "config.json").is_file()
+    for png in (reg.versions_dir / "v0001" / "loss.png", reg.root / "metrics.png"):
+        assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert not any(reg.runs_dir.iterdir())  # the run directory is gone once registered
+    # The accepted completion is in the training data, as a FIM chat.
+    fim = [r for r in records if r.instruction.kind == "complete"]
+    assert len(fim) == 1 and "inQueue.AllocTensor" in completion_of(fim[0])
+
+
+def _snapshot(reg: Registry) -> tuple[list[str], bytes, str]:
+    return (reg.versions(), (reg.root / "PROMOTED").read_bytes(),
+            os.readlink(reg.root / "current"))
+
+
+def test_sigkill_leaves_the_registry_and_a_rerun_resumes(
+        refreshed: tuple[Registry, dict], seed_dir: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    reg, _ = refreshed
+    before = _snapshot(reg)
+    args = ["train", "refresh", "--registry", str(reg.root), "--data", str(seed_dir),
+            "--save-steps", "1", "--dpo-steps", "1", *TRAIN_ARGS]
+    proc = subprocess.Popen([sys.executable, "-m", "server.cli", *args, "--max-steps", "500"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=cli_env(),
+                            cwd=REPO, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 300
+        while not list(reg.runs_dir.glob("*/sft/checkpoint-2")):
+            assert proc.poll() is None, "the run ended before it was killed"
+            assert time.monotonic() < deadline, "no checkpoint within 300 s"
+            time.sleep(0.5)
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert _snapshot(reg) == before
+    assert main([*args, "--max-steps", "3"]) == 0
+    res = json.loads(capsys.readouterr().out)
+    assert any(r.startswith("sft: checkpoint-") for r in res["resumed_from"]), res
+    assert res["version"] == "v0002" and reg.versions() == ["v0001", "v0002"]
+    assert reg.promoted() == ("v0002" if res["promoted"] else "v0001")
+
+
+def _served(base_url: str, model_dir: Path) -> None:
+    """The promoted model answers through the server exactly as it does in-process."""
+    chat = [ChatMessage(role="user", content="What does the AscendC API DataCopyPad do?")]
+    remote = OpenAICompatibleBackend(OpenAIConfig(base_url=base_url, model=str(model_dir),
+                                                  timeout_s=120))
+    local = TransformersBackend(model_dir)
+    got = remote.generate(chat, max_tokens=12)[0].text
+    assert got and got == local.generate(chat, max_tokens=12)[0].text
+
+
+@pytest.fixture
+def promoted_model(refreshed: tuple[Registry, dict]) -> Path:
+    reg, _ = refreshed
+    return reg.serve_dir(reg.promoted() or "")
+
+
+def _server(cmd: list[str], port: int, log: Path, timeout_s: float) -> Iterator[str]:
+    from tests.llm.conftest import start_server
+
+    yield from start_server(cmd, port, log, timeout_s)
+
+
+def test_promoted_model_answers_through_transformers_serve(
+        promoted_model: Path, tmp_path: Path) -> None:
+    import shutil
+
+    from tests.llm.conftest import free_port
+
+    exe = shutil.which("transformers", path=str(Path(sys.executable).parent))
+    assert exe, "the `transformers` CLI is missing: pip install 'transformers[serving]'"
+    port = free_port()
+    cmd = [exe, "serve", "--host", "127.0.0.1", "--port", str(port), "--device", "cpu"]
+    for url in _server(cmd, port, tmp_path / "serve.log", 120):
+        _served(url, promoted_model)
+
+
+@pytest.mark.vllm
+def test_promoted_model_answers_through_vllm(promoted_model: Path, tmp_path: Path) -> None:
+    from tests.llm.conftest import free_port
+
+    python = os.environ.get("KERNELGEN_VLLM_PYTHON")
+    if not python:
+        pytest.skip("KERNELGEN_VLLM_PYTHON is not set (a Python with vllm installed)")
+    port = free_port()
+    cmd = [python, "-m", "vllm.entrypoints.openai.api_server", "--model", str(promoted_model),
+           "--served-model-name", str(promoted_model), "--dtype", "float32",
+           "--host", "127.0.0.1", "--port", str(port), "--max-model-len", "16384"]
+    for url in _server(cmd, port, tmp_path / "vllm.log", 600):
+        _served(url, promoted_model)
