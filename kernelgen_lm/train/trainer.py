@@ -92,10 +92,28 @@ def _device_args() -> dict[str, Any]:
     return {"use_cpu": True}
 
 
-def _last_checkpoint(out: Path) -> str | None:
-    from transformers.trainer_utils import get_last_checkpoint
+def _complete(checkpoint: Path) -> bool:
+    """The Trainer writes trainer_state.json last: a checkpoint without a readable one was
+    cut short (a SIGKILL while saving) and must not be resumed from."""
+    try:
+        json.loads((checkpoint / "trainer_state.json").read_text())
+    except (OSError, ValueError):
+        return False
+    return True
 
-    return get_last_checkpoint(str(out)) if out.is_dir() else None
+
+def _last_checkpoint(out: Path) -> str | None:
+    """The newest complete checkpoint; incomplete ones are deleted so the Trainer's own
+    rotation never counts them."""
+    if not out.is_dir():
+        return None
+    found = sorted((p for p in out.glob("checkpoint-*") if p.name.split("-")[-1].isdigit()),
+                   key=lambda p: int(p.name.split("-")[-1]), reverse=True)
+    for p in found:
+        if _complete(p):
+            return str(p)
+        shutil.rmtree(p, ignore_errors=True)
+    return None
 
 
 def _load_base(base_dir: str) -> tuple[Any, Any]:
@@ -160,6 +178,16 @@ def _lora(cfg: TrainConfig) -> Any:
                       target_modules="all-linear", task_type="CAUSAL_LM")
 
 
+def _length(tokenizer: Any, chat: list[dict[str, str]]) -> int:
+    return len(tokenizer.apply_chat_template(chat, tokenize=True, return_dict=True)["input_ids"])
+
+
+def fitting(tokenizer: Any, chats: list[list[dict[str, str]]], max_length: int) -> list[bool]:
+    """Which whole chats fit `max_length` tokens: the Trainers cut from the end, so a longer
+    one loses its answer (SFT) or is dropped (DPO) rather than teaching anything."""
+    return [_length(tokenizer, c) <= max_length for c in chats]
+
+
 def run_sft(examples: list[dict[str, Any]], base_dir: str, run: Path, cfg: TrainConfig,
             resumed: list[str]) -> list[tuple[int, float]]:
     from datasets import Dataset
@@ -170,6 +198,11 @@ def run_sft(examples: list[dict[str, Any]], base_dir: str, run: Path, cfg: Train
         resumed.append("sft: finished")
         return [tuple(x) for x in json.loads((final / "losses.json").read_text())]  # type: ignore[misc]
     model, tokenizer = _load_base(base_dir)
+    fits = fitting(tokenizer, [e["prompt"] + e["completion"] for e in examples], cfg.max_length)
+    examples = [e for e, ok in zip(examples, fits, strict=True) if ok]
+    if not examples:
+        raise TrainingError(f"no training example fits --max-length {cfg.max_length} tokens "
+                            f"({len(fits)} examples); raise it")
     args = SFTConfig(**_common(cfg, run / "sft", cfg.max_steps))
     trainer = SFTTrainer(
         model=model,
@@ -215,7 +248,12 @@ def run_dpo(pairs: list[PreferencePair], base_dir: str, run: Path, cfg: TrainCon
     common = _common(cfg, run / "dpo", cfg.dpo_max_steps())
     common["learning_rate"] = common["learning_rate"] / 4
     args = DPOConfig(**common, beta=cfg.dpo_beta)
-    rows = [p.model_dump(exclude={"task"}) for p in pairs]
+    fits = fitting(tokenizer, [c for p in pairs for c in (p.prompt + p.chosen,
+                                                         p.prompt + p.rejected)], cfg.max_length)
+    rows = [p.model_dump(exclude={"task"}) for i, p in enumerate(pairs)
+            if fits[2 * i] and fits[2 * i + 1]]
+    if not rows:
+        return []
     # With an adapter the reference is the same model with the adapter switched off.
     trainer = DPOTrainer(model=model, args=args, train_dataset=Dataset.from_list(rows),
                          processing_class=tokenizer)
@@ -287,8 +325,12 @@ def train(records: list[CotRecord], pairs: list[PreferencePair], run: Path, cfg:
     if pairs:
         say(f"dpo: {len(pairs)} preference pairs, {cfg.dpo_max_steps()} steps")
         losses["dpo"] = run_dpo(pairs, base_dir, run, cfg, resumed)
-        stage = run / "dpo" / "final"
-        dpo_steps = cfg.dpo_max_steps()
+        if (run / "dpo" / "final").is_dir():
+            stage = run / "dpo" / "final"
+            dpo_steps = cfg.dpo_max_steps()
+        else:
+            del losses["dpo"]
+            say(f"dpo: skipped, no preference pair fits {cfg.max_length} tokens")
     (run / "losses.json").write_text(json.dumps(losses))
     plot = plot_losses(losses, run / "loss.png")
     out = run / "out"

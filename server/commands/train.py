@@ -128,7 +128,7 @@ def eval_slice(chip: str, stubs: int | None, inline: int | None, max_tokens: int
     fim = fim_cases(examples)
     return EvalSlice(stubs=held[:stubs] if stubs is not None else held,
                      fim=fim[:inline] if inline is not None else fim,
-                     chip=chip, max_tokens=max_tokens)
+                     chip=chip, max_tokens=max_tokens, fim_max_tokens=min(64, max_tokens))
 
 
 def run_refresh(args: argparse.Namespace) -> int:

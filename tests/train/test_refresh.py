@@ -140,8 +140,9 @@ def test_sigkill_leaves_the_registry_and_a_rerun_resumes(
         capsys: pytest.CaptureFixture[str]) -> None:
     reg, _ = refreshed
     before = _snapshot(reg)
+    # Short examples only and no generation eval: this test is about the run's life cycle.
     args = ["train", "refresh", "--registry", str(reg.root), "--data", str(seed_dir),
-            "--save-steps", "1", "--dpo-steps", "1", *TRAIN_ARGS]
+            "--save-steps", "1", *TRAIN_ARGS, "--max-length", "1024", "--eval-stubs", "0"]
     proc = subprocess.Popen([sys.executable, "-m", "server.cli", *args, "--max-steps", "500"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=cli_env(),
                             cwd=REPO, start_new_session=True)
@@ -187,6 +188,7 @@ def _server(cmd: list[str], port: int, log: Path, timeout_s: float) -> Iterator[
     yield from start_server(cmd, port, log, timeout_s)
 
 
+@pytest.mark.slow  # about 40 s on two shared cores: over the default run's budget
 def test_promoted_model_answers_through_transformers_serve(
         promoted_model: Path, tmp_path: Path) -> None:
     import shutil
