@@ -2,7 +2,8 @@
 
 A byte-level BPE tokenizer is trained with `tokenizers` on the texts the tests will use; the
 model is a 2-layer Llama (head_dim 64, about 0.2M parameters) saved with save_pretrained, so
-vLLM, `transformers serve` and the transformers backend load it like any model. `teach`
+vLLM, `transformers serve` and the transformers backend load it like any model (both made by
+`kernelgen_lm.train.tiny`, which `kernelgen train refresh --base tiny` uses too). `teach`
 overfits it on (chat, answer) lessons so that, greedily decoded, it writes a known answer to a
 known kind of turn: a real model answering through a real server, with scripted content.
 """
@@ -10,66 +11,16 @@ known kind of turn: a real model answering through a real server, with scripted 
 from __future__ import annotations
 
 import hashlib
+import inspect
 import json
 import shutil
 from pathlib import Path
 from typing import Any
 
-CHAT_TEMPLATE = (
-    "{% for m in messages %}<|{{ m['role'] }}|>\n{{ m['content'] }}<|end|>\n{% endfor %}"
-    "{% if add_generation_prompt %}<|assistant|>\n{% endif %}"
-)
-SPECIALS = ["<|pad|>", "<|bos|>", "<|end|>", "<|system|>", "<|user|>", "<|assistant|>"]
-MAX_POSITIONS = 32768
+from kernelgen_lm.train import tiny
+from kernelgen_lm.train.tiny import tiny_llama, train_tokenizer
 
 Lesson = tuple[list[dict[str, str]], str]
-
-
-def train_tokenizer(corpus: list[str], vocab_size: int = 1200) -> Any:
-    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
-    from transformers import PreTrainedTokenizerFast
-
-    tok = Tokenizer(models.BPE())
-    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-    tok.decoder = decoders.ByteLevel()
-    trainer = trainers.BpeTrainer(
-        vocab_size=vocab_size,
-        special_tokens=SPECIALS,
-        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
-    )
-    tok.train_from_iterator(corpus, trainer=trainer)
-    fast = PreTrainedTokenizerFast(
-        tokenizer_object=tok,
-        bos_token="<|bos|>",
-        eos_token="<|end|>",
-        pad_token="<|pad|>",
-        model_max_length=MAX_POSITIONS,
-    )
-    fast.chat_template = CHAT_TEMPLATE
-    return fast
-
-
-def tiny_llama(tokenizer: Any, seed: int = 0) -> Any:
-    import torch
-    from transformers import LlamaConfig, LlamaForCausalLM
-
-    torch.manual_seed(seed)
-    config = LlamaConfig(
-        vocab_size=len(tokenizer),
-        hidden_size=64,
-        intermediate_size=128,
-        num_hidden_layers=2,
-        num_attention_heads=1,
-        num_key_value_heads=1,
-        head_dim=64,
-        max_position_embeddings=MAX_POSITIONS,
-        bos_token_id=tokenizer.bos_token_id,
-        eos_token_id=tokenizer.eos_token_id,
-        pad_token_id=tokenizer.pad_token_id,
-        tie_word_embeddings=True,
-        torch_dtype="float32",
-    )
-    return LlamaForCausalLM(config)
 
 
 def _encode(tokenizer: Any, messages: list[dict[str, str]], answer: str) -> tuple[list[int], int]:
@@ -141,7 +92,7 @@ def teach(
 def build_model(dest: Path, corpus: list[str], lessons: list[Lesson]) -> Path:
     """A model directory (cached by content): random weights if no lessons, else taught ones."""
     key = hashlib.sha256(
-        json.dumps([corpus, lessons, Path(__file__).read_text()]).encode()
+        json.dumps([corpus, lessons, Path(__file__).read_text(), inspect.getsource(tiny)]).encode()
     ).hexdigest()[:16]
     out = dest / f"tiny-{'taught' if lessons else 'random'}-{key}"
     if (out / "config.json").is_file():
