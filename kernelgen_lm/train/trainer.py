@@ -47,7 +47,7 @@ class TrainConfig(BaseModel):
     save_steps: int = 20
     merge: bool | None = None  # merge the adapter into the base; default: only for tiny
     # Recompute activations in the backward pass: memory for time, worth it for real models
-    # on a GPU, not for the tiny one on a CPU. Default: on unless the base is tiny.
+    # on a GPU, not on a CPU. Default: on for a real base on a GPU.
     gradient_checkpointing: bool | None = None
     seed: int = 0
     progress_bars: bool = True
@@ -150,6 +150,7 @@ def _losses(trainer: Any) -> list[tuple[int, float]]:
 
 
 def _common(cfg: TrainConfig, out: Path, steps: int) -> dict[str, Any]:
+    device = _device_args()
     return {
         "output_dir": str(out),
         "max_steps": steps,
@@ -164,10 +165,10 @@ def _common(cfg: TrainConfig, out: Path, steps: int) -> dict[str, Any]:
         "max_length": cfg.max_length,
         "disable_tqdm": not cfg.progress_bars,
         "dataloader_num_workers": 0,
+        **device,
         "gradient_checkpointing": (cfg.gradient_checkpointing
                                    if cfg.gradient_checkpointing is not None
-                                   else cfg.base != TINY),
-        **_device_args(),
+                                   else cfg.base != TINY and not device["use_cpu"]),
     }
 
 

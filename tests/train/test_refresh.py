@@ -140,9 +140,13 @@ def test_sigkill_leaves_the_registry_and_a_rerun_resumes(
         capsys: pytest.CaptureFixture[str]) -> None:
     reg, _ = refreshed
     before = _snapshot(reg)
-    # Short examples only and no generation eval: this test is about the run's life cycle.
+    # Refresh from the promoted version as a local base (LoRA, kept as an adapter: the default
+    # for real bases). Short examples only and no generation eval: this test is about the
+    # run's life cycle.
+    base = reg.serve_dir("v0001")
     args = ["train", "refresh", "--registry", str(reg.root), "--data", str(seed_dir),
-            "--save-steps", "1", *TRAIN_ARGS, "--max-length", "1024", "--eval-stubs", "0"]
+            "--save-steps", "1", *TRAIN_ARGS, "--base", str(base), "--max-length", "1024",
+            "--eval-stubs", "0"]
     proc = subprocess.Popen([sys.executable, "-m", "server.cli", *args, "--max-steps", "500"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=cli_env(),
                             cwd=REPO, start_new_session=True)
@@ -164,6 +168,10 @@ def test_sigkill_leaves_the_registry_and_a_rerun_resumes(
     assert any(r.startswith("sft: checkpoint-") for r in res["resumed_from"]), res
     assert res["version"] == "v0002" and reg.versions() == ["v0001", "v0002"]
     assert reg.promoted() == ("v0002" if res["promoted"] else "v0001")
+    meta = reg.meta("v0002")
+    assert meta.kind == "adapter" and meta.base == str(base) and meta.base_path == str(base)
+    assert (reg.serve_dir("v0002") / "adapter_config.json").is_file()
+    assert set(meta.metrics) == {"inline_exact"}  # evaluated through the adapter
 
 
 def _served(base_url: str, model_dir: Path) -> None:
