@@ -41,6 +41,9 @@ class GenerationResult(BaseModel):
     error: str | None = None
     # Modelled (not measured) kernel and eager times and speed-up; None when not validated.
     speed: SpeedReport | None = None
+    # The LLM path's run directory: every sample's prompt, answer and report (the trainer's
+    # preference pairs come from them); None when the LLM did not run.
+    llm_run: Path | None = None
 
 
 AnyPlan = KernelPlan | WindowPlan
@@ -300,4 +303,5 @@ def generate(
         plan=any_plan_text(plan) if plan else None,
         error=gen.error,
         speed=speed,
+        llm_run=gen.work_dir,
     )

@@ -62,12 +62,14 @@ def sft_examples(records: list[CotRecord]) -> list[dict[str, Any]]:
 
 
 def preference_pairs(records: list[CotRecord]) -> list[PreferencePair]:
-    """Per task (same instruction): every failed answer against the best validated one, and
-    the best validated against a markedly slower validated one."""
+    """Per task and chip: every failed answer against the best validated one (asked with the
+    validated one's prompt), and the best validated against a markedly slower validated one.
+    Records without a task name group by their exact instruction."""
     groups: dict[tuple[str, str], list[CotRecord]] = {}
     for r in records:
         if r.instruction.kind == "generate" and r.metadata.validation is not None:
-            key = (r.metadata.task or r.instruction.op or "", r.instruction.text)
+            task = r.metadata.task or r.instruction.op or ""
+            key = (task, r.instruction.chip or "") if task else ("", r.instruction.text)
             groups.setdefault(key, []).append(r)
     pairs = []
     for (task, _), group in groups.items():

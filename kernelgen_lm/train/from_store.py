@@ -1,11 +1,15 @@
 """Records from the edit store the language server writes: accepted inline completions (FIM
 examples), kept generated kernels, and the generation loop's samples, failed ones included
-(they become the rejected side of preference pairs)."""
+(they become the rejected side of preference pairs); and the sample rows an LLM generation
+run leaves in its run directory, for the server to store."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
+
+from pydantic import BaseModel
 
 from kernelgen_lm.train.records import (
     Answer,
@@ -95,3 +99,42 @@ def store_records(path: Path) -> list[CotRecord]:
     finally:
         store.close()
     return [r for e in rows if (r := edit_record(e)) is not None]
+
+
+class SampleRow(BaseModel):
+    """One generation sample as the edit store keeps it (`kind = 'sample'`)."""
+
+    file: str
+    suggestion: str
+    validation: dict[str, Any]
+    meta: dict[str, Any]
+
+
+def run_samples(run_dir: Path, ref: Path, chip: str) -> list[SampleRow]:
+    """Every sample of an LLM generation run (`roundN/sampleK/`: prompt.json, answer.txt,
+    report.json when it parsed), validated or not. All carry the run's task turn as their
+    prompt, so a validated repair and a failed first try of the same task make a pair."""
+    rounds = sorted(run_dir.glob("round*/sample*"), key=lambda p: (p.parent.name, p.name))
+    if not rounds:
+        return []
+    try:
+        first = json.loads((rounds[0] / "prompt.json").read_text(encoding="utf-8"))
+        task_turn = next(m["content"] for m in first if m.get("role") == "user")
+    except (OSError, ValueError, StopIteration, KeyError, TypeError):
+        return []
+    reference = ref.read_text(encoding="utf-8") if ref.is_file() else None
+    out = []
+    for sample in rounds:
+        answer = sample / "answer.txt"
+        if not answer.is_file():
+            continue
+        report = sample / "report.json"
+        if report.is_file():
+            validation = json.loads(report.read_text(encoding="utf-8"))
+        else:
+            validation = {"ok": False, "stage": "parse", "compiled": False}
+        out.append(SampleRow(
+            file=ref.name, suggestion=answer.read_text(encoding="utf-8"), validation=validation,
+            meta={"task": ref.stem, "chip": chip, "prompt": task_turn, "reference": reference,
+                  "round": sample.parent.name, "sample": sample.name}))
+    return out

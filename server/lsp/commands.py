@@ -111,6 +111,7 @@ def register(ls: Any) -> None:
         if token is not None:
             progress.end(token, lsp.WorkDoneProgressEnd(
                 message="validated" if result.get("ok") else (result.get("error") or "failed")))
+        ls.record_samples(result.pop("llm_run", None), stub, chip)
         kernel = result.pop("kernel_file", None)
         if kernel:
             ls.record_generated(result, kernel)

@@ -165,6 +165,23 @@ class KernelgenServer(LanguageServer):
         except Exception as exc:
             self.log(f"edit store: {exc}", lsp.MessageType.Warning)
 
+    def record_samples(self, run_dir: str | None, stub: Path, chip: str) -> None:
+        """Every LLM sample of a generation, validated or not, as `sample` rows: the failed
+        ones are the rejected side of the trainer's preference pairs."""
+        if not run_dir:
+            return
+        try:
+            store = self.store()
+            if store is None:
+                return
+            from kernelgen_lm.train.from_store import run_samples
+
+            for row in run_samples(Path(run_dir), stub, chip):
+                store.add("sample", row.file, row.suggestion, source="llm",
+                          validation=row.validation, meta=row.meta)
+        except Exception as exc:
+            self.log(f"edit store: {exc}", lsp.MessageType.Warning)
+
     async def accept_completion(self, ident: str) -> dict[str, Any]:
         from pygls.exceptions import JsonRpcInvalidParams
 

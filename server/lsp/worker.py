@@ -66,6 +66,8 @@ def generate(stub: Path, out: Path, backend: str, chip: str) -> dict[str, Any]:
     res = run_generate(stub, out, chip=chip, backend=backend,  # type: ignore[arg-type]
                        progress=lambda m: _emit({"progress": m}))
     data: dict[str, Any] = json.loads(_json(res))
+    if res.llm_run is not None:
+        data["llm_run"] = str(res.llm_run)
     if res.project is not None:
         from ascend_tools.project import ProjectError, load_project
 

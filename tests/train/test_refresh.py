@@ -29,13 +29,16 @@ from kernelgen_lm.backends import (
     OpenAIConfig,
     TransformersBackend,
 )
-from kernelgen_lm.train.formats import completion_of
+from kernelgen_lm.llm.loop import run_llm_generation
+from kernelgen_lm.llm.prompt import TASK_CLOSING
+from kernelgen_lm.train.formats import completion_of, preference_pairs
+from kernelgen_lm.train.from_store import run_samples, store_records
 from kernelgen_lm.train.records import data_hash, read_dataset
 from kernelgen_lm.train.refresh import gather
 from kernelgen_lm.train.registry import Registry
 from kernelgen_lm.train.store import EditStore
 from server.cli import main
-from tests.train.conftest import REPO, cli_env
+from tests.train.conftest import REPO, SEED_STUB, cli_env
 
 CORPUS = REPO / "tests" / "data" / "corpus"
 # Small enough for the CPU: the seed kernel's long chat is cut away, the Q/A, the accepted
@@ -172,6 +175,37 @@ def test_sigkill_leaves_the_registry_and_a_rerun_resumes(
     assert meta.kind == "adapter" and meta.base == str(base) and meta.base_path == str(base)
     assert (reg.serve_dir("v0002") / "adapter_config.json").is_file()
     assert set(meta.metrics) == {"inline_exact"}  # evaluated through the adapter
+
+
+def test_llm_generation_samples_become_preference_pairs(
+        refreshed: tuple[Registry, dict], seed_dir: Path, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The promoted tiny model writes no usable kernel: its first try and its repair are
+    failed samples, stored as the server stores them and paired against the seed kernel.
+    (Whitespace-only answers are not stored: a pair against nothing teaches nothing.)"""
+    monkeypatch.setenv("KERNELGEN_CACHE_DIR", str(tmp_path / "cache"))
+    reg, _ = refreshed
+    # Sampled (greedy, the barely trained model writes only newlines: nothing to learn from).
+    backend = TransformersBackend(reg.serve_dir("v0001"), seed=0)
+    gen = run_llm_generation(SEED_STUB, tmp_path / "out", backend=backend, chip="ascend910b2",
+                             samples=1, max_repairs=1, max_tokens=16, temperature=1.0)
+    assert not gen.ok and gen.work_dir is not None
+    rows = run_samples(gen.work_dir, SEED_STUB, "ascend910b2")
+    assert [r.meta["round"] for r in rows] == ["round0", "round1"]
+    assert all(r.validation["ok"] is False and r.validation["stage"] == "parse" for r in rows)
+    # The repair's row carries the task turn, not the repair turn: both answer the same task.
+    assert rows[0].meta["prompt"].endswith(TASK_CLOSING)
+    assert rows[1].meta["prompt"] == rows[0].meta["prompt"]
+    store = EditStore(tmp_path / "edits.sqlite")
+    for r in rows:
+        store.add("sample", r.file, r.suggestion, source="llm", validation=r.validation,
+                  meta=r.meta)
+    store.close()
+    seed = [r for r in read_dataset(seed_dir) if r.instruction.kind == "generate"]
+    pairs = preference_pairs(seed + store_records(tmp_path / "edits.sqlite"))
+    assert len(pairs) == 2 and {p.task for p in pairs} == {SEED_STUB.stem}
+    assert [p.rejected[0]["content"] for p in pairs] == [r.suggestion for r in rows]
+    assert all(p.chosen[0]["content"] == completion_of(seed[0]) for p in pairs)
 
 
 def _served(base_url: str, model_dir: Path) -> None:
