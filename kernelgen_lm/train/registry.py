@@ -224,3 +224,33 @@ def plot_metrics(registry: Registry) -> Path | None:
     plt.close(fig)
     os.replace(tmp, out)
     return out
+
+
+class ServedVersion(BaseModel):
+    registry: str
+    version: str
+    promoted: bool
+    kind: str
+
+
+def served_version(model: str) -> ServedVersion | None:
+    """The registry version a model path points into (`REGISTRY/current/model`,
+    `REGISTRY/versions/v0003/adapter`, ...), so the server can say which version serves;
+    None for hub ids, server-side names and paths outside a registry."""
+    if not model:
+        return None
+    try:
+        path = Path(model).expanduser().resolve(strict=True)
+    except (OSError, RuntimeError):
+        return None
+    for d in (path, *path.parents):
+        if _VERSION.match(d.name) and d.parent.name == "versions" and (d / "meta.json").is_file():
+            reg = Registry(d.parent.parent)
+            try:
+                meta = reg.meta(d.name)
+                promoted = reg.promoted()
+            except (ValueError, OSError):
+                return None
+            return ServedVersion(registry=str(reg.root), version=d.name,
+                                 promoted=promoted == d.name, kind=meta.kind)
+    return None

@@ -150,9 +150,21 @@ class KernelgenServer(LanguageServer):
             "completion": {"backend": backend, "reachable": reachable,
                            "note": self.completion_note},
             "editStore": self.store_path(),
+            "model": self.served_model(),
             "settings": self.settings.public(),
             "projects": [str(p.root) for p in self.kg.projects.values()],
         }
+
+    def served_model(self) -> dict[str, Any]:
+        """The LLM the settings name and, when it is a path into a model registry, which
+        version that is (`kernelgen train refresh` / `kernelgen model promote` made it)."""
+        env = self.settings.llm_env()
+        name = env.get("KERNELGEN_LLM_MODEL") or env.get("KERNELGEN_LLM_LOCAL_MODEL") or ""
+        from kernelgen_lm.train.registry import served_version
+
+        version = served_version(name)
+        return {"name": name or None,
+                "registryVersion": version.model_dump() if version is not None else None}
 
     def record_generated(self, result: dict[str, Any], kernel: str) -> None:
         try:

@@ -29,7 +29,13 @@ from kernelgen_lm.train.records import (
     read_jsonl,
     write_jsonl,
 )
-from kernelgen_lm.train.registry import Registry, RegistryError, VersionMeta, no_regression
+from kernelgen_lm.train.registry import (
+    Registry,
+    RegistryError,
+    VersionMeta,
+    no_regression,
+    served_version,
+)
 from kernelgen_lm.train.seed import is_held_out
 from kernelgen_lm.train.store import EditStore
 from server.cli import main
@@ -177,6 +183,10 @@ def test_registry_promote_rollback_and_the_regression_rule(
     assert main(["model", "promote", v2, "--registry", str(reg.root), "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out) == {"promoted": v2, "history": [v1]}
     assert (reg.root / "current").resolve() == (reg.versions_dir / v2).resolve()
+    served = served_version(str(reg.root / "current" / "model"))
+    assert served is not None and (served.version, served.promoted) == (v2, True)
+    assert served_version(str(reg.versions_dir / v1 / "model")).promoted is False
+    assert served_version("Qwen/Qwen2.5-Coder-7B-Instruct") is None
     assert main(["model", "list", "--registry", str(reg.root), "--format", "json"]) == 0
     listed = json.loads(capsys.readouterr().out)["versions"]
     assert [(v["version"], v["promoted"]) for v in listed] == [(v1, False), (v2, True)]

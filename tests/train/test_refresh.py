@@ -76,6 +76,18 @@ async def _accept_inline_completion(root: Path) -> dict:
         await client.shutdown_session()
 
 
+async def _status(root: Path, env: dict[str, str]) -> dict:
+    client = make_test_lsp_client()
+    await client.start_io(sys.executable, "-m", "server.cli", "serve", env=env)
+    try:
+        await client.initialize_session(lsp.InitializeParams(
+            capabilities=client_capabilities("visual-studio-code"), root_uri=root.as_uri()))
+        return await client.workspace_execute_command_async(lsp.ExecuteCommandParams(
+            command="kernelgen.status", arguments=[{}]))
+    finally:
+        await client.shutdown_session()
+
+
 @pytest.fixture(scope="module")
 def store(tmp_path_factory: pytest.TempPathFactory, seed_dir: Path) -> Path:
     root = tmp_path_factory.mktemp("ws")
@@ -131,6 +143,16 @@ def test_refresh_trains_evaluates_and_promotes(refreshed: tuple[Registry, dict],
     # The accepted completion is in the training data, as a FIM chat.
     fim = [r for r in records if r.instruction.kind == "complete"]
     assert len(fim) == 1 and "inQueue.AllocTensor" in completion_of(fim[0])
+
+
+def test_status_names_the_serving_version(refreshed: tuple[Registry, dict],
+                                          tmp_path: Path) -> None:
+    reg, _ = refreshed
+    env = {**cli_env(), "KERNELGEN_LLM_LOCAL_MODEL": str(reg.root / "current" / "model")}
+    status = asyncio.run(_status(tmp_path, env))
+    served = status["model"]["registryVersion"]
+    assert served["version"] == reg.promoted() and served["promoted"] is True
+    assert served["registry"] == str(reg.root.resolve())
 
 
 def _snapshot(reg: Registry) -> tuple[list[str], bytes, str]:
