@@ -129,12 +129,14 @@ def refresh(registry: Registry, cfg: TrainConfig, records: list[CotRecord], slic
 
 def evaluate_version(registry: Registry, version: str, slice_: EvalSlice,
                      progress: Progress | None = None) -> dict[str, float]:
-    """Re-evaluates a registered version and stores the metrics in its meta.json."""
+    """Re-evaluates a registered version; the metrics it measured replace those in its
+    meta.json, the others (a smaller slice measures fewer) are kept."""
     from kernelgen_lm.train.registry import _write_atomic
 
     meta = registry.meta(version)
     result = evaluate(TransformersBackend(registry.serve_dir(version)), slice_, progress)
     with registry.locked():
-        meta.metrics = result.metrics
+        meta = registry.meta(version)
+        meta.metrics = {**meta.metrics, **result.metrics}
         _write_atomic(registry.versions_dir / version / "meta.json", meta.model_dump_json(indent=1))
     return result.metrics

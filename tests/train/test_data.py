@@ -22,11 +22,13 @@ from kernelgen_lm.train.records import (
     DataError,
     Instruction,
     Metadata,
+    Validation,
     data_hash,
     decontaminate,
     dedup,
     read_dataset,
     read_jsonl,
+    to_hf_dataset,
     write_jsonl,
 )
 from kernelgen_lm.train.registry import (
@@ -81,6 +83,8 @@ def test_dedup_decontamination_and_jsonl(tmp_path: Path, held) -> None:
     path = tmp_path / "d.jsonl"
     assert write_jsonl(kept, path) == 2
     assert read_jsonl(path) == kept
+    hf = to_hf_dataset(kept)
+    assert hf.num_rows == 2 and json.loads(hf[1]["instruction"])["text"] == "q4"
     line = json.loads(path.read_text().splitlines()[0])
     assert set(line) == {"schema_version", "instruction", "reasoning", "answer", "metadata"}
     line["schema_version"] = SCHEMA_VERSION + 1
@@ -156,6 +160,34 @@ def test_store_v1_migrates_and_samples_make_preference_pairs(tmp_path: Path) -> 
     assert pairs[0].rejected[0]["content"] == "no files here"
     # The failed sample feeds only the pair, never SFT.
     assert len(sft_examples(records)) == 2
+
+
+def test_a_markedly_faster_validated_kernel_is_preferred() -> None:
+    def gen(speedup: float, body: str) -> CotRecord:
+        return CotRecord(
+            instruction=Instruction(kind="generate", text="write add", chip="ascend910b2"),
+            answer=Answer(files={"op_kernel/add.cpp": body}),
+            metadata=Metadata(origin="store-sample", task="add", speedup=speedup,
+                              validation=Validation(ok=True)))
+
+    fast, slow, close = gen(2.0, "fast"), gen(1.0, "slow"), gen(1.95, "close")
+    pairs = preference_pairs([slow, close, fast])
+    assert len(pairs) == 1  # 1.95 is within 10 % of 2.0: no preference
+    assert "fast" in pairs[0].chosen[0]["content"] and "slow" in pairs[0].rejected[0]["content"]
+
+
+def test_bad_refresh_input_is_exit_code_2(tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    reg = str(tmp_path / "reg")
+    assert main(["train", "refresh", "--base", "tiny", "--registry", reg]) == 2
+    assert "no training data" in capsys.readouterr().err
+    assert main(["train", "refresh", "--base", "no-such-model", "--registry", reg]) == 2
+    assert "not a model directory" in capsys.readouterr().err
+    assert main(["train", "refresh", "--base", "tiny", "--registry", reg, "--data",
+                 str(tmp_path / "missing")]) == 2
+    assert "no such file" in capsys.readouterr().err
+    assert main(["model", "eval", "--registry", reg]) == 2
+    assert not (tmp_path / "reg" / "versions").exists()
 
 
 def _stage(root: Path, name: str) -> Path:

@@ -155,6 +155,19 @@ def test_status_names_the_serving_version(refreshed: tuple[Registry, dict],
     assert served["registry"] == str(reg.root.resolve())
 
 
+def test_model_eval_re_evaluates_a_version(refreshed: tuple[Registry, dict],
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    reg, _ = refreshed
+    before = reg.meta("v0001")
+    assert main(["model", "eval", "v0001", "--registry", str(reg.root), "--eval-stubs", "0",
+                 "--eval-inline", "1", "--eval-max-tokens", "8", "--format", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["version"] == "v0001" and set(out["metrics"]) == {"inline_exact"}
+    after = reg.meta("v0001")
+    assert after.metrics == {**before.metrics, **out["metrics"]}
+    assert set(after.metrics) == {"gen_compile_rate", "gen_pass_rate", "inline_exact"}
+
+
 def _snapshot(reg: Registry) -> tuple[list[str], bytes, str]:
     return (reg.versions(), (reg.root / "PROMOTED").read_bytes(),
             os.readlink(reg.root / "current"))
