@@ -73,7 +73,7 @@ class TrainOutcome(BaseModel):
     base_dir: str  # the base model (a path or a hub id); a copy inside the version for tiny
     sft_steps: int
     dpo_steps: int
-    pairs: int
+    pairs: int  # preference pairs and SFT examples trained on (those fitting max_length)
     examples: int
     resumed_from: list[str] = []
     final_loss: float | None = None
@@ -190,7 +190,7 @@ def fitting(tokenizer: Any, chats: list[list[dict[str, str]]], max_length: int) 
 
 
 def run_sft(examples: list[dict[str, Any]], base_dir: str, run: Path, cfg: TrainConfig,
-            resumed: list[str]) -> list[tuple[int, float]]:
+            resumed: list[str], used: dict[str, int]) -> list[tuple[int, float]]:
     from datasets import Dataset
     from trl import SFTConfig, SFTTrainer
 
@@ -201,6 +201,7 @@ def run_sft(examples: list[dict[str, Any]], base_dir: str, run: Path, cfg: Train
     model, tokenizer = _load_base(base_dir)
     fits = fitting(tokenizer, [e["prompt"] + e["completion"] for e in examples], cfg.max_length)
     examples = [e for e, ok in zip(examples, fits, strict=True) if ok]
+    used["examples"] = len(examples)
     if not examples:
         raise TrainingError(f"no training example fits --max-length {cfg.max_length} tokens "
                             f"({len(fits)} examples); raise it")
@@ -234,7 +235,7 @@ def _stage_model(stage_dir: Path, base_dir: str, cfg: TrainConfig, trainable: bo
 
 
 def run_dpo(pairs: list[PreferencePair], base_dir: str, run: Path, cfg: TrainConfig,
-            resumed: list[str]) -> list[tuple[int, float]]:
+            resumed: list[str], used: dict[str, int]) -> list[tuple[int, float]]:
     from datasets import Dataset
     from transformers import AutoTokenizer
     from trl import DPOConfig, DPOTrainer
@@ -253,6 +254,7 @@ def run_dpo(pairs: list[PreferencePair], base_dir: str, run: Path, cfg: TrainCon
                                                          p.prompt + p.rejected)], cfg.max_length)
     rows = [p.model_dump(exclude={"task"}) for i, p in enumerate(pairs)
             if fits[2 * i] and fits[2 * i + 1]]
+    used["pairs"] = len(rows)
     if not rows:
         return []
     # With an adapter the reference is the same model with the adapter switched off.
@@ -319,13 +321,14 @@ def train(records: list[CotRecord], pairs: list[PreferencePair], run: Path, cfg:
         raise TrainingError(f"base model {base_dir!r} is not a directory and the hub is offline")
     resumed: list[str] = []
     say(f"sft: {len(examples)} examples, {cfg.max_steps} steps ({cfg.method})")
-    sft_losses = run_sft(examples, base_dir, run, cfg, resumed)
+    used: dict[str, int] = {}  # what fitted --max-length (unknown for a finished stage)
+    sft_losses = run_sft(examples, base_dir, run, cfg, resumed, used)
     losses: dict[str, list[tuple[int, float]]] = {"sft": sft_losses}
     stage = run / "sft" / "final"
     dpo_steps = 0
     if pairs:
         say(f"dpo: {len(pairs)} preference pairs, {cfg.dpo_max_steps()} steps")
-        losses["dpo"] = run_dpo(pairs, base_dir, run, cfg, resumed)
+        losses["dpo"] = run_dpo(pairs, base_dir, run, cfg, resumed, used)
         if (run / "dpo" / "final").is_dir():
             stage = run / "dpo" / "final"
             dpo_steps = cfg.dpo_max_steps()
@@ -359,8 +362,8 @@ def train(records: list[CotRecord], pairs: list[PreferencePair], run: Path, cfg:
         base_dir=base_dir,
         sft_steps=cfg.max_steps,
         dpo_steps=dpo_steps,
-        pairs=len(pairs),
-        examples=len(examples),
+        pairs=used.get("pairs", len(pairs)),
+        examples=used.get("examples", len(examples)),
         resumed_from=resumed,
         final_loss=last_losses[-1][1] if last_losses else None,
         loss_plot=plot,

@@ -155,6 +155,20 @@ def test_status_names_the_serving_version(refreshed: tuple[Registry, dict],
     assert served["registry"] == str(reg.root.resolve())
 
 
+@pytest.mark.slow  # a second full refresh: about 30 s of CPU
+def test_full_fine_tuning_with_dpo(seed_dir: Path, store: Path, tmp_path: Path,
+                                   capsys: pytest.CaptureFixture[str]) -> None:
+    reg = Registry(tmp_path / "reg")
+    assert main(["train", "refresh", "--registry", str(reg.root), "--data", str(seed_dir),
+                 "--store", str(store), "--method", "full", "--max-steps", "2",
+                 "--dpo-steps", "1", *TRAIN_ARGS, "--eval-stubs", "0"]) == 0
+    res = json.loads(capsys.readouterr().out)
+    meta = reg.meta(res["version"])
+    assert meta.kind == "merged" and meta.train["method"] == "full"
+    assert meta.train["dpo_steps"] == 1 and meta.train["pairs"] == 1
+    assert (reg.serve_dir(res["version"]) / "config.json").is_file()
+
+
 def test_model_eval_re_evaluates_a_version(refreshed: tuple[Registry, dict],
                                            capsys: pytest.CaptureFixture[str]) -> None:
     reg, _ = refreshed
