@@ -70,6 +70,12 @@ def gather(data_dir: Path | None, store: Path | None, held: HeldOut) -> tuple[li
     return kept, dropped
 
 
+def _absolute(base: str) -> str:
+    """A local base as an absolute path (servers load adapters from anywhere); hub ids as is."""
+    path = Path(base).expanduser()
+    return str(path.resolve()) if path.exists() else base
+
+
 def run_id(cfg: TrainConfig, digest: str) -> str:
     key = f"{cfg.base}|{cfg.method}|{digest}|{cfg.merged()}"
     return hashlib.sha256(key.encode()).hexdigest()[:12]
@@ -99,7 +105,7 @@ def refresh(registry: Registry, cfg: TrainConfig, records: list[CotRecord], slic
             base=cfg.base,
             kind=outcome.kind,
             serve_path=outcome.model_dir.name,
-            base_path=None if outcome.kind == "merged" else outcome.base_dir,
+            base_path=None if outcome.kind == "merged" else _absolute(outcome.base_dir),
             data_hash=digest,
             metrics=result.metrics,
             train={"method": cfg.method, "sft_steps": outcome.sft_steps,

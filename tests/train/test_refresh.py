@@ -221,7 +221,8 @@ def test_sigkill_leaves_the_registry_and_a_rerun_resumes(
     assert res["version"] == "v0002" and reg.versions() == ["v0001", "v0002"]
     assert reg.promoted() == ("v0002" if res["promoted"] else "v0001")
     meta = reg.meta("v0002")
-    assert meta.kind == "adapter" and meta.base == str(base) and meta.base_path == str(base)
+    assert meta.kind == "adapter" and meta.base == str(base)
+    assert meta.base_path == str(base.resolve())
     assert (reg.serve_dir("v0002") / "adapter_config.json").is_file()
     assert set(meta.metrics) == {"inline_exact"}  # evaluated through the adapter
 
