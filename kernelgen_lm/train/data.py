@@ -8,8 +8,9 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
+from ascend_tools.chips import DEFAULT_CHIP
 from kernelgen_lm.train.from_store import store_records
-from kernelgen_lm.train.importer import import_records
+from kernelgen_lm.train.importer import import_projects, import_records
 from kernelgen_lm.train.records import (
     CotRecord,
     DataError,
@@ -33,6 +34,7 @@ class DataRequest(BaseModel):
     store: Path | None = None
     import_file: Path | None = None
     mapping: dict[str, str] | None = None
+    import_projects: bool = False  # import_file is a folder of operator projects
 
 
 class DataResult(BaseModel):
@@ -49,9 +51,14 @@ def build_dataset(req: DataRequest, held: HeldOut, progress: Progress | None = N
     dropped: dict[str, int] = {}
     failures: dict[str, str] = {}
     if req.import_file is not None:
-        if req.mapping is None:
-            raise DataError("--import needs --mapping (which of your fields is which)")
-        records += import_records(req.import_file, req.mapping)
+        if req.import_projects:
+            records += import_projects(req.import_file, (req.chips or [DEFAULT_CHIP])[0],
+                                       progress)
+        elif req.mapping is None:
+            raise DataError("--import needs --mapping (which of your fields is which, or "
+                            "`projects` for a folder of operator projects)")
+        else:
+            records += import_records(req.import_file, req.mapping)
     if req.store is not None:
         if not req.store.is_file():
             raise DataError(f"{req.store}: no such edit store")

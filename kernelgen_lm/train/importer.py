@@ -11,11 +11,15 @@ Fields: `instruction` and `answer` (required), `reasoning`, `op`, `chip`, `refer
 `licence`, `kind`. An answer that is an object is a set of files; a text answer with
 `<file path=...>` blocks is parsed into files (and its `<reasoning>` when none is mapped);
 anything else is a text answer.
+
+`--mapping projects` reads a folder of operator projects instead (KernelBench-style task
+folders: each project beside its PyTorch reference); see `import_projects`.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -140,5 +144,57 @@ def import_records(path: Path, mapping: dict[str, str]) -> list[CotRecord]:
                 task=str(get.get("task") or get.get("op") or ""),
                 licence=str(get.get("licence") or UNKNOWN_LICENCE),
             ),
+        ))
+    return out
+
+
+PROJECTS = "projects"  # the --mapping value for a folder of operator projects
+
+
+def import_projects(folder: Path, chip: str, progress: Callable[[str], None] | None = None
+                    ) -> list[CotRecord]:
+    """KernelBench/MultiKernelBench-style task folders: every subfolder that is an operator
+    project with its PyTorch reference (`ref.py` or kernelgen.toml's `reference`) becomes a
+    generation record, validated here on the emulator (failed ones are kept as failed: they
+    make preference pairs against a validated answer to the same task)."""
+    from ascend_tools.chips import get_chip
+    from ascend_tools.config import load_project_config, project_reference
+    from ascend_tools.validate import ValidationInputError, validate_project
+    from kernelgen_lm.train.records import Validation
+    from kernelgen_lm.train.seed import generation_instruction, project_files
+
+    if not folder.is_dir():
+        raise DataError(f"{folder}: not a folder of operator projects")
+    say = progress or (lambda _m: None)
+    chip_spec = get_chip(chip)
+    out = []
+    for root in sorted(p for p in folder.iterdir() if p.is_dir()):
+        files = project_files(root)
+        kernels = [k for k in files if k.startswith("op_kernel/") and k.endswith(".cpp")]
+        if not kernels:
+            continue
+        ref = project_reference(root, load_project_config(root))
+        if ref is None or not ref.is_file():
+            say(f"import: {root.name}: no reference, skipped")
+            continue
+        op = Path(kernels[0]).stem
+        try:
+            report = validate_project(root, ref, chip=chip_spec.name)
+            validation = Validation(ok=report.ok, compiled=report.compile.ok,
+                                    stage="done" if report.ok else (
+                                        "compile" if not report.compile.ok else "compare"),
+                                    cases=len(report.cases))
+        except ValidationInputError as exc:
+            validation = Validation(ok=False, stage="parse", compiled=False,
+                                    message=str(exc)[:300])
+        say(f"import: {root.name}: {validation.stage}")
+        out.append(CotRecord(
+            instruction=Instruction(kind="generate",
+                                    text=generation_instruction(ref, chip_spec, op),
+                                    op=op, chip=chip_spec.name,
+                                    reference=ref.read_text(encoding="utf-8")),
+            answer=Answer(files=files),
+            metadata=Metadata(origin="import", source=f"{folder.name}/{root.name}",
+                              task=root.name, licence=UNKNOWN_LICENCE, validation=validation),
         ))
     return out

@@ -41,10 +41,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     d.add_argument("--from-store", type=Path, default=None,
                    help="an edit store (.kernelgen/edits.sqlite) to add")
     d.add_argument("--import", dest="import_file", type=Path, default=None,
-                   help="a JSON/JSONL file of your own records")
+                   help="a JSON/JSONL file of your own records (or a folder of projects)")
     d.add_argument("--mapping", default=None,
                    help='field mapping for --import: JSON or a file, e.g. '
-                        '\'{"instruction": "question", "answer": "response"}\'')
+                        '\'{"instruction": "question", "answer": "response"}\'; or `projects` '
+                        'when --import is a folder of operator projects with their references')
     d.add_argument("--format", choices=("text", "json"), default="text")
     d.set_defaults(func=run_data)
 
@@ -86,7 +87,7 @@ def _err(msg: str) -> int:
 
 def run_data(args: argparse.Namespace) -> int:
     from kernelgen_lm.train.data import DataRequest, build_dataset
-    from kernelgen_lm.train.importer import parse_mapping
+    from kernelgen_lm.train.importer import PROJECTS, parse_mapping
     from kernelgen_lm.train.records import DataError
     from kernelgen_lm.train.seed import held_out_slice, split_stubs
 
@@ -99,7 +100,8 @@ def run_data(args: argparse.Namespace) -> int:
     try:
         for c in chips:
             get_chip(c)
-        mapping = parse_mapping(args.mapping) if args.mapping else None
+        projects = args.mapping == PROJECTS
+        mapping = parse_mapping(args.mapping) if args.mapping and not projects else None
         if args.mapping and args.import_file is None:
             return _err("--mapping goes with --import FILE")
         train_stubs, held = split_stubs(stubs_dir)
@@ -108,7 +110,8 @@ def run_data(args: argparse.Namespace) -> int:
         res = build_dataset(DataRequest(
             out=args.out, stubs=train_stubs, chips=chips, limit=args.limit,
             catalog_limit=args.catalog_limit, store=args.from_store,
-            import_file=args.import_file, mapping=mapping), held_out_slice(held), say)
+            import_file=args.import_file, mapping=mapping, import_projects=projects),
+            held_out_slice(held), say)
     except (DataError, UnknownChipError) as exc:
         return _err(str(exc))
     if args.format == "json":

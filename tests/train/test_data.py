@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import sqlite3
 from pathlib import Path
 
@@ -41,7 +42,7 @@ from kernelgen_lm.train.registry import (
 from kernelgen_lm.train.seed import is_held_out
 from kernelgen_lm.train.store import EditStore
 from server.cli import main
-from tests.train.conftest import SEED_STUB, STUBS
+from tests.train.conftest import REPO, SEED_STUB, STUBS
 
 
 def test_seed_record_reasoning_states_the_generated_projects_numbers(seed_dir: Path) -> None:
@@ -120,6 +121,28 @@ def test_import_through_a_mapping(tmp_path: Path, capsys: pytest.CaptureFixture[
         assert main(["train", "data", "-o", str(out), "--limit", "0", "--import", str(src),
                      *bad]) == 2
         assert "kernelgen train:" in capsys.readouterr().err
+
+
+@pytest.mark.slow  # two validations on the emulator: about 20 s of CPU
+def test_import_a_folder_of_projects_validates_each(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tasks = tmp_path / "tasks"
+    good = tasks / "add_unaligned"
+    shutil.copytree(REPO / "bench" / "examples" / "add_unaligned", good)
+    bad = tasks / "add_broken"
+    shutil.copytree(good, bad)
+    kernel = bad / "op_kernel" / "add_custom.cpp"
+    kernel.write_text(kernel.read_text().replace("Add(", "Addd(", 1))
+    out = tmp_path / "ds"
+    assert main(["train", "data", "-o", str(out), "--limit", "0", "--catalog-limit", "0",
+                 "--import", str(tasks), "--mapping", "projects", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["counts"] == {"import": 2}
+    recs = {r.metadata.task: r for r in read_dataset(out)}
+    assert recs["add_unaligned"].metadata.validation.ok is True
+    assert recs["add_broken"].metadata.validation.compiled is False
+    assert "op_kernel/add_custom.cpp" in recs["add_broken"].answer.files
+    pairs = preference_pairs(list(recs.values()))
+    assert pairs == []  # different tasks: no pair across them
 
 
 V1_SCHEMA = """
