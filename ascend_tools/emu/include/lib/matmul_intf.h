@@ -80,23 +80,28 @@ class Matmul {
     // -1 keeps the single-core size; 0 or less (a block past the end of the matrix, which
     // kernels compute as `M - idx * singleCoreM`) leaves nothing to compute.
     void SetTail(int tailM = -1, int tailN = -1, int tailK = -1) {
+        iter_ = -1;
         if (tailM != -1) m_ = tailM > 0 ? tailM : 0;
         if (tailN != -1) n_ = tailN > 0 ? tailN : 0;
         if (tailK != -1) k_ = tailK > 0 ? tailK : 0;
     }
     void SetTensorA(const GlobalTensor<TA>& a, bool isTransposeA = false) {
+        iter_ = -1;  // new operands: the next Iterate starts a new product
         a_ = Operand<TA>{a.GetPhyAddr(), true, a, true};
         transA_ = isTransposeA;
     }
     void SetTensorA(const LocalTensor<TA>& a, bool isTransposeA = false) {
+        iter_ = -1;  // new operands: the next Iterate starts a new product
         a_ = Operand<TA>{a.data(), true, {}, false, a.GetSize()};
         transA_ = isTransposeA;
     }
     void SetTensorB(const GlobalTensor<TB>& b, bool isTransposeB = false) {
+        iter_ = -1;  // new operands: the next Iterate starts a new product
         b_ = Operand<TB>{b.GetPhyAddr(), true, b, true};
         transB_ = isTransposeB;
     }
     void SetTensorB(const LocalTensor<TB>& b, bool isTransposeB = false) {
+        iter_ = -1;  // new operands: the next Iterate starts a new product
         b_ = Operand<TB>{b.data(), true, {}, false, b.GetSize()};
         transB_ = isTransposeB;
     }
@@ -122,9 +127,10 @@ class Matmul {
             for (int j = 0; j < n_; ++j) store(c.data() + int64_t(i) * n_ + j, acc_[size_t(i) * n_ + j], enAtomic);
     }
 
-    // Walks the result in baseM x baseN blocks, M first within N (iterateOrder 0).
+    // Walks the result in baseM x baseN blocks, M first within N (iterateOrder 0). Once it has
+    // returned false, the next Iterate starts the product again (a loop per work unit).
     bool Iterate(bool = false, KG_LOC) {
-        if (iter_ < 0) {
+        if (iter_ < 0 || iter_ >= blocks_m() * blocks_n()) {
             compute(file, line);
             iter_ = 0;
         } else {
