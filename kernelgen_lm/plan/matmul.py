@@ -151,9 +151,8 @@ def _trace_operand(g: CapturedGraph, ref: object, chain: set[str]) -> tuple[int,
                 trans = not trans
             elif pair[0] != pair[1]:
                 raise PlanError(f"matrix operand transposed on axes {pair}: only the last two")
-        elif node.target == "aten.t.default":
-            if rank == 2:
-                trans = not trans
+        elif node.target == "aten.t.default" and rank == 2:
+            trans = not trans
         chain.add(node.name)
         ref = src
 
@@ -239,7 +238,7 @@ def build_matmul_plan(g: CapturedGraph, chip: Chip | None = None) -> MatmulPlan:
         if size != 1 and ref.input < 0:
             raise PlanError(f"batch axis {j} ({size}) comes from neither operand")
         batch.append(ref)
-    for idx, t in ((ai, A), (bi, B)):
+    for t in (A, B):
         if len(t.shape) - 2 > len(bshape):
             raise PlanError(f"{t.name}{t.shape} has more batch axes than the result")
 
@@ -432,7 +431,7 @@ def _plan_epilogue(
             raise PlanError(f"epilogue op {n.op} is not covered after a matrix product")
     if len(plan.outputs) != 1 or plan.outputs[0].level != "full":
         raise PlanError("the epilogue must produce one full-shape output")
-    for i, t in used_inputs:
+    for _, t in used_inputs:
         if len(t.shape) > len(out_shape) or any(
             s not in (1, o) for s, o in zip(reversed(t.shape), reversed(out_shape), strict=False)
         ):
