@@ -28,6 +28,7 @@ from kernelgen_lm.plan.matmul import (
     matmul_text,
     matmul_variants,
 )
+from kernelgen_lm.plan.move import MovePlan, build_move_plan, is_move_graph, move_text
 from kernelgen_lm.plan.window import WindowPlan, build_window_plan, window_text
 from kernelgen_lm.speed import SpeedReport, speed_report
 
@@ -50,14 +51,17 @@ class GenerationResult(BaseModel):
     speed: SpeedReport | None = None
 
 
-AnyPlan = KernelPlan | WindowPlan | MatmulPlan
+AnyPlan = KernelPlan | WindowPlan | MatmulPlan | MovePlan
 
 
 def build_any_plan(graph: CapturedGraph, chip: str | None = None) -> AnyPlan:
-    """The matmul plan when the graph has a matrix product, else the fused domain plan, or the
-    pooling plan when the graph is one pooling op."""
+    """The matmul plan when the graph has a matrix product, the move plan when it only moves
+    elements (transpose, cat), else the fused domain plan, or the pooling plan when the graph
+    is one pooling op."""
     if is_matmul_graph(graph):
         return build_matmul_plan(graph, get_chip(chip) if chip else None)
+    if is_move_graph(graph):
+        return build_move_plan(graph)
     try:
         return build_plan(graph)
     except PlanError as first:
@@ -70,12 +74,16 @@ def build_any_plan(graph: CapturedGraph, chip: str | None = None) -> AnyPlan:
 def any_plan_text(plan: AnyPlan) -> str:
     if isinstance(plan, MatmulPlan):
         return matmul_text(plan)
+    if isinstance(plan, MovePlan):
+        return move_text(plan)
     return window_text(plan) if isinstance(plan, WindowPlan) else plan_text(plan)
 
 
 def any_plan_mode(plan: AnyPlan) -> str:
     if isinstance(plan, MatmulPlan):
         return "matmul"
+    if isinstance(plan, MovePlan):
+        return "move"
     return "window" if isinstance(plan, WindowPlan) else plan.mode
 
 
@@ -162,6 +170,7 @@ def rules_generate(
     from ascend_tools.validate import ValidationInputError, validate_project
     from kernelgen_lm.lower.project import (
         write_matmul_project,
+        write_move_project,
         write_project,
         write_window_project,
     )
@@ -189,6 +198,8 @@ def rules_generate(
     try:
         if isinstance(plan, MatmulPlan):
             project = write_matmul_project(plan, chip_info, out, ref)
+        elif isinstance(plan, MovePlan):
+            project = write_move_project(plan, chip_info, out, ref)
         elif isinstance(plan, WindowPlan):
             project = write_window_project(plan, chip_info, out, ref)
         else:

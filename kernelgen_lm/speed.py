@@ -21,6 +21,9 @@ like with like. Assumptions (a MODEL, not a measurement; every figure printed sa
 - a matrix product (`MATMUL_K`) runs on the cube cores: its MACs (result elements x K) at the
   chip's cube rate, spread over all cube cores (at most one block per 16 x 16 result fractal),
   each operand read once (no re-reads across blocks: this favours eager).
+- a contiguous copy (`contiguous`, `clone`) of a transposed view, or a transposed view returned
+  as the output (the caller gets a strided view; the kernel writes the contiguous result), is
+  one copy launch (`TRANSPOSED_VIEWS`).
 
 `speedup = eager_us / kernel_us`.
 """
@@ -178,6 +181,9 @@ MATMUL_K: dict[str, int] = {
     "aten.baddbmm.default": 1,
 }
 FRACTAL = 16 * 16  # result elements of one cube fractal
+# Views whose contiguous copy is a real eager kernel (a strided read).
+TRANSPOSED_VIEWS = ("aten.transpose.int", "aten.permute.default", "aten.t.default")
+COPY_OPS = ("aten.contiguous.default", "aten.clone.default")
 
 
 class EagerOp(BaseModel):
@@ -263,9 +269,7 @@ def _shapes(graph: CapturedGraph) -> dict[str, list[int]]:
     return known | {n.name: n.shape for n in _eager_nodes(graph) if n.shape is not None}
 
 
-def _matmul_op(
-    node: OpNode, graph: CapturedGraph, chip: Chip, gm_bytes: int
-) -> EagerOp | None:
+def _matmul_op(node: OpNode, graph: CapturedGraph, chip: Chip, gm_bytes: int) -> EagerOp | None:
     """A matrix product priced on the cube cores, or None when its operand shapes are unknown."""
     shapes = _shapes(graph)
     dtypes = _dtypes(graph)
@@ -289,8 +293,15 @@ def eager_time(graph: CapturedGraph, chip: Chip) -> EagerCost:
     known = _tensors(graph)
     dtypes = _dtypes(graph)
     ops: list[EagerOp] = []
-    for node in _eager_nodes(graph):
-        if node.target in FREE_OPS or _same_dtype_cast(node, dtypes):
+    nodes = _eager_nodes(graph)
+    transposed = {n.name for n in nodes if n.target in TRANSPOSED_VIEWS}
+    read = {r for n in nodes for r in _refs([*n.args, *n.kwargs.values()])}
+    for node in nodes:
+        src = _refs(node.args[:1])
+        copy = (node.target in COPY_OPS and bool(src) and src[0] in transposed) or (
+            node.name in transposed and node.name not in read  # returned as the output
+        )
+        if (node.target in FREE_OPS and not copy) or _same_dtype_cast(node, dtypes):
             continue
         reads = [known[r] for r in _refs([*node.args, *node.kwargs.values()]) if r in known]
         writes = [known[w] for w in _outputs(node, graph, known)]
