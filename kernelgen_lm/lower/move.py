@@ -166,7 +166,11 @@ def move_host(p: MovePlan, chip: Chip) -> str:
             f"    y->SetDimNum({rank});",
             *[f"    y->SetDim({d}, x->GetDim({d}));" for d in range(rank) if d != p.dim],
             f"    int64_t along = 0;  // the cat axis: the sum over the {len(p.parts)} parts",
-            *[f"    along += context->GetInputShape({i})->GetDim({p.dim});" for i in p.parts],
+            *[
+                f"    const gert::Shape* x{k} = context->GetInputShape({i});"
+                for k, i in enumerate(p.parts)
+            ],
+            *[f"    along += x{k}->GetDim({p.dim});" for k in range(len(p.parts))],
             f"    y->SetDim({p.dim}, along);",
         ]
     L += TILING_END_LINES
@@ -218,6 +222,8 @@ def move_kernel(p: MovePlan, chip: Chip) -> str:
         x = p.parts[0]
         # Gather moves 16- or 32-bit lanes; bfloat16 moves as half (same bits).
         gt = "half" if p.dtype == "bfloat16" else ct
+        cast = f".ReinterpretCast<{gt}>()" if gt != ct else ""
+        dst, src = f"o_out{cast}", f"l_in{cast}"
         sz = DSIZE[p.dtype]
         body = [
             "// Work unit = one 64 x 64 block of one matrix: DataCopyPad it into UB (rows of 64),",
@@ -264,8 +270,7 @@ def move_kernel(p: MovePlan, chip: Chip) -> str:
             "            q_in.EnQue(l_in);",
             f"            l_in = q_in.DeQue<{ct}>();",
             f"            LocalTensor<{ct}> o_out = q_out.AllocTensor<{ct}>();",
-            f"            Gather(o_out.template ReinterpretCast<{gt}>(), "
-            f"l_in.template ReinterpretCast<{gt}>(), off, 0, TILE * TILE);",
+            f"            Gather({dst}, {src}, off, 0, TILE * TILE);",
             "            q_in.FreeTensor(l_in);",
             "            q_out.EnQue(o_out);",
             f"            o_out = q_out.DeQue<{ct}>();",

@@ -300,6 +300,11 @@ def build_matmul_plan(g: CapturedGraph, chip: Chip | None = None) -> MatmulPlan:
     )
     if rank > 6:
         raise PlanError(f"results of rank {rank} are not covered")
+    if chip is not None and not plan.direct and not chip.has_datacopypad:
+        raise PlanError(
+            f"{chip.name} has no DataCopyPad: the epilogue's odd-sized block rows are not lowered "
+            "for it (a plain product with the operands' dtype as output is)"
+        )
     return plan
 
 
