@@ -65,6 +65,8 @@ def fields(p: MatmulPlan) -> list[tuple[str, str]]:
         ("unitsPerCore", "(batch, M block, N block) units of a small core"),
         ("bigCores", "cores that take one unit more"),
     ]
+    if not p.direct:
+        f.append(("chunkRows", "rows of a base block per epilogue chunk"))
     f += [(f"numel{i}", f"elements of input {i}") for i in range(len(p.inputs))]
     for e in p.epi_inputs:
         for d in range(len(p.out_shape)):
@@ -116,9 +118,10 @@ class MatmulEmitter:
 
     # ---------------------------------------------------------------- UB budget (host)
     def bytes_per_element(self) -> int:
-        """UB bytes per element of a baseM x baseN block: the float result, the input tiles,
-        the output tile and the float work slots (single buffered)."""
-        b = 4 + DSIZE[self.p.out_dtype] + 4 * self.nslots
+        """UB bytes per element of an epilogue chunk (chunkRows x baseN): the input tiles, the
+        output tile and the float work slots (single buffered). The baseM x baseN float result
+        block comes on top."""
+        b = DSIZE[self.p.out_dtype] + 4 * self.nslots
         b += sum(DSIZE[t.dtype] for t in self.epi.values() if t.tile)
         return b + (1 if self.uses_compare else 0)
 
@@ -130,7 +133,7 @@ class MatmulEmitter:
         pre: list[str] = []
         frees: list[str] = []
         if plan is None:  # only a cast of the float result
-            res = Operand("T", "cTile")
+            res = Operand("T", "cTile[rc * ldc]")
             self.nslots = 0
             return self._store(res, ind)
 
@@ -142,7 +145,7 @@ class MatmulEmitter:
                 raise ValueError(f"epilogue leaf {n.op} is not lowered")
             k = n.index or 0
             if k == 0:
-                return Operand("T", "cTile")
+                return Operand("T", "cTile[rc * ldc]")
             t = self.epi[k]
             v = t.var
             off = f"eoff_{v}"
@@ -154,7 +157,7 @@ class MatmulEmitter:
             s, tile = prog.slot()
             if not t.vary_n:  # per-row values: one Duplicate per row of the block
                 lines += [
-                    "for (uint32_t r = 0; r < rows; ++r) {",
+                    "for (uint32_t r = 0; r < crow; ++r) {",
                     f"    float rv = static_cast<float>(gm_{v}.GetValue({off} + r * es_{v}_m));",
                     f"    Duplicate({tile}[r * ldc], rv, ldc);",
                     "}",
@@ -162,7 +165,7 @@ class MatmulEmitter:
                 return Operand("T", tile, s)
             ct = CTYPE[t.dtype]
             q = f"q_{v}"
-            nrows = "rows" if t.vary_m else "1"
+            nrows = "crow" if t.vary_m else "1"
             lines += [
                 f"LocalTensor<{ct}> l_{v} = {q}.AllocTensor<{ct}>();",
                 f"LoadBlock(l_{v}, gm_{v}[{off}], {nrows}, cols, es_{v}_m, ldc);",
@@ -174,7 +177,7 @@ class MatmulEmitter:
                     lines.append(f"DataCopy({tile}, l_{v}, cnt);")
                 else:
                     lines += [
-                        "for (uint32_t r = 0; r < rows; ++r) {",
+                        "for (uint32_t r = 0; r < crow; ++r) {",
                         f"    DataCopy({tile}[r * ldc], l_{v}, ldc);",
                         "}",
                     ]
@@ -184,7 +187,7 @@ class MatmulEmitter:
                 )
                 if not t.vary_m:
                     lines += [
-                        "for (uint32_t r = 1; r < rows; ++r) {",
+                        "for (uint32_t r = 1; r < crow; ++r) {",
                         f"    DataCopy({tile}[r * ldc], {tile}, ldc);",
                         "}",
                     ]
@@ -224,7 +227,7 @@ class MatmulEmitter:
                 conv,
                 "q_out.EnQue(o_out);",
                 f"o_out = q_out.DeQue<{ct}>();",
-                "StoreBlock(gm_out[coff], o_out, rows, cols, N, ldc);",
+                "StoreBlock(gm_out[coff], o_out, crow, cols, N, ldc);",
                 "q_out.FreeTensor(o_out);",
             )
         ]
@@ -347,8 +350,10 @@ class MatmulEmitter:
             L += [
                 "        baseM = td.cube.baseM; baseN = td.cube.baseN;",
                 "        iterOrder = td.cube.iterateOrder;",
-                "        tileElems = baseM * baseN;",
-                "        pipe->InitBuffer(q_c, 1, tileElems * sizeof(float));",
+                "        chunk = td.chunkRows;",
+                "        // Work tiles hold one chunk of rows (whole 256-byte float repeats).",
+                "        tileElems = (chunk * baseN + 63) / 64 * 64;",
+                "        pipe->InitBuffer(q_c, 1, baseM * baseN * sizeof(float));",
                 f"        pipe->InitBuffer(q_out, 1, tileElems * sizeof({ot}));",
             ]
             for t in self.epi.values():
@@ -424,16 +429,14 @@ class MatmulEmitter:
                 "                uint32_t rows = MinU(baseM, tm - bm * baseM);",
                 "                uint32_t cols = MinU(baseN, tn - bn * baseN);",
                 "                uint32_t ldc = baseN;",
-                "                uint32_t cnt = rows * ldc;",
-                "                uint32_t cnt64 = (cnt + 63) / 64 * 64;",
                 "                uint64_t r0 = static_cast<uint64_t>(m0) + bm * baseM;",
                 "                uint64_t c0 = static_cast<uint64_t>(n0) + bn * baseN;",
-                "                uint64_t coff = cBase + static_cast<uint64_t>(bm) * baseM * N + "
+                "                uint64_t boff = cBase + static_cast<uint64_t>(bm) * baseM * N + "
                 "static_cast<uint64_t>(bn) * baseN;",
             ]
             for t in self.epi.values():
                 L.append(
-                    f"                uint64_t eoff_{t.var} = ebase_{t.var} + r0 * es_{t.var}"
+                    f"                uint64_t eblk_{t.var} = ebase_{t.var} + r0 * es_{t.var}"
                     f"[{r - 2}] + c0 * es_{t.var}[{r - 1}];"
                 )
             L += [
@@ -441,7 +444,20 @@ class MatmulEmitter:
                 "                mm.GetTensorC(cTile);",
                 "                q_c.EnQue(cTile);",
                 "                cTile = q_c.DeQue<float>();",
-                *self.epi_lines,
+                "                // The epilogue walks the block in chunks of rows (its tiles are",
+                "                // chunk x baseN, so the base block is not bound by them).",
+                "                for (uint32_t rc = 0; rc < rows; rc += chunk) {",
+                "                    uint32_t crow = MinU(chunk, rows - rc);",
+                "                    uint32_t cnt = crow * ldc;",
+                "                    uint32_t cnt64 = (cnt + 63) / 64 * 64;",
+                "                    uint64_t coff = boff + static_cast<uint64_t>(rc) * N;",
+                *[
+                    f"                    uint64_t eoff_{t.var} = eblk_{t.var} + "
+                    f"static_cast<uint64_t>(rc) * es_{t.var}[{r - 2}];"
+                    for t in self.epi.values()
+                ],
+                *["    " + x for x in self.epi_lines],
+                "                }",
                 "                q_c.FreeTensor(cTile);",
                 "            }",
             ]
@@ -466,7 +482,7 @@ class MatmulEmitter:
             L += [
                 "    TQue<QuePosition::VECIN, 1> q_c;",
                 "    TQue<QuePosition::VECOUT, 1> q_out;",
-                "    uint32_t baseM = 0, baseN = 0, iterOrder = 0, tileElems = 0;",
+                "    uint32_t baseM = 0, baseN = 0, iterOrder = 0, tileElems = 0, chunk = 1;",
             ]
             if self.nslots:
                 L += ["    TBuf<QuePosition::VECCALC> poolBuf;", "    LocalTensor<float> pool;"]
@@ -515,8 +531,9 @@ class MatmulEmitter:
             "",
             "namespace optiling {",
             f"constexpr uint64_t UB_RESERVE = {UB_RESERVE};",
-            f"// UB bytes per element of a baseM x baseN block: {self.bytes_per_element()}",
-            f"constexpr uint64_t BLOCK_BYTES_PER_ELEM = {self.bytes_per_element()};",
+            f"// UB bytes per element of an epilogue chunk (chunkRows x baseN): "
+            f"{self.bytes_per_element()}",
+            f"constexpr uint64_t CHUNK_BYTES_PER_ELEM = {self.bytes_per_element()};",
             "",
             "static uint64_t Dim(gert::TilingContext* context, uint32_t input, uint32_t dim)",
             "{",
@@ -594,26 +611,31 @@ class MatmulEmitter:
         ]
         if not p.direct:
             L += [
-                "    // Base block: the float result, the epilogue's input and work tiles and the",
-                "    // output tile must fit UB together; N first (long DataCopyPad rows), M fills",
-                "    // the rest, both in whole 16 x 16 fractals.",
+                "    // Base block: up to 128 x 128 (whole 16 x 16 fractals); its float result sits",
+                "    // in UB whole, and the epilogue walks it in chunks of rows whose tiles fill",
+                "    // the rest of UB.",
                 "    uint64_t budget = ubSize > UB_RESERVE ? ubSize - UB_RESERVE : 0;",
-                "    uint64_t maxElems = budget / BLOCK_BYTES_PER_ELEM;",
                 f"    uint32_t baseN = Align(static_cast<uint32_t>(singleN), {BASE_ALIGN});",
                 f"    if (baseN > {BASE_CAP}) {{",
                 f"        baseN = {BASE_CAP};",
                 "    }",
-                f"    uint64_t fitM = maxElems / baseN / {BASE_ALIGN} * {BASE_ALIGN};",
                 f"    uint32_t baseM = Align(static_cast<uint32_t>(singleM), {BASE_ALIGN});",
                 f"    if (baseM > {BASE_CAP}) {{",
                 f"        baseM = {BASE_CAP};",
                 "    }",
-                "    if (baseM > fitM) {",
-                "        baseM = static_cast<uint32_t>(fitM);",
+                "    uint64_t block = static_cast<uint64_t>(baseM) * baseN * sizeof(float);",
+                "    // + 64 elements: the chunk tiles are rounded up to whole float repeats.",
+                "    uint64_t perRow = baseN * CHUNK_BYTES_PER_ELEM;",
+                "    uint64_t left = budget > block + 64 * CHUNK_BYTES_PER_ELEM ?"
+                " budget - block - 64 * CHUNK_BYTES_PER_ELEM : 0;",
+                "    uint64_t chunkRows = left / perRow;",
+                "    if (chunkRows > baseM) {",
+                "        chunkRows = baseM;",
                 "    }",
-                f"    if (baseM < {BASE_ALIGN}) {{",
-                "        return ge::GRAPH_FAILED;  // the epilogue does not fit one fractal row",
+                "    if (chunkRows == 0) {",
+                "        return ge::GRAPH_FAILED;  // not one row of the epilogue fits UB",
                 "    }",
+                "    tiling.set_chunkRows(static_cast<uint32_t>(chunkRows));",
                 "    mt.SetFixSplit(static_cast<int32_t>(baseM), static_cast<int32_t>(baseN), -1);",
                 "    if (mt.GetTiling(tiling.cube) == -1) {",
                 "        return ge::GRAPH_FAILED;",

@@ -469,8 +469,8 @@ def matmul_text(p: MatmulPlan) -> str:
         lines.append(f"output {p.out_dtype}{p.out_shape}: IterateAll straight to GM")
     else:
         lines.append(
-            "epilogue: per baseM x baseN block GetTensorC into UB (float32), then the vector "
-            f"plan below, cast to {p.out_dtype}, DataCopyPad rows to GM"
+            "epilogue: per baseM x baseN block GetTensorC into UB (float32), then per chunk of "
+            f"its rows the vector plan below, cast to {p.out_dtype}, DataCopyPad rows to GM"
         )
         if p.epilogue is not None:
             lines += ["  " + x for x in plan_text(p.epilogue).splitlines()]
