@@ -611,9 +611,9 @@ class MatmulEmitter:
         ]
         if not p.direct:
             L += [
-                "    // Base block: up to 128 x 128 (whole 16 x 16 fractals); its float result sits",
-                "    // in UB whole, and the epilogue walks it in chunks of rows whose tiles fill",
-                "    // the rest of UB.",
+                "    // Base block: up to 128 x 128 (whole 16 x 16 fractals); its float result",
+                "    // sits in UB whole, and the epilogue walks it in chunks of rows whose tiles",
+                "    // fill the rest of UB.",
                 "    uint64_t budget = ubSize > UB_RESERVE ? ubSize - UB_RESERVE : 0;",
                 f"    uint32_t baseN = Align(static_cast<uint32_t>(singleN), {BASE_ALIGN});",
                 f"    if (baseN > {BASE_CAP}) {{",
