@@ -53,7 +53,7 @@ def _epi_tensors(p: MatmulPlan) -> dict[int, EpiTensor]:
 def fields(p: MatmulPlan) -> list[tuple[str, str]]:
     """The uint32 tiling fields after the TCubeTiling, (name, comment)."""
     f = [("M", "rows of the result"), ("N", "columns of the result"), ("K", "reduction length")]
-    for j in range(len(p.batch)):
+    for j in range(0 if p.folded else len(p.batch)):
         f += [
             (f"bat{j}", f"batch axis {j} of the result"),
             (f"aBs{j}", f"A's element stride along batch axis {j} (0: broadcast)"),
@@ -236,7 +236,7 @@ class MatmulEmitter:
     def kernel(self) -> str:
         p = self.p
         at, ot = CTYPE[p.dtype], CTYPE[p.out_dtype]
-        nb = len(p.batch)
+        nb = 0 if p.folded else len(p.batch)
         ins = [f"GM_ADDR in{i}" for i in range(len(p.inputs))]
         a, b = f"in{p.a.input}", f"in{p.b.input}"
         ta = "true" if p.a.trans else "false"
@@ -566,8 +566,10 @@ class MatmulEmitter:
             f"    uint64_t K = {_dim(p.k.input, p.k.dim)};",
             "    uint64_t batches = 1;",
         ]
-        nb = len(p.batch)
-        for j, d in enumerate(p.batch):
+        nb = 0 if p.folded else len(p.batch)
+        if p.folded:  # one [batch * M, K] product: A's batch axes join its rows
+            L += [f"    M *= {_dim(d.input, d.dim)};" for d in p.batch]
+        for j, d in enumerate(p.batch[:nb]):
             L.append(f"    uint64_t bat{j} = {_dim(d.input, d.dim)};")
             L.append(f"    batches *= bat{j};")
             for name, op, t in (("a", p.a, A), ("b", p.b, B)):

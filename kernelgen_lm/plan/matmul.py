@@ -86,6 +86,9 @@ class MatmulPlan(BaseModel):
     a: MmOperand
     b: MmOperand
     batch: list[DimRef]  # output batch axes (before M, N)
+    # The batch axes fold into M (A holds every batch, B none, and the epilogue reads nothing
+    # that varies along batch or M except whole-result tensors): one [batch * M, K] product.
+    folded: bool = False
     m: DimRef
     n: DimRef
     k: DimRef
@@ -300,12 +303,32 @@ def build_matmul_plan(g: CapturedGraph, chip: Chip | None = None) -> MatmulPlan:
     )
     if rank > 6:
         raise PlanError(f"results of rank {rank} are not covered")
+    plan.folded = _foldable(plan)
     if chip is not None and not plan.direct and not chip.has_datacopypad:
         raise PlanError(
             f"{chip.name} has no DataCopyPad: the epilogue's odd-sized block rows are not lowered "
             "for it (a plain product with the operands' dtype as output is)"
         )
     return plan
+
+
+def _foldable(p: MatmulPlan) -> bool:
+    """Whether the batch axes can join M: A carries them all (no broadcast, not transposed), B
+    none, and every epilogue input either spans batch and M exactly like the result (so row
+    `b * M + m` is its row too) or varies along neither."""
+    if not p.batch or p.a.trans:
+        return False
+    A, B = p.inputs[p.a.input], p.inputs[p.b.input]
+    r = len(p.out_shape)
+    if len(A.shape) != r or A.shape[:-2] != p.out_shape[:-2] or any(s != 1 for s in B.shape[:-2]):
+        return False
+    for e in p.epi_inputs:
+        t = p.inputs[e.input]
+        lead = [1] * (r - len(t.shape)) + list(t.shape)
+        rows = lead[: r - 1]
+        if rows != p.out_shape[: r - 1] and any(x != 1 for x in rows):
+            return False
+    return True
 
 
 def _addmm_epilogue(
@@ -459,7 +482,8 @@ def matmul_text(p: MatmulPlan) -> str:
         f"A = {A.name}{A.shape}" + (" (transposed: holds [.., K, M])" if p.a.trans else ""),
         f"B = {B.name}{B.shape}" + (" (transposed: holds [.., N, K])" if p.b.trans else ""),
         f"M = {dim(p.m)}, N = {dim(p.n)}, K = {dim(p.k)}; batch = "
-        + ("[" + ", ".join(dim(d) for d in p.batch) + "]" if p.batch else "none"),
+        + ("[" + ", ".join(dim(d) for d in p.batch) + "]" if p.batch else "none")
+        + (" (folded into M: one [batch * M, K] product)" if p.folded else ""),
         f"cube: Matmul high-level API, {p.dtype} x {p.dtype} -> float32 accumulate"
         + (f", bias {names[p.bias]} (SetBias)" if p.bias is not None else ""),
         "split: host MultiCoreMatmulTiling over M and N (SetDim = cube cores / batches); work "

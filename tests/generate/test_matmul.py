@@ -126,3 +126,12 @@ def test_variants_grow_m_n_k_together_and_parameters_pin_theirs(tmp_path: Path) 
     linear = build_matmul_plan(capture(STUBS / "mm_linear_fp32.py"))
     assert linear.bias is not None and linear.epilogue is None  # bias added by the Matmul API
     assert matmul_variants(linear) == [[[48, 37]]]  # weight [29, 37] pins N and K
+
+
+def test_batches_fold_into_m_only_where_every_row_maps_to_one_result_row() -> None:
+    def plan(stub: str):
+        return build_matmul_plan(capture(STUBS / f"{stub}.py"))
+
+    assert plan("mm_linear_fp16").folded  # [2, 37, 24] x weight: one [74, 24] product
+    assert not plan("mm_bcast_fp32").folded  # B has its own batch axis
+    assert not plan("mm_bcast_residual_fp32").folded  # the residual repeats per batch

@@ -24,8 +24,7 @@ SEEDED: list[tuple[str, str, str, str, str, tuple[str, ...]]] = [
         "exp-on-int32",
         "dtype-support",
         ADD,
-        f"{AS_INT}        Exp(zi, xi, 8);  // BUG\n"
-        f"        {ADD}",
+        f"{AS_INT}        Exp(zi, xi, 8);  // BUG\n        {ADD}",
         "float32",
         ("Exp", "int32_t", "ascend910b2"),
     ),
@@ -33,8 +32,7 @@ SEEDED: list[tuple[str, str, str, str, str, tuple[str, ...]]] = [
         "div-on-int32",
         "dtype-support",
         ADD,
-        f"{AS_INT}        Div(zi, xi, xi, 8);  // BUG\n"
-        f"        {ADD}",
+        f"{AS_INT}        Div(zi, xi, xi, 8);  // BUG\n        {ADD}",
         "float32",
         ("Div", "int32_t"),
     ),
