@@ -14,8 +14,9 @@ baddbmm and broadcast-batched matmul all export to these) becomes
 - `addmm(c, a, b, beta, alpha)` is the product plus the epilogue `alpha * mm + beta * c`, except
   a float32 bias row with alpha = beta = 1 (nn.Linear in fp32), which the Matmul API adds itself.
 
-Runtime sizes are (input, dim) pairs read by the host TilingFunc, so one build serves every
-shape of the captured layout.
+Batch axes that only A carries (nn.Linear on [B, S, H]) fold into M when the epilogue allows
+(`folded`): one [B * S, H] product split over all cube cores. Runtime sizes are (input, dim)
+pairs read by the host TilingFunc, so one build serves every shape of the captured layout.
 """
 
 from __future__ import annotations
