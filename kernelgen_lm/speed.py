@@ -21,9 +21,9 @@ like with like. Assumptions (a MODEL, not a measurement; every figure printed sa
 - a matrix product (`MATMUL_K`) runs on the cube cores: its MACs (result elements x K) at the
   chip's cube rate, spread over all cube cores (at most one block per 16 x 16 result fractal),
   each operand read once (no re-reads across blocks: this favours eager).
-- a contiguous copy (`contiguous`, `clone`) of a transposed view, or a transposed view returned
-  as the output (the caller gets a strided view; the kernel writes the contiguous result), is
-  one copy launch (`TRANSPOSED_VIEWS`).
+- a contiguous copy (`contiguous`, `clone`) of a strided view (transpose, slice), or such a
+  view returned as the output (the caller gets a strided view; the kernel writes the contiguous
+  result), is one copy launch (`STRIDED_VIEWS`).
 
 `speedup = eager_us / kernel_us`.
 """
@@ -182,7 +182,13 @@ MATMUL_K: dict[str, int] = {
 }
 FRACTAL = 16 * 16  # result elements of one cube fractal
 # Views whose contiguous copy is a real eager kernel (a strided read).
-TRANSPOSED_VIEWS = ("aten.transpose.int", "aten.permute.default", "aten.t.default")
+STRIDED_VIEWS = (
+    "aten.transpose.int",
+    "aten.permute.default",
+    "aten.t.default",
+    "aten.slice.Tensor",
+    "aten.narrow.default",
+)
 COPY_OPS = ("aten.contiguous.default", "aten.clone.default")
 
 
@@ -294,7 +300,7 @@ def eager_time(graph: CapturedGraph, chip: Chip) -> EagerCost:
     dtypes = _dtypes(graph)
     ops: list[EagerOp] = []
     nodes = _eager_nodes(graph)
-    transposed = {n.name for n in nodes if n.target in TRANSPOSED_VIEWS}
+    transposed = {n.name for n in nodes if n.target in STRIDED_VIEWS}
     read = {r for n in nodes for r in _refs([*n.args, *n.kwargs.values()])}
     for node in nodes:
         src = _refs(node.args[:1])

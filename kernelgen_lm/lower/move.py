@@ -62,8 +62,10 @@ def _fields(p: MovePlan) -> list[tuple[str, str]]:
     f = [("outer", "product of the axes before the cat axis"), ("width", "output row length")]
     for k in range(len(p.parts)):
         f += [
-            (f"inner{k}", f"row length of part {k}"),
+            (f"inner{k}", f"columns part {k} moves per row"),
             (f"offset{k}", f"part {k}'s first column in the output row"),
+            (f"inStride{k}", f"row length of part {k}'s input"),
+            (f"inOffset{k}", f"part {k}'s first column in its input row"),
             (f"tileCols{k}", f"columns per tile of part {k} (32-byte multiple)"),
             (f"tileRows{k}", f"rows per tile of part {k}"),
             (f"colBlocks{k}", f"column blocks of part {k}"),
@@ -126,6 +128,7 @@ def move_host(p: MovePlan, chip: Chip) -> str:
     else:
         first = p.parts[0]
         outer = " * ".join(f"Dim(context, {first}, {d})" for d in range(p.dim)) or "1"
+        after = " * ".join(f"Dim(context, {first}, {d})" for d in range(p.dim + 1, rank)) or "1"
         elems = CAT_TILE_BYTES // sz
         blk = 32 // sz  # elements per 32-byte block
         L += [
@@ -133,10 +136,29 @@ def move_host(p: MovePlan, chip: Chip) -> str:
             "    uint64_t width = 0;",
             "    uint64_t units = 0;",
         ]
+        if p.op == "slice":
+            L += [
+                "    // torch's slice bounds: negative from the end, clamped to the axis.",
+                f"    int64_t size = static_cast<int64_t>(Dim(context, {first}, {p.dim}));",
+                f"    int64_t start = {p.start}, end = {min(p.end, 2**62)};",
+                "    start = start < 0 ? start + size : start;",
+                "    end = end < 0 ? end + size : end;",
+                "    start = start < 0 ? 0 : (start > size ? size : start);",
+                "    end = end < start ? start : (end > size ? size : end);",
+                f"    uint64_t after = {after};",
+                "    uint64_t inner0 = static_cast<uint64_t>(end - start) * after;",
+                "    tiling.set_inStride0(static_cast<uint32_t>(size * after));",
+                "    tiling.set_inOffset0(static_cast<uint32_t>(start * after));",
+            ]
         for k, i in enumerate(p.parts):
             inner = " * ".join(f"Dim(context, {i}, {d})" for d in range(p.dim, rank))
+            if p.op == "cat":
+                L += [
+                    f"    uint64_t inner{k} = {inner};",
+                    f"    tiling.set_inStride{k}(static_cast<uint32_t>(inner{k}));",
+                    f"    tiling.set_inOffset{k}(0);",
+                ]
             L += [
-                f"    uint64_t inner{k} = {inner};",
                 f"    uint64_t tileCols{k} = (inner{k} + {blk - 1}) / {blk} * {blk};",
                 f"    if (tileCols{k} > {elems}) {{",
                 f"        tileCols{k} = {elems};",
@@ -165,6 +187,19 @@ def move_host(p: MovePlan, chip: Chip) -> str:
             "    gert::Shape* y = context->GetOutputShape(0);",
             f"    y->SetDimNum({rank});",
             *[f"    y->SetDim({d}, x->GetDim({d}));" for d in range(rank) if d != p.dim],
+        ]
+    if p.op == "slice":
+        infer += [
+            f"    int64_t size = x->GetDim({p.dim});",
+            f"    int64_t start = {p.start}, end = {min(p.end, 2**62)};",
+            "    start = start < 0 ? start + size : start;",
+            "    end = end < 0 ? end + size : end;",
+            "    start = start < 0 ? 0 : (start > size ? size : start);",
+            "    end = end < start ? start : (end > size ? size : end);",
+            f"    y->SetDim({p.dim}, end - start);",
+        ]
+    elif p.op == "cat":
+        infer += [
             f"    int64_t along = 0;  // the cat axis: the sum over the {len(p.parts)} parts",
             *[
                 f"    const gert::Shape* x{k} = context->GetInputShape({i});"
@@ -296,8 +331,9 @@ def move_kernel(p: MovePlan, chip: Chip) -> str:
     for k, i in enumerate(p.parts):
         sets += [
             f"        gm_p[{k}].SetGlobalBuffer((__gm__ {ct}*)in{i}, "
-            f"static_cast<uint64_t>(td.outer) * td.inner{k});",
+            f"static_cast<uint64_t>(td.outer) * td.inStride{k});",
             f"        inner[{k}] = td.inner{k}; offset[{k}] = td.offset{k};",
+            f"        inStride[{k}] = td.inStride{k}; inOffset[{k}] = td.inOffset{k};",
             f"        tileCols[{k}] = td.tileCols{k}; tileRows[{k}] = td.tileRows{k};",
             f"        colBlocks[{k}] = td.colBlocks{k}; first[{k}] = td.units{k};",
         ]
@@ -333,7 +369,8 @@ def move_kernel(p: MovePlan, chip: Chip) -> str:
         "            uint32_t rows = MinU(tileRows[k], outer - r0);",
         "            uint32_t cols = MinU(tileCols[k], inner[k] - c0);",
         f"            LocalTensor<{ct}> t = q.AllocTensor<{ct}>();",
-        "            LoadBlock(t, gm_p[k][r0 * inner[k] + c0], rows, cols, inner[k], tileCols[k]);",
+        "            LoadBlock(t, gm_p[k][r0 * inStride[k] + inOffset[k] + c0], rows, cols,",
+        "                      inStride[k], tileCols[k]);",
         "            q.EnQue(t);",
         f"            t = q.DeQue<{ct}>();",
         "            StoreBlock(gm_out[r0 * width + offset[k] + c0], t, rows, cols, width, "
@@ -346,6 +383,7 @@ def move_kernel(p: MovePlan, chip: Chip) -> str:
         "    TQueBind<TPosition::VECIN, TPosition::VECOUT, 2> q;",
         f"    GlobalTensor<{ct}> gm_p[PARTS], gm_out;",
         "    uint64_t inner[PARTS] = {0}, offset[PARTS] = {0}, tileCols[PARTS] = {0};",
+        "    uint64_t inStride[PARTS] = {0}, inOffset[PARTS] = {0};",
         "    uint64_t tileRows[PARTS] = {0}, colBlocks[PARTS] = {0}, first[PARTS] = {0};",
         "    uint64_t outer = 0, width = 0, unitStart = 0, unitEnd = 0;",
         "};",

@@ -4,7 +4,9 @@
   `x.t()`, `x.mT`, with or without `.contiguous()`): square tiles through UB, each transposed by
   one vector Gather with a byte-offset table built once per core;
 - `cat`: one `torch.cat` of model inputs along any axis: each input is a [outer, inner] matrix
-  copied row block by row block into its column range of the [outer, sum(inner)] output.
+  copied row block by row block into its column range of the [outer, sum(inner)] output;
+- `slice`: one step-1 slice (`x[:, a:b]`, `narrow`) of a model input along any axis: the
+  same row-block copy, from a column range of each input row.
 """
 
 from __future__ import annotations
@@ -19,19 +21,27 @@ from kernelgen_lm.plan.graph import PlanError
 
 # Ops that leave values as they are (contiguous copies, metadata checks).
 PASS = ("aten.clone.default", "aten._assert_tensor_metadata.default", "aten.alias.default")
-MOVE_OPS = ("aten.permute.default", "aten.transpose.int", "aten.t.default", "aten.cat.default")
+MOVE_OPS = (
+    "aten.permute.default",
+    "aten.transpose.int",
+    "aten.t.default",
+    "aten.cat.default",
+    "aten.slice.Tensor",
+)
 MOVE_DTYPES = ("float32", "float16", "bfloat16")
 
 
 class MovePlan(BaseModel):
     op_name: str
     kernel_name: str
-    op: Literal["transpose", "cat"]
+    op: Literal["transpose", "cat", "slice"]
     inputs: list[TensorSpec]
     dtype: str
     out_shape: list[int]
     parts: list[int] = []  # cat: the kernel input of each concatenated tensor, in order
-    dim: int = 0  # cat: the axis (non-negative)
+    dim: int = 0  # cat, slice: the axis (non-negative)
+    start: int = 0  # slice: torch's bounds (negative from the end; clamped at run time)
+    end: int = 0
 
 
 def is_move_graph(g: CapturedGraph) -> bool:
@@ -65,9 +75,28 @@ def build_move_plan(g: CapturedGraph) -> MovePlan:
         )
     src = node.args[0]
     if not isinstance(src, NodeRef) or src.ref not in names:
-        raise PlanError("transpose of a computed value is not covered (a model input only)")
+        raise PlanError(f"{node.target} of a computed value is not covered (a model input only)")
     x = g.inputs[names.index(src.ref)]
     rank = len(x.shape)
+    if node.target == "aten.slice.Tensor":
+        a = [*node.args, None, None, None, None][1:5]
+        dim = int(a[0] or 0) % rank
+        start = int(a[1]) if a[1] is not None else 0
+        end = int(a[2]) if a[2] is not None else 2**62
+        if a[3] not in (None, 1):
+            raise PlanError(f"slice with step {a[3]} is not covered (step 1 only)")
+        if x.dtype not in MOVE_DTYPES:
+            raise PlanError(f"slice of {x.dtype} is not covered")
+        return MovePlan(
+            **base,
+            op="slice",
+            dtype=x.dtype,
+            out_shape=node.shape,
+            parts=[names.index(x.name)],
+            dim=dim,
+            start=start,
+            end=min(end, 2**62),
+        )
     if node.target == "aten.permute.default":
         dims = [int(d) % rank for d in node.args[1]]  # type: ignore[union-attr]
     elif node.target == "aten.transpose.int":
@@ -97,6 +126,15 @@ def move_text(p: MovePlan) -> str:
             "split: work units = (batch, 64-row block, 64-column block) over the vector cores, "
             "big/small split; each block: DataCopyPad in, one Gather (byte-offset table built "
             "once per core) into the transposed block, DataCopyPad out",
+        ]
+    elif p.op == "slice":
+        x = p.inputs[p.parts[0]]
+        body = [
+            f"slice {x.name}{x.shape} along axis {p.dim} [{p.start}:{p.end}] -> "
+            f"{p.dtype}{p.out_shape}",
+            "input viewed as [outer, size * after]; each output row is the column range "
+            "[start * after, end * after) of its input row (bounds clamped at run time); work "
+            "units = (row block, column block) over the vector cores",
         ]
     else:
         body = [

@@ -1,5 +1,6 @@
 """Data movement on the rule path: the last-two-axes transpose (through UB, one Gather per
-tile) and cat validate on the emulator with odd sizes; other permutes are refused."""
+tile), cat and step-1 slices validate on the emulator with odd sizes; other permutes and
+strided slices are refused."""
 
 from __future__ import annotations
 
@@ -51,15 +52,22 @@ def test_every_move_stub_validates(stub: str, tmp_path: Path, capsys) -> None:
     check_validated(stub, tmp_path, capsys)
 
 
-def test_other_permutes_are_refused(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("body", "reason"),
+    [
+        ("x.permute(2, 0, 1).contiguous()", "only the last-two-axes transpose"),
+        ("x[:, ::2]", "step 1 only"),
+    ],
+)
+def test_unsupported_moves_are_refused(tmp_path: Path, body: str, reason: str) -> None:
     p = tmp_path / "stub.py"
     p.write_text(
         "import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n"
-        "    def forward(self, x):\n        return x.permute(2, 0, 1).contiguous()\n\n\n"
+        f"    def forward(self, x):\n        return {body}\n\n\n"
         "def get_inputs():\n    return [torch.randn(3, 4, 5)]\n\n\n"
         "def get_init_inputs():\n    return []\n"
     )
     graph = capture(p)
     assert is_move_graph(graph)
-    with pytest.raises(PlanError, match="only the last-two-axes transpose"):
+    with pytest.raises(PlanError, match=reason):
         build_move_plan(graph)
