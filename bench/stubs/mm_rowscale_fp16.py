@@ -1,4 +1,4 @@
-"""(a @ b) * per-row scale + per-column shift, fp16."""
+"""sigmoid((a @ b) * per-row scale + per-column shift), fp16."""
 
 import torch
 import torch.nn as nn
