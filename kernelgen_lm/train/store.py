@@ -79,10 +79,8 @@ class EditStore:
             self._db.execute("PRAGMA synchronous=NORMAL")
             version = self._db.execute("PRAGMA user_version").fetchone()[0]
             if version > SCHEMA_VERSION:
-                raise StoreError(
-                    f"{path} has schema version {version}; this version of "
-                    f"kernelgen reads up to {SCHEMA_VERSION}"
-                )
+                raise StoreError(f"{path} has schema version {version}; this version of "
+                                 f"kernelgen reads up to {SCHEMA_VERSION}")
             with self._db:
                 self._db.executescript(_SCHEMA)
                 self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
@@ -93,55 +91,24 @@ class EditStore:
     def in_workspace(cls, root: Path) -> EditStore:
         return cls(root / STORE_PATH)
 
-    def add(
-        self,
-        kind: str,
-        file: str,
-        suggestion: str,
-        *,
-        prefix: str = "",
-        suffix: str = "",
-        source: str = "",
-        validation: dict[str, Any] | None = None,
-        meta: dict[str, Any] | None = None,
-    ) -> int:
+    def add(self, kind: str, file: str, suggestion: str, *, prefix: str = "", suffix: str = "",
+            source: str = "", validation: dict[str, Any] | None = None,
+            meta: dict[str, Any] | None = None) -> int:
         with self._lock, self._db:
             cur = self._db.execute(
                 "INSERT INTO edits (kind, created, file, prefix, suffix, suggestion, source, "
                 "validation, meta) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    kind,
-                    time.time(),
-                    file,
-                    prefix,
-                    suffix,
-                    suggestion,
-                    source,
-                    json.dumps(validation) if validation is not None else None,
-                    json.dumps(meta or {}),
-                ),
-            )
+                (kind, time.time(), file, prefix, suffix, suggestion, source,
+                 json.dumps(validation) if validation is not None else None,
+                 json.dumps(meta or {})))
             return int(cur.lastrowid or 0)
 
     def edits(self, kind: str | None = None) -> list[Edit]:
         query = "SELECT * FROM edits" + (" WHERE kind = ?" if kind else "") + " ORDER BY id"
         with self._lock:
             rows = self._db.execute(query, (kind,) if kind else ()).fetchall()
-        return [
-            Edit(
-                r[0],
-                r[1],
-                r[2],
-                r[3],
-                r[4],
-                r[5],
-                r[6],
-                r[7],
-                json.loads(r[8]) if r[8] else None,
-                json.loads(r[9] or "{}"),
-            )
-            for r in rows
-        ]
+        return [Edit(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7],
+                     json.loads(r[8]) if r[8] else None, json.loads(r[9] or "{}")) for r in rows]
 
     def export_jsonl(self, out: Path) -> int:
         """Writes every edit as one JSON line (for datasets); returns how many."""

@@ -12,21 +12,14 @@ from ascend_tools.catalog.emulator_scan import scan_emulator
 # uses: snake_case (check_access, ub_used, data_type_by_name), a KG_/KERNELGEN_ macro prefix,
 # or a k-prefixed table (kDataTypeTable).
 _INTERNAL_NAME = re.compile(
-    r"^(?:[a-z][a-z0-9]*_[a-z0-9_]*|[a-z]+|KG_\w+|KERNELGEN_\w+|k[A-Z]\w*)$"
-)
+    r"^(?:[a-z][a-z0-9]*_[a-z0-9_]*|[a-z]+|KG_\w+|KERNELGEN_\w+|k[A-Z]\w*)$")
 # CamelCase internals, named one by one.
 INTERNAL_HELPERS = {
-    "DataTypeFacts",
-    "FormatFacts",  # dtype/format tables behind ge::TypeUtils
+    "DataTypeFacts", "FormatFacts",  # dtype/format tables behind ge::TypeUtils
     "ElementwiseTmpFacts",  # table behind the Get*MaxMinTmpSize host helpers
     "KernelgenOpKey",  # key type of the emulator's tiling-struct registry
-    "DtypeSupport",
-    "PipeModel",
-    "GmModel",
-    "Pipe",
-    "EventPipes",  # emulator check machinery
-    "NodeData",
-    "TensorSlot",  # storage behind gert contexts
+    "DtypeSupport", "PipeModel", "GmModel", "Pipe", "EventPipes",  # emulator check machinery
+    "NodeData", "TensorSlot",  # storage behind gert contexts
 }
 # Names that are real AscendC but written lower-case by the vendor (so the rule above would
 # wrongly call them internal).
@@ -35,25 +28,20 @@ LOWERCASE_API = {"printf", "half", "bfloat16_t", "event_t", "pipe_t", "int4b_t"}
 
 def _internal(name: str) -> bool:
     return name not in LOWERCASE_API and (
-        bool(_INTERNAL_NAME.match(name)) or name in INTERNAL_HELPERS
-    )
+        bool(_INTERNAL_NAME.match(name)) or name in INTERNAL_HELPERS)
 
 
 def test_every_emulator_api_is_in_the_catalog() -> None:
     api, cat = scan_emulator(), load_catalog()
-    missing = sorted(
-        f"{n} ({h})" for n, h in api.names.items() if not _internal(n) and not cat.lookup(n)
-    )
+    missing = sorted(f"{n} ({h})" for n, h in api.names.items()
+                     if not _internal(n) and not cat.lookup(n))
     assert not missing, "emulator APIs missing from the catalog: " + ", ".join(missing)
 
 
 def test_every_emulator_member_is_in_the_catalog() -> None:
     api, cat = scan_emulator(), load_catalog()
-    missing = sorted(
-        f"{o}::{n} ({h})"
-        for (o, n), h in api.members.items()
-        if not _internal(n) and not _internal(o) and not cat.has_member(o, n)
-    )
+    missing = sorted(f"{o}::{n} ({h})" for (o, n), h in api.members.items()
+                     if not _internal(n) and not _internal(o) and not cat.has_member(o, n))
     assert not missing, "emulator members missing from the catalog: " + ", ".join(missing)
 
 

@@ -78,13 +78,8 @@ def make_input(kind: str, gen: torch.Generator) -> torch.Tensor:
     return x
 
 
-C_TYPES = {
-    "float32": "float",
-    "float16": "half",
-    "bfloat16": "bfloat16_t",
-    "int32": "int32_t",
-    "int16": "int16_t",
-}
+C_TYPES = {"float32": "float", "float16": "half", "bfloat16": "bfloat16_t", "int32": "int32_t",
+           "int16": "int16_t"}
 
 
 def documented(op: str, dtype: str) -> bool:

@@ -21,9 +21,8 @@ def kernel_path(texts: dict[str, str]) -> str:
     return next(p for p in texts if "op_host" not in p)
 
 
-def lint_texts(
-    texts: dict[str, str], chip: str = "ascend910b2", shapes: list[list[int]] | None = None
-) -> list[Diagnostic]:
+def lint_texts(texts: dict[str, str], chip: str = "ascend910b2",
+               shapes: list[list[int]] | None = None) -> list[Diagnostic]:
     analyzer = Analyzer(LintConfig(chip=chip, shapes=shapes))
     out: list[Diagnostic] = []
     for path, text in texts.items():
@@ -49,9 +48,7 @@ def errors(diags: list[Diagnostic]) -> list[Diagnostic]:
 
 
 def fix_and_relint(
-    texts: dict[str, str],
-    code: str,
-    chip: str = "ascend910b2",
+    texts: dict[str, str], code: str, chip: str = "ascend910b2",
     shapes: list[list[int]] | None = None,
 ) -> tuple[dict[str, str], list[Diagnostic]]:
     """Applies the fix of every `code` diagnostic, one at a time, re-linting in between."""

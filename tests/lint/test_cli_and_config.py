@@ -28,9 +28,8 @@ def test_clean_kernel_exits_zero(capsys: pytest.CaptureFixture[str]) -> None:
     assert capsys.readouterr().out == ""
 
 
-def test_error_exits_one_with_compiler_style_text(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_error_exits_one_with_compiler_style_text(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
     path = _bad_file(tmp_path)
     assert main(["lint", str(path)]) == 1
     out = capsys.readouterr().out
@@ -38,9 +37,8 @@ def test_error_exits_one_with_compiler_style_text(
     assert line.startswith(f"{path}:") and ": error: " in line and line.endswith("[ub-overflow]")
 
 
-def test_json_output_has_diagnostics_with_fix_edits(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_json_output_has_diagnostics_with_fix_edits(tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
     path = _bad_file(tmp_path)
     assert main(["lint", str(path), "--format", "json"]) == 1
     data = json.loads(capsys.readouterr().out)
@@ -71,9 +69,8 @@ def test_project_directory_and_shapes_option(capsys: pytest.CaptureFixture[str])
         (["lint", str(CORPUS / "softmax_rows.cpp"), "--shapes", "8xa"], "bad shape"),
     ],
 )
-def test_bad_input_exits_two_with_a_message(
-    argv: list[str], needle: str, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_bad_input_exits_two_with_a_message(argv: list[str], needle: str,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
     assert main(argv) == 2
     assert needle in capsys.readouterr().err
 

@@ -24,15 +24,8 @@ SHAPES = {
 
 
 def test_corpus_has_the_kernel_families_the_issue_asks_for() -> None:
-    for family in (
-        "add_custom",
-        "leaky_relu_tail",
-        "reduce_sum_rows",
-        "softmax_rows",
-        "rms_norm",
-        "gelu_cast",
-        "matmul_custom",
-    ):
+    for family in ("add_custom", "leaky_relu_tail", "reduce_sum_rows", "softmax_rows",
+                   "rms_norm", "gelu_cast", "matmul_custom"):
         assert family in FAMILIES
 
 
@@ -50,11 +43,7 @@ def test_corpus_buffer_sizes_are_evaluated(name: str) -> None:
     for path, text in texts.items():
         analyzer.update(path, text)
     assert analyzer.model is not None
-    ctx = LintContext(
-        analyzer.model,
-        Evaluator(analyzer.model, get_chip(), SHAPES.get(name)),
-        get_chip(),
-        load_catalog(),
-    )
+    ctx = LintContext(analyzer.model, Evaluator(analyzer.model, get_chip(), SHAPES.get(name)),
+                      get_chip(), load_catalog())
     for ib in ctx.init_buffers:
         assert ib.bytes is not None, f"{name}: size of {ib.call.args[0].text} not evaluated"

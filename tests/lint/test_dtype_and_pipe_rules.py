@@ -60,13 +60,10 @@ def test_unsynchronised_tbuf_copy_in_and_out_are_pipe_hazard_errors_both_ways() 
 
 
 def test_the_matching_flags_or_a_full_barrier_clear_the_hazard() -> None:
-    assert (
-        _lint_tbuf(
-            "SetFlag<HardEvent::MTE2_V>(EVENT_ID0); WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);",
-            "PipeBarrier<PIPE_ALL>();",
-        )
-        == []
-    )
+    assert _lint_tbuf(
+        "SetFlag<HardEvent::MTE2_V>(EVENT_ID0); WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);",
+        "PipeBarrier<PIPE_ALL>();",
+    ) == []
     # A flag for another pipe pair orders nothing here.
     wrong = _lint_tbuf(
         "SetFlag<HardEvent::V_S>(EVENT_ID0); WaitFlag<HardEvent::V_S>(EVENT_ID0);",
@@ -83,14 +80,6 @@ def test_a_branch_between_makes_it_a_warning() -> None:
 
 
 def test_corpus_kernels_have_no_pipe_hazard() -> None:
-    for name in (
-        "leaky_relu_tail",
-        "add_custom",
-        "softmax_rows",
-        "rms_norm",
-        "gelu_cast",
-        "reduce_sum_rows",
-        "gen_norm_layernorm_fp32",
-        "gen_red_sum_mid_fp32",
-    ):
+    for name in ("leaky_relu_tail", "add_custom", "softmax_rows", "rms_norm", "gelu_cast",
+                 "reduce_sum_rows", "gen_norm_layernorm_fp32", "gen_red_sum_mid_fp32"):
         assert RuleCode.PIPE_HAZARD.value not in codes(lint_texts(corpus_texts(name))), name

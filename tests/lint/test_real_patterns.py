@@ -53,18 +53,16 @@ def test_queue_shared_with_a_base_class_gets_no_protocol_verdict() -> None:
 
 
 def test_missing_free_tensor_in_a_loop_is_still_an_error_naming_the_loop() -> None:
-    texts = replaced(
-        texts_of("split_queue_methods.cpp"), "        outQueue.FreeTensor(yLocal);\n", ""
-    )
+    texts = replaced(texts_of("split_queue_methods.cpp"), "        outQueue.FreeTensor(yLocal);\n",
+                     "")
     d = only(lint_texts(texts), R.QUEUE_PROTOCOL)
     assert d.severity == Severity.ERROR and "outQueue" in d.message
     assert "run in a loop at split_queue_methods.cpp:41" in d.message
 
 
 def test_tensor_allocated_once_and_kept_is_not_a_leak() -> None:
-    texts = replaced(
-        texts_of("split_queue_methods.cpp"), "        scratchQueue.FreeTensor(scratch);\n", ""
-    )
+    texts = replaced(texts_of("split_queue_methods.cpp"),
+                     "        scratchQueue.FreeTensor(scratch);\n", "")
     assert R.QUEUE_PROTOCOL.value not in codes(lint_texts(texts))
 
 
@@ -91,11 +89,8 @@ def test_kernel_classes_in_tiling_key_branches_each_own_a_tpipe() -> None:
 
 
 def test_two_tpipes_on_one_path_name_both_declarations() -> None:
-    texts = replaced(
-        texts_of("tiling_key_classes.cpp"),
-        "        KernelSmall op;\n",
-        "        TPipe pipe;\n        KernelSmall op;\n",
-    )
+    texts = replaced(texts_of("tiling_key_classes.cpp"), "        KernelSmall op;\n",
+                     "        TPipe pipe;\n        KernelSmall op;\n")
     d = only(lint_texts(texts), R.SINGLE_TPIPE)
     assert d.severity == Severity.ERROR
     assert "pipe (tiling_key_classes.cpp:78)" in d.message and "op.pipe" in d.message
@@ -103,18 +98,15 @@ def test_two_tpipes_on_one_path_name_both_declarations() -> None:
 
 def test_tpipe_declared_in_a_nested_block_after_another_ends_is_fine() -> None:
     line = "    GET_TILING_DATA(tilingData, tiling);\n"
-    texts = replaced(
-        texts_of("tiling_key_classes.cpp"), line, line + "    {\n        TPipe warmup;\n    }\n"
-    )
+    texts = replaced(texts_of("tiling_key_classes.cpp"), line,
+                     line + "    {\n        TPipe warmup;\n    }\n")
     assert R.SINGLE_TPIPE.value not in codes(lint_texts(texts))
 
 
 def test_five_matmul_objects_in_one_class_is_an_error() -> None:
-    texts = replaced(
-        texts_of("tiling_key_classes.cpp"),
-        "    Matmul<A, A, C, C> mm2;\n",
-        "    Matmul<A, A, C, C> mm2;\n    Matmul<A, A, C, C> mm3;\n    Matmul<A, A, C, C> mm4;\n",
-    )
+    texts = replaced(texts_of("tiling_key_classes.cpp"), "    Matmul<A, A, C, C> mm2;\n",
+                     "    Matmul<A, A, C, C> mm2;\n    Matmul<A, A, C, C> mm3;\n"
+                     "    Matmul<A, A, C, C> mm4;\n")
     d = only(lint_texts(texts), R.PARAM_RANGE)
     assert "KernelMm holds 5 Matmul objects" in d.message
 
@@ -125,11 +117,9 @@ def test_regist_matmul_obj_after_init_in_a_sibling_branch_is_fine() -> None:
 
 
 def test_regist_matmul_obj_after_init_on_one_path_is_a_warning() -> None:
-    texts = replaced(
-        texts_of("tiling_key_classes.cpp"),
-        "        KernelMm2 op;\n",
-        "        KernelSmall first;\n        first.Init(x, 2048);\n        KernelMm2 op;\n",
-    )
+    texts = replaced(texts_of("tiling_key_classes.cpp"), "        KernelMm2 op;\n",
+                     "        KernelSmall first;\n        first.Init(x, 2048);\n"
+                     "        KernelMm2 op;\n")
     found = [d for d in lint_texts(texts) if "REGIST_MATMUL_OBJ" in d.message]
     assert len(found) == 1 and found[0].severity == Severity.WARNING
     assert "Init (tiling_key_classes.cpp:" in found[0].message
@@ -143,17 +133,11 @@ def test_bind_queue_tensor_copied_out_is_not_a_position_error() -> None:
 
 def test_vecin_tensor_copied_out_is_a_warning_and_an_l0_tensor_an_error() -> None:
     texts = texts_of("tiling_key_classes.cpp")
-    vecin = replaced(
-        texts,
-        "TQueBind<TPosition::VECIN, TPosition::VECOUT, 2> que;",
-        "TQue<TPosition::VECIN, 2> que;",
-    )
+    vecin = replaced(texts, "TQueBind<TPosition::VECIN, TPosition::VECOUT, 2> que;",
+                     "TQue<TPosition::VECIN, 2> que;")
     assert only(lint_texts(vecin), R.TENSOR_POSITION).severity == Severity.WARNING
-    l0a = replaced(
-        texts,
-        "TQueBind<TPosition::VECIN, TPosition::VECOUT, 2> que;",
-        "TQue<TPosition::A2, 2> que;",
-    )
+    l0a = replaced(texts, "TQueBind<TPosition::VECIN, TPosition::VECOUT, 2> que;",
+                   "TQue<TPosition::A2, 2> que;")
     d = only(lint_texts(l0a), R.TENSOR_POSITION)
     assert d.severity == Severity.ERROR and "position A2" in d.message
 
@@ -172,41 +156,29 @@ def test_field_missing_from_the_struct_its_macro_names_is_an_error() -> None:
 
 
 def test_host_setter_checked_against_its_own_struct() -> None:
-    texts = replaced(
-        texts_of("tiling_project"), "wide.set_splitCol(4096);", "wide.set_epsilon(1.0f);"
-    )
+    texts = replaced(texts_of("tiling_project"), "wide.set_splitCol(4096);",
+                     "wide.set_epsilon(1.0f);")
     d = only(lint_texts(texts), R.TILING_MISMATCH)
     assert "sets epsilon on wide, a NormCustomWideTilingData" in d.message
 
 
 def test_kernel_struct_with_other_type_names_but_same_sizes_matches() -> None:
-    texts = replaced(
-        texts_of("tiling_project"),
-        "    uint32_t rowsPerCore;\n    float epsilon;",
-        "    uint16_t rowsPerCore;\n    float epsilon;",
-    )
+    texts = replaced(texts_of("tiling_project"), "    uint32_t rowsPerCore;\n    float epsilon;",
+                     "    uint16_t rowsPerCore;\n    float epsilon;")
     d = only(lint_texts(texts), R.TILING_MISMATCH)
     assert "rowsPerCore (2 B)" in d.message and "rowsPerCore (4 B)" in d.message
 
 
 def test_parameter_order_of_a_directly_launched_kernel_is_the_callers() -> None:
-    src = (
-        (PATTERNS / "tiling_key_classes.cpp")
-        .read_text()
-        .replace(
-            "keyed_custom_v2(GM_ADDR x, GM_ADDR workspace, GM_ADDR tiling)",
-            "keyed_custom_v2(GM_ADDR x, GM_ADDR workspace, GM_ADDR sync, GM_ADDR param)",
-        )
-    )
+    src = (PATTERNS / "tiling_key_classes.cpp").read_text().replace(
+        "keyed_custom_v2(GM_ADDR x, GM_ADDR workspace, GM_ADDR tiling)",
+        "keyed_custom_v2(GM_ADDR x, GM_ADDR workspace, GM_ADDR sync, GM_ADDR param)")
     assert R.TILING_MISMATCH.value not in codes(lint_texts({"k.cpp": src}))
 
 
 def test_inputs_bound_out_of_opdef_order_are_a_warning_naming_the_binding() -> None:
-    texts = replaced(
-        texts_of("tiling_project"),
-        "norm_custom(GM_ADDR x, GM_ADDR y,",
-        "norm_custom(GM_ADDR y, GM_ADDR x,",
-    )
+    texts = replaced(texts_of("tiling_project"), "norm_custom(GM_ADDR x, GM_ADDR y,",
+                     "norm_custom(GM_ADDR y, GM_ADDR x,")
     d = only(lint_texts(texts), R.TILING_MISMATCH)
     assert d.severity == Severity.WARNING and "y receives x" in d.message
 
@@ -219,21 +191,15 @@ def test_buffers_of_alternative_branches_are_not_added_together() -> None:
 
 
 def test_buffers_on_every_path_over_the_limit_are_an_error_listing_them() -> None:
-    texts = replaced(
-        texts_of("branch_layouts.cpp"),
-        "        if (!wide) {\n",
-        "        pipe->InitBuffer(wideBuf, 70, 64);\n        if (!wide) {\n",
-    )
+    texts = replaced(texts_of("branch_layouts.cpp"), "        if (!wide) {\n",
+                     "        pipe->InitBuffer(wideBuf, 70, 64);\n        if (!wide) {\n")
     d = only(lint_texts(texts), R.BUFFER_COUNT)
     assert d.severity == Severity.ERROR and "holds 70 buffers (wideBuf: 70" in d.message
 
 
 def test_a_branch_over_the_buffer_limit_is_a_warning() -> None:
-    texts = replaced(
-        texts_of("branch_layouts.cpp"),
-        "pipe->InitBuffer(wideBuf, 30,",
-        "pipe->InitBuffer(wideBuf, 62,",
-    )
+    texts = replaced(texts_of("branch_layouts.cpp"), "pipe->InitBuffer(wideBuf, 30,",
+                     "pipe->InitBuffer(wideBuf, 62,")
     d = only(lint_texts(texts), R.BUFFER_COUNT)
     assert d.severity == Severity.WARNING and "may hold 66" in d.message
 
@@ -259,9 +225,8 @@ def test_datacopy_of_a_runtime_tail_is_a_warning_with_the_datacopypad_fix() -> N
 
 
 def test_datacopy_of_a_plain_tail_expression_is_a_warning() -> None:
-    texts = replaced(
-        texts_of("tail_copy.cpp"), TAIL_PAD_IN, "DataCopy(x, xGm[i * tile], length - i * tile);"
-    )
+    texts = replaced(texts_of("tail_copy.cpp"), TAIL_PAD_IN,
+                     "DataCopy(x, xGm[i * tile], length - i * tile);")
     d = only(lint_texts(texts), R.DATACOPY_ALIGN)
     assert d.severity == Severity.WARNING and "(length - i * tile)" in d.message
 
@@ -269,12 +234,9 @@ def test_datacopy_of_a_plain_tail_expression_is_a_warning() -> None:
 def test_tail_rounded_to_whole_blocks_is_not_reported() -> None:
     texts = replaced(texts_of("tail_copy.cpp"), TAIL_PAD_IN, "DataCopy(x, xGm[i * tile], padded);")
     assert R.DATACOPY_ALIGN.value not in codes(lint_texts(texts))
-    block = replaced(
-        texts_of("tail_copy.cpp"),
-        TAIL_PAD_IN,
-        "uint32_t block = 32 / sizeof(float);\n"
-        "            DataCopy(x, xGm[i * tile], count / block * block);",
-    )
+    block = replaced(texts_of("tail_copy.cpp"), TAIL_PAD_IN,
+                     "uint32_t block = 32 / sizeof(float);\n"
+                     "            DataCopy(x, xGm[i * tile], count / block * block);")
     assert R.DATACOPY_ALIGN.value not in codes(lint_texts(block))
 
 
@@ -284,9 +246,8 @@ def test_runtime_count_that_is_not_a_tail_is_not_reported() -> None:
 
 
 def test_tail_of_constants_proved_unaligned_is_an_error() -> None:
-    texts = replaced(
-        texts_of("tail_copy.cpp"), TAIL_PAD_IN, "DataCopy(x, xGm[i * tile], 1000 - 3 * 250);"
-    )
+    texts = replaced(texts_of("tail_copy.cpp"), TAIL_PAD_IN,
+                     "DataCopy(x, xGm[i * tile], 1000 - 3 * 250);")
     d = only(lint_texts(texts), R.DATACOPY_ALIGN)
     assert d.severity == Severity.ERROR and "250 elements x 4 B = 1000 B" in d.message
 
@@ -297,21 +258,16 @@ def test_project_macros_helpers_and_user_class_members_are_not_unknown_apis() ->
 
 
 def test_ascendc_name_the_catalog_lacks_is_only_a_warning() -> None:
-    texts = replaced(
-        texts_of("user_helpers.cpp"),
-        "        pipe->Reset();\n",
-        "        AscendC::ProposalConcat(u, u, 1, 0);\n        u.SetAddrOffsetHint(0);\n",
-    )
+    texts = replaced(texts_of("user_helpers.cpp"), "        pipe->Reset();\n",
+                     "        AscendC::ProposalConcat(u, u, 1, 0);\n"
+                     "        u.SetAddrOffsetHint(0);\n")
     found = [d for d in lint_texts(texts) if d.code == R.UNKNOWN_API.value]
     assert found and all(d.severity == Severity.WARNING for d in found)
 
 
 def test_ascendc_name_respelled_in_another_case_is_an_error_saying_so() -> None:
-    texts = replaced(
-        texts_of("user_helpers.cpp"),
-        "        pipe->Reset();\n",
-        "        AscendC::Datacopy(yGm, u, 4096);\n",
-    )
+    texts = replaced(texts_of("user_helpers.cpp"), "        pipe->Reset();\n",
+                     "        AscendC::Datacopy(yGm, u, 4096);\n")
     d = only(lint_texts(texts), R.UNKNOWN_API)
     assert d.severity == Severity.ERROR and "AscendC spells it DataCopy" in d.message
 
@@ -323,11 +279,8 @@ def test_whole_memory_tbufs_addressed_by_hand_are_only_a_warning() -> None:
 
 
 def test_whole_memory_tbufs_taken_whole_overflow_for_sure() -> None:
-    texts = replaced(
-        texts_of("self_addressed_ub.cpp"),
-        "outBuf.GetWithOffset<float>(1024, 4096)",
-        "outBuf.Get<float>()",
-    )
+    texts = replaced(texts_of("self_addressed_ub.cpp"), "outBuf.GetWithOffset<float>(1024, 4096)",
+                     "outBuf.Get<float>()")
     texts = replaced(texts, "inBuf.GetWithOffset<float>(1024, 0)", "inBuf.Get<float>()")
     assert only(lint_texts(texts), R.UB_OVERFLOW).severity == Severity.ERROR
 
@@ -337,39 +290,28 @@ def test_datacopypad_under_an_arch_condition_is_only_a_warning_on_910() -> None:
     src = (PATTERNS / "tail_copy.cpp").read_text()
     guarded = src.replace(
         "            " + TAIL_PAD_IN,
-        "#if __CCE_AICORE__ == 220\n            " + TAIL_PAD_IN + "\n#endif",
-    )
-    found = [
-        d
-        for d in lint_texts({"k.cpp": guarded}, chip="ascend910")
-        if d.code == R.CHIP_SUPPORT.value
-    ]
+        "#if __CCE_AICORE__ == 220\n            " + TAIL_PAD_IN + "\n#endif")
+    found = [d for d in lint_texts({"k.cpp": guarded}, chip="ascend910")
+             if d.code == R.CHIP_SUPPORT.value]
     assert len(found) == 2  # the guarded copy-in (warning), the unguarded copy-out (error)
     assert sorted(d.severity.value for d in found) == ["error", "warning"]
-    assert "#if __CCE_AICORE__ == 220" in next(
-        d.message for d in found if d.severity == Severity.WARNING
-    )
+    assert "#if __CCE_AICORE__ == 220" in next(d.message for d in found
+                                               if d.severity == Severity.WARNING)
 
 
 def test_include_guard_is_not_a_chip_condition() -> None:
     src = "#ifndef K_H\n#define K_H\n" + (PATTERNS / "tail_copy.cpp").read_text() + "#endif\n"
-    found = [
-        d for d in lint_texts({"k.cpp": src}, chip="ascend910") if d.code == R.CHIP_SUPPORT.value
-    ]
+    found = [d for d in lint_texts({"k.cpp": src}, chip="ascend910")
+             if d.code == R.CHIP_SUPPORT.value]
     assert found and all(d.severity == Severity.ERROR for d in found)
 
 
 def test_bfloat16_in_a_nested_dtype_block_is_only_a_warning_on_310p() -> None:
-    src = (
-        (PATTERNS / "tail_copy.cpp")
-        .read_text()
-        .replace(
-            "            uint32_t padded = (count + 7) / 8 * 8;\n",
-            "            uint32_t padded = (count + 7) / 8 * 8;\n"
-            "            if (padded == 0) {\n                LocalTensor<bfloat16_t> unused;\n"
-            "            }\n",
-        )
-    )
+    src = (PATTERNS / "tail_copy.cpp").read_text().replace(
+        "            uint32_t padded = (count + 7) / 8 * 8;\n",
+        "            uint32_t padded = (count + 7) / 8 * 8;\n"
+        "            if (padded == 0) {\n                LocalTensor<bfloat16_t> unused;\n"
+        "            }\n")
     found = [d for d in lint_texts({"k.cpp": src}, chip="ascend310p") if "bfloat16" in d.message]
     assert len(found) == 1 and found[0].severity == Severity.WARNING
     assert "nested block" in found[0].message
@@ -388,28 +330,21 @@ def test_last_core_taking_the_rest_is_a_tail_path() -> None:
     texts = corpus_texts("add_custom")
     shapes = [[1000], [1000]]
     assert R.MISSING_TAIL.value in codes(errors(lint_texts(texts, shapes=shapes)))
-    rest = mutate(
-        texts,
-        "        this->tileNum = tileNum;\n",
-        "        this->tileNum = tileNum;\n"
-        "        if (GetBlockIdx() == GetBlockNum() - 1) {\n"
-        "            this->blockLength = totalLength\n"
-        "                - this->blockLength * GetBlockIdx();\n"
-        "        }\n",
-    )
+    rest = mutate(texts, "        this->tileNum = tileNum;\n",
+                  "        this->tileNum = tileNum;\n"
+                  "        if (GetBlockIdx() == GetBlockNum() - 1) {\n"
+                  "            this->blockLength = totalLength\n"
+                  "                - this->blockLength * GetBlockIdx();\n"
+                  "        }\n")
     assert R.MISSING_TAIL.value not in codes(lint_texts(rest, shapes=shapes))
 
 
 def test_mask_in_counter_mode_is_an_element_count() -> None:
     texts = texts_of("tail_copy.cpp")
     line = "            Abs(y, xIn, padded);\n"
-    counter = replaced(
-        texts,
-        line,
-        "            SetMaskCount();\n"
-        "            Abs(y, xIn, 1024, 1, {1, 1, 8, 8});\n"
-        "            SetMaskNorm();\n",
-    )
+    counter = replaced(texts, line, "            SetMaskCount();\n"
+                       "            Abs(y, xIn, 1024, 1, {1, 1, 8, 8});\n"
+                       "            SetMaskNorm();\n")
     assert R.MASK_RANGE.value not in codes(lint_texts(counter))
     normal = replaced(texts, line, "            Abs(y, xIn, 1024, 1, {1, 1, 8, 8});\n")
     assert R.MASK_RANGE.value in codes(lint_texts(normal))
@@ -431,35 +366,26 @@ def test_headers_the_kernel_includes_are_linted_with_it(tmp_path: Path) -> None:
 def test_ub_between_the_documented_and_the_physical_size_is_a_warning_on_910() -> None:
     src = (PATTERNS / "self_addressed_ub.cpp").read_text()
     src = src.replace("GetWithOffset<float>(1024, 0)", "Get<float>()").replace(
-        "GetWithOffset<float>(1024, 4096)", "Get<float>()"
-    )
+        "GetWithOffset<float>(1024, 4096)", "Get<float>()")
     fits = src.replace("196608", "131072")
     d = only(lint_texts({"k.cpp": fits}, chip="ascend910"), R.UB_OVERFLOW)
     assert d.severity == Severity.WARNING and "the whole UB is 262144 B" in d.message
     over = src.replace("196608", "140000")
     assert only(lint_texts({"k.cpp": over}, chip="ascend910"), R.UB_OVERFLOW).severity == (
-        Severity.ERROR
-    )
+        Severity.ERROR)
 
 
 def test_tail_rounded_to_a_runtime_alignment_or_named_aligned_is_not_reported() -> None:
     texts = texts_of("tail_copy.cpp")
-    rounded = replaced(
-        texts, TAIL_PAD_IN, "DataCopy(x, xGm[i * tile], (count + tile - 1) / tile * tile);"
-    )
+    rounded = replaced(texts, TAIL_PAD_IN, "DataCopy(x, xGm[i * tile], (count + tile - 1) / tile "
+                       "* tile);")
     assert R.DATACOPY_ALIGN.value not in codes(lint_texts(rounded))
-    named = replaced(
-        texts,
-        TAIL_PAD_IN,
-        "uint32_t countAligned = count;\n            DataCopy(x, xGm[i * tile], countAligned);",
-    )
+    named = replaced(texts, TAIL_PAD_IN, "uint32_t countAligned = count;\n"
+                     "            DataCopy(x, xGm[i * tile], countAligned);")
     assert R.DATACOPY_ALIGN.value not in codes(lint_texts(named))
 
 
 def test_tail_message_keeps_the_parentheses_of_the_source() -> None:
-    texts = replaced(
-        texts_of("tail_copy.cpp"),
-        TAIL_PAD_IN,
-        "DataCopy(x, xGm[i * tile], length - tile * (tiles - 1));",
-    )
+    texts = replaced(texts_of("tail_copy.cpp"), TAIL_PAD_IN,
+                     "DataCopy(x, xGm[i * tile], length - tile * (tiles - 1));")
     assert "(length - tile * (tiles - 1))" in only(lint_texts(texts), R.DATACOPY_ALIGN).message

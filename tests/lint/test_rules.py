@@ -19,8 +19,6 @@ R = RuleCode
 
 def kernel_text(texts: dict[str, str]) -> str:
     return next(t for p, t in texts.items() if "op_kernel" in p)
-
-
 CORPUS_DIR = CORPUS
 
 
@@ -71,11 +69,8 @@ def test_ub_overflow_from_host_tiling_names_the_host_line() -> None:
 
 def test_buffer_count_above_64_per_pipe() -> None:
     ok = corpus_texts("reduce_sum_rows")
-    bad = mutate(
-        ok,
-        "pipe->InitBuffer(outQueue, 1, ROWS_PER_CORE * sizeof(float));",
-        "pipe->InitBuffer(outQueue, 70, ROWS_PER_CORE * sizeof(float));",
-    )
+    bad = mutate(ok, "pipe->InitBuffer(outQueue, 1, ROWS_PER_CORE * sizeof(float));",
+                 "pipe->InitBuffer(outQueue, 70, ROWS_PER_CORE * sizeof(float));")
     assert _only(lint_texts(bad), R.BUFFER_COUNT)[0].severity == Severity.ERROR
     assert R.BUFFER_COUNT.value not in codes(lint_texts(ok))
 
@@ -100,24 +95,19 @@ def test_datacopy_align_has_no_datacopypad_fix_where_the_chip_lacks_it() -> None
 
 def test_datacopy_into_a_vecout_tensor_is_a_position_error() -> None:
     ok = corpus_texts("softmax_rows")
-    bad = mutate(
-        ok,
-        "LocalTensor<float> xLocal = inQueue.AllocTensor<float>();\n        DataCopy(xLocal",
-        "LocalTensor<float> xLocal = outQueue.AllocTensor<float>();\n        DataCopy(xLocal",
-    )
+    bad = mutate(ok, "LocalTensor<float> xLocal = inQueue.AllocTensor<float>();\n        "
+                 "DataCopy(xLocal", "LocalTensor<float> xLocal = outQueue.AllocTensor<float>();\n"
+                 "        DataCopy(xLocal")
     assert R.TENSOR_POSITION.value in codes(lint_texts(bad))
     assert R.TENSOR_POSITION.value not in codes(lint_texts(ok))
 
 
 def test_datacopy_params_block_count_above_4095() -> None:
     ok = corpus_texts("leaky_relu_tail")
-    bad = mutate(
-        ok,
-        "DataCopyExtParams params{1, static_cast<uint32_t>(len * sizeof(float)), 0, 0,"
-        " 0};\n        DataCopyPadExtParams",
-        "DataCopyExtParams params{5000, static_cast<uint32_t>(len * sizeof(float)), 0, 0,"
-        " 0};\n        DataCopyPadExtParams",
-    )
+    bad = mutate(ok, "DataCopyExtParams params{1, static_cast<uint32_t>(len * sizeof(float)), 0, 0,"
+                 " 0};\n        DataCopyPadExtParams",
+                 "DataCopyExtParams params{5000, static_cast<uint32_t>(len * sizeof(float)), 0, 0,"
+                 " 0};\n        DataCopyPadExtParams")
     assert R.PARAM_RANGE.value in codes(lint_texts(bad))
     assert R.PARAM_RANGE.value not in codes(lint_texts(ok))
 
@@ -142,37 +132,28 @@ def test_count_exceeds_tensor_size() -> None:
 
 def test_repeat_times_above_255() -> None:
     ok = corpus_texts("softmax_rows")
-    bad = mutate(
-        ok,
-        "Exp(yLocal, yLocal, COLS);",
-        "Mul(yLocal, yLocal, yLocal, 64, 300, {1, 1, 1, 8, 8, 8});",
-    )
+    bad = mutate(ok, "Exp(yLocal, yLocal, COLS);",
+                 "Mul(yLocal, yLocal, yLocal, 64, 300, {1, 1, 1, 8, 8, 8});")
     assert _only(lint_texts(bad), R.REPEAT_RANGE)[0].severity == Severity.ERROR
-    good = mutate(
-        ok, "Exp(yLocal, yLocal, COLS);", "Mul(yLocal, yLocal, yLocal, 64, 32, {1, 1, 1, 8, 8, 8});"
-    )
+    good = mutate(ok, "Exp(yLocal, yLocal, COLS);",
+                  "Mul(yLocal, yLocal, yLocal, 64, 32, {1, 1, 1, 8, 8, 8});")
     assert R.REPEAT_RANGE.value not in codes(lint_texts(good))
 
 
 def test_mask_above_lanes_per_repeat() -> None:
     ok = corpus_texts("softmax_rows")
-    bad = mutate(
-        ok,
-        "Exp(yLocal, yLocal, COLS);",
-        "Mul(yLocal, yLocal, yLocal, 128, 16, {1, 1, 1, 8, 8, 8});",
-    )
+    bad = mutate(ok, "Exp(yLocal, yLocal, COLS);",
+                 "Mul(yLocal, yLocal, yLocal, 128, 16, {1, 1, 1, 8, 8, 8});")
     assert "64 lanes" in _only(lint_texts(bad), R.MASK_RANGE)[0].message
-    good = mutate(
-        ok, "Exp(yLocal, yLocal, COLS);", "Mul(yLocal, yLocal, yLocal, 64, 32, {1, 1, 1, 8, 8, 8});"
-    )
+    good = mutate(ok, "Exp(yLocal, yLocal, COLS);",
+                  "Mul(yLocal, yLocal, yLocal, 64, 32, {1, 1, 1, 8, 8, 8});")
     assert R.MASK_RANGE.value not in codes(lint_texts(good))
 
 
 def test_reduce_count_zero_is_a_param_range_error() -> None:
     ok = corpus_texts("softmax_rows")
-    bad = mutate(
-        ok, "ReduceSum<float>(red, yLocal, work, COLS);", "ReduceSum<float>(red, yLocal, work, 0);"
-    )
+    bad = mutate(ok, "ReduceSum<float>(red, yLocal, work, COLS);",
+                 "ReduceSum<float>(red, yLocal, work, 0);")
     assert R.PARAM_RANGE.value in codes(lint_texts(bad))
 
 
@@ -204,31 +185,23 @@ def test_missing_free_tensor_is_fixed_by_inserting_it() -> None:
 
 def test_enqueue_without_dequeue_and_tbuf_enqueue() -> None:
     ok = corpus_texts("reduce_sum_rows")
-    bad = mutate(
-        ok,
-        "LocalTensor<float> yLocal = outQueue.DeQue<float>();",
-        "LocalTensor<float> yLocal = yLocalSaved;",
-    )
+    bad = mutate(ok, "LocalTensor<float> yLocal = outQueue.DeQue<float>();",
+                 "LocalTensor<float> yLocal = yLocalSaved;")
     assert R.QUEUE_PROTOCOL.value in codes(lint_texts(bad))
-    tbuf = mutate(
-        ok,
-        "LocalTensor<float> sum = sumBuf.Get<float>();",
-        "LocalTensor<float> sum = sumBuf.Get<float>();\n        sumBuf.EnQue(sum);",
-    )
+    tbuf = mutate(ok, "LocalTensor<float> sum = sumBuf.Get<float>();",
+                  "LocalTensor<float> sum = sumBuf.Get<float>();\n        sumBuf.EnQue(sum);")
     assert "TBuf" in _only(lint_texts(tbuf), R.TENSOR_POSITION)[0].message
     assert R.QUEUE_PROTOCOL.value not in codes(lint_texts(ok))
 
 
 def test_queue_depth_exceeded_by_back_to_back_enqueues() -> None:
     ok = corpus_texts("gelu_cast")
-    bad = mutate(ok, "TQue<QuePosition::VECIN, 2> inQueue;", "TQue<QuePosition::VECIN, 1> inQueue;")
-    bad = mutate(
-        bad,
-        "inQueue.EnQue(xLocal);\n",
-        "inQueue.EnQue(xLocal);\n"
-        "        LocalTensor<half> x2 = inQueue.AllocTensor<half>();\n"
-        "        inQueue.EnQue(x2);\n",
-    )
+    bad = mutate(ok, "TQue<QuePosition::VECIN, 2> inQueue;",
+                 "TQue<QuePosition::VECIN, 1> inQueue;")
+    bad = mutate(bad, "inQueue.EnQue(xLocal);\n",
+                 "inQueue.EnQue(xLocal);\n"
+                 "        LocalTensor<half> x2 = inQueue.AllocTensor<half>();\n"
+                 "        inQueue.EnQue(x2);\n")
     assert R.QUEUE_DEPTH.value in codes(lint_texts(bad))
     assert R.QUEUE_DEPTH.value not in codes(lint_texts(ok))
 
@@ -254,21 +227,15 @@ def test_kernel_reading_an_undefined_tiling_field() -> None:
 
 def test_kernel_parameter_order() -> None:
     ok = corpus_texts("add_custom")
-    swapped = mutate(
-        ok,
-        "void add_custom(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR workspace,\n"
-        "                                                 GM_ADDR tiling)",
-        "void add_custom(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR tiling,\n"
-        "                                                 GM_ADDR workspace)",
-    )
+    swapped = mutate(ok, "void add_custom(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR workspace,\n"
+                     "                                                 GM_ADDR tiling)",
+                     "void add_custom(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR tiling,\n"
+                     "                                                 GM_ADDR workspace)")
     assert "workspace, tiling" in _only(lint_texts(swapped), R.TILING_MISMATCH)[0].message
     _, diags = fix_and_relint(swapped, R.TILING_MISMATCH.value)
     assert R.TILING_MISMATCH.value not in codes(diags)
-    reordered = mutate(
-        ok,
-        "void add_custom(GM_ADDR x, GM_ADDR y, GM_ADDR z,",
-        "void add_custom(GM_ADDR x, GM_ADDR z, GM_ADDR y,",
-    )
+    reordered = mutate(ok, "void add_custom(GM_ADDR x, GM_ADDR y, GM_ADDR z,",
+                       "void add_custom(GM_ADDR x, GM_ADDR z, GM_ADDR y,")
     assert "OpDef order" in _only(lint_texts(reordered), R.TILING_MISMATCH)[0].message
     fixed, diags = fix_and_relint(reordered, R.TILING_MISMATCH.value)
     assert R.TILING_MISMATCH.value not in codes(diags)
@@ -290,23 +257,16 @@ def test_block_dim_range_and_core_count() -> None:
 # ---------------------------------------------------------------- pipe, matmul
 def test_two_tpipes_alive() -> None:
     ok = corpus_texts("softmax_rows")
-    bad = mutate(
-        ok,
-        "    TPipe pipe;\n    KernelSoftmax op;",
-        "    TPipe pipe;\n    TPipe other;\n    KernelSoftmax op;",
-    )
+    bad = mutate(ok, "    TPipe pipe;\n    KernelSoftmax op;", "    TPipe pipe;\n    TPipe other;\n"
+                 "    KernelSoftmax op;")
     assert R.SINGLE_TPIPE.value in codes(lint_texts(bad))
     assert R.SINGLE_TPIPE.value not in codes(lint_texts(ok))
 
 
 def test_regist_matmul_obj_after_init_buffer() -> None:
     ok = corpus_texts("matmul_custom")
-    bad = mutate(
-        ok,
-        "    REGIST_MATMUL_OBJ(",
-        "    TBuf<TPosition::VECCALC> tmp;\n"
-        "    pipe.InitBuffer(tmp, 1024);\n    REGIST_MATMUL_OBJ(",
-    )
+    bad = mutate(ok, "    REGIST_MATMUL_OBJ(", "    TBuf<TPosition::VECCALC> tmp;\n"
+                 "    pipe.InitBuffer(tmp, 1024);\n    REGIST_MATMUL_OBJ(")
     assert "REGIST_MATMUL_OBJ" in _only(lint_texts(bad), R.SINGLE_TPIPE)[0].message
     assert R.SINGLE_TPIPE.value not in codes(lint_texts(ok))
 
@@ -340,9 +300,8 @@ def test_datacopypad_is_a_chip_support_error_on_910() -> None:
 
 
 def test_bfloat16_is_a_chip_support_error_on_310p() -> None:
-    texts = mutate(
-        corpus_texts("rms_norm"), "KernelRmsNorm<half> op;", "KernelRmsNorm<bfloat16_t> op;"
-    )
+    texts = mutate(corpus_texts("rms_norm"), "KernelRmsNorm<half> op;",
+                   "KernelRmsNorm<bfloat16_t> op;")
     assert R.CHIP_SUPPORT.value in codes(lint_texts(texts, chip="ascend310p"))
     assert R.CHIP_SUPPORT.value not in codes(lint_texts(texts, chip="ascend910b2"))
 
@@ -357,19 +316,12 @@ def test_member_set_in_init_wins_over_its_default_initialiser() -> None:
 
 
 def test_helpers_that_are_not_ascendc_are_not_unknown_apis() -> None:
-    src = (
-        (CORPUS_DIR / "softmax_rows.cpp")
-        .read_text()
-        .replace(
-            "Exp(yLocal, yLocal, COLS);",
-            "Exp(yLocal, yLocal, COLS);\n        MY_MACRO(yLocal);\n        helper_fn(1);\n"
-            "        std::max(1, 2);\n        kernelgen::read_bytes(0);",
-        )
-    )
-    src = src.replace(
-        "constexpr int32_t BUFFER_NUM = 2;",
-        "constexpr int32_t BUFFER_NUM = 2;\n#define MY_MACRO(x) (void)(x)",
-    )
+    src = (CORPUS_DIR / "softmax_rows.cpp").read_text().replace(
+        "Exp(yLocal, yLocal, COLS);",
+        "Exp(yLocal, yLocal, COLS);\n        MY_MACRO(yLocal);\n        helper_fn(1);\n"
+        "        std::max(1, 2);\n        kernelgen::read_bytes(0);")
+    src = src.replace("constexpr int32_t BUFFER_NUM = 2;",
+                      "constexpr int32_t BUFFER_NUM = 2;\n#define MY_MACRO(x) (void)(x)")
     assert R.UNKNOWN_API.value not in codes(lint_texts({"k.cpp": src}))
 
 
@@ -386,12 +338,9 @@ def test_kernel_side_tiling_struct_must_match_the_host_fields() -> None:
     bad = mutate(ok, anchor, struct + anchor)
     d = _only(lint_texts(bad), R.TILING_MISMATCH)[0]
     assert "wrong offsets" in d.message
-    good = mutate(
-        ok,
-        "constexpr int32_t BUFFER_NUM = 2;",
-        struct.replace("tileNum;\n    uint32_t totalLength", "totalLength;\n    uint32_t tileNum")
-        + "constexpr int32_t BUFFER_NUM = 2;",
-    )
+    good = mutate(ok, "constexpr int32_t BUFFER_NUM = 2;",
+                  struct.replace("tileNum;\n    uint32_t totalLength", "totalLength;\n    uint32_t "
+                                 "tileNum") + "constexpr int32_t BUFFER_NUM = 2;")
     assert R.TILING_MISMATCH.value not in codes(lint_texts(good))
 
 
@@ -425,11 +374,8 @@ def test_more_tensors_allocated_at_one_position_than_the_chip_allows() -> None:
 def test_gm_access_past_the_set_global_buffer_extent() -> None:
     ok = corpus_texts("add_custom")
     shapes = [[8, 2048], [8, 2048]]
-    bad = mutate(
-        ok,
-        "DataCopy(xLocal, xGm[progress * this->tileLength], this->tileLength);",
-        "DataCopy(xLocal, xGm[progress * this->tileLength + 8], this->tileLength);",
-    )
+    bad = mutate(ok, "DataCopy(xLocal, xGm[progress * this->tileLength], this->tileLength);",
+                 "DataCopy(xLocal, xGm[progress * this->tileLength + 8], this->tileLength);")
     d = _only(lint_texts(bad, shapes=shapes), R.GM_OUT_OF_BOUNDS)[0]
     assert d.severity == Severity.WARNING  # at the loop's last tile
     assert "up to element 2056" in d.message and "2048 elements" in d.message

@@ -34,13 +34,9 @@ async def start_session(
     """Initializes `client` as VS Code would, on a fresh workspace folder (kept as
     `client.root`), with `options` as initializationOptions."""
     root = tmp_path_factory.mktemp("ws")
-    await client.initialize_session(
-        lsp.InitializeParams(
-            capabilities=client_capabilities("visual-studio-code"),
-            root_uri=root.as_uri(),
-            initialization_options=options or None,
-        )
-    )
+    await client.initialize_session(lsp.InitializeParams(
+        capabilities=client_capabilities("visual-studio-code"), root_uri=root.as_uri(),
+        initialization_options=options or None))
     client.root = root  # type: ignore[attr-defined]
     return root
 
@@ -83,27 +79,17 @@ async def wait_for(check: Callable[[], Any], timeout: float = 30.0, what: str = 
     raise AssertionError(f"timed out after {timeout} s waiting for {what or check}")
 
 
-def diagnostics(
-    client: LanguageClient,
-    path: Path,
-    source: str | None = None,
-) -> list[lsp.Diagnostic]:
-    return [
-        d for d in client.diagnostics.get(uri(path), []) if source is None or d.source == source
-    ]
+def diagnostics(client: LanguageClient, path: Path, source: str | None = None,
+                ) -> list[lsp.Diagnostic]:
+    return [d for d in client.diagnostics.get(uri(path), [])
+            if source is None or d.source == source]
 
 
-def open_file(client: LanguageClient, path: Path, text: str | None = None, version: int = 1) -> str:
-    client.text_document_did_open(
-        lsp.DidOpenTextDocumentParams(
-            text_document=lsp.TextDocumentItem(
-                uri=uri(path),
-                language_id="cpp",
-                version=version,
-                text=path.read_text() if text is None else text,
-            )
-        )
-    )
+def open_file(client: LanguageClient, path: Path, text: str | None = None,
+              version: int = 1) -> str:
+    client.text_document_did_open(lsp.DidOpenTextDocumentParams(
+        text_document=lsp.TextDocumentItem(uri=uri(path), language_id="cpp", version=version,
+                                           text=path.read_text() if text is None else text)))
     return uri(path)
 
 
@@ -114,21 +100,9 @@ def position_of(text: str, needle: str, after: bool = True) -> lsp.Position:
     return lsp.Position(line, at - (text.rfind("\n", 0, at) + 1))
 
 
-def change(
-    client: LanguageClient,
-    doc_uri: str,
-    version: int,
-    start: lsp.Position,
-    end: lsp.Position,
-    new_text: str,
-) -> None:
-    client.text_document_did_change(
-        lsp.DidChangeTextDocumentParams(
-            text_document=lsp.VersionedTextDocumentIdentifier(uri=doc_uri, version=version),
-            content_changes=[
-                lsp.TextDocumentContentChangePartial(
-                    range=lsp.Range(start=start, end=end), text=new_text
-                )
-            ],
-        )
-    )
+def change(client: LanguageClient, doc_uri: str, version: int, start: lsp.Position,
+           end: lsp.Position, new_text: str) -> None:
+    client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+        text_document=lsp.VersionedTextDocumentIdentifier(uri=doc_uri, version=version),
+        content_changes=[lsp.TextDocumentContentChangePartial(
+            range=lsp.Range(start=start, end=end), text=new_text)]))

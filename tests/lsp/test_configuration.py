@@ -16,23 +16,20 @@ pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 @pytest_lsp.fixture(config=server_config(), scope="module", loop_scope="module")
 async def client(lsp_client: LanguageClient, tmp_path_factory: pytest.TempPathFactory):
-    lsp_client.set_configuration(
-        {"kernelgen": {"chip": "ascend310p", "recordAcceptedEdits": False}}
-    )
+    lsp_client.set_configuration({"kernelgen": {"chip": "ascend310p",
+                                                "recordAcceptedEdits": False}})
     await start_session(lsp_client, tmp_path_factory, chip="ascend910", lintDebounceMs=7)
     yield
     await lsp_client.shutdown_session()
 
 
 async def _status(client: LanguageClient) -> dict:
-    return await client.workspace_execute_command_async(
-        lsp.ExecuteCommandParams(command="kernelgen.status", arguments=[{}])
-    )
+    return await client.workspace_execute_command_async(lsp.ExecuteCommandParams(
+        command="kernelgen.status", arguments=[{}]))
 
 
 async def test_workspace_configuration_wins_over_initialization_options(
-    client: LanguageClient,
-) -> None:
+        client: LanguageClient) -> None:
     status = await _status(client)
     for _ in range(50):  # `initialized` fetches the configuration asynchronously
         if status["chip"] == "ascend310p":

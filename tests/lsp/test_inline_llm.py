@@ -30,7 +30,7 @@ def _document() -> tuple[str, lsp.Position, str, str]:
     m = re.search(r"void Compute\(uint32_t len\)\n    \{\n(.*?)\n    \}", text, flags=re.S)
     assert m is not None
     body = m.group(1)
-    text = text[: m.start(1)] + "        " + text[m.end(1) :]
+    text = text[: m.start(1)] + "        " + text[m.end(1):]
     cursor = m.start(1) + 8
     line = text.count("\n", 0, cursor)
     return text, lsp.Position(line, 8), text[:cursor], body.strip()
@@ -39,7 +39,7 @@ def _document() -> tuple[str, lsp.Position, str, str]:
 @pytest.fixture(scope="module")
 def taught_model() -> Path:
     text, _, prefix, answer = _document()
-    messages = fim_messages(prefix, text[len(prefix) :], load_catalog())
+    messages = fim_messages(prefix, text[len(prefix):], load_catalog())
     lesson = ([m.model_dump() for m in messages], answer)
     corpus = [m.content for m in messages] + [answer]
     return build_model(model_cache(), corpus, [lesson])
@@ -55,9 +55,8 @@ def model_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     yield from start_server(cmd, port, log, timeout_s=120)
 
 
-@pytest_lsp.fixture(
-    config=server_config(KERNELGEN_LSP_LLM_TIMEOUT="120"), scope="module", loop_scope="module"
-)
+@pytest_lsp.fixture(config=server_config(KERNELGEN_LSP_LLM_TIMEOUT="120"), scope="module",
+                    loop_scope="module")
 async def client(lsp_client: LanguageClient, tmp_path_factory: pytest.TempPathFactory):
     await start_session(lsp_client, tmp_path_factory)
     yield
@@ -66,37 +65,20 @@ async def client(lsp_client: LanguageClient, tmp_path_factory: pytest.TempPathFa
 
 @pytest.mark.slow
 async def test_inline_completion_comes_from_the_model_server(
-    client: LanguageClient, taught_model: Path, model_server: str
-) -> None:
+        client: LanguageClient, taught_model: Path, model_server: str) -> None:
     text, pos, _, answer = _document()
-    client.workspace_did_change_configuration(
-        lsp.DidChangeConfigurationParams(
-            settings={
-                "kernelgen": {
-                    "completion": {"backend": "llm"},
-                    "llm": {"baseUrl": model_server, "model": str(taught_model)},
-                }
-            }
-        )
-    )
+    client.workspace_did_change_configuration(lsp.DidChangeConfigurationParams(settings={
+        "kernelgen": {"completion": {"backend": "llm"},
+                      "llm": {"baseUrl": model_server, "model": str(taught_model)}}}))
     path = client.root / "leaky.cpp"  # type: ignore[attr-defined]
     path.write_text(text)
     doc = open_file(client, path, text)
-    got = await client.text_document_inline_completion_async(
-        lsp.InlineCompletionParams(
-            text_document=lsp.TextDocumentIdentifier(uri=doc),
-            position=pos,
-            context=lsp.InlineCompletionContext(
-                trigger_kind=lsp.InlineCompletionTriggerKind.Invoked
-            ),
-        )
-    )
+    got = await client.text_document_inline_completion_async(lsp.InlineCompletionParams(
+        text_document=lsp.TextDocumentIdentifier(uri=doc), position=pos,
+        context=lsp.InlineCompletionContext(trigger_kind=lsp.InlineCompletionTriggerKind.Invoked)))
     items = got.items if isinstance(got, lsp.InlineCompletionList) else got
     assert items and items[0].insert_text.strip() == answer
     assert "LeakyRelu(yLocal, xLocal, ALPHA, len);" in items[0].insert_text
-    accepted = await client.workspace_execute_command_async(
-        lsp.ExecuteCommandParams(
-            command="kernelgen.acceptCompletion", arguments=items[0].command.arguments
-        )
-    )
+    accepted = await client.workspace_execute_command_async(lsp.ExecuteCommandParams(
+        command="kernelgen.acceptCompletion", arguments=items[0].command.arguments))
     assert accepted["recorded"] is True

@@ -63,28 +63,18 @@ finish()
 @pytest.mark.skipif(NVIM is None, reason="Neovim is not installed (apt-get install -y neovim)")
 def test_headless_neovim_reads_a_diagnostic_and_a_completion(tmp_path: Path) -> None:
     kernel = tmp_path / "leaky.cpp"
-    kernel.write_text(
-        (CORPUS / "leaky_relu_tail.cpp")
-        .read_text()
-        .replace("TILE_LENGTH = 4096", "TILE_LENGTH = 32768", 1)
-    )
+    kernel.write_text((CORPUS / "leaky_relu_tail.cpp").read_text().replace(
+        "TILE_LENGTH = 4096", "TILE_LENGTH = 32768", 1))
     out = tmp_path / "out.json"
     script = tmp_path / "smoke.lua"
     script.write_text(SCRIPT)
     env = {k: v for k, v in os.environ.items() if not k.startswith("KERNELGEN_LLM_")}
     env["PYTHONPATH"] = str(REPO)
-    setup = (
-        f"lua _G.KG_OUT={json.dumps(str(out))}; _G.KG_FILE={json.dumps(str(kernel))}; "
-        f"_G.KG_PYTHON={json.dumps(sys.executable)}"
-    )
-    subprocess.run(
-        [NVIM, "--headless", "-u", "NONE", "-i", "NONE", "-c", setup, "-c", f"luafile {script}"],
-        env=env,
-        timeout=180,
-        check=True,
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-    )
+    setup = (f"lua _G.KG_OUT={json.dumps(str(out))}; _G.KG_FILE={json.dumps(str(kernel))}; "
+             f"_G.KG_PYTHON={json.dumps(sys.executable)}")
+    subprocess.run([NVIM, "--headless", "-u", "NONE", "-i", "NONE", "-c", setup,
+                    "-c", f"luafile {script}"], env=env, timeout=180, check=True,
+                   stdin=subprocess.DEVNULL, capture_output=True)
     result = json.loads(out.read_text())
     codes = {(d["source"], d["code"]) for d in result["diagnostics"]}
     assert ("kernelgen-lint", "ub-overflow") in codes

@@ -33,13 +33,8 @@ class RawClient:
         env = {k: v for k, v in os.environ.items() if not k.startswith("KERNELGEN_LLM_")}
         env["PYTHONPATH"] = str(REPO)
         proc = await asyncio.create_subprocess_exec(
-            *SERVER,
-            stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.DEVNULL,
-            env=env,
-            limit=64 * 1024 * 1024,
-        )
+            *SERVER, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.DEVNULL, env=env, limit=64 * 1024 * 1024)
         return cls(proc)
 
     async def _read(self) -> None:
@@ -82,17 +77,11 @@ class RawClient:
 
 
 def _position(rng: random.Random) -> Any:
-    return rng.choice(
-        [
-            {"line": rng.randint(0, 10**6), "character": rng.randint(0, 10**6)},
-            {"line": -1, "character": "x"},
-            {"line": 3},
-            None,
-            "here",
-            [1, 2],
-            {"line": rng.randint(0, 80), "character": rng.randint(0, 120)},
-        ]
-    )
+    return rng.choice([
+        {"line": rng.randint(0, 10**6), "character": rng.randint(0, 10**6)},
+        {"line": -1, "character": "x"}, {"line": 3}, None, "here", [1, 2],
+        {"line": rng.randint(0, 80), "character": rng.randint(0, 120)},
+    ])
 
 
 async def test_thousands_of_malformed_messages_then_a_correct_completion(tmp_path: Path) -> None:
@@ -102,63 +91,24 @@ async def test_thousands_of_malformed_messages_then_a_correct_completion(tmp_pat
     uri = kernel.as_uri()
     client = await RawClient.start()
     try:
-        init = await client.request(
-            1, "initialize", {"processId": None, "rootUri": tmp_path.as_uri(), "capabilities": {}}
-        )
+        init = await client.request(1, "initialize", {
+            "processId": None, "rootUri": tmp_path.as_uri(), "capabilities": {}})
         assert "capabilities" in init["result"]
         client.send_obj({"jsonrpc": "2.0", "method": "initialized", "params": {}})
-        client.send_obj(
-            {
-                "jsonrpc": "2.0",
-                "method": "textDocument/didOpen",
-                "params": {
-                    "textDocument": {"uri": uri, "languageId": "cpp", "version": 1, "text": text}
-                },
-            }
-        )
+        client.send_obj({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
+            "textDocument": {"uri": uri, "languageId": "cpp", "version": 1, "text": text}}})
         big = tmp_path / "big.cpp"
-        client.send_obj(
-            {
-                "jsonrpc": "2.0",
-                "method": "textDocument/didOpen",
-                "params": {
-                    "textDocument": {
-                        "uri": big.as_uri(),
-                        "languageId": "cpp",
-                        "version": 1,
-                        "text": "int x;\n" * 750_000,
-                    }
-                },
-            }
-        )  # 5 MB
-        client.send_obj(
-            {
-                "jsonrpc": "2.0",
-                "method": "textDocument/didOpen",
-                "params": {
-                    "textDocument": {
-                        "uri": (tmp_path / "bin.cpp").as_uri(),
-                        "languageId": "cpp",
-                        "version": 1,
-                        "text": "\x00\x01\x02garbage\x00" * 1000,
-                    }
-                },
-            }
-        )
+        client.send_obj({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
+            "textDocument": {"uri": big.as_uri(), "languageId": "cpp", "version": 1,
+                             "text": "int x;\n" * 750_000}}})  # 5 MB
+        client.send_obj({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
+            "textDocument": {"uri": (tmp_path / "bin.cpp").as_uri(), "languageId": "cpp",
+                             "version": 1, "text": "\x00\x01\x02garbage\x00" * 1000}}})
         rng = random.Random(0)
-        methods = [
-            "textDocument/completion",
-            "textDocument/hover",
-            "textDocument/signatureHelp",
-            "textDocument/definition",
-            "textDocument/inlayHint",
-            "textDocument/codeLens",
-            "textDocument/documentSymbol",
-            "textDocument/codeAction",
-            "workspace/executeCommand",
-            "no/such/method",
-            "textDocument/references",
-        ]
+        methods = ["textDocument/completion", "textDocument/hover", "textDocument/signatureHelp",
+                   "textDocument/definition", "textDocument/inlayHint", "textDocument/codeLens",
+                   "textDocument/documentSymbol", "textDocument/codeAction",
+                   "workspace/executeCommand", "no/such/method", "textDocument/references"]
         expected: list[int] = []
         version = 1
         for i in range(2500):
@@ -167,149 +117,73 @@ async def test_thousands_of_malformed_messages_then_a_correct_completion(tmp_pat
             if kind == 0:
                 client.send_bytes(rng.choice([b"{not json", b"\xff\xfe\x00", b"[1, 2", b"{}}"]))
             elif kind == 1:
-                client.send_obj(
-                    rng.choice([[1, 2, 3], 42, "text", None, {"jsonrpc": "2.0", "id": msg_id}])
-                )
+                client.send_obj(rng.choice([[1, 2, 3], 42, "text", None,
+                                            {"jsonrpc": "2.0", "id": msg_id}]))
             elif kind == 2:  # a request with wrong parameter types
-                client.send_obj(
-                    {
-                        "jsonrpc": "2.0",
-                        "id": msg_id,
-                        "method": rng.choice(methods),
-                        "params": rng.choice(
-                            [{"textDocument": 5}, [], "x", None, {"position": "p"}]
-                        ),
-                    }
-                )
+                client.send_obj({"jsonrpc": "2.0", "id": msg_id, "method": rng.choice(methods),
+                                 "params": rng.choice([{"textDocument": 5}, [], "x", None,
+                                                       {"position": "p"}])})
                 expected.append(msg_id)
             elif kind == 3:  # a well-formed request at a random (often impossible) position
                 method = rng.choice(methods[:7])
                 params: dict[str, Any] = {"textDocument": {"uri": uri}}
                 pos = _position(rng)
                 if method == "textDocument/inlayHint":
-                    params["range"] = {"start": {"line": 0, "character": 0}, "end": pos}
+                    params["range"] = {"start": {"line": 0, "character": 0},
+                                       "end": pos}
                 elif method not in ("textDocument/codeLens", "textDocument/documentSymbol"):
                     params["position"] = pos
-                client.send_obj(
-                    {"jsonrpc": "2.0", "id": msg_id, "method": method, "params": params}
-                )
+                client.send_obj({"jsonrpc": "2.0", "id": msg_id, "method": method,
+                                 "params": params})
                 expected.append(msg_id)
             elif kind == 4:  # a random edit, sometimes past the end of the document
                 version += 1
                 line = rng.randint(0, 120)
-                change = {
-                    "range": {
-                        "start": {"line": line, "character": rng.randint(0, 90)},
-                        "end": {"line": line + rng.randint(0, 3), "character": rng.randint(0, 90)},
-                    },
-                    "text": rng.choice(
-                        [
-                            "",
-                            "x",
-                            "pipe->",
-                            "QuePosition::",
-                            "}",
-                            "{",
-                            "\n",
-                            "/*",
-                            '"',
-                            "AllocTensor<",
-                            "é中",
-                        ]
-                    ),
-                }
-                client.send_obj(
-                    {
-                        "jsonrpc": "2.0",
-                        "method": "textDocument/didChange",
-                        "params": {
-                            "textDocument": {"uri": uri, "version": version},
-                            "contentChanges": [change],
-                        },
-                    }
-                )
+                change = {"range": {"start": {"line": line, "character": rng.randint(0, 90)},
+                                    "end": {"line": line + rng.randint(0, 3),
+                                            "character": rng.randint(0, 90)}},
+                          "text": rng.choice(["", "x", "pipe->", "QuePosition::", "}", "{",
+                                              "\n", "/*", "\"", "AllocTensor<", "é中"])}
+                client.send_obj({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+                    "textDocument": {"uri": uri, "version": version},
+                    "contentChanges": [change]}})
             elif kind == 5:
-                client.send_obj(
-                    {
-                        "jsonrpc": "2.0",
-                        "method": "$/cancelRequest",
-                        "params": {"id": msg_id - rng.randint(1, 5)},
-                    }
-                )
+                client.send_obj({"jsonrpc": "2.0", "method": "$/cancelRequest",
+                                 "params": {"id": msg_id - rng.randint(1, 5)}})
             elif kind == 6:  # a command with bad arguments
-                client.send_obj(
-                    {
-                        "jsonrpc": "2.0",
-                        "id": msg_id,
-                        "method": "workspace/executeCommand",
-                        "params": {
-                            "command": rng.choice(
-                                [
-                                    "kernelgen.validate",
-                                    "kernelgen.setReference",
-                                    "kernelgen.nope",
-                                    "kernelgen.acceptCompletion",
-                                ]
-                            ),
-                            "arguments": rng.choice(
-                                [[], [1], ["x"], [{"uri": 3}], [{"id": 5}], None]
-                            ),
-                        },
-                    }
-                )
+                client.send_obj({"jsonrpc": "2.0", "id": msg_id, "method":
+                                 "workspace/executeCommand", "params": {
+                                     "command": rng.choice(["kernelgen.validate",
+                                                            "kernelgen.setReference",
+                                                            "kernelgen.nope",
+                                                            "kernelgen.acceptCompletion"]),
+                                     "arguments": rng.choice([[], [1], ["x"], [{"uri": 3}],
+                                                              [{"id": 5}], None])}})
                 expected.append(msg_id)
             else:  # a notification with broken params
-                client.send_obj(
-                    {
-                        "jsonrpc": "2.0",
-                        "method": rng.choice(
-                            [
-                                "textDocument/didChange",
-                                "textDocument/didSave",
-                                "textDocument/didClose",
-                                "workspace/didChangeConfiguration",
-                            ]
-                        ),
-                        "params": rng.choice(
-                            [
-                                {},
-                                {"textDocument": None},
-                                {"settings": {"kernelgen": {"chip": 7}}},
-                                5,
-                            ]
-                        ),
-                    }
-                )
+                client.send_obj({"jsonrpc": "2.0", "method": rng.choice(
+                    ["textDocument/didChange", "textDocument/didSave", "textDocument/didClose",
+                     "workspace/didChangeConfiguration"]), "params": rng.choice(
+                    [{}, {"textDocument": None}, {"settings": {"kernelgen": {"chip": 7}}}, 5])})
             if i % 200 == 0:
                 assert client.proc.stdin is not None
                 await client.proc.stdin.drain()
         # The document's real text is restored, then a correct answer must come back.
         version += 1
-        client.send_obj(
-            {
-                "jsonrpc": "2.0",
-                "method": "textDocument/didChange",
-                "params": {
-                    "textDocument": {"uri": uri, "version": version},
-                    "contentChanges": [{"text": text}],
-                },
-            }
-        )
+        client.send_obj({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+            "textDocument": {"uri": uri, "version": version},
+            "contentChanges": [{"text": text}]}})
         line = text.split("\n").index(next(t for t in text.split("\n") if "pipe->InitBuffer" in t))
         col = text.split("\n")[line].index("pipe->") + len("pipe->")
-        done = await client.request(
-            9_999_999,
-            "textDocument/completion",
-            {"textDocument": {"uri": uri}, "position": {"line": line, "character": col}},
-            timeout=120,
-        )
+        done = await client.request(9_999_999, "textDocument/completion", {
+            "textDocument": {"uri": uri}, "position": {"line": line, "character": col}},
+            timeout=120)
         labels = [i["label"] for i in done["result"]["items"]]
         assert labels[0] == "InitBuffer"
         for msg_id in expected:  # every request was answered, with a result or an error
             await client.answer(msg_id, timeout=30)
         assert client.null_id_errors and all(
-            e["error"]["code"] == -32700 for e in client.null_id_errors
-        )
+            e["error"]["code"] == -32700 for e in client.null_id_errors)
         assert client.proc.returncode is None
     finally:
         await client.close()
@@ -323,16 +197,8 @@ async def test_serve_over_tcp_answers_initialize() -> None:
         port = s.getsockname()[1]
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     proc = await asyncio.create_subprocess_exec(
-        *SERVER,
-        "--tcp",
-        "--host",
-        "127.0.0.1",
-        "--port",
-        str(port),
-        stdin=asyncio.subprocess.DEVNULL,
-        stderr=asyncio.subprocess.DEVNULL,
-        env=env,
-    )
+        *SERVER, "--tcp", "--host", "127.0.0.1", "--port", str(port),
+        stdin=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL, env=env)
     try:
         for _ in range(200):
             try:
@@ -342,14 +208,9 @@ async def test_serve_over_tcp_answers_initialize() -> None:
                 await asyncio.sleep(0.1)
         else:
             raise AssertionError("the TCP server did not listen")
-        body = json.dumps(
-            {
-                "jsonrpc": "2.0",
-                "id": 1,
-                "method": "initialize",
-                "params": {"processId": None, "rootUri": None, "capabilities": {}},
-            }
-        ).encode()
+        body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                           "params": {"processId": None, "rootUri": None,
+                                      "capabilities": {}}}).encode()
         writer.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
         await writer.drain()
         length = 0

@@ -18,22 +18,11 @@ from server.lsp.project import find_reference, find_root
 
 
 def test_settings_layers_override_the_environment_and_bad_values_are_skipped() -> None:
-    env = {
-        "KERNELGEN_LLM_BASE_URL": "http://h:8000",
-        "KERNELGEN_LLM_MODEL": "m",
-        "KERNELGEN_LLM_API_KEY": "sk-env",
-    }
-    s, problems = resolve(
-        {"chip": "ascend310p", "lintDebounceMs": 5},
-        {
-            "kernelgen": {
-                "completion": {"backend": "llm"},
-                "chip": "nochip",
-                "validateOnSave": "sometimes",
-            }
-        },
-        env=env,
-    )
+    env = {"KERNELGEN_LLM_BASE_URL": "http://h:8000", "KERNELGEN_LLM_MODEL": "m",
+           "KERNELGEN_LLM_API_KEY": "sk-env"}
+    s, problems = resolve({"chip": "ascend310p", "lintDebounceMs": 5},
+                          {"kernelgen": {"completion": {"backend": "llm"}, "chip": "nochip",
+                                         "validateOnSave": "sometimes"}}, env=env)
     assert s.chip == "ascend310p" and s.lint_debounce_ms == 5
     assert s.completion.backend == "llm" and s.validate_on_save is True
     assert s.llm.base_url == "http://h:8000" and s.llm_env()["KERNELGEN_LLM_API_KEY"] == "sk-env"
@@ -58,23 +47,21 @@ def test_project_root_and_reference_lookup(tmp_path: Path) -> None:
     other = project / "refs" / "other.py"
     other.parent.mkdir()
     other.write_text("")
-    (project / "kernelgen.toml").write_text('[lint]\nchip = "ascend910b2"\n')
+    (project / "kernelgen.toml").write_text("[lint]\nchip = \"ascend910b2\"\n")
     write_reference(project, other)
     data = tomllib.loads((project / "kernelgen.toml").read_text())
     assert data["reference"] == "refs/other.py" and data["lint"]["chip"] == "ascend910b2"
     assert find_reference(project) == other.resolve()
     write_reference(project, project / "ref.py")  # replaced, not duplicated
     text = (project / "kernelgen.toml").read_text()
-    assert (
-        text.count("reference =") == 1 and find_reference(project) == (project / "ref.py").resolve()
-    )
+    assert text.count("reference =") == 1 and find_reference(project) == (
+        project / "ref.py").resolve()
 
 
 def test_edit_store_is_wal_versioned_and_survives_reopening(tmp_path: Path) -> None:
     store = EditStore.in_workspace(tmp_path)
-    store.add(
-        "completion", "k.cpp", "DataCopy(x, y, n);", prefix="a", suffix="b", source="embedded"
-    )
+    store.add("completion", "k.cpp", "DataCopy(x, y, n);", prefix="a", suffix="b",
+              source="embedded")
     store.add("generated", "op/k.cpp", "// kernel", validation={"ok": True}, meta={"op": "add"})
     store.close()
     again = EditStore.in_workspace(tmp_path)
@@ -94,8 +81,7 @@ def test_edit_store_is_wal_versioned_and_survives_reopening(tmp_path: Path) -> N
 def test_llm_suggestions_are_cut_at_the_scope_end_and_filtered() -> None:
     cat = load_catalog()
     assert clean_suggestion("Add(z, x, y, n);\n    }\n    void Other() {}", "", set(), cat) == (
-        "Add(z, x, y, n);"
-    )
+        "Add(z, x, y, n);")
     assert clean_suggestion("x;", "", set(), cat) is None  # under 4 characters
     assert clean_suggestion("inQueue.EnQue(x);", "\n    inQueue.EnQue(x);\n}", set(), cat) is None
     assert clean_suggestion("FancyAdd(z, x, y);", "", set(), cat) is None  # unknown API
@@ -118,12 +104,9 @@ def test_free_completion_leaves_out_apis_the_chip_lacks() -> None:
     from kernelgen_lm.complete.members import complete
 
     cat = load_catalog()
-    on_910b = [
-        c.label
-        for c in complete("    DataCo", None, "k.cpp", 0, cat, get_chip("ascend910b2")).items
-    ]
-    on_910 = [
-        c.label for c in complete("    DataCo", None, "k.cpp", 0, cat, get_chip("ascend910")).items
-    ]
+    on_910b = [c.label for c in complete("    DataCo", None, "k.cpp", 0, cat,
+                                         get_chip("ascend910b2")).items]
+    on_910 = [c.label for c in complete("    DataCo", None, "k.cpp", 0, cat,
+                                        get_chip("ascend910")).items]
     assert "DataCopyPad" in on_910b and "DataCopy" in on_910b
     assert "DataCopyPad" not in on_910 and "DataCopy" in on_910

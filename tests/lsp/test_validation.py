@@ -33,8 +33,7 @@ async def client(lsp_client: LanguageClient, tmp_path_factory: pytest.TempPathFa
 
 
 async def test_unaligned_tail_copy_gets_datacopy_align_from_the_emulator_on_save(
-    client: LanguageClient,
-) -> None:
+        client: LanguageClient) -> None:
     project = copy_example("add_unaligned", client.root)  # type: ignore[attr-defined]
     ref = project / "ref.py"  # 7 x 1001 floats: the last tile of a core is no 32-byte multiple
     ref.write_text(ref.read_text().replace("M = 1000", "M = 7").replace("N = 33", "N = 1001"))
@@ -42,18 +41,13 @@ async def test_unaligned_tail_copy_gets_datacopy_align_from_the_emulator_on_save
     text = kernel.read_text().replace(SEED_OLD, SEED_NEW, 1)
     kernel.write_text(text)
     doc = open_file(client, kernel, text)
-    client.text_document_did_save(
-        lsp.DidSaveTextDocumentParams(text_document=lsp.TextDocumentIdentifier(uri=doc))
-    )
-    await wait_for(
-        lambda: [s for s in _states(client) if s in ("passed", "failed", "error")],
-        timeout=120,
-        what="the validation result",
-    )
+    client.text_document_did_save(lsp.DidSaveTextDocumentParams(
+        text_document=lsp.TextDocumentIdentifier(uri=doc)))
+    await wait_for(lambda: [s for s in _states(client) if s in ("passed", "failed", "error")],
+                   timeout=120, what="the validation result")
     assert _states(client) == ["validating", "failed"], client.statuses  # type: ignore[attr-defined]
-    found = [
-        d for d in diagnostics(client, kernel, "kernelgen-emulator") if d.code == "datacopy-align"
-    ]
+    found = [d for d in diagnostics(client, kernel, "kernelgen-emulator")
+             if d.code == "datacopy-align"]
     assert found, client.diagnostics
     assert "// BUG" in text.split("\n")[found[0].range.start.line]
     validation = _field(client.statuses[-1], "validation")  # type: ignore[attr-defined]
@@ -71,20 +65,17 @@ def _states(client: LanguageClient) -> list[str]:
 
 @pytest.mark.slow
 async def test_validate_command_returns_the_report_of_a_passing_kernel(
-    client: LanguageClient,
-) -> None:
+        client: LanguageClient) -> None:
     project = copy_example("add_unaligned", client.root / "ok")  # type: ignore[attr-defined]
     kernel = project / "op_kernel" / "add_custom.cpp"
-    report = await client.workspace_execute_command_async(
-        lsp.ExecuteCommandParams(command="kernelgen.validate", arguments=[{"uri": uri(kernel)}])
-    )
+    report = await client.workspace_execute_command_async(lsp.ExecuteCommandParams(
+        command="kernelgen.validate", arguments=[{"uri": uri(kernel)}]))
     assert report["ok"] is True and report["cases"] and report["compile"]["ok"]
     assert not diagnostics(client, kernel, "kernelgen-emulator")
 
 
 async def test_a_newer_save_cancels_the_running_validation_and_closing_is_safe(
-    client: LanguageClient,
-) -> None:
+        client: LanguageClient) -> None:
     project = copy_example("add_unaligned", client.root / "twice")  # type: ignore[attr-defined]
     kernel = project / "op_kernel" / "add_custom.cpp"
     doc = open_file(client, kernel)
@@ -93,19 +84,12 @@ async def test_a_newer_save_cancels_the_running_validation_and_closing_is_safe(
     client.text_document_did_save(save)
     await wait_for(lambda: "validating" in _states(client), what="the first validation")
     client.text_document_did_save(save)
-    client.text_document_did_close(
-        lsp.DidCloseTextDocumentParams(  # closed while it runs
-            text_document=lsp.TextDocumentIdentifier(uri=doc)
-        )
-    )
-    await wait_for(
-        lambda: [s for s in _states(client) if s in ("passed", "failed", "error")],
-        timeout=120,
-        what="the second validation's result",
-    )
-    status = await client.workspace_execute_command_async(
-        lsp.ExecuteCommandParams(command="kernelgen.status", arguments=[{}])
-    )
+    client.text_document_did_close(lsp.DidCloseTextDocumentParams(  # closed while it runs
+        text_document=lsp.TextDocumentIdentifier(uri=doc)))
+    await wait_for(lambda: [s for s in _states(client) if s in ("passed", "failed", "error")],
+                   timeout=120, what="the second validation's result")
+    status = await client.workspace_execute_command_async(lsp.ExecuteCommandParams(
+        command="kernelgen.status", arguments=[{}]))
     assert status["chip"] == "ascend910b2"  # still serving
     states = _states(client)
     assert states.index("cancelled") < len(states) - 1

@@ -43,7 +43,7 @@ def test_diff_edit_finds_the_single_replacement() -> None:
     assert diff_edit("abcdef", "abXYef") == SourceEdit(2, 4, "XY")
     assert diff_edit("abc", "abc") is None
     e = diff_edit("aaaa", "aaaaa")
-    assert e is not None and "aaaa"[: e.start] + e.new_text + "aaaa"[e.old_end :] == "aaaaa"
+    assert e is not None and "aaaa"[: e.start] + e.new_text + "aaaa"[e.old_end:] == "aaaaa"
 
 
 def _sexp(doc: Document) -> str:
@@ -71,30 +71,15 @@ def test_incremental_updates_match_a_fresh_parse(seed: int) -> None:
     rng = random.Random(seed)
     doc = Document("k.cpp", SOFTMAX)
     text = SOFTMAX
-    pieces = [
-        "x",
-        " ",
-        "\n",
-        "__aicore__ ",
-        "1",
-        ";",
-        "}",
-        "{",
-        "Add(",
-        "__gm__",
-        "class A",
-        "void g() { Add(a, b, c, 8); }\n",
-        "/*",
-        "*/",
-        "#define Q 4\n",
-        "for (int i = 0; i < 4; ++i) ",
-    ]
+    pieces = ["x", " ", "\n", "__aicore__ ", "1", ";", "}", "{", "Add(", "__gm__", "class A",
+              "void g() { Add(a, b, c, 8); }\n", "/*", "*/", "#define Q 4\n",
+              "for (int i = 0; i < 4; ++i) "]
     same_tree = 0
     for _ in range(80):
         start = rng.randrange(len(text))
         end = min(len(text), start + rng.randrange(0, 6))
         new = text[:start] + rng.choice(pieces) + text[end:]
-        edit = SourceEdit(start, end, new[start : len(new) - (len(text) - end)])
+        edit = SourceEdit(start, end, new[start: len(new) - (len(text) - end)])
         doc.update(new, edit if rng.random() < 0.5 else None)
         text = new
         fresh = Document("k.cpp", text)
@@ -109,7 +94,7 @@ def test_one_character_edit_reextracts_only_its_chunk() -> None:
     doc = Document("k.cpp", SOFTMAX)
     total = len(doc.chunks)
     pos = SOFTMAX.index("Exp(yLocal, yLocal, COLS);")
-    doc.update(SOFTMAX[:pos] + "Exp(yLocal, yLocal, COL);" + SOFTMAX[pos + 26 :])
+    doc.update(SOFTMAX[:pos] + "Exp(yLocal, yLocal, COL);" + SOFTMAX[pos + 26:])
     assert doc.extracted == 1 and doc.reused == total - 1
 
 

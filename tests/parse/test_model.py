@@ -22,10 +22,7 @@ def test_queues_have_position_and_depth() -> None:
     model = _model(corpus_texts("reduce_sum_rows"))
     qs = {name: q for (_, name), q in model.queues().items()}
     assert (qs["inQueue"].kind, qs["inQueue"].position, qs["inQueue"].depth_text) == (
-        "TQue",
-        "VECIN",
-        "BUFFER_NUM",
-    )
+        "TQue", "VECIN", "BUFFER_NUM")
     assert (qs["outQueue"].position, qs["outQueue"].depth_text) == ("VECOUT", "1")
     assert qs["workBuf"].kind == "TBuf" and qs["workBuf"].position == "VECCALC"
     assert all(q.in_ub for q in qs.values())
@@ -39,7 +36,8 @@ def test_project_model_reads_host_tiling_struct_opdef_and_entry() -> None:
     assert op is not None and [p.name for p in op.inputs] == ["x", "y"]
     assert op.outputs[0].dtypes == ["DT_FLOAT16", "DT_FLOAT"]
     assert model.entry is not None and model.entry.name == "add_custom"
-    assert [p.name for p in model.entry.function.params] == ["x", "y", "z", "workspace", "tiling"]
+    assert [p.name for p in model.entry.function.params] == [
+        "x", "y", "z", "workspace", "tiling"]
 
 
 def test_host_tiling_values_come_from_binding_shapes_with_provenance() -> None:
@@ -115,10 +113,7 @@ def test_process_pipeline_and_chunk_at_cursor() -> None:
     texts = corpus_texts("softmax_rows")
     model = _model(texts)
     assert model.pipeline("KernelSoftmax") == [
-        ("CopyIn", True),
-        ("Compute", True),
-        ("CopyOut", True),
-    ]
+        ("CopyIn", True), ("Compute", True), ("CopyOut", True)]
     path, text = next(iter(texts.items()))
     offset = len(text[: text.index("Exp(yLocal")].encode())
     chunk = model.chunk_at(path, offset)
@@ -141,12 +136,10 @@ def test_expression_types_follow_declarations_and_catalog_signatures() -> None:
 
 
 def test_constants_of_the_same_file_win_over_other_files() -> None:
-    model = _model(
-        {
-            "op_kernel/k.cpp": "constexpr uint32_t BLOCK = 8;\nvoid f() { int x = BLOCK; }\n",
-            "op_host/k.cpp": "const uint32_t BLOCK = 40;\nvoid g() { int y = BLOCK; }\n",
-        }
-    )
+    model = _model({
+        "op_kernel/k.cpp": "constexpr uint32_t BLOCK = 8;\nvoid f() { int x = BLOCK; }\n",
+        "op_host/k.cpp": "const uint32_t BLOCK = 40;\nvoid g() { int y = BLOCK; }\n",
+    })
     ev = Evaluator(model, get_chip())
     f = next(c for c in model.chunks if c.name == "f")
     g = next(c for c in model.chunks if c.name == "g")
@@ -175,13 +168,7 @@ void f(uint32_t k) {
     fn = next(c for c in model.chunks if c.name == "f")
     got = {n: ev.eval(("id", n), fn, 999) for n in "abcdeg"}
     assert {n: (v.lo, v.hi) for n, v in got.items() if v is not None} == {
-        "a": (10, 10),
-        "b": (20, 20),
-        "c": (7, 100),
-        "d": (1, 100),
-        "e": (1, 1),
-        "g": (42, 42),
-    }
+        "a": (10, 10), "b": (20, 20), "c": (7, 100), "d": (1, 100), "e": (1, 1), "g": (42, 42)}
 
 
 def test_dtype_combinations_give_exact_sizes() -> None:

@@ -105,10 +105,6 @@ def test_real_api_the_emulator_lacks_is_named_as_such_not_as_a_typo() -> None:
 
 
 def test_unknown_names_are_collected_once_in_order() -> None:
-    msgs = [
-        "'TRACE_LOG' was not declared in this scope",
-        "'Level' does not name a type",
-        "'TRACE_LOG' was not declared in this scope",
-        "expected ';' before '}' token",
-    ]
+    msgs = ["'TRACE_LOG' was not declared in this scope", "'Level' does not name a type",
+            "'TRACE_LOG' was not declared in this scope", "expected ';' before '}' token"]
     assert unknown_names(msgs) == ["TRACE_LOG", "Level"]

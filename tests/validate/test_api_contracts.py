@@ -24,7 +24,8 @@ SEEDED: list[tuple[str, str, str, str, str, tuple[str, ...]]] = [
         "exp-on-int32",
         "dtype-support",
         ADD,
-        f"{AS_INT}        Exp(zi, xi, 8);  // BUG\n        {ADD}",
+        f"{AS_INT}        Exp(zi, xi, 8);  // BUG\n"
+        f"        {ADD}",
         "float32",
         ("Exp", "int32_t", "ascend910b2"),
     ),
@@ -32,7 +33,8 @@ SEEDED: list[tuple[str, str, str, str, str, tuple[str, ...]]] = [
         "div-on-int32",
         "dtype-support",
         ADD,
-        f"{AS_INT}        Div(zi, xi, xi, 8);  // BUG\n        {ADD}",
+        f"{AS_INT}        Div(zi, xi, xi, 8);  // BUG\n"
+        f"        {ADD}",
         "float32",
         ("Div", "int32_t"),
     ),

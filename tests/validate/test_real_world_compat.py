@@ -51,13 +51,11 @@ def test_missing_header_is_named_with_what_the_project_used_from_it(
     p = tmp_path / "host_vendor"
     shutil.copytree(projects / "host_vendor", p)
     src = p / "op_host" / "host_vendor_tiling.cpp"
-    text = (
-        src.read_text()
-        .replace('#include "acl/acl.h"', '#include "acl/acl.h"\n#include "vendor/trace_log.h"')
-        .replace(
-            "    HostVendorTilingData tiling;",
-            '    TRACE_LOG_INFO("tiling %u", total);\n    HostVendorTilingData tiling;',
-        )
+    text = src.read_text().replace(
+        '#include "acl/acl.h"', '#include "acl/acl.h"\n#include "vendor/trace_log.h"'
+    ).replace(
+        "    HostVendorTilingData tiling;",
+        '    TRACE_LOG_INFO("tiling %u", total);\n    HostVendorTilingData tiling;',
     )
     src.write_text(text)
     report = validate_project(p, p / "ref.py")
@@ -77,9 +75,7 @@ def test_device_idioms_run_both_tiling_keys_and_assert_stops_at_its_line(project
     [err] = report.runtime_errors
     kernel = p / "op_kernel" / "device_idioms.cpp"
     assert (err.code, err.file, err.line) == (
-        "assert-failed",
-        "op_kernel/device_idioms.cpp",
-        _line_of(kernel, "ASSERT("),
+        "assert-failed", "op_kernel/device_idioms.cpp", _line_of(kernel, "ASSERT(")
     )
     assert "share 18 is not a whole number" in err.message
 
@@ -104,7 +100,7 @@ def test_aicore_attribute_is_blanked_in_place() -> None:
 
 
 def test_log_macro_switches_follow_what_a_unit_defines_and_uses() -> None:
-    own = '#define OP_LOGE(a, b) puts(b)\nvoid f() { OP_LOGE("x", "y"); OP_LOGD(0, "z"); }'
+    own = "#define OP_LOGE(a, b) puts(b)\nvoid f() { OP_LOGE(\"x\", \"y\"); OP_LOGD(0, \"z\"); }"
     flags = compat.log_macro_flags([own])
     assert "-DKERNELGEN_PROJECT_DEFINES_OP_LOGE" in flags
     assert flags[-2:] == ["-include", compat.LOG_MACROS_HEADER]  # OP_LOGD used, not defined

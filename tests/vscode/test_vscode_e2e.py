@@ -33,10 +33,9 @@ pytestmark = pytest.mark.vscode
 
 REPO = Path(__file__).resolve().parents[2]
 CLIENT = REPO / "client-vscode"
-CACHE = Path(
-    os.environ.get("KERNELGEN_E2E_CACHE")
-    or Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "kernelgen-vscode-e2e"
-)
+CACHE = Path(os.environ.get("KERNELGEN_E2E_CACHE")
+             or Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+             / "kernelgen-vscode-e2e")
 NODE = CACHE / "node-24.21.0" / "bin"
 CODE_SERVER = CACHE / "code-server-4.139.1" / "node_modules" / ".bin" / "code-server"
 CHROMIUM = Path("/usr/lib/chromium/chromium")
@@ -44,10 +43,10 @@ ARTIFACTS = Path(os.environ.get("KERNELGEN_E2E_ARTIFACTS") or REPO / "out" / "vs
 SETUP = "client-vscode/scripts/e2e-setup.sh"
 
 # Bounds of each wait (seconds); the whole test stays under about five minutes.
-START_S = 60  # code-server answering /healthz
-WORKBENCH_S = 60  # the workbench rendered
-SERVER_S = 90  # the language server's first diagnostics
-GENERATE_S = 240  # generate + validate a kernel on the emulator
+START_S = 60        # code-server answering /healthz
+WORKBENCH_S = 60    # the workbench rendered
+SERVER_S = 90       # the language server's first diagnostics
+GENERATE_S = 240    # generate + validate a kernel on the emulator
 
 # Keep the workbench quiet: no welcome page, chat panel, trust prompt or update check that would
 # take the keyboard focus.
@@ -102,7 +101,8 @@ def _server_env(home: Path) -> dict[str, str]:
     for var, sub in (("XDG_CONFIG_HOME", "config"), ("XDG_DATA_HOME", "data"), ("TMPDIR", "tmp")):
         (home / sub).mkdir(parents=True, exist_ok=True)
         env[var] = str(home / sub)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (env.get("PYTHONPATH"), str(REPO)) if p)
+    env["PYTHONPATH"] = os.pathsep.join(
+        p for p in (env.get("PYTHONPATH"), str(REPO)) if p)
     return env
 
 
@@ -115,13 +115,8 @@ def _make_workspace(ws: Path) -> int:
     kernel = ws / "ub" / "leaky_relu_tail.cpp"
     kernel.parent.mkdir(parents=True)
     kernel.write_text(text.replace("TILE_LENGTH = 4096", "TILE_LENGTH = 32768", 1))
-    empty = re.sub(
-        r"(void CopyIn\(uint32_t i, uint32_t len\)\n    \{\n).*?(\n    \})",
-        r"\1        \2",
-        text,
-        count=1,
-        flags=re.S,
-    )
+    empty = re.sub(r"(void CopyIn\(uint32_t i, uint32_t len\)\n    \{\n).*?(\n    \})",
+                   r"\1        \2", text, count=1, flags=re.S)
     (ws / "inline").mkdir()
     (ws / "inline" / "leaky_copy_in.cpp").write_text(empty)
     body_line = next(i for i, t in enumerate(empty.split("\n")) if "void CopyIn(" in t) + 3
@@ -139,12 +134,8 @@ def code_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str,
         if not need.exists():
             pytest.fail(f"{need} is missing: run {SETUP} first")
     probe_dir = tmp_path_factory.mktemp("probe")
-    probe = subprocess.run(
-        [sys.executable, "-c", "import server.commands.serve"],
-        env=_server_env(probe_dir),
-        cwd=probe_dir,
-        capture_output=True,
-    )
+    probe = subprocess.run([sys.executable, "-c", "import server.commands.serve"],
+                           env=_server_env(probe_dir), cwd=probe_dir, capture_output=True)
     if probe.returncode != 0:
         pytest.skip("the language server (`kernelgen serve`) is not in this checkout")
 
@@ -156,42 +147,22 @@ def code_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str,
     # live in the remote ("Machine") settings, not the browser's user settings.
     (user_data / "Machine").mkdir()
     (user_data / "Machine" / "settings.json").write_text(
-        json.dumps({"kernelgen.server.pythonPath": sys.executable}, indent=2)
-    )
+        json.dumps({"kernelgen.server.pythonPath": sys.executable}, indent=2))
     ws = home / "ws"
     body_line = _make_workspace(ws)
     env = _server_env(home)
     dirs = ["--user-data-dir", str(user_data), "--extensions-dir", str(extensions)]
 
-    subprocess.run(
-        [str(CODE_SERVER), *dirs, "--install-extension", str(_vsix())],
-        env=env,
-        check=True,
-        capture_output=True,
-        timeout=120,
-    )
+    subprocess.run([str(CODE_SERVER), *dirs, "--install-extension", str(_vsix())],
+                   env=env, check=True, capture_output=True, timeout=120)
 
     port = _free_port()
     log = (home / "code-server.log").open("wb")
     proc = subprocess.Popen(
-        [
-            str(CODE_SERVER),
-            "--bind-addr",
-            f"127.0.0.1:{port}",
-            "--auth",
-            "none",
-            "--disable-telemetry",
-            "--disable-update-check",
-            "--disable-workspace-trust",
-            *dirs,
-            str(ws),
-        ],
-        env=env,
-        cwd=home,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
+        [str(CODE_SERVER), "--bind-addr", f"127.0.0.1:{port}", "--auth", "none",
+         "--disable-telemetry", "--disable-update-check", "--disable-workspace-trust",
+         *dirs, str(ws)],
+        env=env, cwd=home, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + START_S
@@ -283,8 +254,7 @@ def test_diagnostic_quick_fix_completion_and_generate_in_vscode(code_server) -> 
     with api.sync_playwright() as pw:
         browser = pw.chromium.launch(
             executable_path=str(CHROMIUM),
-            args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
-        )
+            args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"])
         page = browser.new_page(viewport={"width": 1280, "height": 760})
         page.set_default_timeout(30_000)
         try:
