@@ -130,7 +130,7 @@ def write_matmul_project(
 def write_move_project(
     plan: MovePlan, chip: Chip, out: Path, ref: Path | None = None
 ) -> LoweredProject:
-    """Writes a data-movement project (transpose, cat) under `out`."""
+    """Writes a data-movement project (transpose, cat, slice) under `out`."""
     k = plan.kernel_name
     files = {
         Path("op_host") / f"{k}_tiling.h": move_tiling_header(plan),
