@@ -28,6 +28,9 @@ class ChipPerf(BaseModel):
     scalar_access_cycles: float
     launch_us: float
     sync_all_us: float
+    # Cube unit, per cube core: multiply-accumulates per cycle with 16-bit and with float inputs.
+    cube_macs_per_cycle: float = 4096
+    cube_fp32_macs_per_cycle: float = 1024
     source: str
 
 

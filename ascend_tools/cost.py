@@ -16,12 +16,13 @@ core `b % cores`):
 - vector: the sum over APIs of repeats x cycles per repeat, plus UB -> UB copies at the vector
   unit's bytes per cycle, over the clock;
 - scalar: scalar accesses x cycles each; sync: SyncAll barriers x the barrier cost;
-- core time = max(transfer, vector) + scalar + sync: double buffering overlaps the MTE and vector
-  pipes, but scalar work and barriers stall both.
+- cube: the Matmul API's multiply-accumulates (`cube_macs`, `cube_macs_fp32`) at the chip's
+  cube MACs per cycle; its GM traffic (`gm_to_l1_bytes`, `l0c_to_gm_bytes`) counts as transfer;
+- core time = max(transfer, vector, cube) + scalar + sync: double buffering overlaps the MTE,
+  vector and cube pipes, but scalar work and barriers stall them all.
 
 Kernel time = launch overhead + the slowest core. `bound` names what dominates: the launch when
 it outweighs the body, else the largest part of the critical core (`body_bound`, always set).
-Cube work is not costed (the emulator counts no cube operations).
 """
 
 from __future__ import annotations
@@ -32,9 +33,9 @@ from pydantic import BaseModel
 
 from ascend_tools.chips import Chip, vector_api_cycles
 
-Bound = Literal["launch", "memory", "vector", "scalar", "sync"]
+Bound = Literal["launch", "memory", "vector", "cube", "scalar", "sync"]
 # Counter names of one block in the emulator report.
-_GM_KEYS = ("gm_to_ub_bytes", "ub_to_gm_bytes")
+_GM_KEYS = ("gm_to_ub_bytes", "ub_to_gm_bytes", "gm_to_l1_bytes", "l0c_to_gm_bytes")
 
 
 class CostInputError(ValueError):
@@ -52,6 +53,7 @@ class CoreCost(BaseModel):
     scalar_us: float
     sync_us: float
     total_us: float
+    cube_us: float = 0.0
 
 
 class KernelCost(BaseModel):
@@ -65,6 +67,7 @@ class KernelCost(BaseModel):
     vector_us: float
     scalar_us: float
     sync_us: float
+    cube_us: float = 0.0
     critical_core: int
     cores_used: int
     block_dim: int
@@ -105,7 +108,7 @@ def kernel_time(counters: dict, chip: Chip) -> KernelCost:
     # Fold blocks onto physical cores (waves).
     folded: dict[int, dict[str, float]] = {}
     for i, b in enumerate(blocks):
-        zero = {"blocks": 0.0, "gm": 0.0, "cycles": 0.0, "scalar": 0.0, "sync": 0.0}
+        zero = {"blocks": 0.0, "gm": 0.0, "cycles": 0.0, "scalar": 0.0, "sync": 0.0, "cube": 0.0}
         acc = folded.setdefault(i % cores, zero)
         acc["blocks"] += 1
         acc["gm"] += sum(_num(b, k) for k in _GM_KEYS)
@@ -116,6 +119,8 @@ def kernel_time(counters: dict, chip: Chip) -> KernelCost:
         acc["cycles"] += _num(b, "ub_to_ub_bytes") / perf.vector_bytes_per_cycle
         acc["scalar"] += _num(b, "scalar_accesses")
         acc["sync"] += _num(b, "sync_alls")
+        acc["cube"] += _num(b, "cube_macs") / perf.cube_macs_per_cycle
+        acc["cube"] += _num(b, "cube_macs_fp32") / perf.cube_fp32_macs_per_cycle
     movers = sum(1 for a in folded.values() if a["gm"] > 0) or 1
     core_bw = min(perf.core_gm_bytes_per_cycle * hz, perf.gm_gbps * 1e9 / movers)
     per_core: list[CoreCost] = []
@@ -124,6 +129,7 @@ def kernel_time(counters: dict, chip: Chip) -> KernelCost:
         vector = a["cycles"] / hz * 1e6
         scalar = a["scalar"] * perf.scalar_access_cycles / hz * 1e6
         sync = a["sync"] * perf.sync_all_us
+        cube = a["cube"] / hz * 1e6
         per_core.append(
             CoreCost(
                 core=core,
@@ -133,13 +139,15 @@ def kernel_time(counters: dict, chip: Chip) -> KernelCost:
                 vector_us=vector,
                 scalar_us=scalar,
                 sync_us=sync,
-                total_us=max(transfer, vector) + scalar + sync,
+                cube_us=cube,
+                total_us=max(transfer, vector, cube) + scalar + sync,
             )
         )
     crit = max(per_core, key=lambda c: c.total_us)
     parts: dict[Bound, float] = {
         "memory": crit.transfer_us,
         "vector": crit.vector_us,
+        "cube": crit.cube_us,
         "scalar": crit.scalar_us,
         "sync": crit.sync_us,
     }
@@ -153,6 +161,7 @@ def kernel_time(counters: dict, chip: Chip) -> KernelCost:
         vector_us=crit.vector_us,
         scalar_us=crit.scalar_us,
         sync_us=crit.sync_us,
+        cube_us=crit.cube_us,
         critical_core=crit.core,
         cores_used=len(per_core),
         block_dim=int(counters.get("block_dim") or len(blocks)),

@@ -14,7 +14,9 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-SOURCE_SUFFIXES = (".cpp", ".cc", ".cxx", ".h", ".hpp")
+# `.asc` is the single-source AscendC file of recent CANN releases: C++ with the same dialect.
+KERNEL_SUFFIXES = (".cpp", ".cc", ".cxx", ".asc")
+SOURCE_SUFFIXES = (*KERNEL_SUFFIXES, ".h", ".hpp")
 _BLOCK_DIM = re.compile(r"//\s*kernelgen:\s*block_dim\s*=\s*(\d+)")
 _ENTRY = re.compile(
     r"((?:\bextern\s+\"C\"\s+)?(?:\b__\w+__(?:\([^)]*\))?\s+)+)void\s+(\w+)\s*\(([^()]*)\)\s*\{"
@@ -102,7 +104,7 @@ def _sources_under(root: Path, dirs: list[Path]) -> list[Path]:
 
 def _kernel_with_entry(files: list[Path]) -> tuple[Path, KernelEntry] | None:
     for f in files:
-        if f.suffix in (".cpp", ".cc", ".cxx"):
+        if f.suffix in KERNEL_SUFFIXES:
             entry = find_entry(_read(f))
             if entry:
                 return f, entry
@@ -118,12 +120,12 @@ def load_project(path: Path) -> KernelProject:
         return _single_file(path.parent, path)
     if (path / "op_kernel").is_dir():
         return _msopgen(path)
-    candidates = sorted(p for p in path.iterdir() if p.suffix in (".cpp", ".cc", ".cxx"))
+    candidates = sorted(p for p in path.iterdir() if p.suffix in KERNEL_SUFFIXES)
     hit = _kernel_with_entry(candidates)
     if not hit:
         raise ProjectError(
             f"no kernel found in {path}: expected op_kernel/<op>.cpp (msopgen layout) or a .cpp "
-            "file with a `__global__ __aicore__` entry function"
+            "or .asc file with a `__global__ __aicore__` entry function"
         )
     return _single_file(path, hit[0])
 
@@ -159,8 +161,8 @@ def _msopgen(root: Path) -> KernelProject:
 
 
 def _single_file(root: Path, kernel: Path) -> KernelProject:
-    if kernel.suffix not in (".cpp", ".cc", ".cxx"):
-        raise ProjectError(f"{kernel} is not a C++ source file")
+    if kernel.suffix not in KERNEL_SUFFIXES:
+        raise ProjectError(f"{kernel} is not a C++ or .asc source file")
     text = _read(kernel)
     entry = find_entry(text)
     if not entry:

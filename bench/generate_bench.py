@@ -5,7 +5,7 @@ and the geometric-mean speed-up of the correct stubs. Writes `results.json` and 
 
 `python -m bench.generate_bench [--stubs DIR] [--chip CHIP] [--out DIR] [--only A,B] [--trials N]`
 (also `kernelgen bench generate ...`). The family of a stub is its name's prefix (`act_`, `ew_`,
-`red_`, `sm_`, `norm_`, `loss_`, `opt_`, `pool_`, `scan_`).
+`red_`, `sm_`, `norm_`, `loss_`, `opt_`, `pool_`, `scan_`, `mm_`).
 """
 
 from __future__ import annotations

@@ -21,6 +21,14 @@ from kernelgen_lm.attempts import Attempt
 from kernelgen_lm.capture import CapturedGraph, CaptureError, capture
 from kernelgen_lm.plan.build import PlanError, build_plan
 from kernelgen_lm.plan.ir import KernelPlan, plan_text
+from kernelgen_lm.plan.matmul import (
+    MatmulPlan,
+    build_matmul_plan,
+    is_matmul_graph,
+    matmul_text,
+    matmul_variants,
+)
+from kernelgen_lm.plan.move import MovePlan, build_move_plan, is_move_graph, move_text
 from kernelgen_lm.plan.window import WindowPlan, build_window_plan, window_text
 from kernelgen_lm.speed import SpeedReport, speed_report
 
@@ -46,11 +54,17 @@ class GenerationResult(BaseModel):
     llm_run: Path | None = None
 
 
-AnyPlan = KernelPlan | WindowPlan
+AnyPlan = KernelPlan | WindowPlan | MatmulPlan | MovePlan
 
 
-def build_any_plan(graph: CapturedGraph) -> AnyPlan:
-    """The fused domain plan, or the pooling plan when the graph is one pooling op."""
+def build_any_plan(graph: CapturedGraph, chip: str | None = None) -> AnyPlan:
+    """The matmul plan when the graph has a matrix product, the move plan when it only moves
+    elements (transpose, cat), else the fused domain plan, or the pooling plan when the graph
+    is one pooling op."""
+    if is_matmul_graph(graph):
+        return build_matmul_plan(graph, get_chip(chip) if chip else None)
+    if is_move_graph(graph):
+        return build_move_plan(graph)
     try:
         return build_plan(graph)
     except PlanError as first:
@@ -61,11 +75,26 @@ def build_any_plan(graph: CapturedGraph) -> AnyPlan:
 
 
 def any_plan_text(plan: AnyPlan) -> str:
+    if isinstance(plan, MatmulPlan):
+        return matmul_text(plan)
+    if isinstance(plan, MovePlan):
+        return move_text(plan)
     return window_text(plan) if isinstance(plan, WindowPlan) else plan_text(plan)
 
 
 def any_plan_mode(plan: AnyPlan) -> str:
+    if isinstance(plan, MatmulPlan):
+        return "matmul"
+    if isinstance(plan, MovePlan):
+        return "move"
     return "window" if isinstance(plan, WindowPlan) else plan.mode
+
+
+def plan_variants(graph: CapturedGraph, plan: AnyPlan | None) -> list[list[list[int]]]:
+    """Unaligned shape variants for validation; matrix products grow M, N and K consistently."""
+    if isinstance(plan, MatmulPlan):
+        return matmul_variants(plan)
+    return shape_variants(graph)
 
 
 def modelled_speed(
@@ -142,7 +171,12 @@ def rules_generate(
     progress: Progress | None = None,
 ) -> tuple[GenerationResult, AnyPlan | None]:
     from ascend_tools.validate import ValidationInputError, validate_project
-    from kernelgen_lm.lower.project import write_project, write_window_project
+    from kernelgen_lm.lower.project import (
+        write_matmul_project,
+        write_move_project,
+        write_project,
+        write_window_project,
+    )
 
     say = progress or (lambda _m: None)
     res = GenerationResult(ok=False, backend_used="rules")
@@ -156,7 +190,7 @@ def rules_generate(
     res.op = graph.op_name
     say(f"plan: {len(graph.nodes)} core-ATen ops")
     try:
-        plan = build_any_plan(graph)
+        plan = build_any_plan(graph, chip)
     except PlanError as e:
         res.attempts.append(Attempt(backend="rules", ok=False, stage="plan", message=str(e)))
         res.error = str(e)
@@ -165,7 +199,11 @@ def rules_generate(
     say(f"lower: {any_plan_mode(plan)} kernel")
     chip_info = get_chip(chip)
     try:
-        if isinstance(plan, WindowPlan):
+        if isinstance(plan, MatmulPlan):
+            project = write_matmul_project(plan, chip_info, out, ref)
+        elif isinstance(plan, MovePlan):
+            project = write_move_project(plan, chip_info, out, ref)
+        elif isinstance(plan, WindowPlan):
             project = write_window_project(plan, chip_info, out, ref)
         else:
             project = write_project(plan, chip_info, out, ref)
@@ -183,7 +221,7 @@ def rules_generate(
     say(f"validate: {trials} trial(s) on the emulator ({chip_info.name})")
     try:
         report = validate_project(
-            project.root, ref, chip=chip_info.name, trials=trials, shapes=shape_variants(graph)
+            project.root, ref, chip=chip_info.name, trials=trials, shapes=plan_variants(graph, plan)
         )
     except ValidationInputError as e:
         res.attempts.append(Attempt(backend="rules", ok=False, stage="compile", message=str(e)))
@@ -237,7 +275,7 @@ def generate(
     elif backend == "llm":
         try:
             graph = capture(ref)
-            plan = build_any_plan(graph)
+            plan = build_any_plan(graph, chip)
         except (CaptureError, PlanError):
             plan = None
     from kernelgen_lm.backends import BackendConfigError, configured_backend
@@ -284,7 +322,7 @@ def generate(
         plan_summary=any_plan_text(plan) if plan else None,
         progress=progress,
         trials=trials,
-        shapes=shape_variants(graph) if graph is not None else None,
+        shapes=plan_variants(graph, plan) if graph is not None else None,
     )
     attempts += gen.attempts
     speed = None

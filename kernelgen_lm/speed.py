@@ -17,7 +17,13 @@ like with like. Assumptions (a MODEL, not a measurement; every figure printed sa
 - its vector work is its largest operand's repeats (256 bytes each, at its widest dtype) priced
   by the AscendC API that does that op (`EAGER_API`, default Add-like), spread evenly over all
   vector cores (at most one block per repeat): eager kernels are assumed well parallelised;
-- pooling is priced on its input (window overlap ignored); cube work does not arise here.
+- pooling is priced on its input (window overlap ignored);
+- a matrix product (`MATMUL_K`) runs on the cube cores: its MACs (result elements x K) at the
+  chip's cube rate, spread over all cube cores (at most one block per 16 x 16 result fractal),
+  each operand read once (no re-reads across blocks: this favours eager).
+- a contiguous copy (`contiguous`, `clone`) of a strided view (transpose, slice), or such a
+  view returned as the output (the caller gets a strided view; the kernel writes the contiguous
+  result), is one copy launch (`STRIDED_VIEWS`).
 
 `speedup = eager_us / kernel_us`.
 """
@@ -165,6 +171,27 @@ EAGER_API: dict[str, str] = {
 }
 
 
+# Matrix-product ops of the eager graph: the argument whose last dim is K (the left operand).
+MATMUL_K: dict[str, int] = {
+    "aten.mm.default": 0,
+    "aten.bmm.default": 0,
+    "aten.matmul.default": 0,
+    "aten.linear.default": 0,
+    "aten.addmm.default": 1,
+    "aten.baddbmm.default": 1,
+}
+FRACTAL = 16 * 16  # result elements of one cube fractal
+# Views whose contiguous copy is a real eager kernel (a strided read).
+STRIDED_VIEWS = (
+    "aten.transpose.int",
+    "aten.permute.default",
+    "aten.t.default",
+    "aten.slice.Tensor",
+    "aten.narrow.default",
+)
+COPY_OPS = ("aten.contiguous.default", "aten.clone.default")
+
+
 class EagerOp(BaseModel):
     """One modelled eager launch."""
 
@@ -243,13 +270,44 @@ def _outputs(node: OpNode, graph: CapturedGraph, known: dict[str, tuple[int, int
     ]
 
 
+def _shapes(graph: CapturedGraph) -> dict[str, list[int]]:
+    known = {t.name: t.shape for t in graph.inputs}
+    return known | {n.name: n.shape for n in _eager_nodes(graph) if n.shape is not None}
+
+
+def _matmul_op(node: OpNode, graph: CapturedGraph, chip: Chip, gm_bytes: int) -> EagerOp | None:
+    """A matrix product priced on the cube cores, or None when its operand shapes are unknown."""
+    shapes = _shapes(graph)
+    dtypes = _dtypes(graph)
+    arg = node.args[MATMUL_K[node.target]] if len(node.args) > MATMUL_K[node.target] else None
+    if not isinstance(arg, NodeRef) or arg.ref not in shapes or node.shape is None:
+        return None
+    k = shapes[arg.ref][-1] if shapes[arg.ref] else 1
+    out = math.prod(node.shape)
+    macs = out * k
+    key = "cube_macs_fp32" if dtypes.get(arg.ref) == "float32" else "cube_macs"
+    blocks = min(max(1, chip.cube_cores), max(1, math.ceil(out / FRACTAL)))
+    counters = even_counters(gm_bytes, {}, blocks)
+    for b in counters["per_block"]:
+        b[key] = macs / blocks
+    cost = kernel_time(counters, chip)
+    return EagerOp(target=node.target, api="Matmul", gm_bytes=gm_bytes, total_us=cost.total_us)
+
+
 def eager_time(graph: CapturedGraph, chip: Chip) -> EagerCost:
     """Modelled time of running the graph op by op in PyTorch eager (assumptions above)."""
     known = _tensors(graph)
     dtypes = _dtypes(graph)
     ops: list[EagerOp] = []
-    for node in _eager_nodes(graph):
-        if node.target in FREE_OPS or _same_dtype_cast(node, dtypes):
+    nodes = _eager_nodes(graph)
+    transposed = {n.name for n in nodes if n.target in STRIDED_VIEWS}
+    read = {r for n in nodes for r in _refs([*n.args, *n.kwargs.values()])}
+    for node in nodes:
+        src = _refs(node.args[:1])
+        copy = (node.target in COPY_OPS and bool(src) and src[0] in transposed) or (
+            node.name in transposed and node.name not in read  # returned as the output
+        )
+        if (node.target in FREE_OPS and not copy) or _same_dtype_cast(node, dtypes):
             continue
         reads = [known[r] for r in _refs([*node.args, *node.kwargs.values()]) if r in known]
         writes = [known[w] for w in _outputs(node, graph, known)]
@@ -257,6 +315,11 @@ def eager_time(graph: CapturedGraph, chip: Chip) -> EagerCost:
         if not operands:
             continue
         gm_bytes = sum(n * size for n, size in operands)
+        if node.target in MATMUL_K:
+            mm = _matmul_op(node, graph, chip, gm_bytes)
+            if mm is not None:
+                ops.append(mm)
+                continue
         width = max(size for _, size in operands)
         repeats = math.ceil(max(n for n, _ in operands) * width / REPEAT_BYTES)
         api = EAGER_API.get(node.target, "Add")

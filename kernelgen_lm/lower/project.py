@@ -10,8 +10,12 @@ from pydantic import BaseModel
 from ascend_tools.chips import Chip
 from kernelgen_lm.lower.host import host_source, tiling_header
 from kernelgen_lm.lower.kernel import KernelEmitter
+from kernelgen_lm.lower.matmul import MatmulEmitter, matmul_tiling_header
+from kernelgen_lm.lower.move import move_host, move_kernel, move_tiling_header
 from kernelgen_lm.lower.window import window_host, window_kernel, window_tiling_header
 from kernelgen_lm.plan.ir import KernelPlan, plan_text
+from kernelgen_lm.plan.matmul import MatmulPlan, matmul_text
+from kernelgen_lm.plan.move import MovePlan, move_text
 from kernelgen_lm.plan.window import WindowPlan, window_text
 
 
@@ -104,6 +108,35 @@ def write_window_project(
         Path("op_host") / f"{k}.cpp": window_host(plan, chip),
         Path("op_kernel") / f"{k}.cpp": window_kernel(plan, chip),
         Path("plan.txt"): window_text(plan) + "\n",
+    }
+    return _write(files, out, ref)
+
+
+def write_matmul_project(
+    plan: MatmulPlan, chip: Chip, out: Path, ref: Path | None = None
+) -> LoweredProject:
+    """Writes a matrix-product project under `out`."""
+    em = MatmulEmitter(plan, chip)
+    k = plan.kernel_name
+    files = {
+        Path("op_host") / f"{k}_tiling.h": matmul_tiling_header(plan),
+        Path("op_host") / f"{k}.cpp": em.host(),
+        Path("op_kernel") / f"{k}.cpp": em.kernel(),
+        Path("plan.txt"): matmul_text(plan) + "\n",
+    }
+    return _write(files, out, ref)
+
+
+def write_move_project(
+    plan: MovePlan, chip: Chip, out: Path, ref: Path | None = None
+) -> LoweredProject:
+    """Writes a data-movement project (transpose, cat, slice) under `out`."""
+    k = plan.kernel_name
+    files = {
+        Path("op_host") / f"{k}_tiling.h": move_tiling_header(plan),
+        Path("op_host") / f"{k}.cpp": move_host(plan, chip),
+        Path("op_kernel") / f"{k}.cpp": move_kernel(plan, chip),
+        Path("plan.txt"): move_text(plan) + "\n",
     }
     return _write(files, out, ref)
 

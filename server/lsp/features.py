@@ -2,25 +2,25 @@
 inlay hints, code lens, document symbols, definition and references of tiling fields.
 
 Every request brings the document's analyzer up to the editor's text and builds the model on
-the analysis thread (`Cursor`), then converts plain results to LSP types here."""
+the analysis thread (`Cursor`), then converts plain results to LSP types here. The analysis
+core is imported on first use, not at import: `initialize` must not wait for it (the server's
+warm-up loads it on the analysis thread meanwhile)."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types as lsp
 
-from ascend_tools.catalog import load_catalog
-from ascend_tools.chips import get_chip
-from ascend_tools.lint.context import LintContext, align32
-from ascend_tools.parse.document import Document
-from ascend_tools.parse.evaluate import Evaluator
-from ascend_tools.parse.model import KernelModel
-from kernelgen_lm.complete.members import Candidate, call_at, complete
 from server.lsp.convert import from_units, path_of, to_units, uri_of
 from server.lsp.workspace import ProjectState, is_source, set_text, unlintable
+
+if TYPE_CHECKING:
+    from ascend_tools.parse.document import Document
+    from ascend_tools.parse.model import KernelModel
+    from kernelgen_lm.complete.members import Candidate
 
 TRIGGERS = [".", ">", ":", "<"]
 _KIND = {
@@ -64,6 +64,8 @@ class Cursor:
 
 def _resolve(ls: Any, uri: str, text: str, position: lsp.Position | None, encoding: str,
              ) -> Cursor | None:
+    from ascend_tools.parse.model import KernelModel
+
     path = path_of(uri)
     if path is None or not is_source(path) or unlintable(text):
         return None
@@ -111,6 +113,11 @@ def _snippets(ls: Any) -> bool:
 
 def _ub_report(cur: Cursor) -> tuple[list[Any], float | None, Any]:
     """(InitBuffer evaluations of the project, UB total in bytes or None, chip)."""
+    from ascend_tools.catalog import load_catalog
+    from ascend_tools.chips import get_chip
+    from ascend_tools.lint.context import LintContext
+    from ascend_tools.parse.evaluate import Evaluator
+
     chip = get_chip(cur.state.analyzer.chip.name)
     ev = Evaluator(cur.model, chip, cur.state.analyzer.config.shapes)
     ctx = LintContext(cur.model, ev, chip, load_catalog())
@@ -132,6 +139,8 @@ def kb(n: float) -> str:
 def _buffer_label(ib: Any) -> str | None:
     if ib.num is None or ib.length is None:
         return None
+    from ascend_tools.lint.context import align32
+
     size = kb(align32(ib.length.hi))
     return f"{ib.num.fmt()} x {size}"
 
@@ -140,6 +149,8 @@ class _Catalog:
     """The catalog, loaded on first use (not at import: `kernelgen serve` starts fast)."""
 
     def __getattr__(self, name: str) -> Any:
+        from ascend_tools.catalog import load_catalog
+
         return getattr(load_catalog(), name)
 
 
@@ -158,6 +169,9 @@ def register(ls: Any) -> None:
             return lsp.CompletionList(is_incomplete=False, items=[])
         if prefix.endswith(":") and not prefix.endswith("::"):
             return lsp.CompletionList(is_incomplete=False, items=[])
+        from ascend_tools.catalog import load_catalog
+        from kernelgen_lm.complete.members import complete
+
         found = complete(prefix, cur.model, cur.path, cur.offset, load_catalog(), chip)
         snippets = _snippets(ls)
         return lsp.CompletionList(is_incomplete=found.incomplete,
@@ -185,6 +199,8 @@ def register(ls: Any) -> None:
         cur = await cursor(ls, params.text_document.uri, params.position)
         if cur is None:
             return None
+        from kernelgen_lm.complete.members import call_at
+
         call = call_at(cur.prefix)
         if call is None:
             return None

@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-import httpx
 from lsprotocol import types as lsp
 
 from server.lsp.commands import ACCEPT, new_id
@@ -19,6 +18,8 @@ MAX_PENDING = 256
 
 async def backend_reachable(settings: Any, timeout: float = 2.0) -> bool:
     """Whether the configured model server answers `GET /v1/models` in time."""
+    import httpx
+
     from kernelgen_lm.backends.openai_compat import api_root
 
     if not settings.llm.base_url:
@@ -39,7 +40,6 @@ async def backend_reachable(settings: Any, timeout: float = 2.0) -> bool:
 
 
 def register(ls: Any) -> None:
-    from kernelgen_lm.complete.inline import suggest
     from kernelgen_lm.complete.llm import (
         SuggestionCache,
         clean_suggestion,
@@ -52,6 +52,8 @@ def register(ls: Any) -> None:
     cache = SuggestionCache()
 
     def embedded(cur: Any) -> tuple[str, str] | None:
+        from kernelgen_lm.complete.inline import suggest
+
         got = suggest(cur.model, cur.path, cur.offset)
         return (got.text, got.source) if got else None
 

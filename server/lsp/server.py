@@ -468,7 +468,9 @@ def build_server() -> KernelgenServer:
             try:
                 from server.lsp.watch import WorkspaceWatcher
 
-                ls.watcher = WorkspaceWatcher(ls, root, asyncio.get_running_loop())
+                # Watching a big tree adds one inotify watch per folder: off the event loop.
+                ls.watcher = await asyncio.to_thread(
+                    WorkspaceWatcher, ls, root, asyncio.get_running_loop())
             except Exception as exc:  # inotify limits, a vanished folder: lint still works
                 ls.log(f"not watching {root}: {exc}", lsp.MessageType.Warning)
         await ls.fetch_client_settings()

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from lsprotocol import types as lsp
 
+from ascend_tools.project import SOURCE_SUFFIXES
 from server.lsp.project import find_reference, find_root
 
 if TYPE_CHECKING:  # the analysis core loads on the analysis thread, after `initialize`
@@ -23,7 +24,6 @@ if TYPE_CHECKING:  # the analysis core loads on the analysis thread, after `init
     from ascend_tools.lint import Analyzer
 
 T = TypeVar("T")
-SOURCE_SUFFIXES = (".cpp", ".cc", ".cxx", ".h", ".hpp")
 
 
 def unlintable(text: str) -> str | None:

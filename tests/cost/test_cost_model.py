@@ -107,3 +107,18 @@ def test_blocks_beyond_the_cores_run_in_waves() -> None:
 def test_bad_counters_get_a_clear_error(counters: dict, message: str) -> None:
     with pytest.raises(CostInputError, match=message):
         kernel_time(counters, CHIP)
+
+
+def test_cube_macs_are_costed_at_the_chip_rate_and_fp32_at_its_own() -> None:
+    macs = 4096 * 1800 * 10  # 10 us of fp16 cube work at 4096 MACs/cycle and 1.8 GHz
+    fp16 = kernel_time(launch(block(cube_macs=macs)), CHIP)
+    assert fp16.cube_us == pytest.approx(10.0)
+    assert fp16.bound == "cube" and fp16.total_us == pytest.approx(CHIP.perf.launch_us + 10.0)
+    fp32 = kernel_time(launch(block(cube_macs_fp32=macs)), CHIP)
+    ratio = CHIP.perf.cube_macs_per_cycle / CHIP.perf.cube_fp32_macs_per_cycle
+    assert fp32.cube_us == pytest.approx(10.0 * ratio)
+    # The cube's GM traffic is transfer time like the vector path's; the two pipes overlap.
+    both = kernel_time(launch(block(cube_macs=macs, gm_to_l1_bytes=1 << 20)), CHIP)
+    assert both.transfer_us > 0 and both.total_us == pytest.approx(
+        CHIP.perf.launch_us + max(both.transfer_us, 10.0)
+    )

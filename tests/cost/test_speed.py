@@ -104,3 +104,20 @@ def test_fast_p_counts_stubs_that_are_correct_and_fast_enough() -> None:
     assert s.geomean_speedup == pytest.approx((2.0 * 0.9 * 0.5 * 0.1) ** 0.25)
     empty = speed_summary([])
     assert empty.total == 0 and empty.geomean_speedup is None
+
+
+def test_eager_matrix_products_run_on_the_cube(tmp_path: Path) -> None:
+    path = tmp_path / "mm.py"
+    path.write_text(
+        "import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n"
+        "    def forward(self, a, b):\n        return torch.relu(a @ b)\n\n\n"
+        "def get_inputs():\n"
+        "    return [torch.randn(512, 1024).half(), torch.randn(1024, 768).half()]\n\n\n"
+        "def get_init_inputs():\n    return []\n"
+    )
+    eager = eager_time(capture(path), CHIP)
+    mm, relu = eager.ops
+    assert mm.api == "Matmul" and relu.target == "aten.relu.default"
+    # 512 x 768 x 1024 MACs over 24 cube cores at 4096 MACs/cycle, 1.8 GHz (or the GM time).
+    cube_us = 512 * 768 * 1024 / 24 / 4096 / 1800
+    assert mm.total_us >= CHIP.perf.launch_us + cube_us

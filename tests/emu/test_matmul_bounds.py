@@ -24,6 +24,25 @@ def test_blocks_past_the_matrix_end_compute_nothing(emu_build, run_program) -> N
     torch.testing.assert_close(c, a.float() @ b.float(), rtol=1e-5, atol=1e-4)
 
 
+def test_iterate_restarts_per_unit_and_counts_cube_work(emu_build, run_program) -> None:
+    gen = torch.Generator().manual_seed(3)
+    a = torch.randn(100, 40, generator=gen).half()
+    b = torch.randn(40, 72, generator=gen).half()
+    res = run_program(
+        emu_build("matmul_bounds"),
+        ["ok_iterate_per_unit", "{report}", "{a}", "{b}", "{out:c}"],
+        {"a": a, "b": b},
+    )
+    assert res.returncode == 0, res.stderr
+    c = from_bytes(res.outputs["c"], "float32").view(100, 72)
+    torch.testing.assert_close(c, a.float() @ b.float(), rtol=1e-5, atol=1e-4)
+    total = res.report["counters"]["total"]
+    assert total["cube_macs"] == 100 * 72 * 40 and total["cube_macs_fp32"] == 0
+    assert total["l0c_to_gm_bytes"] == 100 * 72 * 4
+    # Per unit (50 x 72, base 32 x 32): A panels 50x40 halves x 3 N blocks, B 40x72 x 2 M blocks.
+    assert total["gm_to_l1_bytes"] == 2 * (50 * 40 * 2 * 3 + 40 * 72 * 2 * 2)
+
+
 BUGS = {
     "iterate_all_past_end": ("gm-out-of-bounds", "Matmul::IterateAll writes"),
     "get_tensor_c_past_end": ("gm-out-of-bounds", "GM buffer 'c'"),

@@ -8,6 +8,7 @@ installed. Models are cached by content under KERNELGEN_TEST_MODEL_DIR (default
 
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
 import signal
@@ -46,10 +47,26 @@ def model_cache() -> Path:
     return path
 
 
+# Build artifacts are keyed by content, so tests may share them; only the LLM's own state (the
+# validated store and the runs under `llm/`) must start empty in each test.
+_BUILD_KINDS = ("pch", "harness", "host", "kernel")
+_SHARED_BUILDS = Path(tempfile.mkdtemp(prefix="kernelgen-llm-builds-"))
+atexit.register(shutil.rmtree, _SHARED_BUILDS, True)
+
+
+def fresh_cache(cache: Path) -> Path:
+    """A cache folder with an empty `llm/` whose build folders are the session's shared ones."""
+    cache.mkdir(parents=True, exist_ok=True)
+    for kind in _BUILD_KINDS:
+        (_SHARED_BUILDS / kind).mkdir(exist_ok=True)
+        (cache / kind).symlink_to(_SHARED_BUILDS / kind, target_is_directory=True)
+    return cache
+
+
 @pytest.fixture(autouse=True)
 def isolated_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Runs and the validated store go to a fresh cache, so prompts never see other runs."""
-    cache = tmp_path / "cache"
+    cache = fresh_cache(tmp_path / "cache")
     monkeypatch.setenv("KERNELGEN_CACHE_DIR", str(cache))
     return cache
 
@@ -62,7 +79,8 @@ def scripted_lessons() -> list[Lesson]:
     """
     chip = get_chip(CHIP)
     with tempfile.TemporaryDirectory() as tmp:
-        os.environ["KERNELGEN_CACHE_DIR"] = tmp  # an empty validated store, as in the tests
+        # an empty validated store, as in the tests
+        os.environ["KERNELGEN_CACHE_DIR"] = str(fresh_cache(Path(tmp) / "cache"))
         try:
             task = describe_reference(ADD_REF)
             context = build_context(task, default_op_name(ADD_REF), chip, None)

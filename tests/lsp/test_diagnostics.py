@@ -80,6 +80,18 @@ async def test_seeded_ub_overflow_is_flagged_and_gone_after_the_quick_fix(
                    and doc in client.diagnostics, what="the overflow to disappear")
 
 
+async def test_asc_single_source_file_is_served_like_a_cpp_kernel(client: LanguageClient) -> None:
+    cpp = copy_corpus_file("leaky_relu_tail.cpp", client.root / "asc")  # type: ignore[attr-defined]
+    path = cpp.with_suffix(".asc")
+    text = cpp.read_text().replace("TILE_LENGTH = 4096", "TILE_LENGTH = 32768", 1)
+    cpp.unlink()
+    path.write_text(text)
+    open_file(client, path, text)
+    overflow = await wait_for(lambda: [d for d in diagnostics(client, path)
+                                       if d.code == "ub-overflow"], what="ub-overflow in .asc")
+    assert overflow[0].severity == lsp.DiagnosticSeverity.Error
+
+
 async def test_settings_change_the_chip_the_lint_uses(client: LanguageClient) -> None:
     path = copy_corpus_file("leaky_relu_tail.cpp", client.root / "chip")  # type: ignore[attr-defined]
     text = path.read_text().replace("TILE_LENGTH = 4096", "TILE_LENGTH = 14336", 1)

@@ -29,7 +29,10 @@ def test_wall_clock_limit_kills_a_sleeping_program(tmp_path: Path) -> None:
 def test_memory_bomb_is_stopped_by_the_address_space_limit(
     programs: dict[str, Path], tmp_path: Path
 ) -> None:
-    res = run_sandboxed([programs["memory_bomb"]], cwd=tmp_path, limits=FAST)
+    # Generous time limits: the address-space limit must stop it, not the clock, even when a
+    # loaded machine gives it little CPU to touch its pages.
+    limits = SandboxLimits(wall_seconds=60.0, cpu_seconds=30, memory_bytes=512 << 20)
+    res = run_sandboxed([programs["memory_bomb"]], cwd=tmp_path, limits=limits)
     assert not res.timed_out
     # bad_alloc -> std::terminate -> SIGABRT
     assert res.signal == signal.SIGABRT

@@ -36,3 +36,12 @@ def test_parameters_bind_in_order(tmp_path: Path) -> None:
     )
     report = validate_project(src, tmp_path / "p" / "ref.py")
     assert not report.ok and report.cases[0].mismatches > 0
+
+
+def test_asc_single_source_file_validates_like_a_cpp_file(tmp_path: Path) -> None:
+    shutil.copytree(DATA, tmp_path / "p")
+    src = tmp_path / "p" / "scale_rows.cpp"
+    asc = src.rename(src.with_suffix(".asc"))
+    assert load_project(tmp_path / "p").kernel_file == Path("scale_rows.asc")
+    report = validate_project(asc, tmp_path / "p" / "ref.py", trials=1)
+    assert report.ok, report

@@ -1,5 +1,5 @@
 // Matmul high-level API against the GM and UB bounds: `matmul_bounds CASE report [a b c]`.
-// ok_blocks_past_end runs the corpus matmul_custom pattern (24 blocks over M=100, K=40, N=72
+// ok_iterate_per_unit walks two units with one Iterate loop each; ok_blocks_past_end runs the corpus matmul_custom pattern (24 blocks over M=100, K=40, N=72
 // with singleCore 64 x 48: most blocks lie past the matrix end) and writes C; the other cases
 // are seeded bugs whose offending call carries `// BUG: <case>`.
 #include <functional>
@@ -48,6 +48,26 @@ static std::map<std::string, std::pair<uint32_t, std::function<void()>>> cases()
             mm.IterateAll(cg[mIdx * N * t.singleCoreM + nIdx * t.singleCoreN]);
         } else {
             while (mm.Iterate()) mm.GetTensorC(cg[mIdx * N * t.singleCoreM + nIdx * t.singleCoreN]);
+        }
+        mm.End();
+    }};
+    // One core walks two units (the halves of M), each a new SetTensorA/SetTail and its own
+    // Iterate loop: the second loop must compute again (the generator's per-unit pattern).
+    c["ok_iterate_per_unit"] = {1, [] {
+        TCubeTiling t = tiling(M / 2, N);
+        TPipe pipe;
+        MM mm;
+        REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);
+        GlobalTensor<half> a, b;
+        GlobalTensor<float> cg;
+        a.SetGlobalBuffer((__gm__ half*)g_a, M * K);
+        b.SetGlobalBuffer((__gm__ half*)g_b, K * N);
+        cg.SetGlobalBuffer((__gm__ float*)g_c, M * N);
+        for (int unit = 0; unit < 2; ++unit) {
+            mm.SetTensorA(a[unit * (M / 2) * K]);
+            mm.SetTensorB(b);
+            mm.SetTail(M / 2, N);
+            while (mm.Iterate()) mm.GetTensorC(cg[unit * (M / 2) * N]);
         }
         mm.End();
     }};

@@ -80,23 +80,28 @@ class Matmul {
     // -1 keeps the single-core size; 0 or less (a block past the end of the matrix, which
     // kernels compute as `M - idx * singleCoreM`) leaves nothing to compute.
     void SetTail(int tailM = -1, int tailN = -1, int tailK = -1) {
+        iter_ = -1;
         if (tailM != -1) m_ = tailM > 0 ? tailM : 0;
         if (tailN != -1) n_ = tailN > 0 ? tailN : 0;
         if (tailK != -1) k_ = tailK > 0 ? tailK : 0;
     }
     void SetTensorA(const GlobalTensor<TA>& a, bool isTransposeA = false) {
+        iter_ = -1;  // new operands: the next Iterate starts a new product
         a_ = Operand<TA>{a.GetPhyAddr(), true, a, true};
         transA_ = isTransposeA;
     }
     void SetTensorA(const LocalTensor<TA>& a, bool isTransposeA = false) {
+        iter_ = -1;  // new operands: the next Iterate starts a new product
         a_ = Operand<TA>{a.data(), true, {}, false, a.GetSize()};
         transA_ = isTransposeA;
     }
     void SetTensorB(const GlobalTensor<TB>& b, bool isTransposeB = false) {
+        iter_ = -1;  // new operands: the next Iterate starts a new product
         b_ = Operand<TB>{b.GetPhyAddr(), true, b, true};
         transB_ = isTransposeB;
     }
     void SetTensorB(const LocalTensor<TB>& b, bool isTransposeB = false) {
+        iter_ = -1;  // new operands: the next Iterate starts a new product
         b_ = Operand<TB>{b.data(), true, {}, false, b.GetSize()};
         transB_ = isTransposeB;
     }
@@ -112,6 +117,7 @@ class Matmul {
         for (int i = 0; i < m_ && n_ > 0; ++i) c.check_access("Matmul::IterateAll", uint64_t(i) * orgN_, n_, true, file, line);
         for (int i = 0; i < m_; ++i)
             for (int j = 0; j < n_; ++j) store(c.GetPhyAddr() + int64_t(i) * orgN_ + j, acc_[size_t(i) * n_ + j], enAtomic);
+        kernelgen::counters().l0c_to_gm_bytes += uint64_t(m_) * n_ * sizeof(TC);
     }
     void IterateAll(const LocalTensor<TC>& c, uint8_t enAtomic = 0, KG_LOC) {
         compute(file, line);
@@ -122,9 +128,10 @@ class Matmul {
             for (int j = 0; j < n_; ++j) store(c.data() + int64_t(i) * n_ + j, acc_[size_t(i) * n_ + j], enAtomic);
     }
 
-    // Walks the result in baseM x baseN blocks, M first within N (iterateOrder 0).
+    // Walks the result in baseM x baseN blocks, M first within N (iterateOrder 0). Once it has
+    // returned false, the next Iterate starts the product again (a loop per work unit).
     bool Iterate(bool = false, KG_LOC) {
-        if (iter_ < 0) {
+        if (iter_ < 0 || iter_ >= blocks_m() * blocks_n()) {
             compute(file, line);
             iter_ = 0;
         } else {
@@ -141,6 +148,7 @@ class Matmul {
         for (int i = i0; i < i1 && j1 > j0; ++i) c.check_access("Matmul::GetTensorC", uint64_t(row(i)), j1 - j0, true, file, line);
         for (int i = i0; i < i1; ++i)
             for (int j = j0; j < j1; ++j) store(c.GetPhyAddr() + row(i) + (j - j0), acc_[size_t(i) * n_ + j], enAtomic);
+        if (i1 > i0 && j1 > j0) kernelgen::counters().l0c_to_gm_bytes += uint64_t(i1 - i0) * (j1 - j0) * sizeof(TC);
     }
     void GetTensorC(const LocalTensor<TC>& c, uint8_t enAtomic = 0, bool = false, KG_LOC) {
         check_iterating("Matmul::GetTensorC", file, line);
@@ -171,6 +179,7 @@ class Matmul {
         acc_.assign(size_t(m_) * n_, 0.0f);
         if (m_ == 0 || n_ == 0) return;
         check_reads(lda, ldb, ldat, ldbt, file, line);
+        count_cube_work();
         for (int i = 0; i < m_; ++i)
             for (int j = 0; j < n_; ++j) {
                 float s = bias_.set ? static_cast<float>(bias_.base[j]) : 0.0f;
@@ -205,6 +214,18 @@ class Matmul {
             else check_rows(b_, "B", k_, ldb, n_, file, line);
         }
         if (bias_.set) check_rows(bias_, "bias", 1, 0, n_, file, line);
+    }
+    // Counters for the cost model: the product's MACs, and what a blocked product reads from GM
+    // into L1: each baseM x baseN block its A panel (baseM x K) and B panel (K x baseN).
+    void count_cube_work() const {
+        auto& c = kernelgen::counters();
+        const uint64_t macs = uint64_t(m_) * n_ * k_;
+        if (sizeof(TA) >= 4) c.cube_macs_fp32 += macs;
+        else c.cube_macs += macs;
+        const uint64_t a = a_.in_gm ? uint64_t(m_) * k_ * sizeof(TA) * blocks_n() : 0;
+        const uint64_t b = b_.in_gm ? uint64_t(k_) * n_ * sizeof(TB) * blocks_m() : 0;
+        const uint64_t bias = bias_.set && bias_.in_gm ? uint64_t(n_) * sizeof(TBias) * blocks_m() : 0;
+        c.gm_to_l1_bytes += a + b + bias;
     }
     void check_iterating(const char* api, const char* file, int line) const {
         if (iter_ < 0 || iter_ >= blocks_m() * blocks_n())
