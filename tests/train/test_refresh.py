@@ -36,6 +36,7 @@ from kernelgen_lm.train.from_store import run_samples, store_records
 from kernelgen_lm.train.records import data_hash, read_dataset
 from kernelgen_lm.train.refresh import gather
 from kernelgen_lm.train.registry import Registry
+from kernelgen_lm.train.seed import is_held_out
 from kernelgen_lm.train.store import EditStore
 from server.cli import main
 from tests.train.conftest import REPO, SEED_STUB, cli_env
@@ -45,6 +46,30 @@ CORPUS = REPO / "tests" / "data" / "corpus"
 # completion and the preference pair fit.
 TRAIN_ARGS = ["--base", "tiny", "--max-length", "2048", "--eval-stubs", "1",
               "--eval-inline", "2", "--eval-max-tokens", "24", "--format", "json"]
+
+
+def test_seed_record_reasoning_states_the_generated_projects_numbers(seed_dir: Path) -> None:
+    assert not is_held_out(SEED_STUB.stem)
+    records = read_dataset(seed_dir)
+    gen = [r for r in records if r.instruction.kind == "generate"]
+    assert len(gen) == 1 and sum(r.instruction.kind == "qa" for r in records) == 4
+    rec = gen[0]
+    assert rec.metadata.origin == "seed-rules" and rec.metadata.validation.ok is True
+    assert rec.metadata.speedup is not None and rec.metadata.task == "act_relu_fp32"
+    assert rec.instruction.text.endswith(TASK_CLOSING)
+    assert "act_relu_fp32_custom" in rec.instruction.text
+    host = rec.answer.files["op_host/act_relu_fp32_custom.cpp"]
+    bpe = int(re.search(r"BYTES_PER_ELEM = (\d+);", host).group(1))
+    # The UB arithmetic in the reasoning is the one the generated TilingFunc runs.
+    assert f"= {bpe} B (" in rec.reasoning
+    usable = int(re.search(r"= (\d+) B; \1 / " + str(bpe), rec.reasoning).group(1))
+    assert usable == 196608 - int(re.search(r"UB_RESERVE = (\d+);", host).group(1))
+    assert "DataCopyPad" in rec.reasoning and "DataCopyPad" in "".join(rec.answer.files.values())
+    tail = re.search(r"Tail: 37851 = (\d+) x (\d+) \+ (\d+)", rec.reasoning)
+    assert tail and int(tail[1]) * int(tail[2]) + int(tail[3]) == 37851
+    card = (seed_dir / "DATACARD.md").read_text()
+    assert "| seed-rules | 1 |" in card and "| catalog | 4 |" in card
+    assert f"`{data_hash(records)}`" in card and "Apache-2.0" in card
 
 
 async def _accept_inline_completion(root: Path) -> dict:
