@@ -38,6 +38,7 @@ class TransformersBackend:
         self.device = device
         self.seed = seed
         self._loaded: tuple[Any, Any] | None = None
+        self.loaded_from: Path | None = None  # the resolved directory the model came from
         self._lock = threading.Lock()
 
     @property
@@ -48,19 +49,24 @@ class TransformersBackend:
         return f"TransformersBackend({self.model_dir})"
 
     def _load(self) -> tuple[Any, Any]:
+        """The model, loaded again when `model_dir` (a link such as a model registry's
+        `current/model`) now resolves elsewhere: a promotion or rollback takes effect at the
+        next request, without a restart."""
         with self._lock:
-            if self._loaded is None:
+            target = self.model_dir.resolve()
+            if self._loaded is None or target != self.loaded_from:
                 from transformers import AutoModelForCausalLM, AutoTokenizer
 
                 try:
-                    tokenizer = AutoTokenizer.from_pretrained(self.model_dir)
-                    model = AutoModelForCausalLM.from_pretrained(self.model_dir).to(self.device)
+                    tokenizer = AutoTokenizer.from_pretrained(target)
+                    model = AutoModelForCausalLM.from_pretrained(target).to(self.device)
                 except (OSError, ValueError) as exc:
                     raise BackendConfigError(
                         f"cannot load local model {str(self.model_dir)!r}: {exc}"
                     ) from exc
                 model.eval()
                 self._loaded = (tokenizer, model)
+                self.loaded_from = target
             return self._loaded
 
     def _input_ids(self, tokenizer: Any, prompt: Prompt) -> Any:

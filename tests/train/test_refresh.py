@@ -38,6 +38,7 @@ from kernelgen_lm.train.refresh import gather
 from kernelgen_lm.train.registry import Registry
 from kernelgen_lm.train.seed import is_held_out
 from kernelgen_lm.train.store import EditStore
+from kernelgen_lm.train.tiny import build_tiny
 from server.cli import main
 from tests.train.conftest import REPO, SEED_STUB, cli_env
 
@@ -205,6 +206,25 @@ def test_model_eval_re_evaluates_a_version(refreshed: tuple[Registry, dict],
     after = reg.meta("v0001")
     assert after.metrics == {**before.metrics, **out["metrics"]}
     assert set(after.metrics) == {"gen_compile_rate", "gen_pass_rate", "inline_exact"}
+
+
+def test_the_local_backend_follows_a_promotion(refreshed: tuple[Registry, dict],
+                                              tmp_path: Path) -> None:
+    """A long-lived in-process backend on a link (as `current/...` is) loads the new target
+    at its next request."""
+    reg, _ = refreshed
+    other = build_tiny(tmp_path / "other", ["int x;", "DataCopy(dst, src, n);"])
+    link = tmp_path / "served"
+    link.symlink_to(reg.serve_dir("v0001"))
+    backend = TransformersBackend(link)
+    chat = [ChatMessage(role="user", content="DataCopy")]
+    backend.generate(chat, max_tokens=2)
+    assert backend.loaded_from == reg.serve_dir("v0001").resolve()
+    tmp = tmp_path / "served.tmp"
+    tmp.symlink_to(other)
+    os.replace(tmp, link)  # what a promotion does to `current`
+    backend.generate(chat, max_tokens=2)
+    assert backend.loaded_from == other.resolve()
 
 
 def _snapshot(reg: Registry) -> tuple[list[str], bytes, str]:
