@@ -49,6 +49,7 @@ BUGS = {
     "get_tensor_c_without_iterate": ("param-range", "Iterate()"),
     "local_a_too_small": ("count-exceeds-tensor", "of A"),
     "five_matmul_objects": ("matmul-object-count", "registers 5 Matmul objects"),
+    "init_buffer_before_regist": ("matmul-register-order", "after InitBuffer of TQue<VECOUT, 1>"),
 }
 
 

@@ -355,6 +355,8 @@ class TPipe {
     void Init() {}
 
     uint64_t ub_used() const { return ub_.used; }
+    // The first InitBuffer since construction or Reset (REGIST_MATMUL_OBJ must precede it on split-core chips).
+    const kernelgen::BufferRecord* first_buffer() const { return records_.empty() ? nullptr : &records_.front(); }
 
   private:
     struct Free {

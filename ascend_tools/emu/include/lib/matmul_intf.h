@@ -267,6 +267,14 @@ inline void regist_matmul(const char* file, int line, AscendC::TPipe* pipe, GM_A
         failf("matmul-object-count", file, line,
               "REGIST_MATMUL_OBJ registers %d Matmul objects; a program may define at most %d", objects,
               MAX_MATMUL_OBJECTS);
+    // AscendC REGIST_MATMUL_OBJ restrictions: in separation mode (split cube/vector cores) it must be
+    // called before InitBuffer (ASCENDC_SPEC 7.12).
+    const BufferRecord* first = pipe ? pipe->first_buffer() : nullptr;
+    if (first && chip().split_cores)
+        failf("matmul-register-order", file, line,
+              "REGIST_MATMUL_OBJ after InitBuffer of %s (line %d) on the same TPipe; on %s (separated cube and vector "
+              "cores) REGIST_MATMUL_OBJ must come before any InitBuffer",
+              first->what.c_str(), first->line, chip().name.c_str());
     regist_matmul_each(pipe, ws, args...);
 }
 
