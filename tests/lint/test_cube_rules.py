@@ -147,6 +147,18 @@ def test_matmul_kernel_launched_on_more_blocks_than_cube_cores_is_flagged() -> N
                    "uint32_t blockDim = 40;")
     d = _only(lint_texts(texts), R.BLOCK_DIM)
     assert "blockDim 40" in d.message and "24 AI cores (a mix kernel)" in d.message
+    assert d.severity == Severity.WARNING  # no declared mix type: the blocks may run in waves
     fits = mutate(_matmul(), "uint32_t blockDim = ascendcPlatform.GetCoreNumAic();",
                   "uint32_t blockDim = 24;")
     assert R.BLOCK_DIM.value not in codes(lint_texts(fits))
+
+
+def test_declared_mix_kernel_above_the_cube_cores_is_an_error() -> None:
+    mix = mutate(_matmul(), "    GET_TILING_DATA(tilingData, tiling);\n",
+                 "    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);\n"
+                 "    GET_TILING_DATA(tilingData, tiling);\n")
+    over = mutate(mix, "uint32_t blockDim = ascendcPlatform.GetCoreNumAic();",
+                  "uint32_t blockDim = 40;")
+    d = _only(lint_texts(over), R.BLOCK_DIM)
+    assert d.severity == Severity.ERROR and "24 cube cores of ascend910b2" in d.message
+    assert R.BLOCK_DIM.value not in codes(lint_texts(mix))  # GetCoreNumAic() = 24 fits
