@@ -1,6 +1,6 @@
 """One TPipe alive, REGIST_MATMUL_OBJ before InitBuffer, at most 4 Matmul objects (7.12; the
-AscendC reference of REGIST_MATMUL_OBJ: "in separation mode this API must be called before
-InitBuffer", "at most four Matmul objects").
+AscendC reference of REGIST_MATMUL_OBJ, restrictions: required before InitBuffer in separation
+mode; four Matmul objects at most).
 
 Objects count as alive together only on one path: kernel classes picked by tiling key in
 sibling branches, or separate kernel functions, each have their own TPipe legitimately."""
