@@ -13,6 +13,16 @@ BLOCK_BYTES = 32
 REPEAT_BYTES = 256
 MAX_REPEAT = 255
 MAX_BUFFERS_PER_PIPE = 64
+# On-chip memory of each cube-path TPosition (docs/ASCENDC_SPEC.md section 3: A1/B1 are L1, A2 is
+# L0A, B2 is L0B, CO1 is L0C; C1 and TSCM are L1 too, as the emulator's TPipe places them), as the
+# `Chip` field that holds its size; UB positions are handled by the ub-overflow rule.
+CUBE_POSITION_MEMORY: dict[str, str] = {
+    "A1": "l1_bytes", "B1": "l1_bytes", "C1": "l1_bytes", "TSCM": "l1_bytes",
+    "A2": "l0a_bytes", "B2": "l0b_bytes", "CO1": "l0c_bytes",
+}
+# REGIST_MATMUL_OBJ: at most four Matmul objects in a program (AscendC API reference,
+# REGIST_MATMUL_OBJ restrictions; docs/ASCENDC_SPEC.md section 5 and rule 7.12).
+MAX_MATMUL_OBJECTS = 4
 
 
 class ChipPerf(BaseModel):

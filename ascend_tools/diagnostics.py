@@ -42,6 +42,10 @@ class RuleCode(str, Enum):
     OPERAND_OVERLAP = "operand-overlap"  # source and destination share UB only partly
     WORKSPACE_SIZE = "workspace-size"  # a work buffer below the API's documented minimum
     GM_RACE = "gm-race"  # a block reads or rewrites GM another block wrote, with no SyncAll
+    L1_OVERFLOW = "l1-overflow"  # InitBuffer on A1/B1/C1 (L1) past the chip's L1
+    L0_OVERFLOW = "l0-overflow"  # InitBuffer on A2/B2/CO1 past the chip's L0A/L0B/L0C
+    MATMUL_OBJECT_COUNT = "matmul-object-count"  # more than 4 Matmul objects
+    MATMUL_REGISTER_ORDER = "matmul-register-order"  # REGIST_MATMUL_OBJ after InitBuffer
     # Runs that hang or die.
     TIMEOUT = "timeout"
     ASSERT_FAILED = "assert-failed"  # a kernel's ASSERT / assert(expr, ...) evaluated false

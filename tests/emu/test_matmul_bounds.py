@@ -48,6 +48,8 @@ BUGS = {
     "get_tensor_c_past_end": ("gm-out-of-bounds", "GM buffer 'c'"),
     "get_tensor_c_without_iterate": ("param-range", "Iterate()"),
     "local_a_too_small": ("count-exceeds-tensor", "of A"),
+    "five_matmul_objects": ("matmul-object-count", "registers 5 Matmul objects"),
+    "init_buffer_before_regist": ("matmul-register-order", "after InitBuffer of TQue<VECOUT, 1>"),
 }
 
 
@@ -60,3 +62,10 @@ def test_matmul_out_of_bounds_is_reported_at_the_call(emu_build, run_program, ca
     assert err["code"] == code, err
     assert err["line"] == marker_line("matmul_bounds.cpp", f"BUG: {case}"), err
     assert text in err["message"], err
+
+
+@pytest.mark.parametrize("case", ["ok_four_matmul_objects", "ok_one_matmul_tiling_by_init"])
+def test_up_to_four_matmul_objects_register(emu_build, run_program, case: str) -> None:
+    res = run_program(emu_build("matmul_bounds"), [case, "{report}"])
+    assert res.returncode == 0, res.stderr
+    assert res.report["errors"] == []

@@ -9,6 +9,8 @@ from emu_device_support import marker_line
 # case in bugs.cpp -> rule code (ascend_tools.diagnostics.RuleCode values)
 CASES = {
     "ub_overflow": "ub-overflow",
+    "l1_overflow": "l1-overflow",
+    "l0_overflow": "l0-overflow",
     "buffer_count_pipe": "buffer-count",
     "buffer_count_position": "buffer-count",
     "buffer_count_position_910": "buffer-count",
@@ -66,6 +68,21 @@ def test_failure_messages_state_the_numbers(emu_build, run_program) -> None:
     assert "40 bytes" in msgs["datacopy_unaligned"]
     assert "depth is 1" in msgs["queue_depth"]
     assert "[0, 96)" in msgs["gm_read_past_pad"] and "40 bytes" in msgs["gm_read_past_pad"]
+
+
+def test_l1_and_l0_overflow_messages_name_the_memory_and_earlier_buffers(emu_build,
+                                                                        run_program) -> None:
+    l1 = run_program(emu_build("bugs"), ["l1_overflow", "{report}"]).report["errors"][0]["message"]
+    assert "L1 has 196608 B of 524288 B left" in l1, l1  # 512 KB less 2 x 160 KB of qa
+    assert "2 x 131072 = 262144 B" in l1 and "TQue<A1, 1> 2 x 163840 B" in l1, l1
+    l0 = run_program(emu_build("bugs"), ["l0_overflow", "{report}"]).report["errors"][0]["message"]
+    assert "L0C has 131072 B of 131072 B left" in l0, l0  # the L0A buffer does not count in L0C
+
+
+def test_cube_buffers_filling_l1_and_each_l0_exactly_run(emu_build, run_program) -> None:
+    res = run_program(emu_build("bugs"), ["ok_cube_buffers_fill_l1_and_l0", "{report}"])
+    assert res.returncode == 0, res.stderr
+    assert res.report["errors"] == []
 
 
 def test_reading_the_32_byte_padding_of_an_allocation_is_allowed(emu_build, run_program) -> None:

@@ -85,7 +85,7 @@ def test_tbuf_allocate_is_a_warning_and_tbuf_enqueue_an_error() -> None:
 def test_kernel_classes_in_tiling_key_branches_each_own_a_tpipe() -> None:
     diags = lint_texts(texts_of("tiling_key_classes.cpp"))
     assert R.SINGLE_TPIPE.value not in codes(diags)
-    assert R.PARAM_RANGE.value not in codes(diags)
+    assert R.MATMUL_OBJECT_COUNT.value not in codes(diags)
 
 
 def test_two_tpipes_on_one_path_name_both_declarations() -> None:
@@ -107,7 +107,7 @@ def test_five_matmul_objects_in_one_class_is_an_error() -> None:
     texts = replaced(texts_of("tiling_key_classes.cpp"), "    Matmul<A, A, C, C> mm2;\n",
                      "    Matmul<A, A, C, C> mm2;\n    Matmul<A, A, C, C> mm3;\n"
                      "    Matmul<A, A, C, C> mm4;\n")
-    d = only(lint_texts(texts), R.PARAM_RANGE)
+    d = only(lint_texts(texts), R.MATMUL_OBJECT_COUNT)
     assert "KernelMm holds 5 Matmul objects" in d.message
 
 

@@ -267,8 +267,8 @@ def test_regist_matmul_obj_after_init_buffer() -> None:
     ok = corpus_texts("matmul_custom")
     bad = mutate(ok, "    REGIST_MATMUL_OBJ(", "    TBuf<TPosition::VECCALC> tmp;\n"
                  "    pipe.InitBuffer(tmp, 1024);\n    REGIST_MATMUL_OBJ(")
-    assert "REGIST_MATMUL_OBJ" in _only(lint_texts(bad), R.SINGLE_TPIPE)[0].message
-    assert R.SINGLE_TPIPE.value not in codes(lint_texts(ok))
+    assert "REGIST_MATMUL_OBJ" in _only(lint_texts(bad), R.MATMUL_REGISTER_ORDER)[0].message
+    assert R.MATMUL_REGISTER_ORDER.value not in codes(lint_texts(ok))
 
 
 # ---------------------------------------------------------------- APIs and chips

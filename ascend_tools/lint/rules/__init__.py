@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterable
 
 from ascend_tools.diagnostics import Diagnostic
 from ascend_tools.lint.context import LintContext
-from ascend_tools.lint.rules import api, copy, pipe, queue, sync, tiling, ub, vector
+from ascend_tools.lint.rules import api, copy, cube, pipe, queue, sync, tiling, ub, vector
 
 Rule = Callable[[LintContext], Iterable[Diagnostic]]
 
@@ -15,6 +15,7 @@ Rule = Callable[[LintContext], Iterable[Diagnostic]]
 UNIT_RULES: tuple[Rule, ...] = (
     ub.check_ub_capacity,
     ub.check_buffer_count,
+    cube.check_cube_capacity,
     ub.check_tensors_per_position,
     copy.check_data_copies,
     vector.check_vector_calls,
@@ -47,14 +48,22 @@ RULE_DOCS: dict[str, str] = {
     "repeat-range": "repeatTimes above 255",
     "mask-range": "a mask above the lanes of one 256-byte repeat",
     "param-range": "DataCopy blockCount above 4095, Compare count not 256-byte aligned, a "
-                   "reduction over 0 elements, more than 4 Matmul objects",
+                   "reduction over 0 elements",
     "tensor-position": "a GlobalTensor as a vector operand, copies into or out of the wrong "
                        "queue position, a TBuf used as a queue",
     "queue-protocol": "AllocTensor/EnQue/DeQue/FreeTensor out of order or missing",
     "queue-depth": "more EnQue in flight than the queue's depth",
     "gm-out-of-bounds": "a copy past the extent SetGlobalBuffer gave the GlobalTensor",
     "block-dim": "blockDim outside [1, 65535], or above the core count",
-    "single-tpipe": "two TPipes alive at once, or REGIST_MATMUL_OBJ after InitBuffer",
+    "single-tpipe": "two TPipes alive at once",
+    "l1-overflow": "InitBuffer sizes on A1/B1/C1 (L1) add up to more than the chip's L1 (512 KB "
+                   "on 910B, 1 MB on 910/310P)",
+    "l0-overflow": "InitBuffer sizes on A2 (L0A), B2 (L0B) or CO1 (L0C) add up to more than that "
+                   "buffer on the chip (64 / 64 / 128 KB on 910B)",
+    "matmul-object-count": "more than 4 Matmul objects in one REGIST_MATMUL_OBJ, one class or "
+                           "alive at once on one path",
+    "matmul-register-order": "REGIST_MATMUL_OBJ after an InitBuffer on the same path, on the "
+                             "split-core chips where it must come first",
     "chip-support": "an API or data type the chip does not have (DataCopyPad, bfloat16)",
     "missing-tail": "work divided by cores or tiles with no remainder path",
     "tiling-mismatch": "kernel and host tiling disagree (fields, layout, parameter order)",

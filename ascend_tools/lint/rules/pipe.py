@@ -1,4 +1,6 @@
-"""One TPipe alive, REGIST_MATMUL_OBJ before InitBuffer, at most 4 Matmul objects (7.12).
+"""One TPipe alive, REGIST_MATMUL_OBJ before InitBuffer, at most 4 Matmul objects (7.12; the
+AscendC reference of REGIST_MATMUL_OBJ, restrictions: required before InitBuffer in separation
+mode; four Matmul objects at most).
 
 Objects count as alive together only on one path: kernel classes picked by tiling key in
 sibling branches, or separate kernel functions, each have their own TPipe legitimately."""
@@ -8,12 +10,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from ascend_tools.chips import MAX_MATMUL_OBJECTS
 from ascend_tools.diagnostics import Diagnostic, RuleCode, Severity
 from ascend_tools.lint.context import LintContext, reaches
 from ascend_tools.parse.facts import Call, Chunk, Decl
-
-MAX_MATMUL_OBJECTS = 4
-
 
 _POINTER_OR_REF = {t: re.compile(rf"{t}\s*(<[^;]*>)?\s*[*&]") for t in ("TPipe", "Matmul")}
 
@@ -91,7 +91,7 @@ def _matmul(ctx: LintContext, chunks: list[Chunk]) -> Iterator[Diagnostic]:
     model = ctx.model
     for cls, members in _owned(ctx, chunks, "Matmul").items():
         if len(members) > MAX_MATMUL_OBJECTS:
-            yield ctx.diag(RuleCode.PARAM_RANGE.value, Severity.ERROR,
+            yield ctx.diag(RuleCode.MATMUL_OBJECT_COUNT.value, Severity.ERROR,
                            members[MAX_MATMUL_OBJECTS],
                            f"class {cls} holds {len(members)} Matmul objects "
                            f"({', '.join(m.name for m in members)}); a kernel may have at most "
@@ -99,19 +99,51 @@ def _matmul(ctx: LintContext, chunks: list[Chunk]) -> Iterator[Diagnostic]:
     for live in _live_sets(ctx, chunks, "Matmul"):
         holders = {id(h) for h, _ in live}
         if len(live) > MAX_MATMUL_OBJECTS and len(holders) > 1:
-            yield ctx.diag(RuleCode.PARAM_RANGE.value, Severity.ERROR, live[-1][0],
+            yield ctx.diag(RuleCode.MATMUL_OBJECT_COUNT.value, Severity.ERROR, live[-1][0],
                            f"{len(live)} Matmul objects are alive at once on one path: "
                            f"{_describe(ctx, live)}; a kernel may have at most "
                            f"{MAX_MATMUL_OBJECTS}")
     for call in model.calls_by_name.get("REGIST_MATMUL_OBJ", []):
+        yield from _registered_count(ctx, call)
+        if not ctx.chip.split_cores:  # the order is a rule of the separated (split-core) chips
+            continue
         before = [c for c in call.chunk.calls if c.order < call.order
                   and reaches(c, call) and _calls_init_buffer(ctx, c)]
-        if before:  # the documented order; kernels that break it still run on 910B
-            yield ctx.diag(RuleCode.SINGLE_TPIPE.value, Severity.WARNING, call,
-                           f"REGIST_MATMUL_OBJ comes after {before[0].name} "
-                           f"({model.where(before[0])}), which already calls InitBuffer on the "
-                           "same path; the documented order registers the Matmul objects "
-                           "before any InitBuffer")
+        if not before:
+            continue
+        # Proven: an InitBuffer of the very TPipe the call registers with, on every path to it.
+        pipe = _pipe_name(call)
+        direct = next((c for c in before if c.name == "InitBuffer" and pipe is not None
+                       and c.receiver_name == pipe), None)
+        first = direct or before[0]
+        via = "" if first.name == "InitBuffer" else ", which already calls InitBuffer"
+        yield ctx.diag(
+            RuleCode.MATMUL_REGISTER_ORDER.value,
+            Severity.ERROR if direct is not None else Severity.WARNING, call,
+            f"REGIST_MATMUL_OBJ comes after {first.name} ({model.where(first)}){via} on the "
+            f"same path; on {ctx.chip.name} (separated cube and vector cores) REGIST_MATMUL_OBJ "
+            "must be called before InitBuffer (AscendC REGIST_MATMUL_OBJ restrictions)")
+
+
+def _pipe_name(call: Call) -> str | None:
+    """`pipe` of `REGIST_MATMUL_OBJ(&pipe, ...)` or `REGIST_MATMUL_OBJ(pipe, ...)`."""
+    if not call.args:
+        return None
+    m = re.fullmatch(r"&?\s*(?:this\s*->\s*)?([A-Za-z_]\w*)", call.args[0].text.strip())
+    return m.group(1) if m else None
+
+
+def _registered_count(ctx: LintContext, call: Call) -> Iterator[Diagnostic]:
+    """REGIST_MATMUL_OBJ(pipe, workspace, mm1, &tiling1, mm2, &tiling2, ...): objects and their
+    tilings in pairs (one object alone may leave its tiling to Init)."""
+    objects = max(0, len(call.args) - 2)
+    count = (objects + 1) // 2
+    if count > MAX_MATMUL_OBJECTS:
+        names = [a.text.strip() for a in call.args[2::2]]
+        yield ctx.diag(RuleCode.MATMUL_OBJECT_COUNT.value, Severity.ERROR, call,
+                       f"REGIST_MATMUL_OBJ registers {count} Matmul objects "
+                       f"({', '.join(names)}); a program may define at most "
+                       f"{MAX_MATMUL_OBJECTS}")
 
 
 def _calls_init_buffer(ctx: LintContext, call: Call) -> bool:

@@ -324,13 +324,22 @@ def check_block_dim(ctx: LintContext) -> Iterator[Diagnostic]:
                        f"blockDim {bd.fmt()} is outside [1, {_MAX_BLOCK_DIM}] ({why})")
         return
     calls = ctx.model.calls_by_name
-    mix = any(m in calls for m in _MIX_MARKERS) or any(
-        d.type_base == "Matmul" for c in ctx.model.kernel_chunks() for d in c.decls) or any(
-        "KERNEL_TYPE_MIX" in ctx.model.documents[f].text for f in ctx.model.kernel_files)
+    # A declared mix task type (KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_*), `__mix__(c, v)`):
+    # each block is an AIC + AIV group that must be resident at once (ASCENDC_SPEC 7.10; the
+    # emulator fails such a launch with block-dim).
+    declared_mix = any(marker in ctx.model.documents[f].text for f in ctx.model.kernel_files
+                       for marker in ("KERNEL_TYPE_MIX", "__mix__"))
+    mix = declared_mix or any(m in calls for m in _MIX_MARKERS) or any(
+        d.type_base == "Matmul" for c in ctx.model.kernel_chunks() for d in c.decls)
     sync = calls.get("SyncAll", [])
     cores = ctx.chip.cube_cores if mix and ctx.chip.split_cores else ctx.chip.vector_cores
     if bd.lo > cores:
-        if sync:
+        if declared_mix and ctx.chip.split_cores and not sync:
+            yield ctx.diag(RuleCode.BLOCK_DIM.value, Severity.ERROR, anchor,
+                           f"blockDim {bd.fmt()} exceeds the {cores} cube cores of "
+                           f"{ctx.chip.name}; the kernel declares a mix task type, whose blocks "
+                           f"(one AIC with its AIV cores each) must all be resident ({why})")
+        elif sync:
             yield ctx.diag(RuleCode.BLOCK_DIM.value, Severity.ERROR, anchor,
                            f"blockDim {bd.fmt()} exceeds the {cores} cores of {ctx.chip.name}; "
                            f"SyncAll ({ctx.model.where(sync[0])}) needs every block resident at "

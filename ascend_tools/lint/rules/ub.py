@@ -17,7 +17,7 @@ def _kb(n: float) -> str:
     return f"{n / 1024:g} KB"
 
 
-def _ub_total(ev: Evaluator, bufs: list[InitBuf]) -> tuple[Value | None, list[str], list[str]]:
+def buffers_total(ev: Evaluator, bufs: list[InitBuf]) -> tuple[Value | None, list[str], list[str]]:
     """(total bytes, `queue: num x len B` parts, provenance notes) under one evaluator."""
     parts: list[str] = []
     notes: list[str] = []
@@ -68,7 +68,7 @@ def _ub_buffers(ctx: LintContext) -> list[InitBuf]:
     return [ib for ib in ctx.init_buffers if ib.queue is None or ib.queue.in_ub]
 
 
-def _by_unit(ctx: LintContext, bufs: list[InitBuf]) -> list[list[InitBuf]]:
+def by_unit(ctx: LintContext, bufs: list[InitBuf]) -> list[list[InitBuf]]:
     """InitBuffer calls grouped by kernel class (each class is one kernel with one TPipe)."""
     groups: dict[str, list[InitBuf]] = {}
     for ib in bufs:
@@ -77,7 +77,7 @@ def _by_unit(ctx: LintContext, bufs: list[InitBuf]) -> list[list[InitBuf]]:
 
 
 def check_ub_capacity(ctx: LintContext) -> Iterator[Diagnostic]:
-    for bufs in _by_unit(ctx, [ib for ib in _ub_buffers(ctx) if ib.queue is not None]):
+    for bufs in by_unit(ctx, [ib for ib in _ub_buffers(ctx) if ib.queue is not None]):
         yield from _ub_unit(ctx, bufs)
 
 
@@ -87,7 +87,7 @@ def _ub_unit(ctx: LintContext, bufs: list[InitBuf]) -> Iterator[Diagnostic]:
     worst = None
     for combo in ctx.ev.combos():
         ev = ctx.ev.with_combo(combo)
-        total, parts, notes = _ub_total(ev, bufs)
+        total, parts, notes = buffers_total(ev, bufs)
         if total is not None and (worst is None or total.hi > worst[1].hi):
             worst = (combo, total, parts, notes)
     if worst is None:
@@ -213,7 +213,7 @@ def _block_dim_with(ctx: LintContext, overrides: dict[str, float]) -> float | No
 
 
 def check_buffer_count(ctx: LintContext) -> Iterator[Diagnostic]:
-    for bufs in _by_unit(ctx, ctx.init_buffers):
+    for bufs in by_unit(ctx, ctx.init_buffers):
         yield from _count_unit(ctx, bufs)
 
 

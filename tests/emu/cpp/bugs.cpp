@@ -24,6 +24,33 @@ static std::map<std::string, Case> cases() {
         pipe.InitBuffer(qa, 2, 64 * 1024);
         pipe.InitBuffer(qb, 2, 40 * 1024);  // BUG: ub_overflow
     }};
+    c["l1_overflow"] = {1, [] {
+        TPipe pipe;
+        TQue<TPosition::A1, 1> qa;
+        TQue<TPosition::B1, 1> qb;
+        pipe.InitBuffer(qa, 2, 160 * 1024);
+        pipe.InitBuffer(qb, 2, 128 * 1024);  // BUG: l1_overflow
+    }};
+    c["l0_overflow"] = {1, [] {
+        TPipe pipe;
+        TBuf<TPosition::A2> a2;
+        TBuf<TPosition::CO1> co1;
+        pipe.InitBuffer(a2, 64 * 1024);
+        pipe.InitBuffer(co1, 128 * 1024 + 32);  // BUG: l0_overflow
+    }};
+    c["ok_cube_buffers_fill_l1_and_l0"] = {1, [] {
+        TPipe pipe;
+        TQue<TPosition::A1, 1> qa;
+        TQue<TPosition::B1, 1> qb;
+        TBuf<TPosition::A2> a2;
+        TBuf<TPosition::B2> b2;
+        TBuf<TPosition::CO1> co1;
+        pipe.InitBuffer(qa, 2, 128 * 1024);
+        pipe.InitBuffer(qb, 2, 128 * 1024);
+        pipe.InitBuffer(a2, 64 * 1024);
+        pipe.InitBuffer(b2, 64 * 1024);
+        pipe.InitBuffer(co1, 128 * 1024);
+    }};
     c["buffer_count_pipe"] = {1, [] {
         TPipe pipe;
         TQue<TPosition::VECIN, 2> qa;

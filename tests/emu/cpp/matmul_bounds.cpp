@@ -109,9 +109,9 @@ static std::map<std::string, std::pair<uint32_t, std::function<void()>>> cases()
         TCubeTiling t = tiling(M, N);
         TPipe pipe;
         TBuf<TPosition::A1> l1;
-        pipe.InitBuffer(l1, 1024 * sizeof(half));
         MM mm;
         REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);
+        pipe.InitBuffer(l1, 1024 * sizeof(half));
         GlobalTensor<half> b;
         GlobalTensor<float> cg;
         b.SetGlobalBuffer((__gm__ half*)g_b, K * N);
@@ -119,6 +119,34 @@ static std::map<std::string, std::pair<uint32_t, std::function<void()>>> cases()
         mm.SetTensorA(l1.Get<half>());
         mm.SetTensorB(b);
         mm.IterateAll(cg);  // BUG: local_a_too_small
+    }};
+    c["five_matmul_objects"] = {1, [] {
+        TCubeTiling t = tiling(M, N);
+        TPipe pipe;
+        MM m1, m2, m3, m4, m5;
+        REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), m1, &t, m2, &t, m3, &t, m4, &t, m5, &t);  // BUG: five_matmul_objects
+    }};
+    c["init_buffer_before_regist"] = {1, [] {
+        TCubeTiling t = tiling(M, N);
+        TPipe pipe;
+        TQue<TPosition::VECOUT, 1> out;
+        pipe.InitBuffer(out, 1, 1024);
+        MM mm;
+        REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);  // BUG: init_buffer_before_regist
+    }};
+    c["ok_four_matmul_objects"] = {1, [] {
+        TCubeTiling t = tiling(M, N);
+        TPipe pipe;
+        MM m1, m2, m3, m4;
+        REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), m1, &t, m2, &t, m3, &t, m4, &t);
+    }};
+    // One object may leave its tiling to Init (the documented third form).
+    c["ok_one_matmul_tiling_by_init"] = {1, [] {
+        TCubeTiling t = tiling(M, N);
+        TPipe pipe;
+        MM mm;
+        REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm);
+        mm.Init(&t);
     }};
     return c;
 }

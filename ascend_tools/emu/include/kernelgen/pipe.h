@@ -23,6 +23,7 @@ struct Arena {
     uint64_t bytes = 0;
     uint64_t used = 0;
     const char* name = "";
+    const char* overflow_code = "ub-overflow";  // the rule an InitBuffer past `bytes` breaks
 };
 
 // One InitBuffer call, remembered for overflow messages.
@@ -299,12 +300,12 @@ class TPipe {
         b.live_pipe_file = file;
         b.live_pipe_line = line;
         const auto& c = kernelgen::chip();
-        ub_ = kernelgen::Arena{nullptr, c.ub_bytes, 0, "UB"};
-        l1_ = kernelgen::Arena{nullptr, c.l1_bytes, 0, "L1"};
-        l0a_ = kernelgen::Arena{nullptr, c.l0a_bytes, 0, "L0A"};
-        l0b_ = kernelgen::Arena{nullptr, c.l0b_bytes, 0, "L0B"};
-        l0c_ = kernelgen::Arena{nullptr, c.l0c_bytes, 0, "L0C"};
-        bt_ = kernelgen::Arena{nullptr, 1024, 0, "BT"};
+        ub_ = kernelgen::Arena{nullptr, c.ub_bytes, 0, "UB", "ub-overflow"};
+        l1_ = kernelgen::Arena{nullptr, c.l1_bytes, 0, "L1", "l1-overflow"};
+        l0a_ = kernelgen::Arena{nullptr, c.l0a_bytes, 0, "L0A", "l0-overflow"};
+        l0b_ = kernelgen::Arena{nullptr, c.l0b_bytes, 0, "L0B", "l0-overflow"};
+        l0c_ = kernelgen::Arena{nullptr, c.l0c_bytes, 0, "L0C", "l0-overflow"};
+        bt_ = kernelgen::Arena{nullptr, 1024, 0, "BT", "l0-overflow"};
     }
     TPipe(const TPipe&) = delete;
     TPipe& operator=(const TPipe&) = delete;
@@ -354,6 +355,8 @@ class TPipe {
     void Init() {}
 
     uint64_t ub_used() const { return ub_.used; }
+    // The first InitBuffer since construction or Reset (REGIST_MATMUL_OBJ must precede it on split-core chips).
+    const kernelgen::BufferRecord* first_buffer() const { return records_.empty() ? nullptr : &records_.front(); }
 
   private:
     struct Free {
@@ -400,7 +403,7 @@ class TPipe {
                 used += "; " + r.what + " " + std::to_string(r.num) + " x " + std::to_string(r.bytes_each) +
                         " B (line " + std::to_string(r.line) + ")";
             }
-            kernelgen::failf("ub-overflow", file, line,
+            kernelgen::failf(a.overflow_code, file, line,
                              "InitBuffer of %s needs %u x %llu = %llu B but %s has %llu B of %llu B left (%llu B in use%s)",
                              what.c_str(), num, (unsigned long long)each, (unsigned long long)need, a.name,
                              (unsigned long long)(a.bytes - a.used), (unsigned long long)a.bytes,

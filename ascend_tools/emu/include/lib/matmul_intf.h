@@ -249,17 +249,40 @@ class Matmul {
 
 namespace kernelgen {
 
-inline void regist_matmul(AscendC::TPipe*, GM_ADDR) {}
+// At most four Matmul objects in a program (AscendC REGIST_MATMUL_OBJ restrictions; ASCENDC_SPEC 7.12).
+constexpr int MAX_MATMUL_OBJECTS = 4;
+
+inline void regist_matmul_each(AscendC::TPipe*, GM_ADDR) {}
+template <class M>
+inline void regist_matmul_each(AscendC::TPipe*, GM_ADDR, M&) {}  // one object, its tiling set by Init
 template <class M, class... Rest>
-inline void regist_matmul(AscendC::TPipe* pipe, GM_ADDR ws, M& mm, const TCubeTiling* tiling, Rest&&... rest) {
+inline void regist_matmul_each(AscendC::TPipe* pipe, GM_ADDR ws, M& mm, const TCubeTiling* tiling, Rest&&... rest) {
     mm.Init(tiling, pipe);
-    regist_matmul(pipe, ws, rest...);
+    regist_matmul_each(pipe, ws, rest...);
+}
+template <class... Args>
+inline void regist_matmul(const char* file, int line, AscendC::TPipe* pipe, GM_ADDR ws, Args&&... args) {
+    constexpr int objects = static_cast<int>(sizeof...(Args) + 1) / 2;  // (object, &tiling) pairs
+    if (objects > MAX_MATMUL_OBJECTS)
+        failf("matmul-object-count", file, line,
+              "REGIST_MATMUL_OBJ registers %d Matmul objects; a program may define at most %d", objects,
+              MAX_MATMUL_OBJECTS);
+    // AscendC REGIST_MATMUL_OBJ restrictions: in separation mode (split cube/vector cores) it must be
+    // called before InitBuffer (ASCENDC_SPEC 7.12).
+    const BufferRecord* first = pipe ? pipe->first_buffer() : nullptr;
+    if (first && chip().split_cores)
+        failf("matmul-register-order", file, line,
+              "REGIST_MATMUL_OBJ after InitBuffer of %s (line %d) on the same TPipe; on %s (separated cube and vector "
+              "cores) REGIST_MATMUL_OBJ must come before any InitBuffer",
+              first->what.c_str(), first->line, chip().name.c_str());
+    regist_matmul_each(pipe, ws, args...);
 }
 
 }  // namespace kernelgen
 
 // REGIST_MATMUL_OBJ(&pipe, workspace, mm1, &tiling1[, mm2, &tiling2 ...])
-#define REGIST_MATMUL_OBJ(pipe, workspace, ...) ::kernelgen::regist_matmul((pipe), (workspace), __VA_ARGS__)
+#define REGIST_MATMUL_OBJ(pipe, workspace, ...) \
+    ::kernelgen::regist_matmul(__FILE__, __LINE__, (pipe), (workspace), __VA_ARGS__)
 
 namespace AscendC {
 using ::CubeFormat;

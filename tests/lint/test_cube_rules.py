@@ -1,0 +1,164 @@
+"""Cube-path rules (docs/ASCENDC_SPEC.md sections 3, 5, 6 and rule 7.12): L1/L0 capacity,
+REGIST_MATMUL_OBJ order and object count, blockDim of a Matmul kernel. Seeded bugs in the corpus
+matmul_custom project; the project itself stays clean."""
+
+from __future__ import annotations
+
+from ascend_tools.diagnostics import Diagnostic, RuleCode, Severity
+from tests.lint.helpers import codes, corpus_texts, lint_texts, mutate
+
+R = RuleCode
+REGIST = ("    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), op.matmulObj, "
+          "&tilingData.cubeTilingData);\n")
+CUBE_CODES = {R.L1_OVERFLOW.value, R.L0_OVERFLOW.value, R.MATMUL_OBJECT_COUNT.value,
+              R.MATMUL_REGISTER_ORDER.value}
+
+
+def _matmul() -> dict[str, str]:
+    return corpus_texts("matmul_custom")
+
+
+def _after_regist(extra: str) -> dict[str, str]:
+    return mutate(_matmul(), REGIST, REGIST + extra)
+
+
+def _only(diags: list[Diagnostic], code: RuleCode) -> Diagnostic:
+    found = [d for d in diags if d.code == code.value]
+    assert len(found) == 1, [d.compiler_style() for d in diags]
+    return found[0]
+
+
+def test_matmul_custom_has_no_cube_findings() -> None:
+    for chip in ("ascend910b2", "ascend310p"):
+        assert not CUBE_CODES & set(codes(lint_texts(_matmul(), chip=chip)))
+
+
+# ---------------------------------------------------------------- l1-overflow / l0-overflow
+L1_BUFFERS = ("    TQue<TPosition::A1, 1> inA1;\n    TQue<TPosition::B1, 1> inB1;\n"
+              "    pipe.InitBuffer(inA1, 2, 160 * 1024);\n"
+              "    pipe.InitBuffer(inB1, 2, 128 * 1024);\n")
+
+
+def test_l1_buffers_past_the_chip_l1_are_an_error_with_the_numbers() -> None:
+    d = _only(lint_texts(_after_regist(L1_BUFFERS)), R.L1_OVERFLOW)
+    assert d.severity == Severity.ERROR
+    assert "589824 B" in d.message and "524288 B" in d.message  # 2 x 160 KB + 2 x 128 KB vs 512 KB
+    assert "inA1: 2 x 163840 B" in d.message and "inB1: 2 x 131072 B" in d.message
+    assert "A1/B1" in d.message and "ascend910b2" in d.message
+
+
+def test_the_same_l1_buffers_fit_a_chip_with_1_mb_of_l1() -> None:
+    assert R.L1_OVERFLOW.value not in codes(lint_texts(_after_regist(L1_BUFFERS),
+                                                       chip="ascend310p"))
+
+
+def test_l1_buffers_that_fit_are_not_flagged() -> None:
+    fits = L1_BUFFERS.replace("160 * 1024", "128 * 1024")  # exactly 512 KB
+    diags = lint_texts(_after_regist(fits))
+    assert R.L1_OVERFLOW.value not in codes(diags)
+    assert R.UB_OVERFLOW.value not in codes(diags)  # L1 buffers are not counted in UB
+
+
+def test_each_l0_buffer_has_its_own_capacity() -> None:
+    a2 = "    TBuf<TPosition::A2> a2;\n    pipe.InitBuffer(a2, 64 * 1024 + 32);\n"
+    d = _only(lint_texts(_after_regist(a2)), R.L0_OVERFLOW)
+    assert d.severity == Severity.ERROR and "L0A overflow" in d.message
+    assert "65568 B" in d.message and "65536 B" in d.message
+    # 64 KB each in L0A and L0B and 128 KB in L0C all fit
+    fits = ("    TBuf<TPosition::A2> a2;\n    TBuf<TPosition::B2> b2;\n"
+            "    TQue<TPosition::CO1, 1> co1;\n    pipe.InitBuffer(a2, 64 * 1024);\n"
+            "    pipe.InitBuffer(b2, 64 * 1024);\n    pipe.InitBuffer(co1, 2, 64 * 1024);\n")
+    assert R.L0_OVERFLOW.value not in codes(lint_texts(_after_regist(fits)))
+    co1 = fits.replace("co1, 2, 64 * 1024", "co1, 2, 96 * 1024")
+    d = _only(lint_texts(_after_regist(co1)), R.L0_OVERFLOW)
+    assert "L0C overflow" in d.message and "co1: 2 x 98304 B" in d.message
+
+
+def test_an_l0_buffer_on_one_branch_only_is_a_warning() -> None:
+    branch = ("    TQue<TPosition::CO1, 1> co1;\n    TQue<TPosition::CO1, 1> wide;\n"
+              "    pipe.InitBuffer(co1, 1, 64 * 1024);\n"
+              "    if (tilingData.cubeTilingData.N > 64) {\n"
+              "        pipe.InitBuffer(wide, 1, 96 * 1024);\n    }\n")
+    d = _only(lint_texts(_after_regist(branch)), R.L0_OVERFLOW)
+    assert d.severity == Severity.WARNING and "may overflow" in d.message
+    assert "on one branch" in d.message
+
+
+def test_an_l1_length_known_only_at_run_time_is_not_flagged() -> None:
+    runtime = ("    TQue<TPosition::A1, 1> inA1;\n"
+               "    pipe.InitBuffer(inA1, 2, tilingData.cubeTilingData.baseM * 1024);\n")
+    assert R.L1_OVERFLOW.value not in codes(lint_texts(_after_regist(runtime)))
+
+
+# ---------------------------------------------------------------- matmul-register-order
+def test_init_buffer_before_regist_matmul_obj_is_an_error_on_split_chips() -> None:
+    early = "    TBuf<TPosition::VECCALC> tmp;\n    pipe.InitBuffer(tmp, 1024);\n"
+    texts = mutate(_matmul(), REGIST, early + REGIST)
+    d = _only(lint_texts(texts), R.MATMUL_REGISTER_ORDER)
+    assert d.severity == Severity.ERROR
+    assert "InitBuffer (op_kernel/matmul_custom.cpp:61)" in d.message
+    assert "ascend910b2" in d.message
+    # the rule is one of the separated (split-core) architecture; 310P is coupled
+    assert R.MATMUL_REGISTER_ORDER.value not in codes(lint_texts(texts, chip="ascend310p"))
+
+
+def test_init_buffer_after_regist_matmul_obj_is_fine() -> None:
+    late = "    TBuf<TPosition::VECCALC> tmp;\n    pipe.InitBuffer(tmp, 1024);\n"
+    assert R.MATMUL_REGISTER_ORDER.value not in codes(lint_texts(_after_regist(late)))
+
+
+def test_init_buffer_of_another_pipe_before_regist_is_only_a_warning() -> None:
+    other = "    TPipe warm;\n    TBuf<TPosition::VECCALC> tmp;\n    warm.InitBuffer(tmp, 1024);\n"
+    texts = mutate(_matmul(), "    TPipe pipe;\n" + REGIST, other + "    TPipe pipe;\n" + REGIST)
+    d = _only(lint_texts(texts), R.MATMUL_REGISTER_ORDER)
+    assert d.severity == Severity.WARNING
+
+
+# ---------------------------------------------------------------- matmul-object-count
+def _registered(n: int) -> dict[str, str]:
+    """matmul_custom registering its own object and n - 1 more (locals of the entry)."""
+    members = "".join(f"    Matmul<MatmulType<TPosition::GM, CubeFormat::ND, half>, "
+                      f"MatmulType<TPosition::GM, CubeFormat::ND, half>, "
+                      f"MatmulType<TPosition::GM, CubeFormat::ND, float>> mm{i};\n"
+                      for i in range(n - 1))
+    pairs = ", ".join(["op.matmulObj, &tilingData.cubeTilingData"]
+                      + [f"mm{i}, &tilingData.cubeTilingData" for i in range(n - 1)])
+    return mutate(_matmul(), "    TPipe pipe;\n" + REGIST,
+                  members + "    TPipe pipe;\n"
+                  f"    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), {pairs});\n")
+
+
+def test_five_matmul_objects_in_one_regist_matmul_obj_are_an_error() -> None:
+    diags = lint_texts(_registered(5))
+    found = [d for d in diags if d.code == R.MATMUL_OBJECT_COUNT.value
+             and "REGIST_MATMUL_OBJ registers" in d.message]
+    assert len(found) == 1, [d.compiler_style() for d in diags]
+    assert found[0].severity == Severity.ERROR
+    assert "registers 5 Matmul objects (op.matmulObj, mm0, mm1, mm2, mm3)" in found[0].message
+
+
+def test_four_matmul_objects_in_one_regist_matmul_obj_are_fine() -> None:
+    assert R.MATMUL_OBJECT_COUNT.value not in codes(lint_texts(_registered(4)))
+
+
+# ---------------------------------------------------------------- block-dim of a Matmul kernel
+def test_matmul_kernel_launched_on_more_blocks_than_cube_cores_is_flagged() -> None:
+    texts = mutate(_matmul(), "uint32_t blockDim = ascendcPlatform.GetCoreNumAic();",
+                   "uint32_t blockDim = 40;")
+    d = _only(lint_texts(texts), R.BLOCK_DIM)
+    assert "blockDim 40" in d.message and "24 AI cores (a mix kernel)" in d.message
+    assert d.severity == Severity.WARNING  # no declared mix type: the blocks may run in waves
+    fits = mutate(_matmul(), "uint32_t blockDim = ascendcPlatform.GetCoreNumAic();",
+                  "uint32_t blockDim = 24;")
+    assert R.BLOCK_DIM.value not in codes(lint_texts(fits))
+
+
+def test_declared_mix_kernel_above_the_cube_cores_is_an_error() -> None:
+    mix = mutate(_matmul(), "    GET_TILING_DATA(tilingData, tiling);\n",
+                 "    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);\n"
+                 "    GET_TILING_DATA(tilingData, tiling);\n")
+    over = mutate(mix, "uint32_t blockDim = ascendcPlatform.GetCoreNumAic();",
+                  "uint32_t blockDim = 40;")
+    d = _only(lint_texts(over), R.BLOCK_DIM)
+    assert d.severity == Severity.ERROR and "24 cube cores of ascend910b2" in d.message
+    assert R.BLOCK_DIM.value not in codes(lint_texts(mix))  # GetCoreNumAic() = 24 fits
