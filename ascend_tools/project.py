@@ -158,6 +158,26 @@ def _msopgen(root: Path) -> KernelProject:
     )
 
 
+def _launch_block_dim(kernel: Path, name: str) -> int | None:
+    """The blockDim a kernel-launch sample starts `name` with: `name<<<N, ...>>>` or
+    `ICPU_RUN_KF(name, N, ...)` in the kernel file or a host file next to it, N a number or a
+    variable that file sets to one (`uint32_t blockDim = 8;`)."""
+    launch = re.compile(
+        rf"\b{re.escape(name)}\s*<<<\s*(\w+)|\bICPU_RUN_KF\s*\(\s*{re.escape(name)}\s*,\s*(\w+)"
+    )
+    others = [p for p in sorted(kernel.parent.glob("*.cpp")) if p != kernel]
+    for path in [kernel, *others]:
+        body = blank(_read(path))
+        for m in launch.finditer(body):
+            arg = m.group(1) or m.group(2)
+            if arg.isdigit():
+                return int(arg)
+            value = re.search(rf"\b{re.escape(arg)}\s*=\s*(\d+)\s*;", body)
+            if value:
+                return int(value.group(1))
+    return None
+
+
 def _single_file(root: Path, kernel: Path) -> KernelProject:
     if kernel.suffix not in (".cpp", ".cc", ".cxx"):
         raise ProjectError(f"{kernel} is not a C++ source file")
@@ -176,5 +196,5 @@ def _single_file(root: Path, kernel: Path) -> KernelProject:
         tiling_header=None,
         sources=[kernel.relative_to(root)] + [h.relative_to(root) for h in headers],
         entry=entry,
-        block_dim=int(m.group(1)) if m else None,
+        block_dim=int(m.group(1)) if m else _launch_block_dim(kernel, entry.name),
     )

@@ -25,6 +25,9 @@ enum DependScope { ALL = 0, TILING = 1 };
 enum FollowType { ALL_TYPE = 0, DTYPE = 1, FORMAT = 2, SHAPE = 3 };
 
 using OP_CHECK_FUNC = ge::graphStatus (*)(const ge::Operator&, ge::AscendString&);
+// Earlier CANN releases documented the callback as returning int32_t; code written then still
+// compiles on the vendor's headers of its time, so both are taken.
+using OP_CHECK_FUNC_I32 = int32_t (*)(const ge::Operator&, ge::AscendString&);
 
 class OpParamDef {
   public:
@@ -160,10 +163,15 @@ class OpAICoreDef {
     OpAICoreDef& SetTiling(gert::TilingKernelFunc f) { return (tiling_ = f), *this; }
     OpAICoreDef& SetTilingParse(gert::TilingParseKernelFunc) { return *this; }
     OpAICoreDef& SetCheckSupport(OP_CHECK_FUNC) { return *this; }
+    OpAICoreDef& SetCheckSupport(OP_CHECK_FUNC_I32) { return *this; }
     OpAICoreDef& SetOpSelectFormat(OP_CHECK_FUNC) { return *this; }
+    OpAICoreDef& SetOpSelectFormat(OP_CHECK_FUNC_I32) { return *this; }
     OpAICoreDef& SetOpSupportInfo(OP_CHECK_FUNC) { return *this; }
+    OpAICoreDef& SetOpSupportInfo(OP_CHECK_FUNC_I32) { return *this; }
     OpAICoreDef& SetOpSpecInfo(OP_CHECK_FUNC) { return *this; }
+    OpAICoreDef& SetOpSpecInfo(OP_CHECK_FUNC_I32) { return *this; }
     OpAICoreDef& SetParamGeneralize(OP_CHECK_FUNC) { return *this; }
+    OpAICoreDef& SetParamGeneralize(OP_CHECK_FUNC_I32) { return *this; }
     OpAICoreDef& AddConfig(const char* soc) { return configs_.emplace_back(soc ? soc : ""), *this; }
     OpAICoreDef& AddConfig(const char* soc, OpAICoreConfig&) { return AddConfig(soc); }
 
@@ -186,7 +194,7 @@ class OpDef {
     OpParamDef& Output(const char* name) { return outputs_.emplace_back(name), outputs_.back(); }
     OpAttrDef& Attr(const char* name) { return attrs_.emplace_back(name), attrs_.back(); }
     OpDef& SetInferShape(gert::InferShapeKernelFunc f) { return (infer_shape_ = f), *this; }
-    OpDef& SetInferShapeRange(ge::graphStatus (*)(gert::InferShapeContext*)) { return *this; }
+    OpDef& SetInferShapeRange(gert::InferShapeRangeKernelFunc) { return *this; }
     OpDef& SetInferDataType(gert::InferDataTypeKernelFunc f) { return (infer_dtype_ = f), *this; }
     OpDef& Comment(const char*) { return *this; }
     OpDef& EnableFallBack() { return *this; }
