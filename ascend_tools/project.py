@@ -144,6 +144,11 @@ def _msopgen(root: Path) -> KernelProject:
             f"no host sources in {root / 'op_host'} (expected op_host/{op_name}.cpp)"
         )
     tilings = sorted((root / "op_host").glob("*_tiling.h"))
+    if not tilings:
+        # The toolchain takes the tiling struct from whichever host header defines it
+        # (`op_host/max_pool2d.h` holding BEGIN_TILING_DATA_DEF is as good as `*_tiling.h`).
+        tilings = [h for h in sorted((root / "op_host").glob("*.h"))
+                   if "BEGIN_TILING_DATA_DEF" in blank(_read(h))]
     preferred = root / "op_host" / f"{op_name}_tiling.h"
     tiling = preferred if preferred in tilings else (tilings[0] if tilings else None)
     return KernelProject(

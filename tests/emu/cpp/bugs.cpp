@@ -174,12 +174,12 @@ static std::map<std::string, Case> cases() {
     }};
     c["position"] = {1, [] {
         TPipe pipe;
-        TQue<TPosition::VECOUT, 1> q;
+        TQue<TPosition::A2, 1> q;
         pipe.InitBuffer(q, 1, 1024);
         GlobalTensor<float> gx;
         gx.SetGlobalBuffer((__gm__ float*)g_x, N);
         auto t = q.AllocTensor<float>();
-        DataCopy(t, gx, 64);  // BUG: position
+        DataCopy(t, gx, 64);  // BUG: position (GM -> L0A)
         q.FreeTensor(t);
     }};
     c["gm_extent"] = {2, [] {

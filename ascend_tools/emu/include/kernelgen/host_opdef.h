@@ -25,9 +25,6 @@ enum DependScope { ALL = 0, TILING = 1 };
 enum FollowType { ALL_TYPE = 0, DTYPE = 1, FORMAT = 2, SHAPE = 3 };
 
 using OP_CHECK_FUNC = ge::graphStatus (*)(const ge::Operator&, ge::AscendString&);
-// Earlier CANN releases documented the callback as returning int32_t; code written then still
-// compiles on the vendor's headers of its time, so both are taken.
-using OP_CHECK_FUNC_I32 = int32_t (*)(const ge::Operator&, ge::AscendString&);
 
 class OpParamDef {
   public:
@@ -144,6 +141,7 @@ class OpAICoreConfig {
   public:
     OpAICoreConfig() = default;
     explicit OpAICoreConfig(const char*) {}
+    OpAICoreConfig& AsyncFlag(bool) { return *this; }
     OpAICoreConfig& DynamicCompileStaticFlag(bool) { return *this; }
     OpAICoreConfig& DynamicFormatFlag(bool) { return *this; }
     OpAICoreConfig& DynamicRankSupportFlag(bool) { return *this; }
@@ -162,16 +160,17 @@ class OpAICoreDef {
   public:
     OpAICoreDef& SetTiling(gert::TilingKernelFunc f) { return (tiling_ = f), *this; }
     OpAICoreDef& SetTilingParse(gert::TilingParseKernelFunc) { return *this; }
+    // Earlier CANN releases documented these callbacks as returning int32_t; both forms are taken.
     OpAICoreDef& SetCheckSupport(OP_CHECK_FUNC) { return *this; }
-    OpAICoreDef& SetCheckSupport(OP_CHECK_FUNC_I32) { return *this; }
+    OpAICoreDef& SetCheckSupport(int32_t (*)(const ge::Operator&, ge::AscendString&)) { return *this; }
     OpAICoreDef& SetOpSelectFormat(OP_CHECK_FUNC) { return *this; }
-    OpAICoreDef& SetOpSelectFormat(OP_CHECK_FUNC_I32) { return *this; }
+    OpAICoreDef& SetOpSelectFormat(int32_t (*)(const ge::Operator&, ge::AscendString&)) { return *this; }
     OpAICoreDef& SetOpSupportInfo(OP_CHECK_FUNC) { return *this; }
-    OpAICoreDef& SetOpSupportInfo(OP_CHECK_FUNC_I32) { return *this; }
+    OpAICoreDef& SetOpSupportInfo(int32_t (*)(const ge::Operator&, ge::AscendString&)) { return *this; }
     OpAICoreDef& SetOpSpecInfo(OP_CHECK_FUNC) { return *this; }
-    OpAICoreDef& SetOpSpecInfo(OP_CHECK_FUNC_I32) { return *this; }
+    OpAICoreDef& SetOpSpecInfo(int32_t (*)(const ge::Operator&, ge::AscendString&)) { return *this; }
     OpAICoreDef& SetParamGeneralize(OP_CHECK_FUNC) { return *this; }
-    OpAICoreDef& SetParamGeneralize(OP_CHECK_FUNC_I32) { return *this; }
+    OpAICoreDef& SetParamGeneralize(int32_t (*)(const ge::Operator&, ge::AscendString&)) { return *this; }
     OpAICoreDef& AddConfig(const char* soc) { return configs_.emplace_back(soc ? soc : ""), *this; }
     OpAICoreDef& AddConfig(const char* soc, OpAICoreConfig&) { return AddConfig(soc); }
 
