@@ -179,7 +179,8 @@ static std::map<std::string, Case> cases() {
         GlobalTensor<float> gx;
         gx.SetGlobalBuffer((__gm__ float*)g_x, N);
         auto t = q.AllocTensor<float>();
-        DataCopy(t, gx, 64);  // BUG: position (GM -> L0A)
+        // GM -> L0A: copies from GM land in UB or L1
+        DataCopy(t, gx, 64);  // BUG: position
         q.FreeTensor(t);
     }};
     c["gm_extent"] = {2, [] {

@@ -141,7 +141,9 @@ class OpAICoreConfig {
   public:
     OpAICoreConfig() = default;
     explicit OpAICoreConfig(const char*) {}
+    // AsyncFlag and RangeLimitValue: earlier releases' settings, still in their samples.
     OpAICoreConfig& AsyncFlag(bool) { return *this; }
+    OpAICoreConfig& RangeLimitValue(const char*) { return *this; }
     OpAICoreConfig& DynamicCompileStaticFlag(bool) { return *this; }
     OpAICoreConfig& DynamicFormatFlag(bool) { return *this; }
     OpAICoreConfig& DynamicRankSupportFlag(bool) { return *this; }
