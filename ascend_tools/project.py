@@ -146,6 +146,11 @@ def _msopgen(root: Path) -> KernelProject:
             f"no host sources in {root / 'op_host'} (expected op_host/{op_name}.cpp)"
         )
     tilings = sorted((root / "op_host").glob("*_tiling.h"))
+    if not tilings:
+        # The toolchain takes the tiling struct from whichever host header defines it
+        # (`op_host/max_pool2d.h` holding BEGIN_TILING_DATA_DEF is as good as `*_tiling.h`).
+        tilings = [h for h in sorted((root / "op_host").glob("*.h"))
+                   if "BEGIN_TILING_DATA_DEF" in blank(_read(h))]
     preferred = root / "op_host" / f"{op_name}_tiling.h"
     tiling = preferred if preferred in tilings else (tilings[0] if tilings else None)
     return KernelProject(
@@ -158,6 +163,26 @@ def _msopgen(root: Path) -> KernelProject:
         sources=_sources_under(root, [root / "op_host", root / "op_kernel"]),
         entry=entry,
     )
+
+
+def _launch_block_dim(kernel: Path, name: str) -> int | None:
+    """The blockDim a kernel-launch sample starts `name` with: `name<<<N, ...>>>` or
+    `ICPU_RUN_KF(name, N, ...)` in the kernel file or a host file next to it, N a number or a
+    variable that file sets to one (`uint32_t blockDim = 8;`)."""
+    launch = re.compile(
+        rf"\b{re.escape(name)}\s*<<<\s*(\w+)|\bICPU_RUN_KF\s*\(\s*{re.escape(name)}\s*,\s*(\w+)"
+    )
+    others = [p for p in sorted(kernel.parent.glob("*.cpp")) if p != kernel]
+    for path in [kernel, *others]:
+        body = blank(_read(path))
+        for m in launch.finditer(body):
+            arg = m.group(1) or m.group(2)
+            if arg.isdigit():
+                return int(arg)
+            value = re.search(rf"\b{re.escape(arg)}\s*=\s*(\d+)\s*;", body)
+            if value:
+                return int(value.group(1))
+    return None
 
 
 def _single_file(root: Path, kernel: Path) -> KernelProject:
@@ -178,5 +203,5 @@ def _single_file(root: Path, kernel: Path) -> KernelProject:
         tiling_header=None,
         sources=[kernel.relative_to(root)] + [h.relative_to(root) for h in headers],
         entry=entry,
-        block_dim=int(m.group(1)) if m else None,
+        block_dim=int(m.group(1)) if m else _launch_block_dim(kernel, entry.name),
     )

@@ -286,6 +286,21 @@ def _pch(chip: Chip, step: _Step) -> tuple[Path | None, list[Diagnostic]]:
     return entry.path / PCH_HEADER, []
 
 
+# C library functions the emulator's headers declare (extern "C", global). A kernel entry may
+# carry such a name (`extern "C" __global__ __aicore__ void hypot(...)`): device code sees no C
+# library, so on the NPU there is no clash; here the wrapper renames the entry around its include.
+_LIBC_NAMES = frozenset((
+    "abs", "acos", "acosh", "asin", "asinh", "atan", "atan2", "atanh", "cbrt", "ceil",
+    "copysign", "cos", "cosh", "div", "erf", "erfc", "exp", "exp2", "expm1", "fabs", "fdim",
+    "floor", "fma", "fmax", "fmin", "fmod", "frexp", "hypot", "ilogb", "ldexp", "lgamma",
+    "llrint", "llround", "log", "log10", "log1p", "log2", "logb", "lrint", "lround", "modf",
+    "nearbyint", "nextafter", "pow", "remainder", "remquo", "rint", "round", "scalbn", "sin",
+    "sinh", "sqrt", "tan", "tanh", "tgamma", "trunc", "abort", "atoi", "exit", "free",
+    "malloc", "memcmp", "memcpy", "memmove", "memset", "qsort", "rand", "strcmp", "strcpy",
+    "strlen",
+))
+
+
 def wrapper_source(
     project: KernelProject, dtypes: dict[str, str], op_type: str | None,
     kernel_file: Path | None = None,
@@ -308,12 +323,19 @@ def wrapper_source(
         lines.append(f'#include "{tiling}"')
         kernel_texts = [_text(p) for p in _kernel_sources(project)]
         lines += compat.global_tiling_aliases(_text(tiling), kernel_texts)
+    name = project.entry.name
+    call = name
+    if name in _LIBC_NAMES:
+        call = f"kernelgen_entry_{name}"
+        lines += ["#include <cmath>", "#include <cstdlib>", "#include <cstring>",
+                  f"#define {name} {call}"]
     lines.append(f'#include "{kernel_file or project.abs(project.kernel_file)}"')
+    if call != name:
+        lines.append(f"#undef {name}")
     n = len(project.entry.params)
     args = ", ".join(f"a[{i}]" for i in range(n))
-    name = project.entry.name
     lines += [
-        f"static void kernelgen_entry(uint8_t** a) {{ {name}({args}); }}",
+        f"static void kernelgen_entry(uint8_t** a) {{ {call}({args}); }}",
         f'static const bool kernelgen_registered = kernelgen::register_kernel("{name}", '
         f"&kernelgen_entry, {n});",
         "",

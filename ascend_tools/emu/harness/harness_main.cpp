@@ -496,6 +496,7 @@ class Run {
         const bool project = case_.op != "-";
         std::vector<uint8_t*> args = project ? project_setup() : single_file_setup();
         launch(args);
+        read_back_aliased();
         for (size_t i = 0; i < case_.outputs.size(); ++i) write_output(case_.outputs[i], outputs_[i]);
         kernelgen::write_report(kernelgen::state().errors.empty() ? "ok" : "error");
         return kernelgen::state().errors.empty() ? 0 : kernelgen::kRuleFailureExit;
@@ -507,14 +508,37 @@ class Run {
     // leaves alone keep the input's value. The output starts as a copy of the input (the k-th
     // instance of a dynamic list from the k-th instance of the input list).
     void copy_in_place_input(size_t o, GmBuffer& buf) const {
+        long i = in_place_input(o);
+        if (i >= 0) std::memcpy(buf.data(), inputs_[i].data(), buf.bytes());
+    }
+
+    // The input output `o` updates in place (same name, same size), or -1.
+    long in_place_input(size_t o) const {
         const std::string& name = case_.outputs[o].name;
         size_t k = 0;
         for (size_t j = 0; j < o; ++j) k += case_.outputs[j].name == name;
         for (size_t i = 0; i < case_.inputs.size(); ++i) {
             if (case_.inputs[i].name != name || k-- != 0) continue;
-            if (inputs_[i].bytes() == buf.bytes()) std::memcpy(buf.data(), inputs_[i].data(), buf.bytes());
-            return;
+            return inputs_[i].bytes() == case_.outputs[o].bytes() ? static_cast<long>(i) : -1;
         }
+        return -1;
+    }
+
+    // A kernel may update such a tensor through either parameter (its input or its output: one
+    // address on the NPU), so both get the input's buffer and the output is read from it after.
+    void alias_in_place_outputs(std::vector<uint8_t*>& args, size_t first_output) {
+        for (size_t o = 0; o < case_.outputs.size(); ++o) {
+            long i = in_place_input(o);
+            if (i < 0) continue;
+            for (size_t a = first_output; a < args.size(); ++a) {
+                if (args[a] != outputs_[o].data()) continue;
+                args[a] = inputs_[i].data();
+                aliased_.emplace_back(static_cast<size_t>(i), o);
+            }
+        }
+    }
+    void read_back_aliased() {
+        for (auto [i, o] : aliased_) std::memcpy(outputs_[o].data(), inputs_[i].data(), outputs_[o].bytes());
     }
 
     GmBuffer load_input(const CaseTensor& t) {
@@ -788,7 +812,9 @@ class Run {
             }
         };
         add(op.inputs(), in_ir, case_.inputs, inputs_);
+        const size_t first_output = args.size();
         add(op.outputs(), out_ir, case_.outputs, outputs_);
+        alias_in_place_outputs(args, first_output);
         workspace_ = std::make_unique<GmBuffer>(kernelgen::kSysWorkspaceBytes + user_workspace_, 0xFF, kernelgen::kSysWorkspaceBytes);
         args.push_back(workspace_->data());
         args.push_back(tiling_buf_->data());
@@ -902,6 +928,7 @@ class Run {
     std::string report_;
     std::vector<GmBuffer> inputs_;
     std::vector<GmBuffer> outputs_;
+    std::vector<std::pair<size_t, size_t>> aliased_;  // (input, output) one buffer (in place)
     std::deque<GmBuffer> lists_;  // tensor-list descriptors of dynamic parameters
     std::vector<std::string> list_names_;
     std::unique_ptr<GmBuffer> workspace_;

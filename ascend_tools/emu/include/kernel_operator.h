@@ -3,6 +3,8 @@
 // a kernel defines before including it.
 #pragma once
 
+#include <type_traits>
+
 #include "kernelgen/types.h"
 #include "kernelgen/device.h"
 #include "kernelgen/tensor.h"
@@ -24,3 +26,17 @@
 #include "kernelgen/norm.h"
 #include "kernelgen/proposal.h"
 #include "kernelgen/adl_anchors.h"
+
+// The device compiler's scalar min/max builtins, called unqualified in kernels. Two type
+// parameters, so a project's own `min(T, T)` template or std::min is more specialised and wins.
+template <class T, class U, class = std::enable_if_t<std::is_arithmetic_v<T> && std::is_arithmetic_v<U>>>
+__aicore__ inline constexpr std::common_type_t<T, U> min(T a, U b) {
+    return b < a ? b : a;
+}
+template <class T, class U, class = std::enable_if_t<std::is_arithmetic_v<T> && std::is_arithmetic_v<U>>>
+__aicore__ inline constexpr std::common_type_t<T, U> max(T a, U b) {
+    return a < b ? b : a;
+}
+
+// tik2: the namespace AscendC had in early CANN releases; its samples still say `using namespace tik2`.
+namespace tik2 = AscendC;

@@ -201,11 +201,12 @@ static std::map<std::string, Case> cases() {
     }};
     c["position"] = {1, [] {
         TPipe pipe;
-        TQue<TPosition::VECOUT, 1> q;
+        TQue<TPosition::A2, 1> q;
         pipe.InitBuffer(q, 1, 1024);
         GlobalTensor<float> gx;
         gx.SetGlobalBuffer((__gm__ float*)g_x, N);
         auto t = q.AllocTensor<float>();
+        // GM -> L0A: copies from GM land in UB or L1
         DataCopy(t, gx, 64);  // BUG: position
         q.FreeTensor(t);
     }};

@@ -122,7 +122,10 @@ extern "C" __global__ __aicore__ void api_softmax(GM_ADDR x, GM_ADDR y) {
 }
 
 // Matmul high-level API: C[32, 48] = A[32, 64] x B (B given as [48, 64], transposed) + bias.
+// One AIV does the whole product: mix 1:1 (with no kernel type a Matmul kernel runs as mix 1:2,
+// and two AIVs writing the same C would race).
 extern "C" __global__ __aicore__ void matmul_custom(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR c2) {
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_1);
     using aType = matmul::MatmulType<AscendC::TPosition::GM, CubeFormat::ND, half>;
     using bType = matmul::MatmulType<AscendC::TPosition::GM, CubeFormat::ND, half, true>;
     using cType = matmul::MatmulType<AscendC::TPosition::GM, CubeFormat::ND, float>;

@@ -114,7 +114,8 @@ inline void Power(const LocalTensor<T>& dst, const kernelgen::nd_t<T>& base, con
     kernelgen::unary_count("Power", dst, src, count, [b](auto a) { return std::pow(b, static_cast<float>(a)); }, file, line);
 }
 
-// ClampMax(x) = min(x, s), ClampMin(x) = max(x, s) (high-level, with a scratch buffer).
+// ClampMax(x) = min(x, s), ClampMin(x) = max(x, s) (high-level; the scratch buffer is optional:
+// without it the API takes its own).
 template <class T, bool isReuseSource = false>
 inline void ClampMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint8_t>&,
                      const kernelgen::nd_t<T>& scalar, int64_t count, KG_LOC) {
@@ -124,6 +125,18 @@ inline void ClampMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
 template <class T, bool isReuseSource = false>
 inline void ClampMin(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint8_t>&,
                      const kernelgen::nd_t<T>& scalar, int64_t count, KG_LOC) {
+    auto s = kernelgen::widen(static_cast<T>(scalar));
+    kernelgen::unary_count("ClampMin", dst, src, count, [s](auto a) { return a > s ? a : s; }, file, line);
+}
+template <class T, bool isReuseSource = false>
+inline void ClampMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, const kernelgen::nd_t<T>& scalar,
+                     int64_t count, KG_LOC) {
+    auto s = kernelgen::widen(static_cast<T>(scalar));
+    kernelgen::unary_count("ClampMax", dst, src, count, [s](auto a) { return a < s ? a : s; }, file, line);
+}
+template <class T, bool isReuseSource = false>
+inline void ClampMin(const LocalTensor<T>& dst, const LocalTensor<T>& src, const kernelgen::nd_t<T>& scalar,
+                     int64_t count, KG_LOC) {
     auto s = kernelgen::widen(static_cast<T>(scalar));
     kernelgen::unary_count("ClampMin", dst, src, count, [s](auto a) { return a > s ? a : s; }, file, line);
 }

@@ -271,3 +271,42 @@ inline void SelectWithBytesMask(const LocalTensor<T>& dst, const kernelgen::nd_t
 }
 
 }  // namespace AscendC
+
+namespace kernelgen {
+
+// `dst = a < b` etc. (Compare over the whole tensor): applied when assigned to the uint8_t
+// LocalTensor of result bits, over every element of the left operand.
+template <class T>
+struct CompareExpr : TensorExprTag {
+    const LocalTensor<T>& a;
+    const LocalTensor<T>& b;
+    AscendC::CMPMODE mode;
+    const char* file;
+    int line;
+    CompareExpr(const LocalTensor<T>& x, const SitedOperand<T>& y, AscendC::CMPMODE m)
+        : a(x), b(y.tensor), mode(m), file(y.file), line(y.line) {}
+    template <class U>
+    void assign(const LocalTensor<U>& dst) const {
+        AscendC::Compare(dst, a, b, mode, static_cast<int64_t>(a.GetSize()), file, line);
+    }
+};
+
+}  // namespace kernelgen
+
+namespace AscendC {
+
+#define KG_CMP_OPERATOR(SYM, MODE)                                                                            \
+    template <class T>                                                                                        \
+    inline auto operator SYM(const LocalTensor<T>& a,                                                         \
+                             const typename kernelgen::same_type<kernelgen::SitedOperand<T>>::type& b) {     \
+        return kernelgen::CompareExpr<T>(a, b, CMPMODE::MODE);                                                \
+    }
+KG_CMP_OPERATOR(<, LT)
+KG_CMP_OPERATOR(>, GT)
+KG_CMP_OPERATOR(<=, LE)
+KG_CMP_OPERATOR(>=, GE)
+KG_CMP_OPERATOR(==, EQ)
+KG_CMP_OPERATOR(!=, NE)
+#undef KG_CMP_OPERATOR
+
+}  // namespace AscendC

@@ -21,12 +21,11 @@ inline void check_local_side(const char* api, const char* role, const AscendC::L
     t.check_live(api, file, line);
     TPosition p = t.GetPosition();
     bool ok = to_gm ? (AscendC::is_ub_position(p) || p == TPosition::CO2)
-                    : (p == TPosition::VECIN || p == TPosition::VECCALC || (pad && p == TPosition::VECOUT) ||
-                       (!pad && is_l1_position(p)));
+                    : (AscendC::is_ub_position(p) || (!pad && is_l1_position(p)));
     if (!ok)
         failf("tensor-position", file, line, "%s: %s is in position %s; %s", api, role, position_name(p),
               to_gm ? "copies to GM come from UB (VECOUT)"
-                    : (pad ? "DataCopyPad from GM targets VECIN/VECOUT" : "copies from GM target VECIN (or A1/B1 in L1)"));
+                    : (pad ? "DataCopyPad from GM targets UB" : "copies from GM target UB (or A1/B1 in L1)"));
     if (t.ub_offset() % 32 != 0)
         failf("ub-offset-align", file, line, "%s: %s starts at on-chip offset %llu, which is not 32-byte aligned", api, role,
               (unsigned long long)t.ub_offset());

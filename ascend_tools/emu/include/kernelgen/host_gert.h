@@ -367,6 +367,45 @@ class InferShapeContext : public ExtendedKernelContext {
     std::vector<Shape> out_shapes_;
 };
 
+// A [min, max] range of T (gert::Range): shape ranges for dynamic-shape compilation.
+template <class T>
+class Range {
+  public:
+    Range() = default;
+    Range(const T& min, const T& max) : min_(min), max_(max) {}
+    const T* GetMin() const { return &min_; }
+    const T* GetMax() const { return &max_; }
+    T* GetMin() { return &min_; }
+    T* GetMax() { return &max_; }
+    void SetMin(const T* v) { if (v) min_ = *v; }
+    void SetMax(const T* v) { if (v) max_ = *v; }
+
+  private:
+    T min_{};
+    T max_{};
+};
+
+// Host code registers InferShapeRange next to InferShape; the emulator runs ops at concrete
+// shapes and never calls it, but the code must compile. Input ranges are the given shapes.
+class InferShapeRangeContext : public ExtendedKernelContext {
+  public:
+    explicit InferShapeRangeContext(NodeData* node)
+        : ExtendedKernelContext(node), out_ranges_(node->outputs.size()) {
+        for (size_t i = 0; i < node->inputs.size(); ++i) {
+            const Shape* s = origin_shape_of(input(i));
+            in_ranges_.emplace_back(s ? *s : Shape(), s ? *s : Shape());
+        }
+    }
+    const Range<Shape>* GetInputShapeRange(size_t i) const { return i < in_ranges_.size() ? &in_ranges_[i] : nullptr; }
+    const Range<Shape>* GetOptionalInputShapeRange(size_t ir) const { return GetInputShapeRange(ir); }
+    const Range<Shape>* GetDynamicInputShapeRange(size_t ir, size_t rel) const { return GetInputShapeRange(ir + rel); }
+    Range<Shape>* GetOutputShapeRange(size_t i) { return i < out_ranges_.size() ? &out_ranges_[i] : nullptr; }
+
+  private:
+    std::vector<Range<Shape>> in_ranges_;
+    std::vector<Range<Shape>> out_ranges_;
+};
+
 class InferDataTypeContext : public ExtendedKernelContext {
   public:
     explicit InferDataTypeContext(NodeData* node)
@@ -403,6 +442,7 @@ class TilingParseContext : public ExtendedKernelContext {
 // Signatures of the functions an op registers.
 using TilingKernelFunc = ge::graphStatus (*)(TilingContext*);
 using InferShapeKernelFunc = ge::graphStatus (*)(InferShapeContext*);
+using InferShapeRangeKernelFunc = ge::graphStatus (*)(InferShapeRangeContext*);
 using InferDataTypeKernelFunc = ge::graphStatus (*)(InferDataTypeContext*);
 using TilingParseKernelFunc = ge::graphStatus (*)(TilingParseContext*);
 

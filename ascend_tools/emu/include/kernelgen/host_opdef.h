@@ -141,6 +141,9 @@ class OpAICoreConfig {
   public:
     OpAICoreConfig() = default;
     explicit OpAICoreConfig(const char*) {}
+    // AsyncFlag and RangeLimitValue: earlier releases' settings, still in their samples.
+    OpAICoreConfig& AsyncFlag(bool) { return *this; }
+    OpAICoreConfig& RangeLimitValue(const char*) { return *this; }
     OpAICoreConfig& DynamicCompileStaticFlag(bool) { return *this; }
     OpAICoreConfig& DynamicFormatFlag(bool) { return *this; }
     OpAICoreConfig& DynamicRankSupportFlag(bool) { return *this; }
@@ -159,11 +162,17 @@ class OpAICoreDef {
   public:
     OpAICoreDef& SetTiling(gert::TilingKernelFunc f) { return (tiling_ = f), *this; }
     OpAICoreDef& SetTilingParse(gert::TilingParseKernelFunc) { return *this; }
+    // Earlier CANN releases documented these callbacks as returning int32_t; both forms are taken.
     OpAICoreDef& SetCheckSupport(OP_CHECK_FUNC) { return *this; }
+    OpAICoreDef& SetCheckSupport(int32_t (*)(const ge::Operator&, ge::AscendString&)) { return *this; }
     OpAICoreDef& SetOpSelectFormat(OP_CHECK_FUNC) { return *this; }
+    OpAICoreDef& SetOpSelectFormat(int32_t (*)(const ge::Operator&, ge::AscendString&)) { return *this; }
     OpAICoreDef& SetOpSupportInfo(OP_CHECK_FUNC) { return *this; }
+    OpAICoreDef& SetOpSupportInfo(int32_t (*)(const ge::Operator&, ge::AscendString&)) { return *this; }
     OpAICoreDef& SetOpSpecInfo(OP_CHECK_FUNC) { return *this; }
+    OpAICoreDef& SetOpSpecInfo(int32_t (*)(const ge::Operator&, ge::AscendString&)) { return *this; }
     OpAICoreDef& SetParamGeneralize(OP_CHECK_FUNC) { return *this; }
+    OpAICoreDef& SetParamGeneralize(int32_t (*)(const ge::Operator&, ge::AscendString&)) { return *this; }
     OpAICoreDef& AddConfig(const char* soc) { return configs_.emplace_back(soc ? soc : ""), *this; }
     OpAICoreDef& AddConfig(const char* soc, OpAICoreConfig&) { return AddConfig(soc); }
 
@@ -186,7 +195,7 @@ class OpDef {
     OpParamDef& Output(const char* name) { return outputs_.emplace_back(name), outputs_.back(); }
     OpAttrDef& Attr(const char* name) { return attrs_.emplace_back(name), attrs_.back(); }
     OpDef& SetInferShape(gert::InferShapeKernelFunc f) { return (infer_shape_ = f), *this; }
-    OpDef& SetInferShapeRange(ge::graphStatus (*)(gert::InferShapeContext*)) { return *this; }
+    OpDef& SetInferShapeRange(gert::InferShapeRangeKernelFunc) { return *this; }
     OpDef& SetInferDataType(gert::InferDataTypeKernelFunc f) { return (infer_dtype_ = f), *this; }
     OpDef& Comment(const char*) { return *this; }
     OpDef& EnableFallBack() { return *this; }

@@ -99,10 +99,12 @@ inline void tiling_load(void* dst, const void* tiling, size_t offset, size_t byt
             ::kernelgen::tiling_save(this, sizeof(class_name), kgen_dst, kgen_capacity, #class_name); \
         }
 
+// Each macro ends its own declaration, as the vendor's do: projects write the fields, the end of
+// the struct and the registration both with and without a trailing ';'.
 #define TILING_DATA_FIELD_DEF(data_type, field_name)                \
     void set_##field_name(data_type kgen_v) { field_name = kgen_v; } \
     data_type get_##field_name() const { return field_name; }       \
-    data_type field_name = data_type()
+    data_type field_name = data_type();
 
 #define TILING_DATA_FIELD_DEF_ARR(data_type, arr_size, field_name)                     \
     void set_##field_name(const data_type* kgen_v) {                                   \
@@ -110,15 +112,17 @@ inline void tiling_load(void* dst, const void* tiling, size_t offset, size_t byt
     }                                                                                  \
     data_type* get_##field_name() { return field_name; }                               \
     const data_type* get_##field_name() const { return field_name; }                   \
-    data_type field_name[arr_size] = {}
+    data_type field_name[arr_size] = {};
 
 #define TILING_DATA_FIELD_DEF_STRUCT(struct_type, field_name)                   \
     void set_##field_name(const struct_type& kgen_v) { field_name = kgen_v; }   \
     struct_type& get_##field_name() { return field_name; }                      \
     const struct_type& get_##field_name() const { return field_name; }          \
-    struct_type field_name = struct_type()
+    struct_type field_name = struct_type();
 
-#define END_TILING_DATA_DEF }
+#define END_TILING_DATA_DEF \
+    }                       \
+    ;
 
 // Binds an op type to its tiling struct: for GET_TILING_DATA in the kernel (by ADL, see
 // optiling::KernelgenOpKey) and for the host registry the harness reads.

@@ -2,6 +2,8 @@
 // queue protocol checks, TBuf, and the single-TPipe and leak rules.
 #pragma once
 
+#include <sys/mman.h>
+
 #include <cstdlib>
 #include <memory>
 #include <string>
@@ -322,6 +324,14 @@ class TPipe {
     }
     template <TPosition pos>
     bool InitBuffer(TBuf<pos>& buf, uint32_t len, KG_LOC) {
+        if constexpr (pos == TPosition::GM) {
+            // A TBuf on GM is workspace in global memory, not on-chip: it takes nothing from UB.
+            // Reserved lazily (untouched pages cost nothing), as real code asks for up to 4 GiB.
+            uint64_t each = kernelgen::align_up(len, 32);
+            uint8_t* p = reserve_gm(each, file, line);  // may lower `each`
+            buf.init(p, each, p);  // `each` is now what could be reserved
+            return true;
+        }
         kernelgen::Arena& a = arena_for(pos);
         uint64_t each = kernelgen::align_up(len, 32);
         uint8_t* p = take(a, std::string("TBuf<") + position_name(pos) + ">", 1, each, file, line);
@@ -362,6 +372,28 @@ class TPipe {
     struct Free {
         void operator()(uint8_t* p) const { std::free(p); }
     };
+    struct Unmap {
+        uint64_t bytes;
+        void operator()(uint8_t* p) const { munmap(p, bytes); }
+    };
+
+    // Reserves `bytes` of zeroed host memory, or, where the run's address-space limit refuses
+    // that (a 4 GiB workspace), the largest power-of-two part of at least 64 MiB; `bytes` becomes
+    // what was reserved, so access past it fails on the TBuf's bounds checks.
+    uint8_t* reserve_gm(uint64_t& bytes, const char* file, int line) {
+        constexpr uint64_t kFloor = 64ull << 20;
+        for (uint64_t n = bytes;; n = kernelgen::align_up(n / 2, 32)) {
+            void* p = mmap(nullptr, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+            if (p != MAP_FAILED) {
+                gm_owned_.emplace_back(static_cast<uint8_t*>(p), Unmap{n});
+                bytes = n;
+                return static_cast<uint8_t*>(p);
+            }
+            if (n <= kFloor)
+                kernelgen::failf("crash", file, line, "out of host address space for a TBuf<GM> of %llu B",
+                                 (unsigned long long)bytes);
+        }
+    }
 
     // Arenas are allocated on first use: most vector kernels never touch L1 or L0.
     void make_arena(kernelgen::Arena& a) {
@@ -418,6 +450,7 @@ class TPipe {
 
     kernelgen::Arena ub_, l1_, l0a_, l0b_, l0c_, bt_;
     std::vector<std::unique_ptr<uint8_t, Free>> owned_;
+    std::vector<std::unique_ptr<uint8_t, Unmap>> gm_owned_;
     std::vector<kernelgen::BufferRecord> records_;
     uint32_t buffers_ = 0;
     int pos_counts_[static_cast<size_t>(TPosition::MAX) + 1] = {};

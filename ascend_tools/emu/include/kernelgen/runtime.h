@@ -466,6 +466,7 @@ class Scheduler {
         body_ = &body;
         n_ = block_dim;
         layout_ = layout;
+        declared_ = layout != CoreLayout::AIV_ONLY;
         cores_ = 0;
         token_ = 0;
         arrived_ = 0;
@@ -497,9 +498,14 @@ class Scheduler {
 
     // KERNEL_TASK_TYPE_DEFAULT executed by a core: the first core to run it, before any other
     // core started, sets the launch's layout (a mix kernel gets its AIV cores here).
-    void declare_layout(CoreLayout l, const char* what, const char* file, int line) {
+    // `implicit`: the layout the toolchain gives a kernel that declares none (a Matmul API kernel
+    // on a chip with separate AIC/AIV cores is built as mix 1:2); a declared type wins.
+    void declare_layout(CoreLayout l, const char* what, const char* file, int line, bool implicit = false) {
         std::unique_lock<std::mutex> lk(m_);
-        if (t_block_idx < 0 || l == layout_) return;
+        if (t_block_idx < 0) return;
+        if (implicit && (declared_ || !chip().split_cores)) return;
+        declared_ = true;
+        if (l == layout_) return;
         uint32_t started = 0;
         for (uint32_t c = 0; c < cores_; ++c) started += started_[c] ? 1 : 0;
         if (t_block_idx != 0 || started > 1) {
@@ -737,6 +743,7 @@ class Scheduler {
     uint32_t n_ = 0;
     uint32_t cores_ = 0;
     CoreLayout layout_ = CoreLayout::AIV_ONLY;
+    bool declared_ = false;  // a kernel type was declared (entry attribute or KERNEL_TASK_TYPE)
     uint32_t token_ = 0;
     uint32_t arrived_ = 0;
     uint64_t generation_ = 0;

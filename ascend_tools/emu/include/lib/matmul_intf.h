@@ -278,11 +278,26 @@ inline void regist_matmul(const char* file, int line, AscendC::TPipe* pipe, GM_A
     regist_matmul_each(pipe, ws, args...);
 }
 
+// REGIST_MATMUL_OBJ as the toolchain has it: a kernel that uses the Matmul API and declares no
+// kernel type runs as mix AIC:AIV 1:2 on chips with separate cores; in a mix kernel the AIC
+// serves the AIVs' Matmul calls and leaves the kernel function here (true), while the AIVs
+// register their objects and go on. The CPU computes each AIV's Matmul calls directly.
+template <class... Args>
+inline bool regist_matmul_obj(const char* file, int line, AscendC::TPipe* pipe, GM_ADDR ws, Args&&... args) {
+    scheduler().declare_layout(CoreLayout::MIX_1_2, "the Matmul API (REGIST_MATMUL_OBJ, no kernel type)", file, line,
+                               true);
+    if (is_mix(scheduler().layout()) && t_core.is_aic) return true;
+    regist_matmul(file, line, pipe, ws, args...);
+    return false;
+}
+
 }  // namespace kernelgen
 
-// REGIST_MATMUL_OBJ(&pipe, workspace, mm1, &tiling1[, mm2, &tiling2 ...])
+// REGIST_MATMUL_OBJ(&pipe, workspace, mm1, &tiling1[, mm2, &tiling2 ...]); a statement that
+// returns from the kernel function on the AIC of a mix kernel.
 #define REGIST_MATMUL_OBJ(pipe, workspace, ...) \
-    ::kernelgen::regist_matmul(__FILE__, __LINE__, (pipe), (workspace), __VA_ARGS__)
+    if (::kernelgen::regist_matmul_obj(__FILE__, __LINE__, (pipe), (workspace), __VA_ARGS__)) return; \
+    else (void)0
 
 namespace AscendC {
 using ::CubeFormat;

@@ -46,7 +46,7 @@ class OpImplRegisterV2 {
     }
     OpImplRegisterV2& InferShape(InferShapeKernelFunc f) { return (impl_->infer_shape = f), *this; }
     OpImplRegisterV2& InferDataType(InferDataTypeKernelFunc f) { return (impl_->infer_dtype = f), *this; }
-    OpImplRegisterV2& InferShapeRange(InferShapeKernelFunc) { return *this; }
+    OpImplRegisterV2& InferShapeRange(InferShapeRangeKernelFunc) { return *this; }
     OpImplRegisterV2& InputsDataDependency(std::initializer_list<int32_t>) { return *this; }
     OpImplRegisterV2& TilingInputsDataDependency(std::initializer_list<int32_t>) { return *this; }
     OpImplRegisterV2& PrivateAttr(const char*, int64_t) { return *this; }
