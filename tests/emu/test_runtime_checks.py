@@ -40,6 +40,8 @@ CASES = {
     "bf16_chip": "chip-support",
     "compare_align": "param-range",
     "sync_all_early_return": "timeout",
+    "mask_overlap_partial": "operand-overlap",
+    "mask_overlap_across_repeats": "operand-overlap",
 }
 
 
@@ -66,6 +68,13 @@ def test_failure_messages_state_the_numbers(emu_build, run_program) -> None:
     assert "40 bytes" in msgs["datacopy_unaligned"]
     assert "depth is 1" in msgs["queue_depth"]
     assert "[0, 96)" in msgs["gm_read_past_pad"] and "40 bytes" in msgs["gm_read_past_pad"]
+
+
+def test_documented_mask_form_overlaps_are_allowed(emu_build, run_program) -> None:
+    # in place repeat by repeat, and accumulation into src1 with repeat stride 0
+    res = run_program(emu_build("bugs"), ["ok_mask_overlap", "{report}"])
+    assert res.returncode == 0, res.stderr
+    assert res.report["errors"] == []
 
 
 def test_reading_the_32_byte_padding_of_an_allocation_is_allowed(emu_build, run_program) -> None:
