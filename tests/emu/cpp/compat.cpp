@@ -100,6 +100,7 @@ extern "C" __global__ __aicore__ void api_softmax(GM_ADDR x, GM_ADDR y) {
     SoftMax<float>(ly, bsum.Get<float>(), bmax.Get<float>(), lx, tiling);
     PipeBarrier<PIPE_ALL>();
     DataCopy(gy, ly, 8 * 64);
+    PipeBarrier<PIPE_ALL>();  // the copy out of ly must finish before ly is rewritten
     SoftMaxShapeInfo info{8, 64, 8, 64};
     SoftmaxFlashV2<float, false>(ly, bsum.Get<float>(), bmax.Get<float>(), lx, bexp.Get<float>(), bsum.Get<float>(),
                                  bmax.Get<float>(), tiling, info);

@@ -171,6 +171,7 @@ int run(char** argv) {
         Duplicate(c.z, T(-7), n);
         PipeBarrier<PIPE_ALL>();  // the copies in and the fill land before anything reads them
         if (GetBlockIdx() == 0) DataCopy(c.gz, c.z, n);
+        PipeBarrier<PIPE_ALL>();  // the copy out of z finishes before a case rewrites z
         if (blocks > 1) SyncAll();  // block 0's fill of gz lands before any block adds into it
         bool wrote = fn(c);
         PipeBarrier<PIPE_ALL>();
