@@ -120,6 +120,6 @@ def test_tbuf_refilled_while_a_vector_op_reads_it_is_a_write_after_read_error() 
     assert [(d.line, d.severity) for d in found] == [(19, Severity.ERROR)]
     assert "overwrites t" in found[0].message and "V_MTE2" in found[0].message
     assert "line 17" in found[0].message
-    synced = WAR_KERNEL.replace(
-        "SYNC", "SetFlag<HardEvent::V_MTE2>(EVENT_ID1);\n    WaitFlag<HardEvent::V_MTE2>(EVENT_ID1);")
+    flag = "SetFlag<HardEvent::V_MTE2>(EVENT_ID1);\n    WaitFlag<HardEvent::V_MTE2>(EVENT_ID1);"
+    synced = WAR_KERNEL.replace("SYNC", flag)
     assert RuleCode.PIPE_HAZARD.value not in codes(lint_texts({"scale.cpp": synced}))
