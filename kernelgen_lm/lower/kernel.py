@@ -241,7 +241,10 @@ class KernelEmitter:
                 op = Operand("T", tile, s)
             else:
                 s, tile = prog.slot()
-                pre.append(f"Cast({tile}, {src}, RoundMode::CAST_NONE, len);")
+                # int64_t -> float documents only the rounding modes (no CAST_NONE); the values
+                # here are exact small integers, so RINT is exact
+                mode = "CAST_RINT" if t.dtype == "int64" else "CAST_NONE"
+                pre.append(f"Cast({tile}, {src}, RoundMode::{mode}, len);")
                 pre.extend(free)
                 op = Operand("T", tile, s)
             loaded[i] = op
