@@ -23,6 +23,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ascend_tools.catalog.cast_table import cast_problem
 from ascend_tools.chips import Chip
 from kernelgen_lm.lower.expr import Operand, Program, flit
 from kernelgen_lm.plan.ir import KernelPlan
@@ -62,6 +63,12 @@ class Tensor:
     var: str  # C++ identifier stem
     dtype: str
     mask: list[bool]
+
+
+def narrowing_mode(chip: Chip, src: str, dst: str) -> str:
+    """RoundMode for a narrowing Cast: CAST_RINT where the chip documents it for the pair, else
+    CAST_NONE (round to nearest even when inexact; 310P/910 float -> half has no CAST_RINT)."""
+    return "CAST_RINT" if cast_problem(chip.arch, src, dst, "CAST_RINT") is None else "CAST_NONE"
 
 
 def tiling_fields(plan: KernelPlan) -> list[tuple[str, str]]:
@@ -241,7 +248,10 @@ class KernelEmitter:
                 op = Operand("T", tile, s)
             else:
                 s, tile = prog.slot()
-                pre.append(f"Cast({tile}, {src}, RoundMode::CAST_NONE, len);")
+                # int64_t -> float documents only the rounding modes (no CAST_NONE); the values
+                # here are exact small integers, so RINT is exact
+                mode = "CAST_RINT" if t.dtype == "int64" else "CAST_NONE"
+                pre.append(f"Cast({tile}, {src}, RoundMode::{mode}, len);")
                 pre.extend(free)
                 op = Operand("T", tile, s)
             loaded[i] = op
@@ -311,16 +321,21 @@ class KernelEmitter:
             lines.append(f"{ind}DataCopy(o_{t.var}, {tile}, CeilAlign({count}, 8));")
         else:
             lines.append(alloc)
+        chip = self.chip
         if t.dtype in ("int32", "int64"):  # indices: exact small integers held in float
-            lines.append(f"{ind}Cast(o_{t.var}, {tile}, RoundMode::CAST_RINT, {count});")
+            mode = narrowing_mode(chip, "float", CTYPE[t.dtype])
+            lines.append(f"{ind}Cast(o_{t.var}, {tile}, RoundMode::{mode}, {count});")
         elif t.dtype == "bool":  # 0/1 comparison results: float -> half -> uint8
             _, th = self._prog.slot()
             self.note_slots(small)
+            to_half, to_u8 = (narrowing_mode(chip, "float", "half"),
+                              narrowing_mode(chip, "half", "uint8_t"))
             lines.append(f"{ind}LocalTensor<half> b_{t.var} = {th}.ReinterpretCast<half>();")
-            lines.append(f"{ind}Cast(b_{t.var}, {tile}, RoundMode::CAST_RINT, {count});")
-            lines.append(f"{ind}Cast(o_{t.var}, b_{t.var}, RoundMode::CAST_RINT, {count});")
+            lines.append(f"{ind}Cast(b_{t.var}, {tile}, RoundMode::{to_half}, {count});")
+            lines.append(f"{ind}Cast(o_{t.var}, b_{t.var}, RoundMode::{to_u8}, {count});")
         elif t.dtype != "float32":
-            lines.append(f"{ind}Cast(o_{t.var}, {tile}, RoundMode::CAST_RINT, {count});")
+            mode = narrowing_mode(chip, "float", CTYPE[t.dtype])
+            lines.append(f"{ind}Cast(o_{t.var}, {tile}, RoundMode::{mode}, {count});")
         lines.append(f"{ind}{q}.EnQue(o_{t.var});")
         lines.append(f"{ind}o_{t.var} = {q}.DeQue<{ct}>();")
         lines.append(f"{ind}CopyOutTile(gm_{t.var}[{off}], o_{t.var}, {count});")

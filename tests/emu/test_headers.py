@@ -49,3 +49,15 @@ def test_kernel_operator_needs_no_macros_but_keeps_the_chip_ones(aicore: str) ->
     )
     res = syntax_check(source, f"-D__CCE_AICORE__={aicore}", "-D__CCE_KT_TEST__=1")
     assert res.returncode == 0, res.stderr[-3000:]
+
+
+def test_high_level_apis_take_only_their_tiling_types() -> None:
+    # A struct with SoftMaxTiling's fields is not a SoftMaxTiling: the NPU build rejects it.
+    source = (
+        '#include "kernel_operator.h"\n#include "kernel_tiling/kernel_tiling.h"\n'
+        "struct MyTiling { uint32_t srcM, srcK, splitM; };\n"
+        "void k(AscendC::LocalTensor<float> t) { MyTiling m{8, 64, 8};"
+        " AscendC::SoftMax<float>(t, t, t, t, m); }\n"
+    )
+    res = syntax_check(source, "-D__CCE_AICORE__=220", "-D__CCE_KT_TEST__=1")
+    assert res.returncode != 0 and "take a SoftMaxTiling" in res.stderr, res.stderr[-2000:]

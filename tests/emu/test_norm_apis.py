@@ -4,6 +4,7 @@ LoadDataWithTranspose and the high-level Exp compute what torch computes
 
 from __future__ import annotations
 
+import pytest
 import torch
 from emu_device_support import from_bytes, marker_line
 
@@ -77,6 +78,27 @@ def test_norm_without_a_filled_tiling_is_reported(emu_build, run_program) -> Non
     [err] = res.report["errors"]
     assert err["code"] == "param-range" and "GetRmsNormTilingInfo" in err["message"]
     assert err["line"] == marker_line("norm_apis.cpp", "BUG: rmsnorm_untiled")
+
+
+@pytest.mark.parametrize(
+    ("case", "code", "words"),
+    [
+        ("softmax_short_tmp", "workspace-size", ("8 at a time", "holds 320 bytes", "needs 2560")),
+        ("softmax_unfilled_tiling", "tiling-mismatch", ("SoftMaxTilingFunc", "splitM 0")),
+        ("layernorm_short_tmp", "workspace-size", ("LayerNorm", "6 row(s)", "holds 256 bytes")),
+    ],
+)
+def test_high_level_api_contract_breach_is_reported(
+    emu_build, run_program, case: str, code: str, words: tuple[str, ...]
+) -> None:
+    res = run_program(
+        emu_build("norm_apis"), [case, "{x}", "{out:y}", "{report}"], {"x": torch.zeros(512)}
+    )
+    assert res.returncode == 3, res.stderr
+    [err] = res.report["errors"]
+    assert err["code"] == code, err
+    assert all(w in err["message"] for w in words), err["message"]
+    assert err["line"] == marker_line("norm_apis.cpp", f"BUG: {case}")
 
 
 def test_high_level_exp_form_matches_the_basic_one(emu_build, run_program) -> None:

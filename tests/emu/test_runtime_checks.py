@@ -42,6 +42,8 @@ CASES = {
     "bf16_chip": "chip-support",
     "compare_align": "param-range",
     "sync_all_early_return": "timeout",
+    "mask_overlap_partial": "operand-overlap",
+    "mask_overlap_across_repeats": "operand-overlap",
 }
 
 
@@ -81,6 +83,13 @@ def test_l1_and_l0_overflow_messages_name_the_memory_and_earlier_buffers(emu_bui
 
 def test_cube_buffers_filling_l1_and_each_l0_exactly_run(emu_build, run_program) -> None:
     res = run_program(emu_build("bugs"), ["ok_cube_buffers_fill_l1_and_l0", "{report}"])
+    assert res.returncode == 0, res.stderr
+    assert res.report["errors"] == []
+
+
+def test_documented_mask_form_overlaps_are_allowed(emu_build, run_program) -> None:
+    # in place repeat by repeat, and accumulation into src1 with repeat stride 0
+    res = run_program(emu_build("bugs"), ["ok_mask_overlap", "{report}"])
     assert res.returncode == 0, res.stderr
     assert res.report["errors"] == []
 

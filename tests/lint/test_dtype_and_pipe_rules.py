@@ -83,3 +83,43 @@ def test_corpus_kernels_have_no_pipe_hazard() -> None:
     for name in ("leaky_relu_tail", "add_custom", "softmax_rows", "rms_norm", "gelu_cast",
                  "reduce_sum_rows", "gen_norm_layernorm_fp32", "gen_red_sum_mid_fp32"):
         assert RuleCode.PIPE_HAZARD.value not in codes(lint_texts(corpus_texts(name))), name
+
+
+WAR_KERNEL = """#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void scale(GM_ADDR x, GM_ADDR y)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf, obuf;
+    pipe.InitBuffer(buf, 512 * sizeof(float));
+    pipe.InitBuffer(obuf, 256 * sizeof(float));
+    GlobalTensor<float> xGm, yGm;
+    xGm.SetGlobalBuffer((__gm__ float*)x, 512);
+    yGm.SetGlobalBuffer((__gm__ float*)y, 256);
+    LocalTensor<float> t = buf.Get<float>();
+    LocalTensor<float> o = obuf.Get<float>();
+    DataCopy(t, xGm, 256);
+    SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    Muls(o, t, 2.0f, 256);
+    SYNC
+    DataCopy(t, xGm[256], 256);
+    SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    Add(o, o, t, 256);
+    SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    DataCopy(yGm, o, 256);
+}
+"""
+
+
+def test_tbuf_refilled_while_a_vector_op_reads_it_is_a_write_after_read_error() -> None:
+    text = WAR_KERNEL.replace("SYNC", "")
+    found = [d for d in lint_texts({"scale.cpp": text}) if d.code == RuleCode.PIPE_HAZARD.value]
+    assert [(d.line, d.severity) for d in found] == [(19, Severity.ERROR)]
+    assert "overwrites t" in found[0].message and "V_MTE2" in found[0].message
+    assert "line 17" in found[0].message
+    flag = "SetFlag<HardEvent::V_MTE2>(EVENT_ID1);\n    WaitFlag<HardEvent::V_MTE2>(EVENT_ID1);"
+    synced = WAR_KERNEL.replace("SYNC", flag)
+    assert RuleCode.PIPE_HAZARD.value not in codes(lint_texts({"scale.cpp": synced}))

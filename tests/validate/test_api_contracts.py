@@ -1,6 +1,7 @@
 """API contracts the NPU build or hardware enforces and the emulator now checks: element types
-per API and chip (`dtype-support`, from the catalog) and partial source/destination overlap
-(`operand-overlap`). Each seeded bug stops at its line with its code."""
+per API and chip and Cast pairs and RoundModes (`dtype-support`, from the catalog) and partial
+source/destination overlap (`operand-overlap`). Each seeded bug stops at its line with its
+code."""
 
 from __future__ import annotations
 
@@ -45,6 +46,14 @@ SEEDED: list[tuple[str, str, str, str, str, tuple[str, ...]]] = [
         "Add(zLocal, xLocal, yLocal, length);  // BUG",
         "bfloat16",
         ("Add", "bfloat16_t", "ascend910b2"),
+    ),
+    (
+        "cast-round-mode",
+        "dtype-support",
+        "Cast(zLocal, zf, RoundMode::CAST_RINT, length);",
+        "Cast(zLocal, zf, RoundMode::CAST_NONE, length);  // BUG",
+        "bfloat16",
+        ("float -> bfloat16_t", "ascend910b2", "not CAST_NONE"),
     ),
     (
         "partial-overlap",

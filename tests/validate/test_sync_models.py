@@ -1,5 +1,6 @@
 """The ordering models of the emulator. Pipes: a read on one pipe of on-chip data another pipe
-wrote, with nothing ordering the two, is `pipe-hazard` at the reading call. Cores: a block that
+wrote, with nothing ordering the two, is `pipe-hazard` at the reading call, and so is a write
+of data another pipe still reads (at the writing call). Cores: a block that
 reads or rewrites GM another block wrote, with no SyncAll between, is `gm-race`. The same
 kernels with the missing synchronisation added validate."""
 
@@ -38,6 +39,22 @@ HAZARDS: list[tuple[str, str, str, str]] = [
 ]
 
 
+# Write after read: MTE2 refills an input tile the vector Add (the line above) still reads.
+REFILL = "DataCopyPad(xLocal, yGm[0], {1, 32, 0, 0, 0}, {false, 0, 0, 0});"
+
+
+def test_unsynchronised_overwrite_is_a_pipe_hazard_at_the_writing_line(
+    example: Callable[[str], Path], mutate: Callable[[Path, str, str], int]
+) -> None:
+    project = example("add_unaligned")
+    line = mutate(project / KERNEL, ADD, f"{ADD}\n        {REFILL}  // BUG")
+    report = validate_project(project, project / "ref.py", dtype="float32")
+    err = report.runtime_errors[0]
+    assert (err.code, err.file, err.line) == ("pipe-hazard", KERNEL, line), err
+    assert "overwrites" in err.message and "PIPE_V" in err.message, err.message
+    assert f"line {line - 1}" in err.message and "V_MTE2" in err.message, err.message
+
+
 @pytest.mark.parametrize(("case", "old", "new", "writer"), HAZARDS, ids=[h[0] for h in HAZARDS])
 def test_unsynchronised_read_is_a_pipe_hazard_at_the_reading_line(
     example: Callable[[str], Path],
@@ -59,6 +76,12 @@ def test_unsynchronised_read_is_a_pipe_hazard_at_the_reading_line(
 
 # The same seeded accesses with the flag the NPU needs: they validate.
 SYNCED: list[tuple[str, str, str]] = [
+    (
+        "vector-then-mte2-overwrite",
+        ADD,
+        f"{ADD}\n        SetFlag<HardEvent::V_MTE2>(EVENT_ID3);\n"
+        f"        WaitFlag<HardEvent::V_MTE2>(EVENT_ID3);\n        {REFILL}",
+    ),
     (
         "mte2-then-vector",
         ADD,

@@ -20,6 +20,7 @@ UNIT_RULES: tuple[Rule, ...] = (
     copy.check_data_copies,
     vector.check_vector_calls,
     vector.check_dtype_support,
+    vector.check_cast_support,
     sync.check_pipe_hazards,
     queue.check_queue_protocol,
     api.check_unknown_api,
@@ -68,10 +69,12 @@ RULE_DOCS: dict[str, str] = {
     "missing-tail": "work divided by cores or tiles with no remainder path",
     "tiling-mismatch": "kernel and host tiling disagree (fields, layout, parameter order)",
     "unknown-api": "a call or member the API catalog does not know",
-    "pipe-hazard": "a read on one pipe (V, MTE2, MTE3, S) of on-chip data another pipe wrote "
-                   "with no SetFlag/WaitFlag, queue EnQue/DeQue or PipeBarrier<PIPE_ALL> between",
+    "pipe-hazard": "a read on one pipe (V, MTE2, MTE3, S) of on-chip data another pipe wrote, "
+                   "or a write of data another pipe still reads, with no SetFlag/WaitFlag, queue "
+                   "EnQue/DeQue or PipeBarrier<PIPE_ALL> between",
     "dtype-support": "a vector API called on an element type the catalog does not list for it "
-                     "on the chip (Exp on int32_t, Add on bfloat16_t)",
+                     "on the chip (Exp on int32_t, Add on bfloat16_t), or a Cast pair or "
+                     "RoundMode the chip's documented Cast table lacks",
     "operand-overlap": "a vector op whose source and destination overlap only partly (only "
                        "identical operands are allowed)",
     "workspace-size": "a ReduceSum/ReduceMax/ReduceMin sharedTmpBuffer below the documented "

@@ -1,6 +1,7 @@
 """Pipe hazards in straight-line code (the static side of the emulator's pipe model): a TBuf
-tensor written on one pipe and read on another inside one function with no SetFlag/WaitFlag
-pair for those pipes, PipeBarrier<PIPE_ALL>, SyncAll or queue EnQue/DeQue between. An error
+tensor written on one pipe and read on another inside one function, or read on one pipe and
+then overwritten on another, with no SetFlag/WaitFlag pair for those pipes,
+PipeBarrier<PIPE_ALL>, SyncAll or queue EnQue/DeQue between. An error
 when both calls run unconditionally at the same loop depth; a warning when a branch or a loop
 boundary separates them (the order may still hold at run time)."""
 
@@ -70,6 +71,7 @@ def check_pipe_hazards(ctx: LintContext) -> Iterator[Diagnostic]:
         if chunk.kind != "function":
             continue
         last: dict[str, tuple[str, Call]] = {}  # variable -> (pipe, writing call)
+        reads: dict[str, tuple[str, Call]] = {}  # variable -> (pipe, last reading call)
         calls = sorted(chunk.calls, key=lambda c: c.order)
         for call in calls:
             accesses = _accesses(ctx, call)
@@ -92,6 +94,26 @@ def check_pipe_hazards(ctx: LintContext) -> Iterator[Diagnostic]:
                     "between: on the NPU the pipes run concurrently and this reads stale data"
                     + ("" if straight else " (a branch or loop lies between; check the order "
                        "holds on every path)"))
+            for var, pipe, write, i in accesses:
+                prior = reads.get(var)
+                if not write or prior is None or prior[0] == pipe:
+                    continue
+                rpipe, r = prior
+                if any(_orders(c, rpipe, pipe) for c in calls if r.order < c.order < call.order):
+                    continue
+                straight = not (r.in_branch or call.in_branch) and r.loop_depth == call.loop_depth
+                rline = ctx.range_of(chunk.file, r.start, r.end).line
+                yield ctx.diag(
+                    RuleCode.PIPE_HAZARD.value, Severity.ERROR if straight else Severity.WARNING,
+                    call.args[i],
+                    f"{call.name} overwrites {var} on PIPE_{pipe} while {r.name} (line {rline}) "
+                    f"may still read it on PIPE_{rpipe}, with no SetFlag/WaitFlag<HardEvent::"
+                    f"{rpipe}_{pipe}> between: on the NPU the pipes run concurrently and the read "
+                    "can see the new data"
+                    + ("" if straight else " (a branch or loop lies between; check the order "
+                       "holds on every path)"))
             for var, pipe, write, _ in accesses:
                 if write:
                     last[var] = (pipe, call)
+                else:
+                    reads[var] = (pipe, call)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from ascend_tools.catalog.cast_table import cast_problem
 from ascend_tools.catalog.dtype_tables import T_OPERAND
 from ascend_tools.chips import MAX_REPEAT, REPEAT_BYTES
 from ascend_tools.diagnostics import Diagnostic, RuleCode, Severity
@@ -175,6 +176,37 @@ def check_dtype_support(ctx: LintContext) -> Iterator[Diagnostic]:
                            f"{call.name} has no {elem} form on {ctx.chip.name}: the documented "
                            f"element types are {', '.join(allowed)} (Cast to one of them first)")
             break
+
+
+def _local_elem(ctx: LintContext, call: Call, i: int) -> str | None:
+    """The concrete element type of argument `i` when it is a LocalTensor of a known type."""
+    t = ctx.tensor(call.args[i].expr, call.chunk, call.order)
+    if t.kind != "local" or not t.elem_type:
+        return None
+    elem = clean_type(t.elem_type)
+    elem = _TYPE_ALIASES.get(elem, elem)
+    return elem if elem in KNOWN_ELEMENT_TYPES else None
+
+
+def check_cast_support(ctx: LintContext) -> Iterator[Diagnostic]:
+    """`Cast(dst, src, RoundMode::X, ...)` with concrete element types whose pair, or whose
+    RoundMode, the chip's documented Cast table lacks (catalog/tables/cast_modes.json, the
+    table the emulator enforces)."""
+    for call in ctx.calls:
+        if call.name != "Cast" or call.receiver is not None or len(call.args) < 4:
+            continue
+        dst, src = _local_elem(ctx, call, 0), _local_elem(ctx, call, 1)
+        if dst is None or src is None:
+            continue
+        mode = call.args[2].text.replace(" ", "").rsplit("::", 1)[-1]
+        mode = mode if mode.startswith("CAST_") else None
+        problem = cast_problem(ctx.chip.arch, src, dst, mode, ctx.chip.name)
+        if problem is None:
+            continue
+        pair_ok = cast_problem(ctx.chip.arch, src, dst, None) is None
+        yield ctx.diag(RuleCode.DTYPE_SUPPORT.value, Severity.ERROR,
+                       call.args[2] if pair_ok else call.args[1],
+                       f"{problem}: the NPU rejects it")
 
 
 KNOWN_ELEMENT_TYPES = {"half", "float", "bfloat16_t", "int8_t", "uint8_t", "int16_t", "uint16_t",

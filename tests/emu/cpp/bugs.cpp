@@ -229,6 +229,35 @@ static std::map<std::string, Case> cases() {
         Duplicate(t, 1.0f, 16);
         DataCopy(gs, t, 16);  // BUG: gm_allocation
     }};
+    c["mask_overlap_partial"] = {1, [] {
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> a;
+        pipe.InitBuffer(a, 4096);
+        auto t = a.Get<float>();
+        Duplicate(t, 1.0f, 1024);
+        Adds(t[8], t, 1.0f, 64, 1, UnaryRepeatParams(1, 1, 8, 8));  // BUG: mask_overlap_partial
+    }};
+    c["mask_overlap_across_repeats"] = {1, [] {
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> a;
+        pipe.InitBuffer(a, 4096);
+        auto t = a.Get<float>();
+        Duplicate(t, 1.0f, 1024);
+        // repeat 1 reads t[64..128), which repeat 0 wrote
+        Muls(t[64], t, 2.0f, 64, 2, UnaryRepeatParams(1, 1, 8, 8));  // BUG: mask_overlap_across_repeats
+    }};
+    c["ok_mask_overlap"] = {1, [] {
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> a;
+        pipe.InitBuffer(a, 4096);
+        auto t = a.Get<float>();
+        Duplicate(t, 1.0f, 1024);
+        Adds(t, t, 1.0f, 64, 4, UnaryRepeatParams(1, 1, 8, 8));  // in place, repeat by repeat
+        // accumulate 4 repeats of t[512..768) into t[0..64): dst and src1 with repeat stride 0
+        Add(t, t[512], t, 64, 4, BinaryRepeatParams(1, 1, 1, 0, 8, 0));
+        auto h = t[768].ReinterpretCast<half>();
+        Cast(h, t[512], RoundMode::CAST_RINT, 64, 2, UnaryRepeatParams(1, 1, 4, 8));  // disjoint
+    }};
     c["ok_gm_read_pad"] = {1, [] {
         TPipe pipe;
         TBuf<TPosition::VECIN> buf;

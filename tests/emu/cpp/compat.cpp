@@ -4,6 +4,7 @@
 
 #include "lib/matmul_intf.h"
 #include "test_io.h"
+#include "tiling/tiling_api.h"
 
 using namespace AscendC;
 
@@ -93,12 +94,13 @@ extern "C" __global__ __aicore__ void api_softmax(GM_ADDR x, GM_ADDR y) {
     auto ly = by.Get<float>();
     DataCopy(lx, gx, 8 * 64);
     PipeBarrier<PIPE_ALL>();
-    SoftMaxTiling tiling;
-    tiling.srcM = 8;
-    tiling.srcK = 64;
+    SoftMaxTiling tiling;  // as the host makes it (SoftMax Tiling usage, docs/ASCENDC_SPEC.md 4)
+    ge::Shape shape({8, 64});
+    SoftMaxTilingFunc(shape, sizeof(float), GetSoftMaxMaxTmpSize(shape, sizeof(float), false), tiling);
     SoftMax<float>(ly, bsum.Get<float>(), bmax.Get<float>(), lx, tiling);
     PipeBarrier<PIPE_ALL>();
     DataCopy(gy, ly, 8 * 64);
+    PipeBarrier<PIPE_ALL>();  // the copy out of ly must finish before ly is rewritten
     SoftMaxShapeInfo info{8, 64, 8, 64};
     SoftmaxFlashV2<float, false>(ly, bsum.Get<float>(), bmax.Get<float>(), lx, bexp.Get<float>(), bsum.Get<float>(),
                                  bmax.Get<float>(), tiling, info);

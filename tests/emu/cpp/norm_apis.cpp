@@ -138,6 +138,57 @@ static std::map<std::string, std::function<void()>> cases() {
         put(y, 64);
         put(z, 64);
     };
+    // SoftMax over [8, 64] floats with a tiling made for the whole source at once: a buffer of the
+    // one-row minimum is short for it.
+    c["softmax_short_tmp"] = [] {
+        ge::Shape shape({8, 64});
+        SoftMaxTiling t;
+        SoftMaxTilingFunc(shape, 4, GetSoftMaxMaxTmpSize(shape, 4, false), t);
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> bx, by, bs, bm, tmp;
+        pipe.InitBuffer(bx, 8 * 64 * 4);
+        pipe.InitBuffer(by, 8 * 64 * 4);
+        pipe.InitBuffer(bs, 8 * 32);
+        pipe.InitBuffer(bm, 8 * 32);
+        pipe.InitBuffer(tmp, GetSoftMaxMinTmpSize(shape, 4, false));
+        auto x = bx.Get<float>();
+        fill(x, 8 * 64);
+        SoftMax<float>(by.Get<float>(), bs.Get<float>(), bm.Get<float>(), x, tmp.Get<uint8_t>(), t);  // BUG: softmax_short_tmp
+    };
+    c["softmax_unfilled_tiling"] = [] {
+        SoftMaxTiling t;  // srcM/srcK set by hand: no split, as SoftMaxTilingFunc would give
+        t.srcM = 8;
+        t.srcK = 64;
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> bx, by, bs, bm;
+        pipe.InitBuffer(bx, 8 * 64 * 4);
+        pipe.InitBuffer(by, 8 * 64 * 4);
+        pipe.InitBuffer(bs, 8 * 32);
+        pipe.InitBuffer(bm, 8 * 32);
+        auto x = bx.Get<float>();
+        fill(x, 8 * 64);
+        SoftMax<float>(by.Get<float>(), bs.Get<float>(), bm.Get<float>(), x, t);  // BUG: softmax_unfilled_tiling
+    };
+    c["layernorm_short_tmp"] = [] {
+        LayerNormTiling t;
+        uint32_t maxTmp = 0, minTmp = 0;
+        GetLayerNormMaxMinTmpSize(ge::Shape({2, 3, 32}), 4, false, maxTmp, minTmp);
+        GetLayerNormNDTilingInfo(ge::Shape({2, 3, 32}), maxTmp, 4, false, t);  // all 6 rows at once
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> bx, bg, bb, by, bm, bv, tmp;
+        pipe.InitBuffer(bx, 6 * 32 * 4);
+        pipe.InitBuffer(bg, 32 * 4);
+        pipe.InitBuffer(bb, 32 * 4);
+        pipe.InitBuffer(by, 6 * 32 * 4);
+        pipe.InitBuffer(bm, 8 * 4);
+        pipe.InitBuffer(bv, 8 * 4);
+        pipe.InitBuffer(tmp, minTmp);
+        auto x = bx.Get<float>(), g = bg.Get<float>(), b = bb.Get<float>();
+        fill(x, 6 * 32);
+        fill(g, 32, 6 * 32);
+        fill(b, 32, 7 * 32);
+        LayerNorm<float>(by.Get<float>(), bm.Get<float>(), bv.Get<float>(), x, g, b, tmp.Get<uint8_t>(), 1e-5f, t);  // BUG: layernorm_short_tmp
+    };
     c["rmsnorm_untiled"] = [] {
         RmsNormTiling t{};
         TPipe pipe;

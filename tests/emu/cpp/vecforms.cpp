@@ -19,6 +19,19 @@ struct Ctx {
 template <class T>
 using CaseFn = bool (*)(Ctx<T>&);
 
+// The n/8 mask bytes into z as T: uint8_t -> half is the documented Cast (there is no
+// uint8_t -> float), then half -> float.
+template <class T>
+void bits_out(Ctx<T>& c) {
+    if constexpr (std::is_same_v<T, half>) {
+        Cast(c.z, c.bits, RoundMode::CAST_NONE, c.n / 8);
+    } else {
+        auto h = c.tmp.template ReinterpretCast<half>();
+        Cast(h, c.bits, RoundMode::CAST_NONE, c.n / 8);
+        Cast(c.z, h, RoundMode::CAST_NONE, c.n / 8);
+    }
+}
+
 constexpr uint64_t kAlt[2] = {0x5555555555555555ull, 0x00000000FFFF0000ull};
 
 template <class T>
@@ -34,12 +47,12 @@ std::map<std::string, CaseFn<T>> table() {
         {"whole_reduce_min_value", [](Ctx<T>& c) { WholeReduceMin(c.z, c.x, 256 / sizeof(T), 4, 1, 1, 8, ReduceOrder::ORDER_ONLY_VALUE); return false; }},
         {"block_reduce_sum", [](Ctx<T>& c) { BlockReduceSum(c.z, c.x, 4, 256 / sizeof(T), 1, 1, 8); return false; }},
         {"block_reduce_max", [](Ctx<T>& c) { BlockReduceMax(c.z, c.x, 4, 256 / sizeof(T), 1, 1, 8); return false; }},
-        {"compare_lt", [](Ctx<T>& c) { Compare(c.bits, c.x, c.y, CMPMODE::LT, c.n); Duplicate(c.z, T(0), c.n); Cast(c.z, c.bits, RoundMode::CAST_NONE, c.n / 8); return false; }},
-        {"compare_ge", [](Ctx<T>& c) { Compare(c.bits, c.x, c.y, CMPMODE::GE, c.n); Duplicate(c.z, T(0), c.n); Cast(c.z, c.bits, RoundMode::CAST_NONE, c.n / 8); return false; }},
-        {"compare_eq", [](Ctx<T>& c) { Compare(c.bits, c.x, c.x, CMPMODE::EQ, c.n); Duplicate(c.z, T(0), c.n); Cast(c.z, c.bits, RoundMode::CAST_NONE, c.n / 8); return false; }},
-        {"compare_lt_mask_count", [](Ctx<T>& c) { Compare(c.bits, c.x, c.y, CMPMODE::LT, uint64_t(256 / sizeof(T)), int64_t(c.n / (256 / sizeof(T))), BinaryRepeatParams(1, 1, 1, 8, 8, 8)); Duplicate(c.z, T(0), c.n); Cast(c.z, c.bits, RoundMode::CAST_NONE, c.n / 8); return false; }},
-        {"compare_lt_mask_bits", [](Ctx<T>& c) { const uint64_t all[2] = {~0ull, sizeof(T) == 2 ? ~0ull : 0ull}; Compare(c.bits, c.x, c.y, CMPMODE::LT, all, int64_t(c.n / (256 / sizeof(T))), BinaryRepeatParams(1, 1, 1, 8, 8, 8)); Duplicate(c.z, T(0), c.n); Cast(c.z, c.bits, RoundMode::CAST_NONE, c.n / 8); return false; }},
-        {"compare_scalar_gt", [](Ctx<T>& c) { CompareScalar(c.bits, c.x, T(0.5), CMPMODE::GT, c.n); Duplicate(c.z, T(0), c.n); Cast(c.z, c.bits, RoundMode::CAST_NONE, c.n / 8); return false; }},
+        {"compare_lt", [](Ctx<T>& c) { Compare(c.bits, c.x, c.y, CMPMODE::LT, c.n); Duplicate(c.z, T(0), c.n); bits_out(c); return false; }},
+        {"compare_ge", [](Ctx<T>& c) { Compare(c.bits, c.x, c.y, CMPMODE::GE, c.n); Duplicate(c.z, T(0), c.n); bits_out(c); return false; }},
+        {"compare_eq", [](Ctx<T>& c) { Compare(c.bits, c.x, c.x, CMPMODE::EQ, c.n); Duplicate(c.z, T(0), c.n); bits_out(c); return false; }},
+        {"compare_lt_mask_count", [](Ctx<T>& c) { Compare(c.bits, c.x, c.y, CMPMODE::LT, uint64_t(256 / sizeof(T)), int64_t(c.n / (256 / sizeof(T))), BinaryRepeatParams(1, 1, 1, 8, 8, 8)); Duplicate(c.z, T(0), c.n); bits_out(c); return false; }},
+        {"compare_lt_mask_bits", [](Ctx<T>& c) { const uint64_t all[2] = {~0ull, sizeof(T) == 2 ? ~0ull : 0ull}; Compare(c.bits, c.x, c.y, CMPMODE::LT, all, int64_t(c.n / (256 / sizeof(T))), BinaryRepeatParams(1, 1, 1, 8, 8, 8)); Duplicate(c.z, T(0), c.n); bits_out(c); return false; }},
+        {"compare_scalar_gt", [](Ctx<T>& c) { CompareScalar(c.bits, c.x, T(0.5), CMPMODE::GT, c.n); Duplicate(c.z, T(0), c.n); bits_out(c); return false; }},
         {"select_tensor", [](Ctx<T>& c) { Compare(c.bits, c.x, c.y, CMPMODE::LT, c.n); Select(c.z, c.bits, c.x, c.y, SELMODE::VSEL_TENSOR_TENSOR_MODE, c.n); return false; }},
         {"select_scalar", [](Ctx<T>& c) { CompareScalar(c.bits, c.x, T(0), CMPMODE::GT, c.n); Select(c.z, c.bits, c.x, T(0), SELMODE::VSEL_TENSOR_SCALAR_MODE, c.n); return false; }},
         {"select_spr", [](Ctx<T>& c) { Compare(c.bits, c.x, c.y, CMPMODE::LT, c.n); Select(c.z, c.bits, c.x, c.y, SELMODE::VSEL_CMPMASK_SPR, c.n); return false; }},
@@ -158,6 +171,7 @@ int run(char** argv) {
         Duplicate(c.z, T(-7), n);
         PipeBarrier<PIPE_ALL>();  // the copies in and the fill land before anything reads them
         if (GetBlockIdx() == 0) DataCopy(c.gz, c.z, n);
+        PipeBarrier<PIPE_ALL>();  // the copy out of z finishes before a case rewrites z
         if (blocks > 1) SyncAll();  // block 0's fill of gz lands before any block adds into it
         bool wrote = fn(c);
         PipeBarrier<PIPE_ALL>();

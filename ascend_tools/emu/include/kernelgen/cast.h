@@ -1,8 +1,11 @@
 // Cast between float, half, bfloat16 and integer types with every RoundMode, rounding exactly:
 // the value is held in a double (exact for all sources but int64 beyond 2^53) and rounded once
-// to the destination's precision and exponent range.
+// to the destination's precision and exponent range. Out-of-range values saturate (the API
+// reference's precision-conversion rules). Only the (src, dst, RoundMode) combinations the chip
+// documents are accepted (cast_table.h, generated from ascend_tools/catalog/tables).
 #pragma once
 
+#include "cast_table.h"
 #include "vec_core.h"
 
 namespace kernelgen {
@@ -37,6 +40,8 @@ constexpr FloatFormat format_of() {
     else return {24, -126, 127};
 }
 
+inline double max_finite(FloatFormat f) { return (2.0 - std::ldexp(1.0, 1 - f.p)) * std::ldexp(1.0, f.emax); }
+
 inline double round_to_format(double x, FloatFormat f, RoundMode m) {
     if (std::isnan(x) || std::isinf(x) || x == 0.0) return x;
     int e;
@@ -44,17 +49,9 @@ inline double round_to_format(double x, FloatFormat f, RoundMode m) {
     int unit = e - 1 < f.emin ? f.emin : e - 1;
     double q = std::ldexp(1.0, unit - (f.p - 1));  // spacing of representable values near x
     double r = round_integral(x / q, m) * q;
-    double maxf = (2.0 - std::ldexp(1.0, 1 - f.p)) * std::ldexp(1.0, f.emax);
+    double maxf = max_finite(f);
     if (std::fabs(r) <= maxf) return r;
-    double inf = std::numeric_limits<double>::infinity();
-    bool pos = x > 0;
-    switch (m) {  // overflow follows IEEE 754 directed rounding
-        case RoundMode::CAST_TRUNC:
-        case RoundMode::CAST_ODD: return pos ? maxf : -maxf;
-        case RoundMode::CAST_FLOOR: return pos ? maxf : -inf;
-        case RoundMode::CAST_CEIL: return pos ? inf : -maxf;
-        default: return pos ? inf : -inf;
-    }
+    return x > 0 ? maxf : -maxf;  // overflow saturates (infinite sources stay infinite)
 }
 
 template <class S>
@@ -69,10 +66,22 @@ inline D cast_value(S v, RoundMode m) {
     // conversions, and round-to-nearest-even into a float type from at most 32-bit sources.
     if constexpr (is_float_like_v<D> && (is_float_like_v<S> || sizeof(S) <= 4)) {
         constexpr bool widening = is_float_like_v<S> && (std::is_same_v<D, float> || std::is_same_v<S, D>);
-        if (widening || m == RoundMode::CAST_NONE || m == RoundMode::CAST_RINT) {
-            if constexpr (std::is_same_v<D, bfloat16_t>) return bfloat16_t(static_cast<float>(v));
-            else if constexpr (is_float_like_v<S>) return static_cast<D>(static_cast<float>(v));
-            else return static_cast<D>(v);
+        constexpr bool same = std::is_same_v<S, D>;  // float -> float rounds to an integer value
+        if (!same && (widening || m == RoundMode::CAST_NONE || m == RoundMode::CAST_RINT)) {
+            D r;
+            if constexpr (std::is_same_v<D, bfloat16_t>) r = bfloat16_t(static_cast<float>(v));
+            else if constexpr (is_float_like_v<S>) r = static_cast<D>(static_cast<float>(v));
+            else r = static_cast<D>(v);
+            float fr = static_cast<float>(r);
+            if (!std::isinf(fr) || std::isinf(static_cast<float>(v))) return r;
+            // a finite source past the largest finite value saturates
+            double maxf = max_finite(format_of<D>());
+            return static_cast<D>(static_cast<float>(fr > 0 ? maxf : -maxf));
+        }
+        if constexpr (same) {
+            double x = to_double(v);
+            if (std::isnan(x) || std::isinf(x)) return v;
+            return static_cast<D>(static_cast<float>(round_integral(x, m)));
         }
     }
     double x = to_double(v);
@@ -97,6 +106,34 @@ inline D cast_value(S v, RoundMode m) {
     }
 }
 
+// The chip's documented Cast table (cast_table.h): a (src, dst) pair it lacks does not build for
+// the NPU, a RoundMode the pair lacks is rejected there. Chips without a table are not checked.
+inline void check_cast_support(const char* src, const char* dst, RoundMode m, const char* file, int line) {
+    unsigned core = chip().cce_aicore, mode = static_cast<unsigned>(m);
+    bool listed = false;
+    const CastSupport* row = nullptr;
+    std::string dsts;
+    for (const auto& r : kCastSupport) {
+        if (r.cce_aicore != core) continue;
+        listed = true;
+        if (std::strcmp(r.src, src) != 0) continue;
+        if (std::strcmp(r.dst, dst) == 0) row = &r;
+        dsts += dsts.empty() ? r.dst : std::string(", ") + r.dst;
+    }
+    if (!listed) return;
+    if (!row)
+        failf("dtype-support", file, line,
+              "Cast has no %s -> %s conversion on %s (documented from %s: %s); convert through a supported "
+              "type",
+              src, dst, chip().name.c_str(), src, dsts.empty() ? "none" : dsts.c_str());
+    if (mode < 7 && (row->modes >> mode & 1u)) return;
+    std::string ok;
+    for (unsigned i = 0; i < 7; ++i)
+        if (row->modes >> i & 1u) ok += ok.empty() ? kRoundModeNames[i] : std::string(", ") + kRoundModeNames[i];
+    failf("dtype-support", file, line, "Cast %s -> %s on %s supports RoundMode %s, not %s", src, dst,
+          chip().name.c_str(), ok.c_str(), mode < 7 ? kRoundModeNames[mode] : "(out of range)");
+}
+
 }  // namespace kernelgen
 
 namespace AscendC {
@@ -105,25 +142,24 @@ template <class D, class S>
 inline void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src, RoundMode mode, int64_t count, KG_LOC) {
     const char* api = "Cast";
     kernelgen::check_count_nonneg(api, count, file, line);
+    kernelgen::check_cast_support(kernelgen::type_name<S>(), kernelgen::type_name<D>(), mode, file, line);
     uint64_t n = static_cast<uint64_t>(count);
     kernelgen::check_vec_operand(api, "dst", dst, n, file, line);
     kernelgen::check_vec_operand(api, "src", src, n, file, line);
     kernelgen::count_bytes_as_repeats(api, n * (sizeof(D) > sizeof(S) ? sizeof(D) : sizeof(S)));
-    if constexpr (std::is_same_v<D, S>) {
-        std::memmove(dst.data(), src.data(), n * sizeof(D));
-    } else {
-        for (uint64_t i = 0; i < n; ++i) dst.data()[i] = kernelgen::cast_value<D>(src.data()[i], mode);
-    }
+    for (uint64_t i = 0; i < n; ++i) dst.data()[i] = kernelgen::cast_value<D>(src.data()[i], mode);
 }
 
 namespace detail {
 template <class D, class S>
 inline void cast_mask(const LocalTensor<D>& dst, const LocalTensor<S>& src, RoundMode mode, const kernelgen::Lanes& l,
                       const UnaryRepeatParams& p, const char* file, int line) {
+    kernelgen::check_cast_support(kernelgen::type_name<S>(), kernelgen::type_name<D>(), mode, file, line);
     auto sd = kernelgen::stride_of<D>(p.dstBlkStride, p.dstRepStride);
     auto ss = kernelgen::stride_of<S>(p.srcBlkStride, p.srcRepStride);
     kernelgen::check_strided("Cast", "dst", dst, l, sd, file, line);
     kernelgen::check_strided("Cast", "src", src, l, ss, file, line);
+    kernelgen::check_mask_overlap("Cast", dst, sd, "src", src, ss, l, false, file, line);
     kernelgen::count_mask_repeats("Cast", l);
     kernelgen::for_lanes(l, [&](uint32_t r, uint32_t k) {
         dst.data()[sd.at(r, k)] = kernelgen::cast_value<D>(src.data()[ss.at(r, k)], mode);

@@ -1,13 +1,24 @@
 // Normalisation high-level APIs over the last axis of a [B, S, H] tile: LayerNorm (output,
 // mean and variance) and RmsNorm. Shapes come from the tiling struct the host helpers fill
-// (kernel_tiling.h LayerNormTiling / RmsNormTiling, or any struct with their members: hLength
+// (kernel_tiling.h LayerNormTiling / RmsNormTiling, the only types accepted: hLength
 // is the 32-byte padded row, originalHLength the valid columns); rows are computed in double from the element values and rounded once to T. Only the valid
 // columns of each output row are written.
 #pragma once
 
+#include "api_tmp_sizes.h"
 #include "vec_core.h"
 
+struct LayerNormTiling;  // kernel_tiling/kernel_tiling.h
+struct RmsNormTiling;
+
 namespace kernelgen {
+
+template <class Tiling, class Want>
+constexpr void require_norm_tiling() {
+    static_assert(std::is_same_v<Tiling, Want>,
+                  "LayerNorm takes a LayerNormTiling and RmsNorm an RmsNormTiling (kernel_tiling/kernel_tiling.h), "
+                  "filled on the host by GetLayerNormNDTilingInfo / GetRmsNormTilingInfo, not another struct");
+}
 
 struct NormShape {
     uint64_t rows, h, valid;
@@ -25,17 +36,18 @@ inline NormShape norm_shape(const char* api, const Tiling& t, const char* file, 
     return s;
 }
 
-// Temp bytes the emulator's norms require at least: one float row for each of two working
-// copies (what the host helpers report as the minimum).
-inline uint64_t norm_min_tmp_bytes(uint64_t h) { return h * 4 * 2; }
-
-inline void check_norm_tmp(const char* api, const AscendC::LocalTensor<uint8_t>* tmp, uint64_t h, const char* file,
-                           int line) {
+// A sharedTmpBuffer must hold what the tiling was made for: `group` rows of H at a time
+// (bsCurLength for LayerNorm, mainBsLength for RmsNorm), at least one row.
+inline void check_norm_tmp(const char* api, const AscendC::LocalTensor<uint8_t>* tmp, uint64_t group, uint64_t h,
+                           const char* file, int line) {
     if (!tmp) return;
     check_vec_operand(api, "sharedTmpBuffer", *tmp, 0, file, line);
-    if (tmp->GetSize() < norm_min_tmp_bytes(h))
-        failf("count-exceeds-tensor", file, line, "%s: sharedTmpBuffer holds %u bytes, a row of H=%llu needs %llu", api,
-              tmp->GetSize(), (unsigned long long)h, (unsigned long long)norm_min_tmp_bytes(h));
+    uint64_t rows = group ? group : 1, need = norm_rows_tmp_bytes(rows, h);
+    if (tmp->GetSize() < need)
+        failf("workspace-size", file, line,
+              "%s: sharedTmpBuffer holds %u bytes; the tiling processes %llu row(s) of H=%llu at a time, which needs "
+              "%llu bytes (pass the tiling helper the size of the buffer you give the call)",
+              api, tmp->GetSize(), (unsigned long long)rows, (unsigned long long)h, (unsigned long long)need);
 }
 
 template <class T, class Tiling>
@@ -52,7 +64,7 @@ inline void layer_norm(const AscendC::LocalTensor<T>& out, const AscendC::LocalT
     check_vec_operand(api, "outputVariance", var, s.rows, file, line);
     check_vec_operand(api, "gamma", gamma, s.valid, file, line);
     check_vec_operand(api, "beta", beta, s.valid, file, line);
-    check_norm_tmp(api, tmp, s.h, file, line);
+    check_norm_tmp(api, tmp, t.bsCurLength, s.h, file, line);
     count_bytes_as_repeats(api, s.rows * s.h * sizeof(T));
     const double eps = static_cast<double>(widen(epsilon));
     for (uint64_t r = 0; r < s.rows; ++r) {
@@ -80,7 +92,7 @@ inline void rms_norm(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTen
     check_vec_operand(api, "src", src, s.rows * s.h, file, line);
     check_vec_operand(api, "dst", dst, s.rows * s.h, file, line);
     check_vec_operand(api, "gamma", gamma, s.valid, file, line);
-    check_norm_tmp(api, tmp, s.h, file, line);
+    check_norm_tmp(api, tmp, t.mainBsLength, s.h, file, line);
     count_bytes_as_repeats(api, s.rows * s.h * sizeof(T));
     const double eps = static_cast<double>(widen(epsilon));
     for (uint64_t r = 0; r < s.rows; ++r) {
@@ -102,6 +114,7 @@ inline void LayerNorm(const LocalTensor<T>& output, const LocalTensor<T>& output
                       const LocalTensor<T>& inputX, const LocalTensor<T>& gamma, const LocalTensor<T>& beta,
                       const LocalTensor<uint8_t>& sharedTmpBuffer, const kernelgen::nd_t<T>& epsilon, const Tiling& tiling,
                       KG_LOC) {
+    kernelgen::require_norm_tiling<Tiling, ::LayerNormTiling>();
     kernelgen::layer_norm(output, outputMean, outputVariance, inputX, gamma, beta, &sharedTmpBuffer, static_cast<T>(epsilon),
                           tiling, file, line);
 }
@@ -109,6 +122,7 @@ template <class T, bool isReuseSource = false, class Tiling>
 inline void LayerNorm(const LocalTensor<T>& output, const LocalTensor<T>& outputMean, const LocalTensor<T>& outputVariance,
                       const LocalTensor<T>& inputX, const LocalTensor<T>& gamma, const LocalTensor<T>& beta,
                       const kernelgen::nd_t<T>& epsilon, const Tiling& tiling, KG_LOC) {
+    kernelgen::require_norm_tiling<Tiling, ::LayerNormTiling>();
     kernelgen::layer_norm(output, outputMean, outputVariance, inputX, gamma, beta, nullptr, static_cast<T>(epsilon), tiling,
                           file, line);
 }
@@ -117,11 +131,13 @@ template <class T, bool isBasicBlock = false, class Tiling>
 inline void RmsNorm(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& gamma,
                     const LocalTensor<uint8_t>& sharedTmpBuffer, const kernelgen::nd_t<T>& epsilon, const Tiling& tiling,
                     KG_LOC) {
+    kernelgen::require_norm_tiling<Tiling, ::RmsNormTiling>();
     kernelgen::rms_norm(dst, src, gamma, &sharedTmpBuffer, static_cast<T>(epsilon), tiling, file, line);
 }
 template <class T, bool isBasicBlock = false, class Tiling>
 inline void RmsNorm(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& gamma,
                     const kernelgen::nd_t<T>& epsilon, const Tiling& tiling, KG_LOC) {
+    kernelgen::require_norm_tiling<Tiling, ::RmsNormTiling>();
     kernelgen::rms_norm(dst, src, gamma, nullptr, static_cast<T>(epsilon), tiling, file, line);
 }
 

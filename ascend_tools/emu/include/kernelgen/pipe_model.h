@@ -4,8 +4,11 @@
 // forgets a SetFlag/WaitFlag computes the right numbers. This model records, per on-chip byte,
 // which instruction (pipe, sequence number, call site) wrote it last, and per pipe a vector
 // clock of what is known to have completed before its next instruction. A read of a byte whose
-// last writer ran on another pipe with no ordering between is `pipe-hazard` (read after write;
-// write after read is not checked).
+// last writer ran on another pipe with no ordering between is `pipe-hazard` (read after write),
+// and so is a write of a byte whose last reader ran on another pipe that nothing orders before
+// the writer (write after read: MTE2 refilling a buffer V still reads, V rewriting a buffer
+// MTE3 still copies out). Scalar reads (GetValue) complete before the scalar unit issues
+// anything else, so they never have a write-after-read hazard.
 //
 // What orders two pipes (AscendC docs, SetFlag/WaitFlag and the TQue programming model):
 // - SetFlag<SRC_DST>(id) then WaitFlag<SRC_DST>(id): everything SRC issued before the set is
@@ -81,7 +84,8 @@ class PipeModel {
     // An on-chip arena (one per TPipe memory kind) whose bytes are tracked.
     void add_region(const uint8_t* base, uint64_t bytes) {
         flush();  // pending writes point into regions_
-        regions_.push_back(Region{base, bytes, std::vector<uint64_t>(bytes, 0), std::vector<uint16_t>(bytes, 0)});
+        regions_.push_back(Region{base, bytes, std::vector<uint64_t>(bytes, 0), std::vector<uint16_t>(bytes, 0),
+                                  std::vector<uint64_t>(bytes, 0), std::vector<uint16_t>(bytes, 0)});
     }
     void remove_region(const uint8_t* base) {
         flush();
@@ -107,11 +111,22 @@ class PipeModel {
         }
         uint64_t off = static_cast<uint64_t>(static_cast<const uint8_t*>(p) - r->base);
         uint64_t end = off + bytes > r->bytes ? r->bytes : off + bytes;
+        const Clock& known = clock_[static_cast<size_t>(pipe)];
         if (write) {
+            if (war_enabled()) {
+                uint64_t last = 0;
+                for (uint64_t i = off; i < end; ++i) {
+                    uint64_t s = r->rseq[i];
+                    if (s == last || s == 0 || s == cur_seq_) continue;
+                    last = s;
+                    const Site& rd = sites_[r->rsite[i]];
+                    if (rd.pipe == pipe || known[static_cast<size_t>(rd.pipe)] >= s) continue;
+                    war_hazard(pipe, api, rd, r, i, file, line);
+                }
+            }
             pending_writes_.push_back(Write{r, off, end, cur_seq_, site});
             return;
         }
-        const Clock& known = clock_[static_cast<size_t>(pipe)];
         uint64_t last = 0;
         for (uint64_t i = off; i < end; ++i) {
             uint64_t s = r->seq[i];
@@ -120,6 +135,10 @@ class PipeModel {
             const Site& w = sites_[r->site[i]];
             if (w.pipe == pipe || known[static_cast<size_t>(w.pipe)] >= s) continue;
             hazard(pipe, api, w, r, i, file, line);
+        }
+        if (pipe != Pipe::S) {  // the read stays in flight until something orders it
+            std::fill(r->rseq.begin() + static_cast<long>(off), r->rseq.begin() + static_cast<long>(end), cur_seq_);
+            std::fill(r->rsite.begin() + static_cast<long>(off), r->rsite.begin() + static_cast<long>(end), site);
         }
     }
 
@@ -132,6 +151,7 @@ class PipeModel {
         uint64_t off = static_cast<uint64_t>(static_cast<const uint8_t*>(p) - r->base);
         uint64_t end = off + bytes > r->bytes ? r->bytes : off + bytes;
         std::fill(r->seq.begin() + static_cast<long>(off), r->seq.begin() + static_cast<long>(end), 0);
+        std::fill(r->rseq.begin() + static_cast<long>(off), r->rseq.begin() + static_cast<long>(end), 0);
     }
 
     void set_flag(Pipe src, Pipe dst, int32_t id) {
@@ -181,6 +201,14 @@ class PipeModel {
         }();
         return on;
     }
+    // KERNELGEN_NO_PIPE_WAR=1 keeps the read-after-write checks only.
+    static bool war_enabled() {
+        static const bool on = [] {
+            const char* v = std::getenv("KERNELGEN_NO_PIPE_WAR");
+            return !(v && *v && *v != '0');
+        }();
+        return on;
+    }
 
   private:
     struct Region {
@@ -188,6 +216,8 @@ class PipeModel {
         uint64_t bytes;
         std::vector<uint64_t> seq;   // sequence number of the last write of each byte (0: none)
         std::vector<uint16_t> site;  // its call site
+        std::vector<uint64_t> rseq;  // sequence number of the last read on a non-scalar pipe (0: none)
+        std::vector<uint16_t> rsite; // its call site
     };
     struct Write {
         Region* r;
@@ -248,6 +278,22 @@ class PipeModel {
               "(or pass the tensor through a queue: EnQue/DeQue)",
               api, pipe_name(reader), (unsigned long long)lo, (unsigned long long)hi, w.api, pipe_name(w.pipe), w.line,
               pipe_name(w.pipe), pipe_name(reader), src, dst, w.line, src, dst);
+    }
+
+    [[noreturn]] void war_hazard(Pipe writer, const char* api, const Site& rd, const Region* r, uint64_t at,
+                                 const char* file, int line) {
+        uint64_t lo = at, hi = at;
+        while (lo > 0 && r->rseq[lo - 1] == r->rseq[at]) --lo;
+        while (hi < r->bytes && r->rseq[hi] == r->rseq[at]) ++hi;
+        const char* src = pipe_short(rd.pipe);
+        const char* dst = pipe_short(writer);
+        failf("pipe-hazard", file, line,
+              "%s on %s overwrites on-chip bytes [%llu, %llu) that %s on %s (line %d) reads, with nothing ordering "
+              "that read before this write: on the NPU the pipes run concurrently and the read can see the new data; "
+              "add SetFlag<HardEvent::%s_%s>(id) after line %d and WaitFlag<HardEvent::%s_%s>(id) before this call "
+              "(or use a queue: FreeTensor/AllocTensor order the buffer's reuse)",
+              api, pipe_name(writer), (unsigned long long)lo, (unsigned long long)hi, rd.api, pipe_name(rd.pipe),
+              rd.line, src, dst, rd.line, src, dst);
     }
 
     static constexpr uint16_t kNoSite = 0xFFFF;

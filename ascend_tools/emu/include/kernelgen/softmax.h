@@ -1,13 +1,54 @@
 // Row softmax high-level APIs on an [M, K] tile (K padded to 32 bytes, oriSrcK valid columns):
 // SoftMax (normalised) and SoftmaxFlashV2 (the online form: unnormalised exp, running max and
 // sum, optional update from the previous max/sum). Row statistics are stored one 32-byte block
-// per row (the value repeated), as the documented [M, 32B/sizeof(T)] layout. Any tiling struct
-// with srcM/srcK members works; the shape info wins when it is filled.
+// per row (the value repeated), as the documented [M, 32B/sizeof(T)] layout. The tiling must be
+// the documented SoftMaxTiling, filled on the host by SoftMaxTilingFunc for the call's shape
+// (`tiling-mismatch` otherwise), and a sharedTmpBuffer must hold what that tiling was made for
+// (`workspace-size`); the shape info wins when it is filled.
 #pragma once
 
+#include "api_tmp_sizes.h"
 #include "vec_core.h"
 
+struct SoftMaxTiling;  // kernel_tiling/kernel_tiling.h
+
 namespace kernelgen {
+
+template <class Tiling>
+constexpr void require_tiling_type() {
+    static_assert(std::is_same_v<Tiling, ::SoftMaxTiling>,
+                  "SoftMax/SoftmaxFlashV2 take a SoftMaxTiling (kernel_tiling/kernel_tiling.h) filled on the host by "
+                  "SoftMaxTilingFunc, not another struct");
+}
+
+// The tiling must come from SoftMaxTilingFunc for this shape: on the NPU the API walks the rows
+// by the tiling's split (splitM rows at a time, rangeM rounds and a tail of tailM rows).
+template <class Tiling>
+inline void check_softmax_tiling(const char* api, const Tiling& t, const AscendC::SoftMaxShapeInfo& info,
+                                 const char* file, int line) {
+    if (t.srcK == 0 && info.srcK == 0) return;  // nothing given: the shape check reports it
+    if (t.splitM == 0 || t.srcK == 0)
+        failf("tiling-mismatch", file, line,
+              "%s: the SoftMaxTiling is not filled (srcM %u, srcK %u, splitM %u): compute it on the host with "
+              "SoftMaxTilingFunc for the source shape and pass it through the tiling data",
+              api, t.srcM, t.srcK, t.splitM);
+    if (info.srcK != 0 && (info.srcK != t.srcK || info.srcM > t.srcM))
+        failf("tiling-mismatch", file, line,
+              "%s: the SoftMaxTiling was made for a [%u, %u] source but the call's shape is [%u, %u]", api, t.srcM,
+              t.srcK, info.srcM, info.srcK);
+}
+
+template <class Tiling>
+inline void check_softmax_tmp(const char* api, const AscendC::LocalTensor<uint8_t>& tmp, const Tiling& t,
+                              const char* file, int line) {
+    check_vec_operand(api, "sharedTmpBuffer", tmp, 0, file, line);
+    uint64_t need = softmax_rows_tmp_bytes(t.splitM, t.srcK);
+    if (tmp.GetSize() < need)
+        failf("workspace-size", file, line,
+              "%s: sharedTmpBuffer holds %u bytes; the SoftMaxTiling splits the rows %u at a time over K=%u, which "
+              "needs %llu bytes (pass SoftMaxTilingFunc the size of the buffer you give the call)",
+              api, tmp.GetSize(), t.splitM, t.srcK, (unsigned long long)need);
+}
 
 struct RowShape {
     uint32_t m, k, valid;
@@ -48,6 +89,8 @@ namespace AscendC {
 template <class T, bool isReuseSource = false, bool isBasicBlock = false, bool isDataFormatNZ = false, class Tiling>
 inline void SoftMax(const LocalTensor<T>& dst, const LocalTensor<T>& sumTensor, const LocalTensor<T>& maxTensor,
                     const LocalTensor<T>& src, const Tiling& tiling, const SoftMaxShapeInfo& info = {}, KG_LOC) {
+    kernelgen::require_tiling_type<Tiling>();
+    kernelgen::check_softmax_tiling("SoftMax", tiling, info, file, line);
     auto s = kernelgen::row_shape(tiling, info);
     kernelgen::check_rows("SoftMax", s, dst, src, {&sumTensor, &maxTensor}, file, line);
     for (uint32_t r = 0; r < s.m; ++r) {
@@ -64,8 +107,11 @@ inline void SoftMax(const LocalTensor<T>& dst, const LocalTensor<T>& sumTensor, 
 }
 template <class T, bool isReuseSource = false, bool isBasicBlock = false, bool isDataFormatNZ = false, class Tiling>
 inline void SoftMax(const LocalTensor<T>& dst, const LocalTensor<T>& sumTensor, const LocalTensor<T>& maxTensor,
-                    const LocalTensor<T>& src, const LocalTensor<uint8_t>&, const Tiling& tiling,
+                    const LocalTensor<T>& src, const LocalTensor<uint8_t>& sharedTmpBuffer, const Tiling& tiling,
                     const SoftMaxShapeInfo& info = {}, KG_LOC) {
+    kernelgen::require_tiling_type<Tiling>();
+    kernelgen::check_softmax_tiling("SoftMax", tiling, info, file, line);
+    kernelgen::check_softmax_tmp("SoftMax", sharedTmpBuffer, tiling, file, line);
     SoftMax<T, isReuseSource, isBasicBlock, isDataFormatNZ>(dst, sumTensor, maxTensor, src, tiling, info, file, line);
 }
 
@@ -79,6 +125,8 @@ inline void SoftmaxFlashV2(const LocalTensor<T>& dst, const LocalTensor<T>& expS
                            const LocalTensor<T>& expMaxTensor, const LocalTensor<T>& inExpSumTensor,
                            const LocalTensor<T>& inMaxTensor, const Tiling& tiling, const SoftMaxShapeInfo& info = {},
                            KG_LOC) {
+    kernelgen::require_tiling_type<Tiling>();
+    kernelgen::check_softmax_tiling("SoftmaxFlashV2", tiling, info, file, line);
     auto s = kernelgen::row_shape(tiling, info);
     const uint32_t epb = 32 / sizeof(T);
     if (isUpdate)
@@ -117,8 +165,11 @@ template <class T, bool isUpdate = false, bool isReuseSource = false, bool isBas
 inline void SoftmaxFlashV2(const LocalTensor<T>& dst, const LocalTensor<T>& expSumTensor,
                            const LocalTensor<T>& maxTensor, const LocalTensor<T>& src,
                            const LocalTensor<T>& expMaxTensor, const LocalTensor<T>& inExpSumTensor,
-                           const LocalTensor<T>& inMaxTensor, const LocalTensor<uint8_t>&, const Tiling& tiling,
-                           const SoftMaxShapeInfo& info = {}, KG_LOC) {
+                           const LocalTensor<T>& inMaxTensor, const LocalTensor<uint8_t>& sharedTmpBuffer,
+                           const Tiling& tiling, const SoftMaxShapeInfo& info = {}, KG_LOC) {
+    kernelgen::require_tiling_type<Tiling>();
+    kernelgen::check_softmax_tiling("SoftmaxFlashV2", tiling, info, file, line);
+    kernelgen::check_softmax_tmp("SoftmaxFlashV2", sharedTmpBuffer, tiling, file, line);
     SoftmaxFlashV2<T, isUpdate, isReuseSource, isBasicBlock, isDataFormatNZ>(
         dst, expSumTensor, maxTensor, src, expMaxTensor, inExpSumTensor, inMaxTensor, tiling, info, file, line);
 }

@@ -56,6 +56,79 @@ inline void unary_count(const char* api, const LocalTensor<T>& dst, const LocalT
     for (uint64_t i = 0; i < n; ++i) d[i] = narrow<T>(op(widen(x[i])));
 }
 
+// The 32-byte blocks of one operand a mask form touches: (repeat, UB address), repeat by repeat.
+struct BlockUse {
+    uint32_t rep;
+    uintptr_t addr;
+};
+
+inline std::vector<BlockUse> blocks_of(const Lanes& l, const Stride& s, uintptr_t base) {
+    std::vector<BlockUse> out;
+    const uint32_t nblk = (l.per_repeat + s.epb - 1) / s.epb;
+    for (uint32_t r = 0; r < l.repeats; ++r)
+        for (uint32_t b = 0; b < nblk; ++b) {
+            bool any = false;
+            for (uint32_t k = b * s.epb; k < (b + 1) * s.epb && k < l.per_repeat && !any; ++k) any = l.active(r, k);
+            if (any) out.push_back({r, base + (uint64_t(r) * s.rep + uint64_t(b) * s.blk) * 32});
+        }
+    return out;
+}
+
+// The documented overlap rule of the mask/repeat forms: within one repeat a source and the
+// destination overlap completely or not at all; a repeat's source must not read what an earlier
+// repeat's destination wrote, except (`accumulate_ok`) src1 of Add/Sub/Mul/Max/Min/AddRelu/SubRelu
+// on half/int32_t/float with src1RepStride or dstRepStride 0.
+template <class D, class S>
+inline void check_mask_overlap(const char* api, const LocalTensor<D>& dst, const Stride& sd, const char* role,
+                               const LocalTensor<S>& src, const Stride& ss, const Lanes& l, bool accumulate_ok,
+                               const char* file, int line) {
+    if (l.repeats == 0) return;
+    const uintptr_t d0 = reinterpret_cast<uintptr_t>(dst.data()), s0 = reinterpret_cast<uintptr_t>(src.data());
+    auto hull = [&](uintptr_t base, const Stride& st) {
+        uint64_t nblk = (l.per_repeat + st.epb - 1) / st.epb;
+        return base + ((uint64_t(l.repeats) - 1) * st.rep + (nblk - 1) * st.blk + 1) * 32;
+    };
+    if (d0 >= hull(s0, ss) || s0 >= hull(d0, sd)) return;
+    const auto db = blocks_of(l, sd, d0), sb = blocks_of(l, ss, s0);
+    std::vector<BlockUse> first(db);  // earliest repeat writing each dst block
+    std::sort(first.begin(), first.end(), [](const BlockUse& a, const BlockUse& b) {
+        return a.addr != b.addr ? a.addr < b.addr : a.rep < b.rep;
+    });
+    auto set_of = [](const std::vector<BlockUse>& v, uint32_t r) {
+        std::vector<uintptr_t> out;
+        for (const auto& u : v)
+            if (u.rep == r) out.push_back(u.addr);
+        std::sort(out.begin(), out.end());
+        return out;
+    };
+    auto ub = [](uintptr_t a, uintptr_t base, uint64_t off) { return (unsigned long long)(a - base + off); };
+    for (const auto& u : sb) {
+        auto it = std::lower_bound(first.begin(), first.end(), u.addr,
+                                   [](const BlockUse& b, uintptr_t a) { return b.addr < a; });
+        if (it == first.end() || it->addr != u.addr) continue;
+        if (it->rep < u.rep && !accumulate_ok)
+            failf("operand-overlap", file, line,
+                  "%s: repeat %u of %s reads UB bytes [%llu, %llu) that repeat %u of dst wrote; a later repeat's "
+                  "source must not overlap an earlier repeat's destination",
+                  api, u.rep, role, ub(u.addr, s0, src.ub_offset()), ub(u.addr, s0, src.ub_offset()) + 32, it->rep);
+        if (it->rep == u.rep && set_of(db, u.rep) != set_of(sb, u.rep))
+            failf("operand-overlap", file, line,
+                  "%s: in repeat %u dst and %s overlap partially (UB bytes [%llu, %llu) shared); within a repeat "
+                  "source and destination may overlap only completely",
+                  api, u.rep, role, ub(u.addr, s0, src.ub_offset()), ub(u.addr, s0, src.ub_offset()) + 32);
+    }
+}
+
+template <class T>
+inline bool accumulate_overlap_ok(const char* api, const BinaryRepeatParams& p) {
+    static const char* const apis[] = {"Add", "Sub", "Mul", "Max", "Min", "AddRelu", "SubRelu"};
+    constexpr bool type_ok = std::is_same_v<T, _Float16> || std::is_same_v<T, int32_t> || std::is_same_v<T, float>;
+    if (!type_ok || (p.src1RepStride != 0 && p.dstRepStride != 0)) return false;
+    for (const char* a : apis)
+        if (std::strcmp(a, api) == 0) return true;
+    return false;
+}
+
 template <class T>
 inline void check_strided(const char* api, const char* role, const LocalTensor<T>& t, const Lanes& l, const Stride& s,
                           const char* file, int line) {
@@ -72,6 +145,8 @@ inline void binary_mask(const char* api, const LocalTensor<T>& dst, const LocalT
     check_strided(api, "dst", dst, l, sd, file, line);
     check_strided(api, "src0", a, l, s0, file, line);
     check_strided(api, "src1", b, l, s1, file, line);
+    check_mask_overlap(api, dst, sd, "src0", a, s0, l, false, file, line);
+    check_mask_overlap(api, dst, sd, "src1", b, s1, l, accumulate_overlap_ok<T>(api, p), file, line);
     count_mask_repeats(api, l);
     T* d = dst.data();
     const T *x = a.data(), *y = b.data();
@@ -84,6 +159,7 @@ inline void unary_mask(const char* api, const LocalTensor<T>& dst, const LocalTe
     Stride sd = stride_of<T>(p.dstBlkStride, p.dstRepStride), ss = stride_of<T>(p.srcBlkStride, p.srcRepStride);
     check_strided(api, "dst", dst, l, sd, file, line);
     check_strided(api, "src", src, l, ss, file, line);
+    check_mask_overlap(api, dst, sd, "src", src, ss, l, false, file, line);
     count_mask_repeats(api, l);
     T* d = dst.data();
     const T* x = src.data();

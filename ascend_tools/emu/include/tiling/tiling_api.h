@@ -12,6 +12,7 @@
 
 #include "graph/types.h"
 #include "kernel_tiling/kernel_tiling.h"
+#include "kernelgen/api_tmp_sizes.h"
 #include "kernelgen/host_log.h"
 #include "tiling/platform/platform_ascendc.h"
 
@@ -198,12 +199,7 @@ class MultiCoreMatmulTiling : public MatmulApiTilingBase {
 
 namespace kernelgen {
 
-// SoftMax temp-buffer sizes in bytes for a [M, K] source (last dim K): the float working copy of
-// the rows plus one 32-byte block per row for the running max and sum. Max: all rows at once;
-// min: one row.
-inline uint32_t softmax_rows_tmp_bytes(uint32_t rows, uint32_t k) {
-    return rows * (k * 4u + 2u * 32u);
-}
+// SoftMax temp-buffer sizes (kernelgen/api_tmp_sizes.h). Max: all rows at once; min: one row.
 inline void softmax_mk(const ge::Shape& s, uint32_t& m, uint32_t& k) {
     k = s.GetDimNum() ? static_cast<uint32_t>(s.GetDim(s.GetDimNum() - 1)) : 0;
     int64_t total = s.GetShapeSize();
@@ -317,7 +313,7 @@ inline void norm_tmp_sizes(const ge::Shape& src, uint32_t& max_value, uint32_t& 
         max_value = min_value = 0;
         return;
     }
-    min_value = h * 4u * 2u;
+    min_value = static_cast<uint32_t>(kernelgen::norm_rows_tmp_bytes(1, h));
     max_value = static_cast<uint32_t>(std::min<uint64_t>(uint64_t(b) * sl * min_value, UINT32_MAX));
 }
 
@@ -332,7 +328,7 @@ inline void GetLayerNormNDTilingInfo(const ge::Shape& srcShape, uint32_t stackBu
     tiling = LayerNormTiling();
     uint32_t b = 0, sl = 0, h = 0;
     if (!norm_bsh(srcShape, b, sl, h)) return;
-    const uint32_t rows = b * sl, per_row = h * 4u * 2u;
+    const uint32_t rows = b * sl, per_row = static_cast<uint32_t>(kernelgen::norm_rows_tmp_bytes(1, h));
     const uint32_t group = std::max(1u, std::min(rows, stackBufferSize / per_row));
     tiling.bLength = b;
     tiling.sLength = sl;
@@ -369,7 +365,7 @@ inline bool GetRmsNormTilingInfo(const ge::Shape& srcShape, const ge::Shape& ori
     tiling = RmsNormTiling();
     uint32_t b = 0, sl = 0, h = 0, ob = 0, os = 0, oh = 0;
     if (!norm_bsh(srcShape, b, sl, h) || !norm_bsh(originSrcShape, ob, os, oh) || oh > h) return false;
-    const uint32_t rows = b * sl, per_row = h * 4u * 2u;
+    const uint32_t rows = b * sl, per_row = static_cast<uint32_t>(kernelgen::norm_rows_tmp_bytes(1, h));
     if (stackBufferByteSize < per_row) return false;
     const uint32_t group = std::min(rows, stackBufferByteSize / per_row);
     tiling.bLength = b;
