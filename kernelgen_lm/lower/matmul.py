@@ -498,6 +498,9 @@ class MatmulEmitter:
             f'extern "C" __global__ __aicore__ void {p.kernel_name}({", ".join(ins)}, '
             "GM_ADDR out, GM_ADDR workspace, GM_ADDR tiling)",
             "{",
+            "    // One AIV per AIC: each block computes its own units. Undeclared, a Matmul",
+            "    // kernel runs as mix 1:2: two AIVs (2b, 2b+1) would share a block's units.",
+            "    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_1);",
             "    GET_TILING_DATA(td, tiling);",
             "    TPipe pipe;",
             f"    Kernel{p.op_name} op;",

@@ -77,7 +77,9 @@ SEEDED: list[tuple[str, str, str, str, str | None, str]] = [
         "tensor-position",
         KERNEL,
         "Add(zLocal, xLocal, yLocal, length);",
-        "Add(zLocal, xLocal, yLocal, length);\n        DataCopy(zLocal, xGm[0], 8);  // BUG",
+        # a vector operand in L1 (GM -> VECOUT copies are legal: real kernels make them)
+        "TBuf<TPosition::A1> l1Buf;\n        pipe.InitBuffer(l1Buf, tileLength * sizeof(T));\n"
+        "        Add(zLocal, l1Buf.Get<T>(), yLocal, length);  // BUG",
         None,
         "ascend910b2",
     ),

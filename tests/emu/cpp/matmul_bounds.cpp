@@ -54,6 +54,7 @@ static std::map<std::string, std::pair<uint32_t, std::function<void()>>> cases()
     // One core walks two units (the halves of M), each a new SetTensorA/SetTail and its own
     // Iterate loop: the second loop must compute again (the generator's per-unit pattern).
     c["ok_iterate_per_unit"] = {1, [] {
+        KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_1);  // one AIV walks both units
         TCubeTiling t = tiling(M / 2, N);
         TPipe pipe;
         MM mm;
