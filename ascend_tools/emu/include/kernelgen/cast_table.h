@@ -26,6 +26,7 @@ inline constexpr CastSupport kCastSupport[] = {
     {100, "int8_t", "half", 0x01},
     {100, "uint8_t", "half", 0x01},
     {200, "float", "half", 0x41},
+    {200, "float", "int32_t", 0x3e},
     {200, "float", "int64_t", 0x3e},
     {200, "half", "float", 0x01},
     {200, "half", "int16_t", 0x02},
