@@ -325,6 +325,7 @@ def _server(cmd: list[str], port: int, log: Path, timeout_s: float) -> Iterator[
     yield from start_server(cmd, port, log, timeout_s)
 
 
+@pytest.mark.slow  # about 40 s on two shared cores: over the default run's budget
 def test_promoted_model_answers_through_transformers_serve(
         promoted_model: Path, tmp_path: Path) -> None:
     import shutil
