@@ -9,6 +9,7 @@ from ascend_tools.chips import Chip
 from kernelgen_lm.lower.expr import Operand, Program, flit
 from kernelgen_lm.lower.host import GE_DTYPE, UB_RESERVE, io_param, registration
 from kernelgen_lm.lower.kernel import CTYPE, DSIZE
+from kernelgen_lm.lower.move import BLOCK_HELPERS
 from kernelgen_lm.plan.matmul import MatmulPlan
 
 # Base-block edge cap: 128 x 128 float results (64 KB) stay within L0C with room to spare.
@@ -273,36 +274,7 @@ class MatmulEmitter:
             "",
         ]
         if not p.direct:
-            L += [
-                "// rows x cols elements, GM row stride srcStride -> UB rows of ldc elements.",
-                "template <typename T>",
-                "__aicore__ inline void LoadBlock(const LocalTensor<T>& dst, "
-                "const GlobalTensor<T>& src, uint32_t rows,",
-                "                                 uint32_t cols, uint64_t srcStride, uint32_t ldc)",
-                "{",
-                "    uint32_t bytes = cols * sizeof(T);",
-                "    uint32_t gap = rows > 1 ? static_cast<uint32_t>((srcStride - cols) * "
-                "sizeof(T)) : 0;",
-                "    uint32_t ubGap = (ldc * sizeof(T) - (bytes + 31) / 32 * 32) / 32;",
-                "    DataCopyExtParams params{static_cast<uint16_t>(rows), bytes, gap, ubGap, 0};",
-                "    DataCopyPadExtParams<T> pad{false, 0, 0, 0};",
-                "    DataCopyPad(dst, src, params, pad);",
-                "}",
-                "// UB rows of ldc elements -> rows x cols elements at GM row stride dstStride.",
-                "template <typename T>",
-                "__aicore__ inline void StoreBlock(const GlobalTensor<T>& dst, "
-                "const LocalTensor<T>& src, uint32_t rows,",
-                "                                  uint32_t cols, uint64_t dstStride, "
-                "uint32_t ldc)",
-                "{",
-                "    uint32_t bytes = cols * sizeof(T);",
-                "    uint32_t ubGap = (ldc * sizeof(T) - (bytes + 31) / 32 * 32) / 32;",
-                "    uint32_t gap = static_cast<uint32_t>((dstStride - cols) * sizeof(T));",
-                "    DataCopyExtParams params{static_cast<uint16_t>(rows), bytes, ubGap, gap, 0};",
-                "    DataCopyPad(dst, src, params);",
-                "}",
-                "",
-            ]
+            L += [*BLOCK_HELPERS, ""]
         L += [
             f"class Kernel{p.op_name} {{",
             "public:",
