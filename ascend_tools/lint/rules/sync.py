@@ -76,42 +76,30 @@ def check_pipe_hazards(ctx: LintContext) -> Iterator[Diagnostic]:
         for call in calls:
             accesses = _accesses(ctx, call)
             for var, pipe, write, i in accesses:
-                if write:
-                    continue
-                prior = last.get(var)
+                # A read after another pipe's write (stale data), a write after another pipe's
+                # read (the read may see the new data).
+                prior = reads.get(var) if write else last.get(var)
                 if prior is None or prior[0] == pipe:
                     continue
-                wpipe, w = prior
-                if any(_orders(c, wpipe, pipe) for c in calls if w.order < c.order < call.order):
+                ppipe, p = prior
+                if any(_orders(c, ppipe, pipe) for c in calls if p.order < c.order < call.order):
                     continue
-                straight = not (w.in_branch or call.in_branch) and w.loop_depth == call.loop_depth
-                wline = ctx.range_of(chunk.file, w.start, w.end).line
+                straight = not (p.in_branch or call.in_branch) and p.loop_depth == call.loop_depth
+                pline = ctx.range_of(chunk.file, p.start, p.end).line
+                event = f"SetFlag/WaitFlag<HardEvent::{ppipe}_{pipe}>"
+                what = (
+                    f"{call.name} overwrites {var} on PIPE_{pipe} while {p.name} (line {pline}) "
+                    f"may still read it on PIPE_{ppipe}, with no {event} between: on the NPU the "
+                    "pipes run concurrently and the read can see the new data"
+                    if write else
+                    f"{call.name} reads {var} on PIPE_{pipe}, which {p.name} (line {pline}) "
+                    f"wrote on PIPE_{ppipe}, with no {event} between: on the NPU the pipes run "
+                    "concurrently and this reads stale data")
                 yield ctx.diag(
                     RuleCode.PIPE_HAZARD.value, Severity.ERROR if straight else Severity.WARNING,
                     call.args[i],
-                    f"{call.name} reads {var} on PIPE_{pipe}, which {w.name} (line {wline}) "
-                    f"wrote on PIPE_{wpipe}, with no SetFlag/WaitFlag<HardEvent::{wpipe}_{pipe}> "
-                    "between: on the NPU the pipes run concurrently and this reads stale data"
-                    + ("" if straight else " (a branch or loop lies between; check the order "
-                       "holds on every path)"))
-            for var, pipe, write, i in accesses:
-                prior = reads.get(var)
-                if not write or prior is None or prior[0] == pipe:
-                    continue
-                rpipe, r = prior
-                if any(_orders(c, rpipe, pipe) for c in calls if r.order < c.order < call.order):
-                    continue
-                straight = not (r.in_branch or call.in_branch) and r.loop_depth == call.loop_depth
-                rline = ctx.range_of(chunk.file, r.start, r.end).line
-                yield ctx.diag(
-                    RuleCode.PIPE_HAZARD.value, Severity.ERROR if straight else Severity.WARNING,
-                    call.args[i],
-                    f"{call.name} overwrites {var} on PIPE_{pipe} while {r.name} (line {rline}) "
-                    f"may still read it on PIPE_{rpipe}, with no SetFlag/WaitFlag<HardEvent::"
-                    f"{rpipe}_{pipe}> between: on the NPU the pipes run concurrently and the read "
-                    "can see the new data"
-                    + ("" if straight else " (a branch or loop lies between; check the order "
-                       "holds on every path)"))
+                    what + ("" if straight else " (a branch or loop lies between; check the "
+                                                "order holds on every path)"))
             for var, pipe, write, _ in accesses:
                 if write:
                     last[var] = (pipe, call)
