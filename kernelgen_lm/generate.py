@@ -19,17 +19,8 @@ from ascend_tools.cost import CostInputError
 from ascend_tools.report import ValidationReport
 from kernelgen_lm.attempts import Attempt
 from kernelgen_lm.capture import CapturedGraph, CaptureError, capture
-from kernelgen_lm.plan.build import PlanError, build_plan
-from kernelgen_lm.plan.ir import KernelPlan, plan_text
-from kernelgen_lm.plan.matmul import (
-    MatmulPlan,
-    build_matmul_plan,
-    is_matmul_graph,
-    matmul_text,
-    matmul_variants,
-)
-from kernelgen_lm.plan.move import MovePlan, build_move_plan, is_move_graph, move_text
-from kernelgen_lm.plan.window import WindowPlan, build_window_plan, window_text
+from kernelgen_lm.families import AnyPlan, build_family_plan, family_of, write_family_project
+from kernelgen_lm.plan.build import PlanError
 from kernelgen_lm.speed import SpeedReport, speed_report
 
 BackendChoice = Literal["auto", "rules", "llm"]
@@ -54,46 +45,26 @@ class GenerationResult(BaseModel):
     llm_run: Path | None = None
 
 
-AnyPlan = KernelPlan | WindowPlan | MatmulPlan | MovePlan
-
-
 def build_any_plan(graph: CapturedGraph, chip: str | None = None) -> AnyPlan:
-    """The matmul plan when the graph has a matrix product, the move plan when it only moves
-    elements (transpose, cat), else the fused domain plan, or the pooling plan when the graph
-    is one pooling op."""
-    if is_matmul_graph(graph):
-        return build_matmul_plan(graph, get_chip(chip) if chip else None)
-    if is_move_graph(graph):
-        return build_move_plan(graph)
-    try:
-        return build_plan(graph)
-    except PlanError as first:
-        try:
-            return build_window_plan(graph)
-        except PlanError:
-            raise first from None
+    """The plan of the first kernel family (kernelgen_lm.families) that takes the graph."""
+    return build_family_plan(graph, get_chip(chip) if chip else None)
 
 
 def any_plan_text(plan: AnyPlan) -> str:
-    if isinstance(plan, MatmulPlan):
-        return matmul_text(plan)
-    if isinstance(plan, MovePlan):
-        return move_text(plan)
-    return window_text(plan) if isinstance(plan, WindowPlan) else plan_text(plan)
+    return family_of(plan).text(plan)
 
 
 def any_plan_mode(plan: AnyPlan) -> str:
-    if isinstance(plan, MatmulPlan):
-        return "matmul"
-    if isinstance(plan, MovePlan):
-        return "move"
-    return "window" if isinstance(plan, WindowPlan) else plan.mode
+    fam = family_of(plan)
+    return fam.mode(plan) if fam.mode else fam.name
 
 
 def plan_variants(graph: CapturedGraph, plan: AnyPlan | None) -> list[list[list[int]]]:
-    """Unaligned shape variants for validation; matrix products grow M, N and K consistently."""
-    if isinstance(plan, MatmulPlan):
-        return matmul_variants(plan)
+    """Unaligned shape variants for validation: the family's own (matrix products grow M, N and
+    K consistently), else the generic ones of the graph's inputs."""
+    fam = family_of(plan) if plan is not None else None
+    if fam is not None and fam.variants is not None:
+        return fam.variants(plan)
     return shape_variants(graph)
 
 
@@ -171,12 +142,6 @@ def rules_generate(
     progress: Progress | None = None,
 ) -> tuple[GenerationResult, AnyPlan | None]:
     from ascend_tools.validate import ValidationInputError, validate_project
-    from kernelgen_lm.lower.project import (
-        write_matmul_project,
-        write_move_project,
-        write_project,
-        write_window_project,
-    )
 
     say = progress or (lambda _m: None)
     res = GenerationResult(ok=False, backend_used="rules")
@@ -199,14 +164,7 @@ def rules_generate(
     say(f"lower: {any_plan_mode(plan)} kernel")
     chip_info = get_chip(chip)
     try:
-        if isinstance(plan, MatmulPlan):
-            project = write_matmul_project(plan, chip_info, out, ref)
-        elif isinstance(plan, MovePlan):
-            project = write_move_project(plan, chip_info, out, ref)
-        elif isinstance(plan, WindowPlan):
-            project = write_window_project(plan, chip_info, out, ref)
-        else:
-            project = write_project(plan, chip_info, out, ref)
+        project = write_family_project(plan, chip_info, out, ref)
     except (ValueError, OSError) as e:
         res.attempts.append(Attempt(backend="rules", ok=False, stage="lower", message=str(e)))
         res.error = str(e)

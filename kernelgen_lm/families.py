@@ -1,0 +1,114 @@
+"""The rule generator's kernel families, as one table.
+
+A family knows which captured graphs it claims, how to plan them, how to print the plan, which
+unaligned shape variants validate it, and which writer in `kernelgen_lm.lower.project` lowers it.
+Generation walks the table in order: the first family whose `claims` accepts the graph plans it
+(its PlanError is the answer); families without `claims` are tried in turn and the first one's
+error is reported when none plans. Adding a family is one entry here plus its plan and lower
+modules.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ascend_tools.chips import Chip
+from kernelgen_lm.capture import CapturedGraph
+from kernelgen_lm.plan.build import PlanError, build_plan
+from kernelgen_lm.plan.ir import KernelPlan, plan_text
+from kernelgen_lm.plan.matmul import (
+    MatmulPlan,
+    build_matmul_plan,
+    is_matmul_graph,
+    matmul_text,
+    matmul_variants,
+)
+from kernelgen_lm.plan.move import MovePlan, build_move_plan, is_move_graph, move_text
+from kernelgen_lm.plan.window import WindowPlan, build_window_plan, window_text
+
+AnyPlan = KernelPlan | WindowPlan | MatmulPlan | MovePlan
+Variants = list[list[list[int]]]
+
+
+@dataclass(frozen=True)
+class Family:
+    name: str
+    plan_type: type
+    build: Callable[[CapturedGraph, Chip | None], Any]
+    text: Callable[[Any], str]
+    # Name of the `kernelgen_lm.lower.project` function writing the project (imported on use:
+    # lowering pulls in the emitters, which planning alone does not need).
+    writer: str
+    # None: the family is tried and falls through on PlanError.
+    claims: Callable[[CapturedGraph], bool] | None = None
+    # Validation shapes from the plan; None: the generic variants of the graph's inputs.
+    variants: Callable[[Any], Variants] | None = None
+    # The mode shown in progress and benches; None: the family's name.
+    mode: Callable[[Any], str] | None = None
+
+
+FAMILIES: list[Family] = [
+    Family(
+        "matmul",
+        MatmulPlan,
+        build_matmul_plan,
+        matmul_text,
+        "write_matmul_project",
+        claims=is_matmul_graph,
+        variants=matmul_variants,
+    ),
+    Family(
+        "move",
+        MovePlan,
+        lambda g, _chip: build_move_plan(g),
+        move_text,
+        "write_move_project",
+        claims=is_move_graph,
+    ),
+    Family(
+        "domain",
+        KernelPlan,
+        lambda g, _chip: build_plan(g),
+        plan_text,
+        "write_project",
+        mode=lambda p: p.mode,
+    ),
+    Family(
+        "window",
+        WindowPlan,
+        lambda g, _chip: build_window_plan(g),
+        window_text,
+        "write_window_project",
+    ),
+]
+
+
+def family_of(plan: AnyPlan) -> Family:
+    for fam in FAMILIES:
+        if isinstance(plan, fam.plan_type):
+            return fam
+    raise TypeError(f"no kernel family plans {type(plan).__name__}")
+
+
+def build_family_plan(graph: CapturedGraph, chip: Chip | None) -> AnyPlan:
+    first: PlanError | None = None
+    for fam in FAMILIES:
+        if fam.claims is not None:
+            if fam.claims(graph):
+                return fam.build(graph, chip)
+            continue
+        try:
+            return fam.build(graph, chip)
+        except PlanError as e:
+            first = first or e
+    raise first or PlanError("no kernel family plans this graph")
+
+
+def write_family_project(plan: AnyPlan, chip: Chip, out: Path, ref: Path | None) -> Any:
+    """Lowers `plan` into a project under `out`; returns the LoweredProject."""
+    project = importlib.import_module("kernelgen_lm.lower.project")
+    return getattr(project, family_of(plan).writer)(plan, chip, out, ref)
