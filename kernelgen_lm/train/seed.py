@@ -18,11 +18,13 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from ascend_tools.chips import Chip, get_chip
-from kernelgen_lm.generate import AnyPlan, GenerationResult, rules_generate
+from kernelgen_lm.families import AnyPlan, family_of
+from kernelgen_lm.generate import GenerationResult, rules_generate
 from kernelgen_lm.lower.host import MIN_SPLIT, UB_RESERVE
 from kernelgen_lm.lower.kernel import DSIZE, KernelEmitter, splits_rows
-from kernelgen_lm.plan.ir import KernelPlan, plan_text
-from kernelgen_lm.plan.window import WindowPlan, window_text
+from kernelgen_lm.plan.ir import KernelPlan
+from kernelgen_lm.plan.matmul import DimRef, MatmulPlan
+from kernelgen_lm.plan.window import WindowPlan
 from kernelgen_lm.train.records import (
     Answer,
     CotRecord,
@@ -224,10 +226,71 @@ def window_reasoning(plan: WindowPlan, chip: Chip) -> str:
     return "\n".join(lines)
 
 
+def matmul_reasoning(plan: MatmulPlan, chip: Chip) -> str:
+    """The cube decisions with the product's sizes and the MAC arithmetic the cost model uses."""
+
+    def size(d: DimRef) -> int:
+        return plan.inputs[d.input].shape[d.dim] if d.input >= 0 else 1
+
+    m, n, k = size(plan.m), size(plan.n), size(plan.k)
+    batch = 1
+    for d in plan.batch:
+        batch *= size(d)
+    macs = batch * m * n * k
+    fp32 = plan.dtype == "float32"
+    rate = chip.perf.cube_fp32_macs_per_cycle if fp32 else chip.perf.cube_macs_per_cycle
+    cycles = macs / (rate * chip.cube_cores)
+    lines = [
+        f"Task: {plan.op_name} on {chip.name} ({chip.cube_cores} cube cores; L1 {chip.l1_bytes} B, "
+        f"L0A {chip.l0a_bytes} B, L0B {chip.l0b_bytes} B, L0C {chip.l0c_bytes} B).",
+        f"A matrix product: batch {batch}, M = {m}, N = {n}, K = {k}: {macs} multiply-accumulates "
+        "belong on the cube unit, not the vector unit.",
+        f"{plan.dtype} inputs accumulate in float32 in L0C"
+        + (f"; float32 runs at {rate:g} MACs/cycle/core, a quarter of the 16-bit rate"
+           if fp32 else f"; {rate:g} MACs/cycle/core")
+        + f", so the product alone needs about {cycles:.0f} cube cycles over all cores.",
+        "The Matmul high-level API moves GM -> L1 -> L0A/L0B, runs Mmad and brings L0C out; "
+        "MatmulApiTiling on the host picks the base blocks so A, B and C fit L1 and each L0.",
+    ]
+    if plan.a.trans or plan.b.trans:
+        which = " and ".join(x for x, t in (("A", plan.a.trans), ("B", plan.b.trans)) if t)
+        lines.append(f"{which} arrive transposed: the API reads them transposed "
+                     "(SetTensorA/SetTensorB with the transpose flag) instead of a copy first.")
+    if plan.folded:
+        lines.append("The batch axes fold into M: B is shared by every batch, so one "
+                     f"[{batch * m}, {k}] x [{k}, {n}] product replaces {batch} small ones.")
+    elif plan.batch:
+        lines.append("Each batch is its own product; work units (batch, M block, N block) are "
+                     f"split big/small over at most {chip.cube_cores} cube cores.")
+    else:
+        lines.append("MultiCoreMatmulTiling splits M and N over the cube cores; K is looped "
+                     "inside each core.")
+    if plan.bias is not None:
+        lines.append("The bias is added by the API (SetBias) as the result leaves L0C.")
+    if plan.direct:
+        lines.append(f"No epilogue and the output is {plan.out_dtype}: IterateAll writes straight "
+                     "to GM.")
+    else:
+        lines.append(f"An epilogue runs on the vector unit: each base block comes to UB as float32 "
+                     f"(GetTensorC), the element-wise ops run there, the result is cast to "
+                     f"{plan.out_dtype} and stored with DataCopyPad; the kernel is mixed "
+                     "(cube + vector, KERNEL_TYPE_MIX_AIC_1_1).")
+    lines += [f"Note: {x}" for x in plan.notes]
+    return "\n".join(lines)
+
+
 def plan_reasoning(plan: AnyPlan, chip: Chip, block_dim: int | None) -> str:
+    """The plan family's own reasoning; families without one state the task and the chip (the
+    plan text that follows every reasoning holds their decisions)."""
     if isinstance(plan, WindowPlan):
         return window_reasoning(plan, chip)
-    return kernel_reasoning(plan, chip, block_dim)
+    if isinstance(plan, MatmulPlan):
+        return matmul_reasoning(plan, chip)
+    if isinstance(plan, KernelPlan):
+        return kernel_reasoning(plan, chip, block_dim)
+    return (f"Task: {plan.op_name} on {chip.name} ({chip.vector_cores} vector cores, UB "
+            f"{chip.ub_bytes} B, DataCopyPad {'available' if chip.has_datacopypad else 'absent'}"
+            f"), a {family_of(plan).name} kernel: the decisions are the plan's, below.")
 
 
 # -- records ---------------------------------------------------------------------------------
@@ -245,11 +308,11 @@ def project_files(root: Path) -> dict[str, str]:
 def seed_record(stub: Path, chip: Chip, res: GenerationResult, plan: AnyPlan) -> CotRecord:
     assert res.project is not None and res.validation is not None
     if isinstance(plan, WindowPlan):
-        shapes, dtypes, text = [plan.in_shape], [plan.dtype], window_text(plan)
+        shapes, dtypes = [plan.in_shape], [plan.dtype]
     else:
         shapes = [t.shape for t in plan.inputs]
         dtypes = sorted({t.dtype for t in plan.inputs})
-        text = plan_text(plan)
+    text = family_of(plan).text(plan)
     speed = res.speed
     return CotRecord(
         instruction=Instruction(
