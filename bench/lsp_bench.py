@@ -77,6 +77,9 @@ def _pos(text: str, needle: str, start: int = 0) -> dict[str, int]:
     return {"line": line, "character": at - (text.rfind("\n", 0, at) + 1)}
 
 
+ROUND = 2000  # edits between RSS samples
+
+
 async def measure(lines: int, completions: int, edits: int) -> dict[str, Any]:
     text = generate_source(lines)
     with tempfile.TemporaryDirectory() as tmp:
@@ -129,6 +132,9 @@ async def measure(lines: int, completions: int, edits: int) -> dict[str, Any]:
                     await asyncio.sleep(0.002)
                 to_diag.append((s.published[-1][0] - t) * 1000)
             rss_before = _rss_kb(proc.pid)
+            # RSS after each round of edits, once the server has answered (so it is idle): a
+            # leak grows every round, an allocator high-water mark stops after the first.
+            rss_rounds: list[int] = []
             for k in range(edits):  # type a comment char by char, then delete it, repeatedly
                 version += 1
                 at = {"line": line, "character": 0}
@@ -140,7 +146,11 @@ async def measure(lines: int, completions: int, edits: int) -> dict[str, Any]:
                 if k % 500 == 0:
                     assert proc.stdin is not None
                     await proc.stdin.drain()
-            await s.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": pos})
+                if (k + 1) % ROUND == 0 or k + 1 == edits:
+                    await s.request("textDocument/hover",
+                                    {"textDocument": {"uri": uri}, "position": pos})
+                    await asyncio.sleep(0.3)
+                    rss_rounds.append(_rss_kb(proc.pid))
             await asyncio.sleep(1.0)
             rss_after = _rss_kb(proc.pid)
         finally:
@@ -157,6 +167,7 @@ async def measure(lines: int, completions: int, edits: int) -> dict[str, Any]:
         "edit_to_diagnostics_note": "includes the default 100 ms lint debounce",
         "rss_mb_before_edits": round(rss_before / 1024, 1),
         "rss_mb_after_edits": round(rss_after / 1024, 1),
+        f"rss_mb_after_each_{ROUND}_edits": [round(r / 1024, 1) for r in rss_rounds],
         "edits": edits,
     }
 

@@ -110,3 +110,32 @@ def test_free_completion_leaves_out_apis_the_chip_lacks() -> None:
                                         get_chip("ascend910")).items]
     assert "DataCopyPad" in on_910b and "DataCopy" in on_910b
     assert "DataCopyPad" not in on_910 and "DataCopy" in on_910
+
+
+@pytest.mark.asyncio
+async def test_finished_notification_handlers_are_not_kept_by_the_protocol() -> None:
+    """pygls 2.1 keeps every async notification's future (with its params) forever: a server
+    that grows with each keystroke. KernelgenProtocol lets them go once done."""
+    import asyncio
+
+    from pygls.lsp.server import LanguageServer
+
+    from server.lsp.protocol import KernelgenProtocol
+
+    ls = LanguageServer("t", "0", protocol_cls=KernelgenProtocol)
+    seen: list[int] = []
+
+    @ls.feature("kernelgen/ping")
+    async def ping(params):  # unannotated: pygls would structure params by the annotation
+        await asyncio.sleep(0)
+        seen.append(1)
+
+    for _ in range(200):
+        ls.protocol._handle_notification("kernelgen/ping", None)
+    for _ in range(500):  # the handlers finish within a few loop turns
+        if len(seen) == 200:
+            break
+        await asyncio.sleep(0.01)
+    await asyncio.sleep(0.01)
+    assert len(seen) == 200
+    assert ls.protocol._request_futures == {}
