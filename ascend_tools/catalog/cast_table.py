@@ -91,6 +91,12 @@ def cast_problem(
     return None
 
 
+def through_deq_scale(arch: str, src: str, dst: str) -> bool:
+    """Whether `arch` converts `src` -> `dst` by multiplying with the DEQSCALE register (the
+    scale SetDeqScale(half) sets; roundMode has no effect), as int32_t -> half on 910B/310P."""
+    return any(p.deq_scale for p in cast_pairs() if (p.arch, p.src, p.dst) == (arch, src, dst))
+
+
 def render_header() -> str:
     names = round_modes()
     aicore = {c.arch: c.cce_aicore for c in all_chips().values()}

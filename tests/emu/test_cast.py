@@ -9,7 +9,7 @@ import pytest
 import torch
 from emu_device_support import TORCH_DTYPES, from_bytes, marker_line, to_bytes
 
-from ascend_tools.catalog.cast_table import cast_pairs, cast_problem
+from ascend_tools.catalog.cast_table import cast_problem, through_deq_scale
 from ascend_tools.chips import get_chip
 
 MODES = [
@@ -149,13 +149,9 @@ def documented(src: str, dst: str, mode: str) -> bool:
     return cast_problem(ARCH, C_TYPES[src], C_TYPES[dst], mode) is None
 
 
-def through_deq_scale(src: str, dst: str) -> bool:
+def deq_pair(src: str, dst: str) -> bool:
     """Whether the chip converts the pair by the DEQSCALE register (roundMode has no effect)."""
-    return any(
-        p.deq_scale
-        for p in cast_pairs()
-        if (p.arch, p.src, p.dst) == (ARCH, C_TYPES[src], C_TYPES[dst])
-    )
+    return through_deq_scale(ARCH, C_TYPES[src], C_TYPES[dst])
 
 
 COMBOS = [(s, d, m) for s, d in PAIRS for m in MODES]
@@ -191,7 +187,7 @@ def test_cast_rounds_like_reference(emu_build, run_program, src: str, dst: str, 
     got, _ = run_cast(emu_build, run_program, src, dst, mode, x)
     if src == dst:
         want = ref_integral(x, mode)
-    elif through_deq_scale(src, dst):  # x * 1.0 (the runner's SetDeqScale), to nearest even
+    elif deq_pair(src, dst):  # x * 1.0 (the runner's SetDeqScale), to nearest even
         want = ref_float(x, dst, "CAST_RINT")
     else:
         want = ref_float(x, dst, mode) if dst in FLOAT_TARGETS else ref_int(x, dst, mode)
@@ -243,14 +239,14 @@ def test_undocumented_cast_is_dtype_support(
 DEQ_PAIR = ("int32", "float16")
 
 
-@pytest.mark.skipif(not through_deq_scale(*DEQ_PAIR), reason="the chip has no DEQSCALE Cast")
+@pytest.mark.skipif(not deq_pair(*DEQ_PAIR), reason="the chip has no DEQSCALE Cast")
 def test_int32_to_half_multiplies_by_the_set_deq_scale(emu_build, run_program) -> None:
     x = np.array([0, 1, -3, 100, 2001, -4096, 70016])  # results exact in half
     got, _ = run_cast(emu_build, run_program, *DEQ_PAIR, "CAST_FLOOR", x, deq="0.5")
     assert got.tolist() == [0.0, 0.5, -1.5, 50.0, 1000.5, -2048.0, 35008.0]
 
 
-@pytest.mark.skipif(not through_deq_scale(*DEQ_PAIR), reason="the chip has no DEQSCALE Cast")
+@pytest.mark.skipif(not deq_pair(*DEQ_PAIR), reason="the chip has no DEQSCALE Cast")
 def test_int32_to_half_without_set_deq_scale_is_dtype_support(emu_build, run_program) -> None:
     t = torch.zeros(64, dtype=torch.int32)
     res = run_program(
