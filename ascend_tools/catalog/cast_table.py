@@ -28,6 +28,9 @@ class CastPair:
     dst: str
     modes: tuple[str, ...]
     note: str = ""
+    # the conversion multiplies by the DEQSCALE register (SetDeqScale(half)); roundMode unused
+    deq_scale: bool = False
+    source: str = ""  # where this row was checked, when the table's sources are not enough
 
 
 @cache
@@ -48,7 +51,17 @@ def cast_pairs() -> tuple[CastPair, ...]:
     for table in _data()["tables"]:
         for arch in table["archs"]:
             for p in table["pairs"]:
-                out.append(CastPair(arch, p["src"], p["dst"], tuple(p["modes"]), p.get("note", "")))
+                out.append(
+                    CastPair(
+                        arch,
+                        p["src"],
+                        p["dst"],
+                        tuple(p["modes"]),
+                        p.get("note", ""),
+                        bool(p.get("deq_scale", False)),
+                        p.get("source", ""),
+                    )
+                )
     return tuple(out)
 
 
@@ -78,6 +91,12 @@ def cast_problem(
     return None
 
 
+def through_deq_scale(arch: str, src: str, dst: str) -> bool:
+    """Whether `arch` converts `src` -> `dst` by multiplying with the DEQSCALE register (the
+    scale SetDeqScale(half) sets; roundMode has no effect), as int32_t -> half on 910B/310P."""
+    return any(p.deq_scale for p in cast_pairs() if (p.arch, p.src, p.dst) == (arch, src, dst))
+
+
 def render_header() -> str:
     names = round_modes()
     aicore = {c.arch: c.cce_aicore for c in all_chips().values()}
@@ -88,12 +107,14 @@ def render_header() -> str:
         "",
         "namespace kernelgen {",
         "",
-        "// __CCE_AICORE__, source and destination element types, RoundModes (bit i: RoundMode i).",
+        "// __CCE_AICORE__, source and destination element types, RoundModes (bit i: RoundMode i),",
+        "// and whether the conversion multiplies by the scale SetDeqScale(half) sets.",
         "struct CastSupport {",
         "    unsigned cce_aicore;",
         "    const char* src;",
         "    const char* dst;",
         "    unsigned modes;",
+        "    bool deq_scale;",
         "};",
         "",
         "inline constexpr const char* kRoundModeNames[] = {"
@@ -103,11 +124,14 @@ def render_header() -> str:
         "inline constexpr CastSupport kCastSupport[] = {",
     ]
     rows = sorted(
-        {(aicore[p.arch], p.src, p.dst, sum(1 << names.index(m) for m in p.modes))
-         for p in cast_pairs() if p.arch in aicore}
+        {
+            (aicore[p.arch], p.src, p.dst, sum(1 << names.index(m) for m in p.modes), p.deq_scale)
+            for p in cast_pairs()
+            if p.arch in aicore
+        }
     )
-    for core, src, dst, bits in rows:
-        lines.append(f'    {{{core}, "{src}", "{dst}", 0x{bits:02x}}},')
+    for core, src, dst, bits, deq in rows:
+        lines.append(f'    {{{core}, "{src}", "{dst}", 0x{bits:02x}, {str(deq).lower()}}},')
     lines += ["};", "", "}  // namespace kernelgen", ""]
     return "\n".join(lines)
 

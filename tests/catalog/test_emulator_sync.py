@@ -19,6 +19,7 @@ INTERNAL_HELPERS = {
     "ElementwiseTmpFacts",  # table behind the Get*MaxMinTmpSize host helpers
     "KernelgenOpKey",  # key type of the emulator's tiling-struct registry
     "DtypeSupport", "PipeModel", "GmModel", "Pipe", "EventPipes",  # emulator check machinery
+    "OperandFrame", "OverlapCheckedByEngine", "DeqScaleRegister",
     "NodeData", "TensorSlot",  # storage behind gert contexts
 }
 # Names that are real AscendC but written lower-case by the vendor (so the rule above would

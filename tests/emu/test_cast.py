@@ -7,9 +7,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import torch
-from emu_device_support import TORCH_DTYPES, from_bytes, to_bytes
+from emu_device_support import TORCH_DTYPES, from_bytes, marker_line, to_bytes
 
-from ascend_tools.catalog.cast_table import cast_problem
+from ascend_tools.catalog.cast_table import cast_problem, through_deq_scale
 from ascend_tools.chips import get_chip
 
 MODES = [
@@ -149,12 +149,19 @@ def documented(src: str, dst: str, mode: str) -> bool:
     return cast_problem(ARCH, C_TYPES[src], C_TYPES[dst], mode) is None
 
 
+def deq_pair(src: str, dst: str) -> bool:
+    """Whether the chip converts the pair by the DEQSCALE register (roundMode has no effect)."""
+    return through_deq_scale(ARCH, C_TYPES[src], C_TYPES[dst])
+
+
 COMBOS = [(s, d, m) for s, d in PAIRS for m in MODES]
 SUPPORTED = [c for c in COMBOS if documented(*c)]
 UNSUPPORTED = [c for c in COMBOS if not documented(*c)]
 
 
-def run_cast(emu_build, run_program, src: str, dst: str, mode: str, x: np.ndarray):
+def run_cast(
+    emu_build, run_program, src: str, dst: str, mode: str, x: np.ndarray, deq: str | None = None
+):
     n = -(-len(x) // 64) * 64
     xs = np.zeros(n)
     xs[: len(x)] = x
@@ -164,7 +171,8 @@ def run_cast(emu_build, run_program, src: str, dst: str, mode: str, x: np.ndarra
         t = torch.from_numpy(xs).float().to(TORCH_DTYPES[src])
     res = run_program(
         emu_build("cast"),
-        [src, dst, str(MODES.index(mode)), str(n), "{x}", "{out:z}", "{report}"],
+        [src, dst, str(MODES.index(mode)), str(n), "{x}", "{out:z}", "{report}"]
+        + ([deq] if deq else []),
         {"x": t},
     )
     assert res.returncode == 0, res.stderr
@@ -179,6 +187,8 @@ def test_cast_rounds_like_reference(emu_build, run_program, src: str, dst: str, 
     got, _ = run_cast(emu_build, run_program, src, dst, mode, x)
     if src == dst:
         want = ref_integral(x, mode)
+    elif deq_pair(src, dst):  # x * 1.0 (the runner's SetDeqScale), to nearest even
+        want = ref_float(x, dst, "CAST_RINT")
     else:
         want = ref_float(x, dst, mode) if dst in FLOAT_TARGETS else ref_int(x, dst, mode)
     same = (got == want) | (torch.isnan(got.double()) & torch.isnan(want.double()))
@@ -224,6 +234,31 @@ def test_undocumented_cast_is_dtype_support(
     assert all(w in err["message"] for w in words), err["message"]
     if cast_problem(ARCH, C_TYPES[src], C_TYPES[dst], None) is None:  # the pair exists
         assert mode in err["message"] and "supports RoundMode" in err["message"]
+
+
+DEQ_PAIR = ("int32", "float16")
+
+
+@pytest.mark.skipif(not deq_pair(*DEQ_PAIR), reason="the chip has no DEQSCALE Cast")
+def test_int32_to_half_multiplies_by_the_set_deq_scale(emu_build, run_program) -> None:
+    x = np.array([0, 1, -3, 100, 2001, -4096, 70016])  # results exact in half
+    got, _ = run_cast(emu_build, run_program, *DEQ_PAIR, "CAST_FLOOR", x, deq="0.5")
+    assert got.tolist() == [0.0, 0.5, -1.5, 50.0, 1000.5, -2048.0, 35008.0]
+
+
+@pytest.mark.skipif(not deq_pair(*DEQ_PAIR), reason="the chip has no DEQSCALE Cast")
+def test_int32_to_half_without_set_deq_scale_is_dtype_support(emu_build, run_program) -> None:
+    t = torch.zeros(64, dtype=torch.int32)
+    res = run_program(
+        emu_build("cast"),
+        [*DEQ_PAIR, "0", "64", "{x}", "{out:z}", "{report}", "none"],
+        {"x": t},
+    )
+    assert res.returncode == 3, res.stderr
+    err = res.report["errors"][0]
+    assert err["code"] == "dtype-support", err
+    assert err["line"] == marker_line("cast.cpp", "the Cast"), err
+    assert "SetDeqScale" in err["message"] and "never set" in err["message"], err
 
 
 def test_cast_counts_repeats_by_wider_type(emu_build, run_program) -> None:

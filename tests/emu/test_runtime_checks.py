@@ -44,6 +44,28 @@ CASES = {
     "sync_all_early_return": "timeout",
     "mask_overlap_partial": "operand-overlap",
     "mask_overlap_across_repeats": "operand-overlap",
+    # the cube path's pipes (MTE2 -> L1 -> MTE1 -> L0A/L0B -> M -> L0C -> FIX), one flag missing
+    **{
+        f"cube_{pair}": "pipe-hazard"
+        for pair in ("mte2_mte1", "mte1_m", "m_fix", "war_m_mte1", "war_fix_m")
+    },
+    **{
+        f"overlap_{api}": "operand-overlap"
+        for api in (
+            "compare",
+            "compare_scalar",
+            "select",
+            "reduce_sum",
+            "reduce_work",
+            "whole_reduce",
+            "block_reduce",
+            "pair_reduce",
+            "gather",
+            "gather_mask",
+            "brcb",
+            "transpose",
+        )
+    },
 }
 
 
@@ -92,6 +114,43 @@ def test_documented_mask_form_overlaps_are_allowed(emu_build, run_program) -> No
     res = run_program(emu_build("bugs"), ["ok_mask_overlap", "{report}"])
     assert res.returncode == 0, res.stderr
     assert res.report["errors"] == []
+
+
+def test_cube_path_with_every_flag_runs(emu_build, run_program) -> None:
+    res = run_program(emu_build("bugs"), ["ok_cube_flags", "{report}"])
+    assert res.returncode == 0, res.stderr
+    assert res.report["errors"] == []
+
+
+@pytest.mark.parametrize(
+    ("case", "pipes", "flag"),
+    [
+        ("cube_mte2_mte1", ("PIPE_MTE1", "PIPE_MTE2"), "MTE2_MTE1"),
+        ("cube_mte1_m", ("PIPE_M", "PIPE_MTE1"), "MTE1_M"),
+        ("cube_m_fix", ("PIPE_FIX", "PIPE_M"), "M_FIX"),
+        ("cube_war_m_mte1", ("PIPE_MTE1", "PIPE_M"), "M_MTE1"),
+        ("cube_war_fix_m", ("PIPE_M", "PIPE_FIX"), "FIX_M"),
+    ],
+)
+def test_cube_pipe_hazard_names_both_pipes_and_the_missing_flag(
+    emu_build, run_program, case: str, pipes: tuple[str, str], flag: str
+) -> None:
+    err = run_program(emu_build("bugs"), [case, "{report}"]).report["errors"][0]
+    assert all(p in err["message"] for p in pipes), err
+    assert f"SetFlag<HardEvent::{flag}>" in err["message"], err
+
+
+def test_in_place_and_disjoint_operands_of_other_apis_are_allowed(emu_build, run_program) -> None:
+    # reductions in place (the same start), disjoint operands, and one call site in a loop
+    res = run_program(emu_build("bugs"), ["ok_overlap_in_place", "{report}"])
+    assert res.returncode == 0, res.stderr
+    assert res.report["errors"] == []
+
+
+def test_partial_overlap_message_names_both_operands_and_ranges(emu_build, run_program) -> None:
+    err = run_program(emu_build("bugs"), ["overlap_whole_reduce", "{report}"]).report["errors"][0]
+    assert "WholeReduceSum" in err["message"], err
+    assert "dst (UB bytes [64, " in err["message"] and "src (UB bytes [0, " in err["message"], err
 
 
 def test_reading_the_32_byte_padding_of_an_allocation_is_allowed(emu_build, run_program) -> None:

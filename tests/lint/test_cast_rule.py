@@ -46,6 +46,15 @@ def test_documented_casts_and_other_chips() -> None:
     assert "ascend310p" in d.message and "not CAST_RINT" in d.message
 
 
+def test_int32_to_half_without_set_deq_scale_is_a_warning_where_it_scales() -> None:
+    call = "LocalTensor<int32_t> i = a.Get<int32_t>();\n    Cast(h, i, RoundMode::CAST_NONE, 64);"
+    [d] = _cast_findings(call)
+    assert d.severity == Severity.WARNING and d.line == 13 and "SetDeqScale" in d.message
+    assert _cast_findings(f"SetDeqScale((half)1.0);\n    {call}") == []
+    # on 310B the pair is a plain conversion
+    assert _cast_findings(call, chip="ascend310b") == []
+
+
 def test_bundled_corpus_casts_are_documented() -> None:
     for name in ("rms_norm", "gelu_cast", "leaky_relu_tail", "softmax_rows"):
         assert RuleCode.DTYPE_SUPPORT.value not in codes(lint_texts(corpus_texts(name))), name

@@ -55,6 +55,44 @@ def test_unsynchronised_overwrite_is_a_pipe_hazard_at_the_writing_line(
     assert f"line {line - 1}" in err.message and "V_MTE2" in err.message, err.message
 
 
+# Two readers of the input tile on different pipes (the vector Add, then an MTE3 copy of it),
+# and a flag that orders only the later one before MTE2 refills the tile: the Add may still be
+# reading. The refill must be checked against every reader since the last ordering point.
+EARLIER_READER = (
+    f"{ADD}\n        DataCopyPad(zGm[0], xLocal, DataCopyExtParams{{1, 32, 0, 0, 0}});\n"
+    "        SetFlag<HardEvent::MTE3_MTE2>(EVENT_ID3);\n"
+    "        WaitFlag<HardEvent::MTE3_MTE2>(EVENT_ID3);\n"
+)
+
+
+def test_overwrite_checks_every_unordered_reader_not_only_the_last(
+    example: Callable[[str], Path], mutate: Callable[[Path, str, str], int]
+) -> None:
+    project = example("add_unaligned")
+    line = mutate(project / KERNEL, ADD, f"{EARLIER_READER}        {REFILL}  // BUG")
+    report = validate_project(project, project / "ref.py", dtype="float32")
+    err = report.runtime_errors[0]
+    assert (err.code, err.file, err.line) == ("pipe-hazard", KERNEL, line), err
+    assert "PIPE_V" in err.message and f"line {line - 4}" in err.message, err.message
+    assert "V_MTE2" in err.message, err.message
+
+
+def test_overwrite_after_both_readers_are_ordered_has_no_pipe_hazard(
+    example: Callable[[str], Path], mutate: Callable[[Path, str, str], int]
+) -> None:
+    # (the copy of x into z[0..8) makes the output wrong; only the pipe order is checked here)
+    project = example("add_unaligned")
+    mutate(
+        project / KERNEL,
+        ADD,
+        f"{EARLIER_READER}        SetFlag<HardEvent::V_MTE2>(EVENT_ID2);\n"
+        f"        WaitFlag<HardEvent::V_MTE2>(EVENT_ID2);\n        {REFILL}",
+    )
+    report = validate_project(project, project / "ref.py", dtype="float32")
+    assert report.compile.ok, report.compile.diagnostics
+    assert report.runtime_errors == [], report.runtime_errors
+
+
 @pytest.mark.parametrize(("case", "old", "new", "writer"), HAZARDS, ids=[h[0] for h in HAZARDS])
 def test_unsynchronised_read_is_a_pipe_hazard_at_the_reading_line(
     example: Callable[[str], Path],

@@ -69,14 +69,15 @@ RULE_DOCS: dict[str, str] = {
     "missing-tail": "work divided by cores or tiles with no remainder path",
     "tiling-mismatch": "kernel and host tiling disagree (fields, layout, parameter order)",
     "unknown-api": "a call or member the API catalog does not know",
-    "pipe-hazard": "a read on one pipe (V, MTE2, MTE3, S) of on-chip data another pipe wrote, "
+    "pipe-hazard": "a read on one pipe (V, MTE2, MTE3, S; MTE1, M, FIX on the cube path) of "
+                   "on-chip data another pipe wrote, "
                    "or a write of data another pipe still reads, with no SetFlag/WaitFlag, queue "
                    "EnQue/DeQue or PipeBarrier<PIPE_ALL> between",
     "dtype-support": "a vector API called on an element type the catalog does not list for it "
                      "on the chip (Exp on int32_t, Add on bfloat16_t), or a Cast pair or "
                      "RoundMode the chip's documented Cast table lacks",
     "operand-overlap": "a vector op whose source and destination overlap only partly (only "
-                       "identical operands are allowed)",
+                       "the same start, an in-place call, is allowed)",
     "workspace-size": "a ReduceSum/ReduceMax/ReduceMin sharedTmpBuffer below the documented "
                       "minimum (one element per 256-byte repeat, rounded up to 32 bytes)",
     "gm-race": "a block reads or rewrites GM another block wrote with no SyncAll (or cross-core "

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ascend_tools.catalog.cast_table import cast_problem
+from ascend_tools.catalog.cast_table import cast_problem, through_deq_scale
 from ascend_tools.catalog.dtype_tables import T_OPERAND
 from ascend_tools.chips import MAX_REPEAT, REPEAT_BYTES
 from ascend_tools.diagnostics import Diagnostic, RuleCode, Severity
@@ -191,7 +191,9 @@ def _local_elem(ctx: LintContext, call: Call, i: int) -> str | None:
 def check_cast_support(ctx: LintContext) -> Iterator[Diagnostic]:
     """`Cast(dst, src, RoundMode::X, ...)` with concrete element types whose pair, or whose
     RoundMode, the chip's documented Cast table lacks (catalog/tables/cast_modes.json, the
-    table the emulator enforces)."""
+    table the emulator enforces); a warning for a pair the chip converts through SetDeqScale's
+    register in a file that never calls SetDeqScale (it may be set elsewhere)."""
+    sets_deq_scale = any(c.name == "SetDeqScale" for c in ctx.calls)
     for call in ctx.calls:
         if call.name != "Cast" or call.receiver is not None or len(call.args) < 4:
             continue
@@ -202,6 +204,11 @@ def check_cast_support(ctx: LintContext) -> Iterator[Diagnostic]:
         mode = mode if mode.startswith("CAST_") else None
         problem = cast_problem(ctx.chip.arch, src, dst, mode, ctx.chip.name)
         if problem is None:
+            if through_deq_scale(ctx.chip.arch, src, dst) and not sets_deq_scale:
+                yield ctx.diag(RuleCode.DTYPE_SUPPORT.value, Severity.WARNING, call.args[1],
+                               f"Cast {src} -> {dst} on {ctx.chip.name} multiplies by the scale "
+                               "SetDeqScale(half) sets (roundMode has no effect), and this file "
+                               "never calls SetDeqScale")
             continue
         pair_ok = cast_problem(ctx.chip.arch, src, dst, None) is None
         yield ctx.diag(RuleCode.DTYPE_SUPPORT.value, Severity.ERROR,

@@ -16,6 +16,69 @@ struct Case {
     std::function<void()> body;
 };
 
+// The low-level cube path on one 16 x 16 x 16 half product: GM -> L1 (MTE2), L1 -> L0A/L0B
+// (LoadData, MTE1), Mmad into L0C (M), Fixpipe to GM (FIX), then L0A reloaded for a second
+// product. Each flag pair is left out by the case of its name (the failing call carries that
+// case's BUG marker); `ok_cube_flags` keeps them all.
+static void cube_product(const std::string& skip) {
+    TPipe pipe;
+    TBuf<TPosition::A1> ba1;
+    TBuf<TPosition::B1> bb1;
+    TBuf<TPosition::A2> ba2;
+    TBuf<TPosition::B2> bb2;
+    TBuf<TPosition::CO1> bc1;
+    pipe.InitBuffer(ba1, 512);
+    pipe.InitBuffer(bb1, 512);
+    pipe.InitBuffer(ba2, 512);
+    pipe.InitBuffer(bb2, 512);
+    pipe.InitBuffer(bc1, 1024);
+    GlobalTensor<half> ga;
+    ga.SetGlobalBuffer((__gm__ half*)g_x, 512);
+    GlobalTensor<float> gc;
+    gc.SetGlobalBuffer((__gm__ float*)g_y, 256);
+    auto a1 = ba1.Get<half>(), b1 = bb1.Get<half>(), a2 = ba2.Get<half>(), b2 = bb2.Get<half>();
+    auto c1 = bc1.Get<float>();
+    DataCopy(a1, ga, Nd2NzParams(1, 16, 16, 0, 16, 16, 1, 0));
+    DataCopy(b1, ga[256], Nd2NzParams(1, 16, 16, 0, 16, 16, 1, 0));
+    if (skip != "cube_mte2_mte1") {
+        SetFlag<HardEvent::MTE2_MTE1>(EVENT_ID0);
+        WaitFlag<HardEvent::MTE2_MTE1>(EVENT_ID0);
+    }
+    LoadData(a2, a1, LoadData2DParams(0, 1, 1, 0, 0, false, 0));  // BUG: cube_mte2_mte1
+    LoadData(b2, b1, LoadData2DParams(0, 1, 1, 0, 0, true, 0));
+    if (skip != "cube_mte1_m") {
+        SetFlag<HardEvent::MTE1_M>(EVENT_ID0);
+        WaitFlag<HardEvent::MTE1_M>(EVENT_ID0);
+    }
+    MmadParams mp;
+    mp.m = 16;
+    mp.n = 16;
+    mp.k = 16;
+    Mmad(c1, a2, b2, mp);  // BUG: cube_mte1_m
+    if (skip != "cube_m_fix") {
+        SetFlag<HardEvent::M_FIX>(EVENT_ID0);
+        WaitFlag<HardEvent::M_FIX>(EVENT_ID0);
+    }
+    FixpipeParamsV220 fp;
+    fp.nSize = 16;
+    fp.mSize = 16;
+    fp.srcStride = 16;
+    fp.dstStride = 16;
+    Fixpipe<float, float, CFG_ROW_MAJOR>(gc, c1, fp);  // BUG: cube_m_fix
+    if (skip != "cube_war_m_mte1") {
+        SetFlag<HardEvent::M_MTE1>(EVENT_ID1);
+        WaitFlag<HardEvent::M_MTE1>(EVENT_ID1);
+    }
+    LoadData(a2, a1, LoadData2DParams(0, 1, 1, 0, 0, false, 0));  // BUG: cube_war_m_mte1
+    SetFlag<HardEvent::MTE1_M>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE1_M>(EVENT_ID0);
+    if (skip != "cube_war_fix_m") {  // L0C is rewritten: Fixpipe must have read it
+        SetFlag<HardEvent::FIX_M>(EVENT_ID0);
+        WaitFlag<HardEvent::FIX_M>(EVENT_ID0);
+    }
+    Mmad(c1, a2, b2, mp);  // BUG: cube_war_fix_m
+}
+
 static std::map<std::string, Case> cases() {
     std::map<std::string, Case> c;
     c["ub_overflow"] = {1, [] {
@@ -258,6 +321,72 @@ static std::map<std::string, Case> cases() {
         auto h = t[768].ReinterpretCast<half>();
         Cast(h, t[512], RoundMode::CAST_RINT, 64, 2, UnaryRepeatParams(1, 1, 4, 8));  // disjoint
     }};
+    // Partial source/destination overlap in the APIs outside the elementwise engines: each
+    // overlap_<api> case puts the destination 32 bytes (or one element) into a source.
+    auto overlap_case = [](std::function<void(LocalTensor<float>&)> body) {
+        return [body] {
+            TPipe pipe;
+            TBuf<TPosition::VECCALC> a;
+            pipe.InitBuffer(a, 4096);
+            auto t = a.Get<float>();
+            Duplicate(t, 1.0f, 1024);
+            body(t);
+        };
+    };
+    c["overlap_compare"] = {1, overlap_case([](LocalTensor<float>& t) {
+        auto bits = t[32].ReinterpretCast<uint8_t>();  // 8 bytes of bits at byte 128, inside src0
+        Compare(bits, t, t[512], CMPMODE::LT, 64);  // BUG: overlap_compare
+    })};
+    c["overlap_compare_scalar"] = {1, overlap_case([](LocalTensor<float>& t) {
+        CompareScalar(t[8].ReinterpretCast<uint8_t>(), t, 0.5f, CMPMODE::GT, 64);  // BUG: overlap_compare_scalar
+    })};
+    c["overlap_select"] = {1, overlap_case([](LocalTensor<float>& t) {
+        auto sel = t[768].ReinterpretCast<uint8_t>();
+        Select(t[16], sel, t, t[512], SELMODE::VSEL_TENSOR_TENSOR_MODE, 64);  // BUG: overlap_select
+    })};
+    c["overlap_reduce_sum"] = {1, overlap_case([](LocalTensor<float>& t) {
+        ReduceSum(t[8], t, t[512], 64);  // BUG: overlap_reduce_sum
+    })};
+    c["overlap_reduce_work"] = {1, overlap_case([](LocalTensor<float>& t) {
+        ReduceMax(t[512], t, t[32], 64);  // BUG: overlap_reduce_work
+    })};
+    c["overlap_whole_reduce"] = {1, overlap_case([](LocalTensor<float>& t) {
+        WholeReduceSum(t[16], t, 64, 2, 1, 1, 8);  // BUG: overlap_whole_reduce
+    })};
+    c["overlap_block_reduce"] = {1, overlap_case([](LocalTensor<float>& t) {
+        BlockReduceMax(t[8], t, 1, 64, 1, 1, 8);  // BUG: overlap_block_reduce
+    })};
+    c["overlap_pair_reduce"] = {1, overlap_case([](LocalTensor<float>& t) {
+        PairReduceSum(t[16], t, 1, 64, 1, 1, 8);  // BUG: overlap_pair_reduce
+    })};
+    c["overlap_gather"] = {1, overlap_case([](LocalTensor<float>& t) {
+        auto off = t[768].ReinterpretCast<int32_t>();
+        Duplicate(off, 64, 16);  // every element from byte 64 of src: src read [0, 68)
+        Gather(t[8], t, off.ReinterpretCast<uint32_t>(), 0, 16);  // BUG: overlap_gather
+    })};
+    c["overlap_gather_mask"] = {1, overlap_case([](LocalTensor<float>& t) {
+        uint64_t kept = 0;
+        GatherMask(t[8], t, 7, false, 0, GatherMaskParams(1, 1, 8, 0), kept);  // BUG: overlap_gather_mask
+    })};
+    c["overlap_brcb"] = {1, overlap_case([](LocalTensor<float>& t) {
+        Brcb(t, t[8], 1, BrcbRepeatParams(1, 8));  // BUG: overlap_brcb
+    })};
+    c["overlap_transpose"] = {1, overlap_case([](LocalTensor<float>& t) {
+        auto h = t.ReinterpretCast<half>();
+        Transpose(h[16], h);  // BUG: overlap_transpose
+    })};
+    c["ok_overlap_in_place"] = {1, overlap_case([](LocalTensor<float>& t) {
+        // in place (the same start) and disjoint operands are allowed
+        WholeReduceSum(t, t, 64, 4, 1, 1, 8);
+        BlockReduceSum(t[256], t[256], 2, 64, 1, 1, 8);
+        ReduceSum(t[512], t[512], t[768], 128);
+        Duplicate(t[768].ReinterpretCast<int32_t>(), 4, 8);
+        Gather(t[800], t[512], t[768].ReinterpretCast<uint32_t>(), 0, 8);
+        for (int i = 0; i < 4; ++i) Adds(t[i * 64 + 64], t[i * 64], 1.0f, 64);  // one line, disjoint calls
+    })};
+    for (const char* name : {"cube_mte2_mte1", "cube_mte1_m", "cube_m_fix", "cube_war_m_mte1", "cube_war_fix_m",
+                             "ok_cube_flags"})
+        c[name] = {1, [name] { cube_product(name); }};
     c["ok_gm_read_pad"] = {1, [] {
         TPipe pipe;
         TBuf<TPosition::VECIN> buf;

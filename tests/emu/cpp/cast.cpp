@@ -1,4 +1,6 @@
-// Cast in the continuous form: `cast SRC DST MODE N in out report` (MODE: index of RoundMode).
+// Cast in the continuous form: `cast SRC DST MODE N in out report [DEQ]` (MODE: index of
+// RoundMode). DEQ: the scale to SetDeqScale before the Cast, or "none" for no call; without it,
+// 1.0 where the chip converts some pair through DEQSCALE (int32_t -> half).
 #include <map>
 #include <utility>
 
@@ -11,6 +13,7 @@ int run(char** argv) {
     auto mode = static_cast<RoundMode>(std::atoi(argv[3]));
     uint32_t n = static_cast<uint32_t>(std::atoi(argv[4]));
     tio::Gm x(tio::read_bytes(argv[5]), "x"), z(n * sizeof(D), "z");
+    const char* deq = argv[8] ? argv[8] : (kernelgen::chip_has_deq_scale() ? "1" : "none");
     tio::run(1, argv[7], [&] {
         TPipe pipe;
         TBuf<TPosition::VECCALC> bx, bz;
@@ -24,7 +27,8 @@ int run(char** argv) {
         auto lz = bz.Get<D>();
         DataCopy(lx, gx, n);
         PipeBarrier<PIPE_ALL>();
-        Cast(lz, lx, mode, n);
+        if (std::strcmp(deq, "none") != 0) SetDeqScale(half(std::atof(deq)));
+        Cast(lz, lx, mode, n);  // the Cast
         PipeBarrier<PIPE_ALL>();
         DataCopy(gz, lz, n);
     });
@@ -33,8 +37,8 @@ int run(char** argv) {
 }
 
 int main(int argc, char** argv) {
-    if (argc != 8) {
-        std::fprintf(stderr, "usage: cast SRC DST MODE N in out report\n");
+    if (argc != 8 && argc != 9) {
+        std::fprintf(stderr, "usage: cast SRC DST MODE N in out report [DEQ]\n");
         return 2;
     }
     static const std::map<std::pair<std::string, std::string>, int (*)(char**)> pairs = {

@@ -194,6 +194,10 @@ extern "C" __global__ __aicore__ void cube_matmul(GM_ADDR a, GM_ADDR b, GM_ADDR 
     LoadData(b2, b1, LoadData2DParams(0, K1 * N1, 1, 0, 0, true, 0));
     qa1.FreeTensor(a1);
     qb1.FreeTensor(b1);
+    qa2.EnQue(a2);  // the loads (MTE1) complete before Mmad (M) reads L0A/L0B
+    qb2.EnQue(b2);
+    a2 = qa2.DeQue<half>();
+    b2 = qb2.DeQue<half>();
 
     auto c1 = qc1.AllocTensor<float>();
     MmadParams mp;

@@ -118,7 +118,9 @@ static std::map<std::string, std::function<void()>> cases() {
         pipe.InitBuffer(vb, 512 * 2);
         auto src = l1.Get<half>(), dst = l0b.Get<half>();
         for (uint32_t i = 0; i < 512; ++i) src.SetValue(i, half(g_x[i]));
+        PipeBarrier<PIPE_ALL>();  // the scalar writes before the load (MTE1), the load before the reads
         LoadDataWithTranspose(dst, src, LoadData2dTransposeParams(0, 2, 1, 0, 0));
+        PipeBarrier<PIPE_ALL>();
         auto out = vb.Get<half>();
         for (uint32_t i = 0; i < 512; ++i) out.SetValue(i, dst.GetValue(i));
         put(out, 512);

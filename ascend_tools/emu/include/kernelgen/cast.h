@@ -108,7 +108,9 @@ inline D cast_value(S v, RoundMode m) {
 
 // The chip's documented Cast table (cast_table.h): a (src, dst) pair it lacks does not build for
 // the NPU, a RoundMode the pair lacks is rejected there. Chips without a table are not checked.
-inline void check_cast_support(const char* src, const char* dst, RoundMode m, const char* file, int line) {
+// Returns whether the pair converts through the DEQSCALE register (int32_t -> half on 910B and
+// 310P: the result is src x the scale SetDeqScale(half) set, and roundMode has no effect).
+inline bool check_cast_support(const char* src, const char* dst, RoundMode m, const char* file, int line) {
     unsigned core = chip().cce_aicore, mode = static_cast<unsigned>(m);
     bool listed = false;
     const CastSupport* row = nullptr;
@@ -120,13 +122,13 @@ inline void check_cast_support(const char* src, const char* dst, RoundMode m, co
         if (std::strcmp(r.dst, dst) == 0) row = &r;
         dsts += dsts.empty() ? r.dst : std::string(", ") + r.dst;
     }
-    if (!listed) return;
+    if (!listed) return false;
     if (!row)
         failf("dtype-support", file, line,
               "Cast has no %s -> %s conversion on %s (documented from %s: %s); convert through a supported "
               "type",
               src, dst, chip().name.c_str(), src, dsts.empty() ? "none" : dsts.c_str());
-    if (mode < 7 && (row->modes >> mode & 1u)) return;
+    if (mode < 7 && (row->modes >> mode & 1u)) return row->deq_scale;
     std::string ok;
     for (unsigned i = 0; i < 7; ++i)
         if (row->modes >> i & 1u) ok += ok.empty() ? kRoundModeNames[i] : std::string(", ") + kRoundModeNames[i];
@@ -134,35 +136,89 @@ inline void check_cast_support(const char* src, const char* dst, RoundMode m, co
           chip().name.c_str(), ok.c_str(), mode < 7 ? kRoundModeNames[mode] : "(out of range)");
 }
 
+// The DEQSCALE register as SetDeqScale(half) sets it, per block (each block is a thread); the
+// NPU does not define its value before the first SetDeqScale.
+struct DeqScaleRegister {
+    bool set = false;
+    float scale = 1.0f;
+};
+inline DeqScaleRegister& deq_scale_register() {
+    static thread_local DeqScaleRegister r;
+    return r;
+}
+
+// Whether the chip's Cast table has a conversion through DEQSCALE (SetDeqScale's API page lists
+// the same chips: 910B/910_93 and 310P have it, 310B and 910 do not).
+inline bool chip_has_deq_scale() {
+    for (const auto& r : kCastSupport)
+        if (r.cce_aicore == chip().cce_aicore && r.deq_scale) return true;
+    return false;
+}
+
+// The scale a DEQSCALE conversion multiplies by; one the block never set is a failure.
+inline float deq_scale_for(const char* src, const char* dst, const char* file, int line) {
+    const DeqScaleRegister& r = deq_scale_register();
+    if (!r.set)
+        failf("dtype-support", file, line,
+              "Cast %s -> %s on %s multiplies by the DEQSCALE register, which this block never set: call "
+              "SetDeqScale(half scale) before it (1.0 for a plain conversion); roundMode has no effect here",
+              src, dst, chip().name.c_str());
+    return r.scale;
+}
+
+// One element: through DEQSCALE (x * scale rounded to nearest even, as CAST_NONE does for an
+// inexact result) when `deq`, else with the RoundMode.
+template <class D, class S>
+inline D cast_element(S v, RoundMode m, bool deq, float scale) {
+    if (deq) return cast_value<D>(static_cast<float>(v) * scale, RoundMode::CAST_RINT);
+    return cast_value<D>(v, m);
+}
+
 }  // namespace kernelgen
 
 namespace AscendC {
+
+// Sets the DEQSCALE register's scale for the int32_t -> half Cast (and AddDeqRelu/CastDequant's
+// s322fp16 forms); the other overloads serve CastDequant, which the emulator does not have.
+inline void SetDeqScale(half scale, KG_LOC) {
+    if (!kernelgen::chip_has_deq_scale())
+        kernelgen::failf("chip-support", file, line, "SetDeqScale is not supported on %s",
+                         kernelgen::chip().name.c_str());
+    kernelgen::deq_scale_register() = {true, static_cast<float>(scale)};
+}
 
 template <class D, class S>
 inline void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src, RoundMode mode, int64_t count, KG_LOC) {
     const char* api = "Cast";
     kernelgen::check_count_nonneg(api, count, file, line);
-    kernelgen::check_cast_support(kernelgen::type_name<S>(), kernelgen::type_name<D>(), mode, file, line);
+    const bool deq =
+        kernelgen::check_cast_support(kernelgen::type_name<S>(), kernelgen::type_name<D>(), mode, file, line);
+    const float scale = deq ? kernelgen::deq_scale_for(kernelgen::type_name<S>(), kernelgen::type_name<D>(), file, line)
+                            : 1.0f;
     uint64_t n = static_cast<uint64_t>(count);
     kernelgen::check_vec_operand(api, "dst", dst, n, file, line);
     kernelgen::check_vec_operand(api, "src", src, n, file, line);
     kernelgen::count_bytes_as_repeats(api, n * (sizeof(D) > sizeof(S) ? sizeof(D) : sizeof(S)));
-    for (uint64_t i = 0; i < n; ++i) dst.data()[i] = kernelgen::cast_value<D>(src.data()[i], mode);
+    for (uint64_t i = 0; i < n; ++i) dst.data()[i] = kernelgen::cast_element<D>(src.data()[i], mode, deq, scale);
 }
 
 namespace detail {
 template <class D, class S>
 inline void cast_mask(const LocalTensor<D>& dst, const LocalTensor<S>& src, RoundMode mode, const kernelgen::Lanes& l,
                       const UnaryRepeatParams& p, const char* file, int line) {
-    kernelgen::check_cast_support(kernelgen::type_name<S>(), kernelgen::type_name<D>(), mode, file, line);
+    const bool deq =
+        kernelgen::check_cast_support(kernelgen::type_name<S>(), kernelgen::type_name<D>(), mode, file, line);
+    const float scale = deq ? kernelgen::deq_scale_for(kernelgen::type_name<S>(), kernelgen::type_name<D>(), file, line)
+                            : 1.0f;
     auto sd = kernelgen::stride_of<D>(p.dstBlkStride, p.dstRepStride);
     auto ss = kernelgen::stride_of<S>(p.srcBlkStride, p.srcRepStride);
+    kernelgen::OverlapCheckedByEngine exact_below;
     kernelgen::check_strided("Cast", "dst", dst, l, sd, file, line);
     kernelgen::check_strided("Cast", "src", src, l, ss, file, line);
     kernelgen::check_mask_overlap("Cast", dst, sd, "src", src, ss, l, false, file, line);
     kernelgen::count_mask_repeats("Cast", l);
     kernelgen::for_lanes(l, [&](uint32_t r, uint32_t k) {
-        dst.data()[sd.at(r, k)] = kernelgen::cast_value<D>(src.data()[ss.at(r, k)], mode);
+        dst.data()[sd.at(r, k)] = kernelgen::cast_element<D>(src.data()[ss.at(r, k)], mode, deq, scale);
     });
 }
 template <class D, class S>

@@ -184,6 +184,9 @@ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, cons
                 uint64_t o = uint64_t(m) * p.dstNzMatrixStride + (d / c0) * p.dstNzC0Stride * c0 +
                              uint64_t(n) * p.dstNzNStride * c0 + d % c0;
                 kernelgen::check_local_need(api, "dst", dst, o + 1, file, line);
+                if (d % c0 == 0)  // one contiguous run of c0 elements per fractal column (PIPE_MTE2)
+                    kernelgen::pipe_model().access(kernelgen::Pipe::MTE2, api, dst.data() + o,
+                                                   std::min<uint64_t>(c0, p.dValue - d) * sizeof(T), true, file, line);
                 dst.data()[o] = src.data()[s + d];
             }
             moved += p.dValue;

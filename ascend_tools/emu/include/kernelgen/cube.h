@@ -75,9 +75,10 @@ namespace detail {
 
 inline bool is_l0_position(TPosition p) { return p == TPosition::A2 || p == TPosition::B2; }
 
+// `pipe`: MTE1 for L1 -> L0 (it reads src), MTE2 for GM -> L0/L1.
 template <class T>
 inline void load_fractals(const LocalTensor<T>& dst, const T* src, uint64_t src_elems, const LoadData2DParams& p,
-                          const char* file, int line) {
+                          kernelgen::Pipe pipe, const char* file, int line) {
     const char* api = "LoadData";
     if (!is_l0_position(dst.GetPosition()) && !kernelgen::is_l1_position(dst.GetPosition()))
         kernelgen::failf("tensor-position", file, line, "%s: dst is in position %s; LoadData fills A2/B2 (or L1)", api,
@@ -98,6 +99,8 @@ inline void load_fractals(const LocalTensor<T>& dst, const T* src, uint64_t src_
         if (d + frac > dst.GetSize())
             kernelgen::failf("count-exceeds-tensor", file, line, "%s: repeat %u writes fractal elements [%llu, %llu) of a %u-element dst",
                              api, r, (unsigned long long)d, (unsigned long long)(d + frac), dst.GetSize());
+        if (pipe == kernelgen::Pipe::MTE1) kernelgen::pipe_model().access(pipe, api, src + s, 512, false, file, line);
+        kernelgen::pipe_model().access(pipe, api, dst.data() + d, 512, true, file, line);
         if (p.ifTranspose) {
             for (int i = 0; i < 16; ++i)
                 for (int j = 0; j < 16; ++j) dst.data()[d + uint64_t(j) * 16 + i] = src[s + uint64_t(i) * 16 + j];
@@ -114,14 +117,14 @@ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
     if (!kernelgen::is_l1_position(src.GetPosition()))
         kernelgen::failf("tensor-position", file, line, "LoadData: src is in position %s; it reads L1 (A1/B1)",
                          position_name(src.GetPosition()));
-    detail::load_fractals(dst, src.data(), src.GetSize(), p, file, line);
+    detail::load_fractals(dst, src.data(), src.GetSize(), p, kernelgen::Pipe::MTE1, file, line);
 }
 template <class T>
 inline void LoadData(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const LoadData2DParams& p, KG_LOC) {
     constexpr uint64_t frac = 512 / sizeof(T);
     uint64_t last = p.repeatTimes ? (uint64_t(p.startIndex) + uint64_t(p.repeatTimes - 1) * p.srcStride + 1) * frac : 0;
     src.check_access("LoadData(GM)", 0, last, false, file, line);
-    detail::load_fractals(dst, src.data(), last, p, file, line);
+    detail::load_fractals(dst, src.data(), last, p, kernelgen::Pipe::MTE2, file, line);
 }
 
 // L1 -> L0A/L0B with every 16 x 16 fractal transposed (2-byte types; the emulator does not model
@@ -151,7 +154,7 @@ inline void LoadDataWithTranspose(const LocalTensor<T>& dst, const LocalTensor<T
         kernelgen::failf("tensor-position", file, line, "LoadDataWithTranspose: src is in position %s; it reads L1 (A1/B1)",
                          position_name(src.GetPosition()));
     LoadData2DParams q(p.startIndex, p.repeatTimes, p.srcStride, 0, p.dstGap, true, p.addrMode);
-    detail::load_fractals(dst, src.data(), src.GetSize(), q, file, line);
+    detail::load_fractals(dst, src.data(), src.GetSize(), q, kernelgen::Pipe::MTE1, file, line);
 }
 
 namespace detail {
@@ -169,6 +172,12 @@ inline void mmad(const LocalTensor<C>& dst, const LocalTensor<A>& a, const Local
                          "%s: m=%u n=%u k=%u needs %llu / %llu / %llu elements of A2 / B2 / CO1, they hold %u / %u / %u", api,
                          p.m, p.n, p.k, (unsigned long long)(m1 * k1 * 16 * c0), (unsigned long long)(n1 * k1 * 16 * c0),
                          (unsigned long long)(m1 * n1 * 256), a.GetSize(), b.GetSize(), dst.GetSize());
+    // On PIPE_M: reads the A2/B2 fractals (and CO1 when it accumulates), writes CO1.
+    auto& pm = kernelgen::pipe_model();
+    pm.access(kernelgen::Pipe::M, api, a.data(), m1 * k1 * 16 * c0 * sizeof(A), false, file, line);
+    pm.access(kernelgen::Pipe::M, api, b.data(), n1 * k1 * 16 * c0 * sizeof(B), false, file, line);
+    if (!p.cmatrixInitVal) pm.access(kernelgen::Pipe::M, api, dst.data(), m1 * n1 * 256 * sizeof(C), false, file, line);
+    pm.access(kernelgen::Pipe::M, api, dst.data(), m1 * n1 * 256 * sizeof(C), true, file, line);
     using Acc = std::conditional_t<std::is_integral_v<C>, int64_t, float>;
     for (uint32_t i = 0; i < p.m; ++i)
         for (uint32_t j = 0; j < p.n; ++j) {
@@ -193,6 +202,7 @@ template <class C, class A, class B, class D>
 inline void Mmad(const LocalTensor<C>& dst, const LocalTensor<A>& fm, const LocalTensor<B>& filter,
                  const LocalTensor<D>& bias, const MmadParams& p, KG_LOC) {
     kernelgen::check_local_need("Mmad", "bias", bias, p.n, file, line);
+    kernelgen::pipe_model().access(kernelgen::Pipe::M, "Mmad", bias.data(), uint64_t(p.n) * sizeof(D), false, file, line);
     detail::mmad(dst, fm, filter, p, [&](uint32_t j) { return static_cast<float>(bias.data()[j]); }, file, line);
 }
 
@@ -215,6 +225,8 @@ inline void fixpipe(const LocalTensor<U>& src, const FixpipeParamsV220& p, Store
     if (p.mSize && p.nSize) {
         uint64_t last = (uint64_t(p.nSize - 1) / 16) * p.srcStride * 16 + uint64_t(p.mSize - 1) * 16 + (p.nSize - 1) % 16;
         kernelgen::check_local_need("Fixpipe", "src", src, last + 1, file, line);
+        kernelgen::pipe_model().access(kernelgen::Pipe::FIX, "Fixpipe", src.data(), (last + 1) * sizeof(U), false, file,
+                                       line);
     }
     for (uint32_t i = 0; i < p.mSize; ++i)
         for (uint32_t j = 0; j < p.nSize; ++j) {
@@ -234,9 +246,11 @@ inline void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const
 }
 template <class T, class U, const FixpipeConfig& config = CFG_ROW_MAJOR>
 inline void Fixpipe(const LocalTensor<T>& dst, const LocalTensor<U>& src, const FixpipeParamsV220& p, KG_LOC) {
-    if (p.mSize && p.nSize)
-        kernelgen::check_local_need("Fixpipe", "dst", dst, detail::fixpipe_dst<config>(p.mSize - 1, p.nSize - 1, p) + 1,
-                                    file, line);
+    if (p.mSize && p.nSize) {
+        const uint64_t n = detail::fixpipe_dst<config>(p.mSize - 1, p.nSize - 1, p) + 1;
+        kernelgen::check_local_need("Fixpipe", "dst", dst, n, file, line);
+        kernelgen::pipe_model().access(kernelgen::Pipe::FIX, "Fixpipe", dst.data(), n * sizeof(T), true, file, line);
+    }
     detail::fixpipe<T, U, config>(src, p, [&](uint64_t o, T v) { dst.data()[o] = v; }, file, line);
 }
 

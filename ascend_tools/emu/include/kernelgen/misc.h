@@ -50,13 +50,18 @@ inline void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src, const L
     uint64_t n = static_cast<uint64_t>(count);
     kernelgen::check_vec_operand(api, "dst", dst, n, file, line);
     kernelgen::check_vec_operand(api, "srcOffset", srcOffset, n, file, line);
-    kernelgen::check_vec_operand(api, "src", src, 0, file, line);
-    kernelgen::count_bytes_as_repeats(api, n * sizeof(T));
+    // src is read up to the furthest offset (its extent for the overlap and pipe checks)
     const uint64_t limit = uint64_t(src.GetSize()) * sizeof(T);
+    std::vector<uint64_t> bytes(n);
+    uint64_t reach = 0;
     for (uint64_t i = 0; i < n; ++i) {
-        uint64_t byte = detail::indexed_byte<T>(api, "src", srcBaseAddr, srcOffset.data(), i, limit, file, line);
-        std::memcpy(dst.data() + i, reinterpret_cast<const uint8_t*>(src.data()) + byte, sizeof(T));
+        bytes[i] = detail::indexed_byte<T>(api, "src", srcBaseAddr, srcOffset.data(), i, limit, file, line);
+        reach = std::max(reach, bytes[i] / sizeof(T) + 1);
     }
+    kernelgen::check_vec_operand(api, "src", src, reach, file, line);
+    kernelgen::count_bytes_as_repeats(api, n * sizeof(T));
+    for (uint64_t i = 0; i < n; ++i)
+        std::memcpy(dst.data() + i, reinterpret_cast<const uint8_t*>(src.data()) + bytes[i], sizeof(T));
 }
 
 // ---------------------------------------------------------------- Scatter
@@ -123,16 +128,17 @@ inline void gather_mask(const LocalTensor<T>& dst, const LocalTensor<T>& src0, b
     kernelgen::Lanes l{per, p.repeatTimes, true, uint64_t(p.repeatTimes) * per, {0, 0}};
     auto ss = kernelgen::stride_of<T>(p.src0BlockStride, p.src0RepeatStride);
     kernelgen::check_strided(api, "src0", src0, l, ss, file, line);
-    kernelgen::check_vec_operand(api, "dst", dst, 0, file, line);
+    uint64_t kept = 0;  // dst's extent: the lanes kept
+    for (uint32_t r = 0; r < p.repeatTimes; ++r)
+        for (uint32_t k = 0; k < lanes; ++k) kept += keep(r, k) ? 1 : 0;
+    if (kept > dst.GetSize())
+        kernelgen::failf("count-exceeds-tensor", file, line, "%s: keeps more than the %u elements of dst", api, dst.GetSize());
+    kernelgen::check_vec_operand(api, "dst", dst, kept, file, line);
     kernelgen::count_repeats(api, p.repeatTimes);
     uint64_t n = 0;
     for (uint32_t r = 0; r < p.repeatTimes; ++r)
-        for (uint32_t k = 0; k < lanes; ++k) {
-            if (!keep(r, k)) continue;
-            if (n >= dst.GetSize())
-                kernelgen::failf("count-exceeds-tensor", file, line, "%s: keeps more than the %u elements of dst", api, dst.GetSize());
-            dst.data()[n++] = src0.data()[ss.at(r, k)];
-        }
+        for (uint32_t k = 0; k < lanes; ++k)
+            if (keep(r, k)) dst.data()[n++] = src0.data()[ss.at(r, k)];
     rsvdCnt = n;
 }
 }  // namespace detail

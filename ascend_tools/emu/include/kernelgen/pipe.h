@@ -358,7 +358,8 @@ class TPipe {
         buffers_ = 0;
     }
     void Destroy() {
-        if (ub_.base) kernelgen::pipe_model().remove_region(ub_.base);
+        for (auto* a : {&ub_, &l1_, &l0a_, &l0b_, &l0c_, &bt_})
+            if (a->base) kernelgen::pipe_model().remove_region(a->base);
         auto& b = kernelgen::block();
         if (b.live_pipe == this) b.live_pipe = nullptr;
     }
@@ -403,7 +404,7 @@ class TPipe {
         std::memset(p, 0xFF, n);  // uninitialised on-chip memory reads as NaN / -1, as garbage would
         owned_.emplace_back(p);
         a.base = p;
-        if (&a == &ub_) kernelgen::pipe_model().add_region(p, a.bytes);  // the pipe model tracks UB
+        kernelgen::pipe_model().add_region(p, a.bytes);  // the pipe model tracks every on-chip arena
     }
 
     kernelgen::Arena& arena_for(TPosition p) {

@@ -7,8 +7,14 @@
 // last writer ran on another pipe with no ordering between is `pipe-hazard` (read after write),
 // and so is a write of a byte whose last reader ran on another pipe that nothing orders before
 // the writer (write after read: MTE2 refilling a buffer V still reads, V rewriting a buffer
-// MTE3 still copies out). Scalar reads (GetValue) complete before the scalar unit issues
-// anything else, so they never have a write-after-read hazard.
+// MTE3 still copies out). A write is checked against every read since the bytes' last ordering
+// point: per pipe the last read of each byte is kept (a pipe completes in order, so ordering its
+// last read orders its earlier ones). Scalar reads (GetValue) complete before the scalar unit
+// issues anything else, so they never have a write-after-read hazard.
+//
+// Every on-chip arena is tracked: UB (V, MTE2 in, MTE3 out, S), and the cube path's L1 (MTE2
+// writes from GM, LoadData reads on MTE1), L0A/L0B (LoadData writes on MTE1, or MTE2 from GM;
+// Mmad reads on M), L0C (Mmad writes, and reads when it accumulates, on M; Fixpipe reads on FIX).
 //
 // What orders two pipes (AscendC docs, SetFlag/WaitFlag and the TQue programming model):
 // - SetFlag<SRC_DST>(id) then WaitFlag<SRC_DST>(id): everything SRC issued before the set is
@@ -84,8 +90,7 @@ class PipeModel {
     // An on-chip arena (one per TPipe memory kind) whose bytes are tracked.
     void add_region(const uint8_t* base, uint64_t bytes) {
         flush();  // pending writes point into regions_
-        regions_.push_back(Region{base, bytes, std::vector<uint64_t>(bytes, 0), std::vector<uint16_t>(bytes, 0),
-                                  std::vector<uint64_t>(bytes, 0), std::vector<uint16_t>(bytes, 0)});
+        regions_.push_back(Region{base, bytes, std::vector<uint64_t>(bytes, 0), std::vector<uint16_t>(bytes, 0), {}, {}});
     }
     void remove_region(const uint8_t* base) {
         flush();
@@ -113,17 +118,20 @@ class PipeModel {
         uint64_t end = off + bytes > r->bytes ? r->bytes : off + bytes;
         const Clock& known = clock_[static_cast<size_t>(pipe)];
         if (write) {
-            if (war_enabled()) {
-                uint64_t last = 0;
-                for (uint64_t i = off; i < end; ++i) {
-                    uint64_t s = r->rseq[i];
-                    if (s == last || s == 0 || s == cur_seq_) continue;
-                    last = s;
-                    const Site& rd = sites_[r->rsite[i]];
-                    if (rd.pipe == pipe || known[static_cast<size_t>(rd.pipe)] >= s) continue;
-                    war_hazard(pipe, api, rd, r, i, file, line);
+            // Every reader since the bytes' last ordering point: one per pipe suffices, since a
+            // pipe completes in order (ordering its last read orders its earlier ones).
+            if (war_enabled())
+                for (size_t rp = 0; rp < kPipes; ++rp) {
+                    if (rp == static_cast<size_t>(pipe) || r->rseq[rp].empty()) continue;
+                    uint64_t last = 0;
+                    for (uint64_t i = off; i < end; ++i) {
+                        uint64_t s = r->rseq[rp][i];
+                        if (s == last || s == 0 || s == cur_seq_) continue;
+                        last = s;
+                        if (known[rp] >= s) continue;
+                        war_hazard(pipe, api, sites_[r->rsite[rp][i]], r, rp, i, file, line);
+                    }
                 }
-            }
             pending_writes_.push_back(Write{r, off, end, cur_seq_, site});
             return;
         }
@@ -137,8 +145,13 @@ class PipeModel {
             hazard(pipe, api, w, r, i, file, line);
         }
         if (pipe != Pipe::S) {  // the read stays in flight until something orders it
-            std::fill(r->rseq.begin() + static_cast<long>(off), r->rseq.begin() + static_cast<long>(end), cur_seq_);
-            std::fill(r->rsite.begin() + static_cast<long>(off), r->rsite.begin() + static_cast<long>(end), site);
+            const size_t rp = static_cast<size_t>(pipe);
+            if (r->rseq[rp].empty()) {  // the pipe's first read of this arena
+                r->rseq[rp].assign(r->bytes, 0);
+                r->rsite[rp].assign(r->bytes, 0);
+            }
+            std::fill(r->rseq[rp].begin() + static_cast<long>(off), r->rseq[rp].begin() + static_cast<long>(end), cur_seq_);
+            std::fill(r->rsite[rp].begin() + static_cast<long>(off), r->rsite[rp].begin() + static_cast<long>(end), site);
         }
     }
 
@@ -151,7 +164,8 @@ class PipeModel {
         uint64_t off = static_cast<uint64_t>(static_cast<const uint8_t*>(p) - r->base);
         uint64_t end = off + bytes > r->bytes ? r->bytes : off + bytes;
         std::fill(r->seq.begin() + static_cast<long>(off), r->seq.begin() + static_cast<long>(end), 0);
-        std::fill(r->rseq.begin() + static_cast<long>(off), r->rseq.begin() + static_cast<long>(end), 0);
+        for (auto& rs : r->rseq)
+            if (!rs.empty()) std::fill(rs.begin() + static_cast<long>(off), rs.begin() + static_cast<long>(end), 0);
     }
 
     void set_flag(Pipe src, Pipe dst, int32_t id) {
@@ -216,8 +230,10 @@ class PipeModel {
         uint64_t bytes;
         std::vector<uint64_t> seq;   // sequence number of the last write of each byte (0: none)
         std::vector<uint16_t> site;  // its call site
-        std::vector<uint64_t> rseq;  // sequence number of the last read on a non-scalar pipe (0: none)
-        std::vector<uint16_t> rsite; // its call site
+        // per pipe, the sequence number of its last read of each byte (0: none) and its call
+        // site; allocated when the pipe first reads the arena (S reads are not kept)
+        std::array<std::vector<uint64_t>, kPipes> rseq;
+        std::array<std::vector<uint16_t>, kPipes> rsite;
     };
     struct Write {
         Region* r;
@@ -280,11 +296,12 @@ class PipeModel {
               pipe_name(w.pipe), pipe_name(reader), src, dst, w.line, src, dst);
     }
 
-    [[noreturn]] void war_hazard(Pipe writer, const char* api, const Site& rd, const Region* r, uint64_t at,
+    [[noreturn]] void war_hazard(Pipe writer, const char* api, const Site& rd, const Region* r, size_t rp, uint64_t at,
                                  const char* file, int line) {
+        const std::vector<uint64_t>& rs = r->rseq[rp];
         uint64_t lo = at, hi = at;
-        while (lo > 0 && r->rseq[lo - 1] == r->rseq[at]) --lo;
-        while (hi < r->bytes && r->rseq[hi] == r->rseq[at]) ++hi;
+        while (lo > 0 && rs[lo - 1] == rs[at]) --lo;
+        while (hi < r->bytes && rs[hi] == rs[at]) ++hi;
         const char* src = pipe_short(rd.pipe);
         const char* dst = pipe_short(writer);
         failf("pipe-hazard", file, line,

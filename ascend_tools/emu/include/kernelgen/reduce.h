@@ -54,7 +54,6 @@ inline void reduce_count(const char* api, RedKind kind, const LocalTensor<T>& ds
     check_vec_operand(api, "src", src, n, file, line);
     check_vec_operand(api, "dst", dst, calIndex ? 2 : 1, file, line, sizeof(T));
     if (tmp.valid()) {
-        check_vec_operand(api, "sharedTmpBuffer", tmp, 0, file, line);
         // The work area the API reference gives (as a code comment) for the count form: one
         // partial per started 256-byte repeat (firstMaxRepeat), rounded up to a 32-byte block.
         // ReduceMax/ReduceMin with calIndex need more; this is the floor for all three.
@@ -65,6 +64,7 @@ inline void reduce_count(const char* api, RedKind kind, const LocalTensor<T>& ds
                   "%s over %llu elements needs a sharedTmpBuffer of at least %llu %s elements (one per 256-byte "
                   "repeat, rounded up to 32 bytes); the one passed holds %u",
                   api, (unsigned long long)n, (unsigned long long)need, type_name<T>(), tmp.GetSize());
+        check_vec_operand(api, "sharedTmpBuffer", tmp, need, file, line);  // the part it works in
     }
     count_bytes_as_repeats(api, n * sizeof(T));
     Reducer<T> red{kind};

@@ -4,6 +4,7 @@
 
 #include "device.h"
 #include "dtype_tables.h"
+#include "overlap.h"
 #include "pipe_model.h"
 
 namespace kernelgen {
@@ -278,8 +279,10 @@ inline void check_dtype_support(const char* api, const char* role, const char* f
 
 // Whether a vector operand of this role is written: destinations, outputs, and the scratch
 // buffers high-level APIs fill before reading (a scratch read would be their own write).
+// Scatter's `dstOffset` is an index operand it reads.
 inline bool role_writes(const char* role) {
     static const char* const prefixes[] = {"dst", "output", "sharedTmpBuffer", "row statistics"};
+    if (std::strcmp(role, "dstOffset") == 0) return false;
     for (const char* p : prefixes)
         if (std::strncmp(role, p, std::strlen(p)) == 0) return true;
     return false;
@@ -303,7 +306,9 @@ inline void check_vec_operand(const char* api, const char* role, const AscendC::
     if (need > t.GetSize())
         failf("count-exceeds-tensor", file, line, "%s: needs %llu elements of %s, a LocalTensor<%s> of %u elements", api,
               (unsigned long long)need, role, type_name<T>(), t.GetSize());
-    pipe_model().access(Pipe::V, api, t.data(), need * sizeof(T), role_writes(role), file, line);
+    const bool write = role_writes(role);
+    operand_frame().add(api, role, t.data(), need * sizeof(T), write, t.ub_offset(), file, line);
+    pipe_model().access(Pipe::V, api, t.data(), need * sizeof(T), write, file, line);
 }
 
 }  // namespace kernelgen

@@ -11,21 +11,6 @@ using AscendC::BinaryRepeatParams;
 using AscendC::LocalTensor;
 using AscendC::UnaryRepeatParams;
 
-// Source and destination may share UB only completely (the same start: an in-place op); a
-// partial overlap reads elements the same instruction already overwrote, in an order the
-// documentation leaves undefined.
-template <class T, class U>
-inline void check_overlap(const char* api, const LocalTensor<T>& dst, uint64_t dst_bytes, const char* role,
-                          const LocalTensor<U>& src, uint64_t src_bytes, const char* file, int line) {
-    auto d0 = reinterpret_cast<uintptr_t>(dst.data()), s0 = reinterpret_cast<uintptr_t>(src.data());
-    if (d0 == s0 || dst_bytes == 0 || src_bytes == 0 || d0 + dst_bytes <= s0 || s0 + src_bytes <= d0) return;
-    failf("operand-overlap", file, line,
-          "%s: dst (UB bytes [%llu, %llu)) and %s (UB bytes [%llu, %llu)) overlap partially; source and destination "
-          "may overlap only completely (the same tensor)",
-          api, (unsigned long long)dst.ub_offset(), (unsigned long long)(dst.ub_offset() + dst_bytes), role,
-          (unsigned long long)src.ub_offset(), (unsigned long long)(src.ub_offset() + src_bytes));
-}
-
 template <class T, class Op>
 inline void binary_count(const char* api, const LocalTensor<T>& dst, const LocalTensor<T>& a, const LocalTensor<T>& b,
                          int64_t count, Op op, const char* file, int line) {
@@ -34,8 +19,6 @@ inline void binary_count(const char* api, const LocalTensor<T>& dst, const Local
     check_vec_operand(api, "dst", dst, n, file, line);
     check_vec_operand(api, "src0", a, n, file, line);
     check_vec_operand(api, "src1", b, n, file, line);
-    check_overlap(api, dst, n * sizeof(T), "src0", a, n * sizeof(T), file, line);
-    check_overlap(api, dst, n * sizeof(T), "src1", b, n * sizeof(T), file, line);
     count_bytes_as_repeats(api, n * sizeof(T));
     T* d = dst.data();
     const T *x = a.data(), *y = b.data();
@@ -49,7 +32,6 @@ inline void unary_count(const char* api, const LocalTensor<T>& dst, const LocalT
     uint64_t n = static_cast<uint64_t>(count);
     check_vec_operand(api, "dst", dst, n, file, line);
     check_vec_operand(api, "src", src, n, file, line);
-    check_overlap(api, dst, n * sizeof(T), "src", src, n * sizeof(T), file, line);
     count_bytes_as_repeats(api, n * sizeof(T));
     T* d = dst.data();
     const T* x = src.data();
@@ -142,6 +124,7 @@ inline void binary_mask(const char* api, const LocalTensor<T>& dst, const LocalT
                         const Lanes& l, const BinaryRepeatParams& p, Op op, const char* file, int line) {
     Stride sd = stride_of<T>(p.dstBlkStride, p.dstRepStride), s0 = stride_of<T>(p.src0BlkStride, p.src0RepStride),
            s1 = stride_of<T>(p.src1BlkStride, p.src1RepStride);
+    OverlapCheckedByEngine exact_below;
     check_strided(api, "dst", dst, l, sd, file, line);
     check_strided(api, "src0", a, l, s0, file, line);
     check_strided(api, "src1", b, l, s1, file, line);
@@ -157,6 +140,7 @@ template <class T, class Op>
 inline void unary_mask(const char* api, const LocalTensor<T>& dst, const LocalTensor<T>& src, const Lanes& l,
                        const UnaryRepeatParams& p, Op op, const char* file, int line) {
     Stride sd = stride_of<T>(p.dstBlkStride, p.dstRepStride), ss = stride_of<T>(p.srcBlkStride, p.srcRepStride);
+    OverlapCheckedByEngine exact_below;
     check_strided(api, "dst", dst, l, sd, file, line);
     check_strided(api, "src", src, l, ss, file, line);
     check_mask_overlap(api, dst, sd, "src", src, ss, l, false, file, line);
