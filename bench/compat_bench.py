@@ -37,6 +37,7 @@ DEFAULT_REF = "ref.py"
 # patterns are gcc's wording for each kind of failure (errors.py moves them onto project lines).
 COMPILE_CAUSES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("missing header", re.compile(r"No such file or directory|header .* is not available")),
+    ("undocumented CANN helper", re.compile(r"is not in the AscendC API reference")),
     ("macro redefined", re.compile(r"\bredefined\b|redefinition of '?\w+'? macro")),
     ("unknown name", re.compile(
         r"is not a member of|has no member named|was not declared in this scope"

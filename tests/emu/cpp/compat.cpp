@@ -191,7 +191,11 @@ extern "C" __global__ __aicore__ void cube_matmul(GM_ADDR a, GM_ADDR b, GM_ADDR 
     for (uint16_t fm = 0; fm < M1; ++fm)
         LoadData(a2[fm * K1 * 256], a1, LoadData2DParams(fm, K1, M1, 0, 0, false, 0));
     auto b2 = qb2.AllocTensor<half>();
-    LoadData(b2, b1, LoadData2DParams(0, K1 * N1, 1, 0, 0, true, 0));
+    LoadData2dParams bParams;  // CANN 7.0.0's name of LoadData2DParams, set field by field
+    bParams.repeatTimes = K1 * N1;
+    bParams.srcStride = 1;
+    bParams.ifTranspose = true;
+    LoadData(b2, b1, bParams);
     qa1.FreeTensor(a1);
     qb1.FreeTensor(b1);
 
