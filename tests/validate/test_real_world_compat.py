@@ -213,6 +213,30 @@ def test_vendor_device_header_kernel_utils_h_builds(projects: Path, tmp_path: Pa
     assert report.ok, (report.runtime_errors, report.cases)
 
 
+def test_read_past_the_declared_global_buffer_size_passes_with_a_warning(
+    projects: Path, tmp_path: Path
+) -> None:
+    # apply_rotary_pos_emb_ms sets a one-row SetGlobalBuffer size and reads every row through
+    # it: the NPU does not check the size, so validation passes and the bench shows a warning.
+    p = tmp_path / "launch_fmax"
+    shutil.copytree(projects / "launch_fmax", p)
+    kernel = p / "fmax.cpp"
+    kernel.write_text(
+        kernel.read_text().replace(
+            "yGm.SetGlobalBuffer((__gm__ float*)y + BLOCK_LENGTH * GetBlockIdx(), BLOCK_LENGTH);",
+            "yGm.SetGlobalBuffer((__gm__ float*)y + BLOCK_LENGTH * GetBlockIdx(), 8);",
+        )
+    )
+    report = validate_project(p, p / "ref.py")
+    assert report.ok, (report.runtime_errors, report.cases)
+    line = _line_of(kernel, "DataCopy(yl, yGm")
+    [note] = [n for n in report.notes if "[gm-extent]" in n]
+    assert f"fmax.cpp:{line}: DataCopy(GM->UB) reads elements [0, 256)" in note
+    row = compat_bench.run_project(p, "ascend910b2")
+    assert row.passed and row.lint_errors == 0
+    assert [w.split(":")[0] for w in row.warnings] == ["[gm-extent]"]
+
+
 def test_bench_compat_counts_and_groups_first_failures(projects: Path, capsys) -> None:
     missing = projects / "zz_missing_header"
     if not missing.exists():
