@@ -114,6 +114,11 @@ def test_read_past_the_set_global_buffer_size_inside_the_allocation_is_a_warning
     assert warning["file"].endswith("bugs.cpp")
     assert "elements [0, 512) of a GlobalTensor<float> set with 256 elements" in warning["message"]
     assert "GM buffer 'x' of 4096 bytes" in warning["message"]
+    res = run_program(emu_build("bugs"), ["ok_gm_write_past_extent", "{report}"])
+    assert res.returncode == 0, res.stderr
+    [warning] = res.report["warnings"]
+    assert warning["code"] == "gm-extent"
+    assert "writes elements [16, 80) of a GlobalTensor<float> set with 16" in warning["message"]
 
 
 def test_correct_double_buffered_kernel_runs_and_counts(emu_build, run_program) -> None:
