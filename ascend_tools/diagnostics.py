@@ -33,6 +33,7 @@ class RuleCode(str, Enum):
     MASK_RANGE = "mask-range"
     TENSOR_POSITION = "tensor-position"
     GM_OUT_OF_BOUNDS = "gm-out-of-bounds"
+    GM_EXTENT = "gm-extent"  # past the SetGlobalBuffer size, inside the allocation (warning)
     BLOCK_DIM = "block-dim"
     SINGLE_TPIPE = "single-tpipe"
     CHIP_SUPPORT = "chip-support"

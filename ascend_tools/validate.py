@@ -338,7 +338,11 @@ def validate_project(
         for w in run.report.get("warnings", []):
             if not isinstance(w, dict):
                 continue
-            note = f"emulator warning [{w.get('code', '?')}]: {w.get('message', '')}"
+            where = ""
+            if w.get("file"):
+                file, line = _relative(proj, str(w["file"]), proj.entry.line)
+                where = f"{file}:{line if line is not None else w.get('line', 0)}: "
+            note = f"emulator warning [{w.get('code', '?')}]: {where}{w.get('message', '')}"
             if note not in notes:
                 notes.append(note)
     return ValidationReport(

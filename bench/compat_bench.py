@@ -37,6 +37,7 @@ DEFAULT_REF = "ref.py"
 # patterns are gcc's wording for each kind of failure (errors.py moves them onto project lines).
 COMPILE_CAUSES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("missing header", re.compile(r"No such file or directory|header .* is not available")),
+    ("undocumented CANN helper", re.compile(r"is not in the AscendC API reference")),
     ("macro redefined", re.compile(r"\bredefined\b|redefinition of '?\w+'? macro")),
     ("unknown name", re.compile(
         r"is not a member of|has no member named|was not declared in this scope"
@@ -63,6 +64,9 @@ class ProjectResult(BaseModel):
     stage: str
     cause: str = ""
     first_failure: str = ""
+    warnings: list[str] = Field(default_factory=list)
+    """The emulator's warnings (`[code]: file:line: message`): findings that do not fail the run,
+    such as a read past a SetGlobalBuffer size inside the tensor (`gm-extent`)."""
     seconds: float = 0.0
 
 
@@ -138,6 +142,9 @@ def _input_cause(message: str) -> str:
     return "reference/binding"
 
 
+_WARNING = "emulator warning "  # validate's note prefix for the run report's warnings
+
+
 def run_project(root: Path, chip: str) -> ProjectResult:
     start = time.monotonic()
     own = _config(root).get("lint", {}).get("chip")
@@ -167,6 +174,8 @@ def run_project(root: Path, chip: str) -> ProjectResult:
         else:
             res.compiled = report.compile.ok
             res.passed = report.ok
+            notes = report.notes
+            res.warnings = [n.removeprefix(_WARNING) for n in notes if n.startswith(_WARNING)]
             res.stage, res.cause, res.first_failure = _failure(report)
             if res.stage == "passed":
                 res.cause = ""
@@ -183,6 +192,10 @@ def summarize(rows: list[ProjectResult]) -> dict:
     for r in rows:
         for code, n in r.lint_codes.items():
             lint_codes[code] = lint_codes.get(code, 0) + n
+    warning_codes: dict[str, int] = {}
+    for r in rows:
+        for code in {w.split("]", 1)[0].lstrip("[") for w in r.warnings}:
+            warning_codes[code] = warning_codes.get(code, 0) + 1
     return {
         "projects": len(rows),
         "compiled": sum(r.compiled for r in rows),
@@ -190,6 +203,7 @@ def summarize(rows: list[ProjectResult]) -> dict:
         "lint_clean": sum(r.lint_errors == 0 for r in rows),
         "causes": dict(sorted(causes.items(), key=lambda kv: (-len(kv[1]), kv[0]))),
         "lint_error_codes": dict(sorted(lint_codes.items(), key=lambda kv: -kv[1])),
+        "warning_projects": dict(sorted(warning_codes.items(), key=lambda kv: -kv[1])),
     }
 
 
@@ -206,6 +220,9 @@ def render_text(rows: list[ProjectResult], summary: dict) -> str:
     if summary["lint_error_codes"]:
         lines += ["", "lint errors by code:"]
         lines += [f"  {v:3d}  {k}" for k, v in summary["lint_error_codes"].items()]
+    if summary["warning_projects"]:
+        lines += ["", "projects with emulator warnings, by code:"]
+        lines += [f"  {v:3d}  {k}" for k, v in summary["warning_projects"].items()]
     lines += ["", "per project:"]
     for r in rows:
         state = "PASS" if r.passed else ("compiled" if r.compiled else r.stage)
@@ -213,6 +230,7 @@ def render_text(rows: list[ProjectResult], summary: dict) -> str:
                      f"({r.seconds:.1f} s)")
         if r.first_failure:
             lines.append(f"      {r.first_failure.splitlines()[0][:240]}")
+        lines += [f"      warning {w.splitlines()[0][:232]}" for w in r.warnings]
     return "\n".join(lines)
 
 

@@ -3,13 +3,18 @@
 An error inside an emulator header is moved to the project location that led there (the
 innermost `required from` line in the project, else the `#include` chain), so the developer sees
 it on their call, with the header's message. Unknown-name errors get a hint naming close AscendC
-API names from the API catalog.
+API names from the API catalog; a name that CANN's headers define but the API reference does
+not document (`catalog/tables/vendor_internal.json`) is named with the header the project expected
+it from and a local definition that replaces it.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable
+from functools import cache
+from importlib import resources
 from pathlib import Path
 
 from ascend_tools.catalog import load_catalog
@@ -48,12 +53,54 @@ _UNKNOWN_NAME: tuple[tuple[re.Pattern[str], bool], ...] = (
     (re.compile(r"use of undeclared identifier '(?P<name>\w+)'"), False),
     (re.compile(r"'(?P<name>\w+)' does not name a type"), False),
     (re.compile(r"'(?P<name>\w+)' has not been declared"), False),
+    (re.compile(r"there are no arguments to '(?P<name>\w+)' that depend on a template"), False),
 )
+# gcc's "no matching function" error, with the argument types of the failed call.
+_NO_MATCH = re.compile(
+    r"no matching function for call to '(?:[\w:]*::)?(?P<name>\w+)\((?P<args>[^)]*)\)'"
+)
+
+
+_INTERNAL_HINT = "is not in the AscendC API reference"
+_GCC_GUESS = re.compile(r"; did you mean '[^']*'\?")
+
+
+@cache
+def vendor_internal() -> dict[str, dict]:
+    """The undocumented CANN-internal names by name (`catalog/tables/vendor_internal.json`)."""
+    table = resources.files("ascend_tools.catalog").joinpath("tables/vendor_internal.json")
+    text = table.read_text()
+    return {e["name"]: e for e in json.loads(text)["entries"]}
+
+
+def vendor_internal_hint(message: str) -> str:
+    """`" (X is not in the AscendC API reference: ...)"` when the error is about an undocumented
+    helper of CANN's headers: the emulator defines documented API only, so the fix is a local
+    definition, which the hint gives."""
+    entry = None
+    m = _NO_MATCH.search(message)
+    if m and "LocalTensor" not in m.group("args"):
+        entry = vendor_internal().get(m.group("name"))
+        entry = entry if entry and entry["form"] == "scalar-call" else None
+    if entry is None:
+        name = next((m.group("name") for p, _ in _UNKNOWN_NAME if (m := p.search(message))), None)
+        entry = vendor_internal().get(name) if name else None
+        entry = entry if entry and entry["form"] == "unknown" else None
+    if entry is None:
+        return ""
+    what = entry["name"] + (" on scalars" if entry["form"] == "scalar-call" else "")
+    return (f" ({what} {_INTERNAL_HINT}: CANN's {entry['header']} brings it in "
+            f"from {entry['vendor_file']}, and the emulator implements documented API only. "
+            f"Define it in the project: {entry['replacement']})")
 
 
 def unknown_name_hint(message: str) -> str:
     """`" (did you mean X, Y?)"` for an unknown-name error, from the API catalog; for a real
-    AscendC name the emulator lacks, says so instead (the code is right, the emulator is not)."""
+    AscendC name the emulator lacks, says so instead (the code is right, the emulator is not); for
+    an undocumented CANN-internal helper, names the header it came from (`vendor_internal_hint`)."""
+    internal = vendor_internal_hint(message)
+    if internal:
+        return internal
     for pattern, member in _UNKNOWN_NAME:
         m = pattern.search(message)
         if not m:
@@ -188,11 +235,10 @@ def parse_compiler_output(text: str, locator: Locator, *, failed: bool) -> list[
                 loc, col = ((pick[0], pick[1]), pick[2]) if pick else (locator.fallback, 1)
                 msg = f"{msg} (in {where})"
             is_error = kind != "warning"
-            diags.append(
-                make_diagnostic(
-                    loc, col, msg + (unknown_name_hint(msg) if is_error else ""), is_error
-                )
-            )
+            hint = unknown_name_hint(msg) if is_error else ""
+            if _INTERNAL_HINT in hint:  # gcc's own guess (DivCeil -> Ceil) would mislead
+                msg = _GCC_GUESS.sub("", msg)
+            diags.append(make_diagnostic(loc, col, msg + hint, is_error))
             required, included = [], []
             continue
         linker = _LINKER.search(line)

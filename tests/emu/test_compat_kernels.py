@@ -60,3 +60,14 @@ def test_low_level_cube_path_nd2nz_loaddata_mmad_fixpipe(emu_build, run_program)
     b = torch.randn(64, 48, generator=gen).half()
     y, _ = run(emu_build, run_program, "cube_matmul", torch.cat([a.flatten(), b.flatten()]), b)
     torch.testing.assert_close(y.view(32, 48), a.float() @ b.float(), rtol=1e-5, atol=1e-4)
+
+
+def test_enhanced_transpose_converts_nchw_to_nhwc_and_back(emu_build, run_program) -> None:
+    # #8: grid_sample_ms (ms_custom_ops) calls Transpose with TransposeParamsExt and a
+    # TransposeType; before, 'AscendC::TransposeType' was not declared.
+    x = torch.arange(96, dtype=torch.float32)
+    y, report = run(emu_build, run_program, "transpose_nchw", x, torch.zeros(8))
+    nchw = x.view(2, 3, 1, 16)
+    torch.testing.assert_close(y[:96].view(2, 1, 16, 3), nchw.permute(0, 2, 3, 1))
+    torch.testing.assert_close(y[96:].view(2, 3, 1, 16), nchw)
+    assert report["counters"]["per_block"][0]["vector_repeats"]["Transpose"] == 4  # 384 B twice

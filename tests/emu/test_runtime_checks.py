@@ -30,6 +30,7 @@ CASES = {
     "mask_range": "mask-range",
     "position": "tensor-position",
     "gm_extent": "gm-out-of-bounds",
+    "gm_extent_read_past_allocation": "gm-out-of-bounds",
     "gm_allocation": "gm-out-of-bounds",
     "gm_read_past_pad": "gm-out-of-bounds",
     "gm_scalar_write": "gm-out-of-bounds",
@@ -157,6 +158,26 @@ def test_reading_the_32_byte_padding_of_an_allocation_is_allowed(emu_build, run_
     res = run_program(emu_build("bugs"), ["ok_gm_read_pad", "{report}"])
     assert res.returncode == 0, res.stderr
     assert res.report["errors"] == []
+
+
+def test_read_past_the_set_global_buffer_size_inside_the_allocation_is_a_warning(
+        emu_build, run_program) -> None:
+    # #8: a kernel that reads its own tensor past the size it gave SetGlobalBuffer runs on the
+    # NPU (apply_rotary_pos_emb_ms); the run goes on and the report warns once per call site.
+    res = run_program(emu_build("bugs"), ["ok_gm_read_past_extent", "{report}"])
+    assert res.returncode == 0, res.stderr
+    assert res.report["errors"] == []
+    [warning] = res.report["warnings"]
+    assert warning["code"] == "gm-extent"
+    assert warning["line"] == marker_line("bugs.cpp", "WARN: ok_gm_read_past_extent")
+    assert warning["file"].endswith("bugs.cpp")
+    assert "elements [0, 512) of a GlobalTensor<float> set with 256 elements" in warning["message"]
+    assert "GM buffer 'x' of 4096 bytes" in warning["message"]
+    res = run_program(emu_build("bugs"), ["ok_gm_write_past_extent", "{report}"])
+    assert res.returncode == 0, res.stderr
+    [warning] = res.report["warnings"]
+    assert warning["code"] == "gm-extent"
+    assert "writes elements [16, 80) of a GlobalTensor<float> set with 16" in warning["message"]
 
 
 def test_correct_double_buffered_kernel_runs_and_counts(emu_build, run_program) -> None:

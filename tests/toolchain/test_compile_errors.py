@@ -108,3 +108,19 @@ def test_unknown_names_are_collected_once_in_order() -> None:
     msgs = ["'TRACE_LOG' was not declared in this scope", "'Level' does not name a type",
             "'TRACE_LOG' was not declared in this scope", "expected ';' before '}' token"]
     assert unknown_names(msgs) == ["TRACE_LOG", "Level"]
+
+
+def test_undocumented_cann_helpers_get_their_header_and_a_local_definition() -> None:
+    # vendor_internal.json: named in gcc's undeclared-name forms, and a scalar Ceil(a, b) only
+    # when the call has no LocalTensor (Ceil(dst, src, n) is the documented vector API).
+    offset = unknown_name_hint("'ParamOffset' was not declared in this scope")
+    assert "ParamOffset is not in the AscendC API reference" in offset
+    assert "kernel_operator.h" in offset and "GetBlockIdx()" in offset
+    assert "unlikely is not in" in unknown_name_hint("'unlikely' was not declared in this scope")
+    scalar = "no matching function for call to 'Ceil(uint32_t, const uint32_t&)'"
+    assert "Ceil on scalars is not in" in unknown_name_hint(scalar)
+    vector = "no matching function for call to 'Ceil(AscendC::LocalTensor<float>&, int)'"
+    assert unknown_name_hint(vector) == ""
+    text = "k.cpp:3:5: error: 'AlignUp' was not declared in this scope; did you mean 'Align'?\n"
+    [d] = parse_compiler_output(text, Locator(Path("/p"), ("k.cpp", 1), {}), failed=True)
+    assert "did you mean 'Align'" not in d.message and "AlignUp is not in" in d.message

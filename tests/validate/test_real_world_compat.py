@@ -154,6 +154,89 @@ def test_launch_sample_takes_its_block_count_from_the_launch_and_may_be_named_fm
     assert report.ok, (report.runtime_errors, report.cases)
 
 
+def test_undocumented_cann_helpers_are_named_with_the_header_they_came_from(
+    projects: Path, tmp_path: Path
+) -> None:
+    # DrivingSDK kernels call DivCeil, two-argument Ceil and likely(), which CANN's
+    # kernel_operator.h brings in from internal headers the API reference does not document: the
+    # error says so and gives the local definition, instead of "did you mean Div?".
+    p = tmp_path / "launch_fmax"
+    shutil.copytree(projects / "launch_fmax", p)
+    kernel = p / "fmax.cpp"
+    kernel.write_text(
+        kernel.read_text()
+        .replace(
+            "extern \"C\"",
+            "template <typename T>\n"
+            "__aicore__ inline T Share(T n) { return likely(BLOCK_LENGTH > 0) ? n : 0; }\n"
+            "extern \"C\"",
+        )
+        .replace(
+            "    TPipe pipe;",
+            "    uint32_t blocks = DivCeil(BLOCK_LENGTH, 8);\n"
+            "    uint32_t tiles = Ceil(blocks, uint32_t(4));\n"
+            "    TPipe pipe;",
+        )
+    )
+    report = validate_project(p, p / "ref.py")
+    assert not report.compile.ok
+    found = {}
+    for d in report.compile.diagnostics:
+        for name in ("DivCeil", "Ceil on scalars", "likely"):
+            if f"({name} is not in the AscendC API reference" in d.message:
+                found[name] = (d.line, d.message)
+    assert set(found) == {"DivCeil", "Ceil on scalars", "likely"}, report.compile.diagnostics
+    assert found["DivCeil"][0] == _line_of(kernel, "DivCeil(")
+    assert found["Ceil on scalars"][0] == _line_of(kernel, "Ceil(blocks")
+    for _, message in found.values():
+        assert "CANN's kernel_operator.h brings it in" in message
+        assert "Define it in the project:" in message
+    assert "kernel_utils_ceil_oom_que.h" in found["DivCeil"][1]
+    assert "#define likely(x) __builtin_expect(!!(x), 1)" in found["likely"][1]
+    assert not any("did you mean" in d.message for d in report.compile.diagnostics)
+
+
+def test_vendor_device_header_kernel_utils_h_builds(projects: Path, tmp_path: Path) -> None:
+    # A DrivingSDK kernel includes "kernel_utils.h" (on the vendor's AscendC include path)
+    # and uses nothing undocumented from it: it builds and runs.
+    p = tmp_path / "launch_fmax"
+    shutil.copytree(projects / "launch_fmax", p)
+    kernel = p / "fmax.cpp"
+    kernel.write_text(
+        kernel.read_text().replace(
+            '#include "kernel_operator.h"',
+            '#include "kernel_operator.h"\n#include "kernel_utils.h"',
+        )
+    )
+    report = validate_project(p, p / "ref.py")
+    assert report.compile.ok, [d.message for d in report.compile.diagnostics]
+    assert report.ok, (report.runtime_errors, report.cases)
+
+
+def test_read_past_the_declared_global_buffer_size_passes_with_a_warning(
+    projects: Path, tmp_path: Path
+) -> None:
+    # apply_rotary_pos_emb_ms sets a one-row SetGlobalBuffer size and reads every row through
+    # it: the NPU does not check the size, so validation passes and the bench shows a warning.
+    p = tmp_path / "launch_fmax"
+    shutil.copytree(projects / "launch_fmax", p)
+    kernel = p / "fmax.cpp"
+    kernel.write_text(
+        kernel.read_text().replace(
+            "yGm.SetGlobalBuffer((__gm__ float*)y + BLOCK_LENGTH * GetBlockIdx(), BLOCK_LENGTH);",
+            "yGm.SetGlobalBuffer((__gm__ float*)y + BLOCK_LENGTH * GetBlockIdx(), 8);",
+        )
+    )
+    report = validate_project(p, p / "ref.py")
+    assert report.ok, (report.runtime_errors, report.cases)
+    line = _line_of(kernel, "DataCopy(yl, yGm")
+    [note] = [n for n in report.notes if "[gm-extent]" in n]
+    assert f"fmax.cpp:{line}: DataCopy(GM->UB) reads elements [0, 256)" in note
+    row = compat_bench.run_project(p, "ascend910b2")
+    assert row.passed and row.lint_errors == 0
+    assert [w.split(":")[0] for w in row.warnings] == ["[gm-extent]"]
+
+
 def test_bench_compat_counts_and_groups_first_failures(projects: Path, capsys) -> None:
     missing = projects / "zz_missing_header"
     if not missing.exists():

@@ -476,18 +476,12 @@ void read_file_into(const CaseTensor& t, GmBuffer& buf) {
 }
 
 // ---------------------------------------------------------------- run
-struct Warning {
-    std::string code;
-    std::string message;
-};
-
 class Run {
   public:
     Run(Case c, std::string report) : case_(std::move(c)), report_(std::move(report)) {}
 
     int execute() {
         kernelgen::state().report_path = report_;
-        kernelgen::report_set_field("warnings", "[]");
         for (const auto& t : case_.inputs) inputs_.push_back(load_input(t));
         for (size_t i = 0; i < case_.outputs.size(); ++i) {
             outputs_.emplace_back(case_.outputs[i].bytes(), 0xFF);
@@ -915,14 +909,7 @@ class Run {
         if (!ok) throw HarnessError("output " + t.name + ": short write to " + t.path);
     }
 
-    void warn(const std::string& code, const std::string& message) {
-        warnings_.push_back({code, message});
-        std::string json = json_list(warnings_, [](const Warning& w) {
-            return "{\"code\":" + quoted(w.code) + ",\"message\":" + quoted(w.message) + "}";
-        });
-        kernelgen::report_set_field("warnings", json);
-        std::fprintf(stderr, "[WARNING] %s [%s]\n", message.c_str(), code.c_str());
-    }
+    void warn(const std::string& code, const std::string& message) { kernelgen::warn(code.c_str(), message, "", 0); }
 
     Case case_;
     std::string report_;
@@ -940,7 +927,6 @@ class Run {
     uint64_t user_workspace_ = 0;
     int expected_arity_ = 0;
     std::string arity_rule_;
-    std::vector<Warning> warnings_;
 };
 
 int usage() {

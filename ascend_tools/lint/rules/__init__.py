@@ -54,7 +54,8 @@ RULE_DOCS: dict[str, str] = {
                        "queue position, a TBuf used as a queue",
     "queue-protocol": "AllocTensor/EnQue/DeQue/FreeTensor out of order or missing",
     "queue-depth": "more EnQue in flight than the queue's depth",
-    "gm-out-of-bounds": "a copy past the extent SetGlobalBuffer gave the GlobalTensor",
+    "gm-extent": "a copy past the extent SetGlobalBuffer gave the GlobalTensor "
+    "(a fault only past the allocation)",
     "block-dim": "blockDim outside [1, 65535], or above the core count",
     "single-tpipe": "two TPipes alive at once",
     "l1-overflow": "InitBuffer sizes on A1/B1/C1 (L1) add up to more than the chip's L1 (512 KB "

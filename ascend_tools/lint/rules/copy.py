@@ -196,7 +196,10 @@ def _gm_extent(
     ctx: LintContext, call: Call, dst: TensorRef, src: TensorRef
 ) -> Iterator[Diagnostic]:
     """Rule 14: a copy stays inside the extent SetGlobalBuffer gave its GlobalTensor (checked
-    when the count is exact; the offset may be a range, e.g. over a tile loop)."""
+    when the count is exact; the offset may be a range, e.g. over a tile loop). A copy past it
+    is a `gm-extent` warning, as in the emulator: the NPU does not check the extent, and real
+    kernels move a tensor's later rows through a one-row extent; the fault is past the
+    allocation, which is not known here."""
     g, arg, verb = (dst, call.args[0], "writes") if dst.kind == "global" else (
         (src, call.args[1], "reads") if src.kind == "global" else (None, None, ""))
     if g is None or arg is None or _is_params(ctx, call, call.args[2].expr):
@@ -223,14 +226,13 @@ def _gm_extent(
     start_hi = offset.hi if offset is not None else 0
     if start_hi + count.lo > extent.lo:
         why = "; ".join(x for x in ((offset.why(3) if offset else ""), count.why(2)) if x)
-        # an exact offset surely overflows; a range (a loop, a branch) at its largest
-        # value only, which the code may never reach: a warning
-        sure = offset is None or offset.exact
         yield ctx.diag(
-            RuleCode.GM_OUT_OF_BOUNDS.value, Severity.ERROR if sure else Severity.WARNING, call,
+            RuleCode.GM_EXTENT.value, Severity.WARNING, call,
             f"{call.name} {verb} {arg.text} (offset "
             f"{offset.fmt() if offset is not None else 0}, {count.fmt()} elements) up to element "
             f"{start_hi + count.lo:g}, past the "
             f"{extent.fmt()} elements SetGlobalBuffer gave {var} ({ctx.model.where(setter)})"
-            + (f" ({why})" if why else ""),
+            + (f" ({why})" if why else "")
+            + "; the NPU does not check that size, so this is a fault only past the tensor's "
+            "allocation",
             start=call.abs_name_start, end=call.end)

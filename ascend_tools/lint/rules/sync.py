@@ -94,7 +94,7 @@ def check_pipe_hazards(ctx: LintContext) -> Iterator[Diagnostic]:
                     if write else
                     f"{call.name} reads {var} on PIPE_{pipe}, which {p.name} (line {pline}) "
                     f"wrote on PIPE_{ppipe}, with no {event} between: on the NPU the pipes run "
-                    "concurrently and this reads stale data")
+                    "concurrently, so this can read stale data")
                 yield ctx.diag(
                     RuleCode.PIPE_HAZARD.value, Severity.ERROR if straight else Severity.WARNING,
                     call.args[i],

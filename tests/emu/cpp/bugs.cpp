@@ -273,14 +273,47 @@ static std::map<std::string, Case> cases() {
         DataCopy(t, gx, 64);  // BUG: position
         q.FreeTensor(t);
     }};
-    c["gm_extent"] = {2, [] {
+    c["gm_extent"] = {1, [] {
+        TPipe pipe;
+        TBuf<TPosition::VECOUT> buf;
+        pipe.InitBuffer(buf, 4096);
+        GlobalTensor<float> gy;
+        gy.SetGlobalBuffer((__gm__ float*)g_y + 768, 256);
+        auto t = buf.Get<float>();
+        Duplicate(t, 1.0f, 512);
+        DataCopy(gy, t, 512);  // BUG: gm_extent
+    }};
+    // Reads past the SetGlobalBuffer size, inside x's allocation: a gm-extent warning per call
+    // site (the NPU does not check the size), and the run goes on; likewise a write.
+    c["ok_gm_read_past_extent"] = {2, [] {
         TPipe pipe;
         TBuf<TPosition::VECIN> buf;
         pipe.InitBuffer(buf, 4096);
         GlobalTensor<float> gx;
         gx.SetGlobalBuffer((__gm__ float*)g_x + 256 * GetBlockIdx(), 256);
         auto t = buf.Get<float>();
-        DataCopy(t, gx, 512);  // BUG: gm_extent
+        for (int i = 0; i < 3; ++i) DataCopy(t, gx, 512);  // WARN: ok_gm_read_past_extent
+    }};
+    c["ok_gm_write_past_extent"] = {1, [] {
+        TPipe pipe;
+        TBuf<TPosition::VECOUT> buf;
+        pipe.InitBuffer(buf, 4096);
+        GlobalTensor<float> gy;
+        gy.SetGlobalBuffer((__gm__ float*)g_y, 16);
+        auto t = buf.Get<float>();
+        Duplicate(t, 1.0f, 64);
+        SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+        WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+        DataCopy(gy[16], t, 64);  // WARN: ok_gm_write_past_extent
+    }};
+    c["gm_extent_read_past_allocation"] = {1, [] {
+        TPipe pipe;
+        TBuf<TPosition::VECIN> buf;
+        pipe.InitBuffer(buf, 4096);
+        GlobalTensor<float> gx;
+        gx.SetGlobalBuffer((__gm__ float*)g_x + 896, 128);
+        auto t = buf.Get<float>();
+        DataCopy(t, gx, 256);  // BUG: gm_extent_read_past_allocation
     }};
     c["gm_allocation"] = {1, [] {
         TPipe pipe;
@@ -407,7 +440,7 @@ static std::map<std::string, Case> cases() {
     }};
     c["gm_scalar_write"] = {1, [] {
         GlobalTensor<float> gx;
-        gx.SetGlobalBuffer((__gm__ float*)g_x, 16);
+        gx.SetGlobalBuffer((__gm__ float*)g_x + N - 16, 16);
         gx.SetValue(16, 1.0f);  // BUG: gm_scalar_write
     }};
     c["two_pipes"] = {1, [] {

@@ -191,7 +191,11 @@ extern "C" __global__ __aicore__ void cube_matmul(GM_ADDR a, GM_ADDR b, GM_ADDR 
     for (uint16_t fm = 0; fm < M1; ++fm)
         LoadData(a2[fm * K1 * 256], a1, LoadData2DParams(fm, K1, M1, 0, 0, false, 0));
     auto b2 = qb2.AllocTensor<half>();
-    LoadData(b2, b1, LoadData2DParams(0, K1 * N1, 1, 0, 0, true, 0));
+    LoadData2dParams bParams;  // CANN 7.0.0's name of LoadData2DParams, set field by field
+    bParams.repeatTimes = K1 * N1;
+    bParams.srcStride = 1;
+    bParams.ifTranspose = true;
+    LoadData(b2, b1, bParams);
     qa1.FreeTensor(a1);
     qb1.FreeTensor(b1);
     qa2.EnQue(a2);  // the loads (MTE1) complete before Mmad (M) reads L0A/L0B
@@ -217,6 +221,31 @@ extern "C" __global__ __aicore__ void cube_matmul(GM_ADDR a, GM_ADDR b, GM_ADDR 
     fp.quantPre = QuantMode_t::NoQuant;
     Fixpipe<float, float, CFG_ROW_MAJOR>(gc, c1, fp);
     qc1.FreeTensor(c1);
+}
+
+// The enhanced Transpose as ms_custom_ops' grid_sample_ms calls it: uint32_t views of float data,
+// the parameters as a braced list, the source's bytes passed as sharedTmpBuffer. y holds x
+// [2, 3, 1, 16] as NHWC, then that converted back to NCHW.
+extern "C" __global__ __aicore__ void transpose_nchw(GM_ADDR x, GM_ADDR y) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 3 * 512);
+    LocalTensor<float> src = buf.GetWithOffset<float>(96, 0);
+    LocalTensor<float> nhwc = buf.GetWithOffset<float>(96, 512);
+    LocalTensor<float> back = buf.GetWithOffset<float>(96, 1024);
+    GlobalTensor<float> gx, gy;
+    gx.SetGlobalBuffer((__gm__ float*)x, 96);
+    gy.SetGlobalBuffer((__gm__ float*)y, 192);
+    DataCopy(src, gx, 96);
+    SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    AscendC::Transpose<uint32_t>(nhwc.ReinterpretCast<uint32_t>(), src.ReinterpretCast<uint32_t>(),
+                                 src.ReinterpretCast<uint8_t>(), {2, 3, 1, 16, AscendC::TransposeType::TRANSPOSE_NCHW2NHWC});
+    Transpose(back, nhwc, nhwc.ReinterpretCast<uint8_t>(), TransposeParamsExt(2, 3, 1, 16, TransposeType::TRANSPOSE_NHWC2NCHW));
+    SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    DataCopy(gy, nhwc, 96);
+    DataCopy(gy[96], back, 96);
 }
 
 static std::vector<uint8_t> slice(const std::vector<uint8_t>& v, size_t from, size_t n) {
@@ -251,6 +280,10 @@ int main(int argc, char** argv) {
         tio::Gm ga(slice(a, 0, 32 * 64 * 2), "a"), gb(slice(a, 32 * 64 * 2, 64 * 48 * 2), "b"), gc(32 * 48 * 4, "c");
         tio::run(1, argv[5], [&] { cube_matmul(ga.addr(), gb.addr(), gc.addr()); });
         tio::write_bytes(argv[4], gc.bytes.data(), gc.bytes.size());
+    } else if (c == "transpose_nchw") {
+        tio::Gm x(a, "x"), y(192 * 4, "y");
+        tio::run(1, argv[5], [&] { transpose_nchw(x.addr(), y.addr()); });
+        tio::write_bytes(argv[4], y.bytes.data(), y.bytes.size());
     } else {
         std::fprintf(stderr, "unknown case %s\n", argv[1]);
         return 2;

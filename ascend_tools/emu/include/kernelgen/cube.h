@@ -32,6 +32,10 @@ struct LoadData2DParams {
         : startIndex(start), repeatTimes(repeat), srcStride(srcStrideIn), sid(sidIn), dstGap(dstGapIn),
           ifTranspose(transpose), addrMode(addrModeIn) {}
 };
+// The CANN 7.0.0 API reference names the same structure LoadData2dParams (LoadData, table 2:
+// startIndex, repeatTimes, srcStride, sid, dstGap, ifTranspose, addrMode); kernels of that
+// release use the name.
+using LoadData2dParams = LoadData2DParams;
 
 struct MmadParams {
     uint16_t m = 0, n = 0, k = 0;

@@ -239,6 +239,79 @@ inline void Transpose(const LocalTensor<T>& dst, const LocalTensor<T>& src, KG_L
         for (int j = 0; j < 16; ++j) dst.data()[j * 16 + i] = tmp[i * 16 + j];
 }
 
+// The enhanced Transpose's layouts (API reference, Transpose, table 3). Only TRANSPOSE_ND2ND_B16,
+// TRANSPOSE_NCHW2NHWC and TRANSPOSE_NHWC2NCHW are supported; the NZ/ND ones are reserved.
+enum class TransposeType : uint8_t {
+    TRANSPOSE_TYPE_NONE,
+    TRANSPOSE_NZ2ND_0213,
+    TRANSPOSE_NZ2NZ_0213,
+    TRANSPOSE_NZ2NZ_012_WITH_N,
+    TRANSPOSE_NZ2ND_012_WITH_N,
+    TRANSPOSE_NZ2ND_012_WITHOUT_N,
+    TRANSPOSE_NZ2NZ_012_WITHOUT_N,
+    TRANSPOSE_ND2ND_ONLY,
+    TRANSPOSE_ND_UB_GM,
+    TRANSPOSE_GRAD_ND_UB_GM,
+    TRANSPOSE_ND2ND_B16,
+    TRANSPOSE_NCHW2NHWC,
+    TRANSPOSE_NHWC2NCHW,
+};
+
+struct TransposeParamsExt {
+    uint16_t nSize = 0;
+    uint16_t cSize = 0;
+    uint16_t hSize = 0;
+    uint16_t wSize = 0;
+    TransposeType transposeType = TransposeType::TRANSPOSE_ND2ND_B16;
+    TransposeParamsExt() = default;
+    TransposeParamsExt(uint16_t n, uint16_t c, uint16_t h, uint16_t w, TransposeType type)
+        : nSize(n), cSize(c), hSize(h), wSize(w), transposeType(type) {}
+};
+
+// Enhanced Transpose: TRANSPOSE_ND2ND_B16 is the 16 x 16 transpose of uint16_t; NCHW2NHWC and
+// NHWC2NCHW convert an [N, C, H, W] tensor to [N, H, W, C] and back, for 1-, 2- and 4-byte types,
+// with dst and src apart (the API reference allows no reuse there). sharedTmpBuffer's size is not
+// checked: the reference gives it per product, and some need none (real kernels pass src).
+template <class T>
+inline void Transpose(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint8_t>& sharedTmpBuffer,
+                      const TransposeParamsExt& p, KG_LOC) {
+    const char* api = "Transpose";
+    if (p.transposeType == TransposeType::TRANSPOSE_ND2ND_B16) {
+        if (!std::is_same_v<T, uint16_t>)
+            kernelgen::failf("dtype-support", file, line,
+                             "%s with TRANSPOSE_ND2ND_B16 takes uint16_t; %s given (documented element types)", api,
+                             kernelgen::type_name<T>());
+        if constexpr (sizeof(T) == 2) Transpose(dst, src, file, line);
+        return;
+    }
+    bool to_nhwc = p.transposeType == TransposeType::TRANSPOSE_NCHW2NHWC;
+    if (!to_nhwc && p.transposeType != TransposeType::TRANSPOSE_NHWC2NCHW)
+        kernelgen::failf("param-range", file, line,
+                         "%s: transposeType %d is reserved; the documented ones are TRANSPOSE_ND2ND_B16, "
+                         "TRANSPOSE_NCHW2NHWC and TRANSPOSE_NHWC2NCHW",
+                         api, static_cast<int>(p.transposeType));
+    static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4, "Transpose (NCHW/NHWC) takes 1-, 2- or 4-byte types");
+    uint64_t n = p.nSize, c = p.cSize, hw = uint64_t(p.hSize) * p.wSize, total = n * c * hw;
+    kernelgen::check_vec_operand(api, "src", src, total, file, line);
+    kernelgen::check_vec_operand(api, "sharedTmpBuffer", sharedTmpBuffer, 0, file, line);
+    kernelgen::check_vec_operand(api, "dst", dst, total, file, line);
+    const T* s = src.data();
+    T* d = dst.data();
+    if (total && d < s + total && s < d + total)
+        kernelgen::failf("operand-overlap", file, line,
+                         "%s: dst and src overlap; TRANSPOSE_NCHW2NHWC/NHWC2NCHW do not allow reusing src as dst", api);
+    kernelgen::count_bytes_as_repeats(api, total * sizeof(T));
+    for (uint64_t b = 0; b < n; ++b)
+        for (uint64_t ch = 0; ch < c; ++ch)
+            for (uint64_t i = 0; i < hw; ++i) {
+                uint64_t nchw = (b * c + ch) * hw + i, nhwc = (b * hw + i) * c + ch;
+                if (to_nhwc)
+                    d[nhwc] = s[nchw];
+                else
+                    d[nchw] = s[nhwc];
+            }
+}
+
 // numpy-style broadcast of src (a 1 on the broadcast axis) to dst's shape, for dim 1 or 2.
 template <class T, int32_t dim, int32_t axis, bool isReuseSource = false>
 inline void BroadCast(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t dstShape[dim],

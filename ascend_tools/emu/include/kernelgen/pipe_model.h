@@ -289,7 +289,7 @@ class PipeModel {
         const char* dst = pipe_short(reader);
         failf("pipe-hazard", file, line,
               "%s on %s reads on-chip bytes [%llu, %llu) that %s on %s (line %d) wrote, with nothing ordering %s "
-              "before %s in between: on the NPU the pipes run concurrently and this reads stale data; add "
+              "before %s in between: on the NPU the pipes run concurrently, so this can read stale data; add "
               "SetFlag<HardEvent::%s_%s>(id) after line %d and WaitFlag<HardEvent::%s_%s>(id) before this call "
               "(or pass the tensor through a queue: EnQue/DeQue)",
               api, pipe_name(reader), (unsigned long long)lo, (unsigned long long)hi, w.api, pipe_name(w.pipe), w.line,

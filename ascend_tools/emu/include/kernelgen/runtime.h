@@ -120,6 +120,7 @@ struct RunState {
     std::string report_path;
     std::vector<CoreCounters> counters;               // one per block of the current launch
     std::vector<ErrorRecord> errors;
+    std::vector<ErrorRecord> warnings;                // findings that do not stop the run
     std::vector<std::pair<std::string, std::string>> fields;  // extra report fields: name, raw JSON
     uint32_t block_dim = 0;
 };
@@ -157,12 +158,14 @@ inline std::string report_json(const char* status) {
     o << "{\"status\":\"" << status << "\",\"block_dim\":" << s.block_dim << ",\"chip\":\""
       << json_escape(chip().name) << "\"";
     for (const auto& [name, raw] : s.fields) o << ",\"" << json_escape(name) << "\":" << raw;
-    o << ",\"errors\":[";
-    for (size_t i = 0; i < s.errors.size(); ++i) {
-        const auto& e = s.errors[i];
-        o << (i ? "," : "") << "{\"code\":\"" << json_escape(e.code) << "\",\"message\":\""
-          << json_escape(e.message) << "\",\"file\":\"" << json_escape(e.file)
-          << "\",\"line\":" << e.line << ",\"block\":" << e.block << "}";
+    for (const auto* list : {&s.errors, &s.warnings}) {
+        o << (list == &s.errors ? ",\"errors\":[" : "],\"warnings\":[");
+        for (size_t i = 0; i < list->size(); ++i) {
+            const auto& e = (*list)[i];
+            o << (i ? "," : "") << "{\"code\":\"" << json_escape(e.code) << "\",\"message\":\""
+              << json_escape(e.message) << "\",\"file\":\"" << json_escape(e.file)
+              << "\",\"line\":" << e.line << ",\"block\":" << e.block << "}";
+        }
     }
     o << "],\"counters\":{\"per_block\":[";
     CoreCounters total;
@@ -212,6 +215,21 @@ constexpr int kRuleFailureExit = 3;
     write_report("error");
     std::fflush(nullptr);
     _exit(kRuleFailureExit);
+}
+
+// Records a finding that does not stop the run (the report's `warnings`), once per rule and
+// call site: a loop repeating it adds nothing. file "" for run-level warnings (the harness).
+inline void warn(const char* code, const std::string& message, const char* file, int line) {
+    auto& s = state();
+    std::string where = file ? file : "";
+    for (const auto& w : s.warnings)
+        if (w.code == code && w.file == where && w.line == line && (!where.empty() || w.message == message)) return;
+    s.warnings.push_back(ErrorRecord{code, message, where, line, t_block_idx});
+    if (where.empty())
+        std::fprintf(stderr, "[WARNING] %s [%s]\n", message.c_str(), code);
+    else
+        std::fprintf(stderr, "[WARNING][Block_%d][%s:%d] %s [%s]\n", t_block_idx, where.c_str(), line,
+                     message.c_str(), code);
 }
 
 // ---------------------------------------------------------------- GM allocation registry
