@@ -11,7 +11,7 @@ class Model(nn.Module):
 
 
 def get_inputs():
-    return [torch.randn(2, 3, 77, 64), torch.randn(2, 3, 45, 64), torch.randn(2, 3, 45, 64)]
+    return [torch.randn(2, 3, 77, 64), torch.randn(2, 3, 129, 64), torch.randn(2, 3, 129, 64)]
 
 
 def get_init_inputs():

@@ -151,12 +151,6 @@ def _check_mask(g: CapturedGraph, m: int, out_shape: list[int], q_dtype: str) ->
 def _sdpa_plan(g: CapturedGraph, chip: Chip | None) -> AttnPlan:
     nodes = [n for n in g.eager_nodes if n.target not in PASS_OPS]
     sdpa = [n for n in nodes if n.target == SDPA]
-    if len(sdpa) != 1 or len(nodes) != 1:
-        other = sorted({n.target for n in nodes if n.target != SDPA})
-        raise PlanError(
-            "scaled_dot_product_attention with other ops in the forward "
-            f"({', '.join(other) or 'several attentions'}) is not fused: one attention only"
-        )
     n = sdpa[0]
     names = g.input_names()
     pos = ["query", "key", "value", "attn_mask", "dropout_p", "is_causal"]
@@ -170,6 +164,12 @@ def _sdpa_plan(g: CapturedGraph, chip: Chip | None) -> AttnPlan:
                 "must be model inputs (projections are not fused)"
             )
         idx[role] = names.index(r.ref)
+    if len(sdpa) != 1 or len(nodes) != 1:
+        other = sorted({n.target for n in nodes if n.target != SDPA})
+        raise PlanError(
+            "scaled_dot_product_attention with other ops in the forward "
+            f"({', '.join(other) or 'several attentions'}) is not fused: one attention only"
+        )
     if float(a.get("dropout_p") or 0.0) != 0.0:
         raise PlanError("scaled_dot_product_attention with dropout_p > 0 is not covered")
     if a.get("enable_gqa"):
@@ -321,6 +321,24 @@ def _ops_plan(g: CapturedGraph, chip: Chip | None) -> AttnPlan:
                     "-inf (float('-inf'))"
                 )
             mask, kind = names.index(m.ref), "drop"
+        elif n.target == "aten.where.self" and mask is None:
+            # masked_fill(mask, -inf) exports as where(mask, -inf, s); where(mask, s, -inf) keeps.
+            m, a, b = n.args[:3]
+            fill = b if isinstance(a, NodeRef) and a.ref == cur.name else a
+            src = g.node(fill.ref) if isinstance(fill, NodeRef) else None
+            if (
+                not isinstance(m, NodeRef)
+                or m.ref not in names
+                or src is None
+                or src.target != "aten.scalar_tensor.default"
+                or _scalar(src.args[0]) != -math.inf
+            ):
+                raise PlanError(
+                    "where/masked_fill on the scores is fused only with a model-input bool mask "
+                    "and -inf (float('-inf'))"
+                )
+            chain.add(src.name)
+            mask, kind = names.index(m.ref), ("keep" if fill is b else "drop")
         elif n.target == "aten._softmax.default":
             rank = len(n.shape or [])
             if int(n.args[1]) % max(rank, 1) != rank - 1:  # type: ignore[arg-type]
