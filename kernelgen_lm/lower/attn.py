@@ -22,8 +22,9 @@ from kernelgen_lm.plan.attn import AttnPlan
 
 ALIGN = 16  # cube fractal edge: the Matmul base blocks are whole fractals
 # (BQ, BK) candidates, largest first: BK = 128 keys fills a 256-byte float repeat twice per row;
-# causal kernels need BK = BQ (the diagonal block's triangle is one fixed tile).
-BLOCKS = ((128, 128), (64, 128), (64, 64), (32, 128), (32, 64), (16, 64), (16, 16))
+# causal kernels need BK = BQ (the diagonal block's triangle is one fixed tile, built a 64-lane
+# repeat at a time, so BK is a multiple of 64).
+BLOCKS = ((128, 128), (64, 128), (64, 64), (32, 128), (32, 64), (16, 64))
 # UB kept free of the kernel's buffers (the Matmul API's own UB use on the AIV side).
 UB_MARGIN = 16 * 1024
 # Added to masked scores: exp(x - max) underflows to exactly 0 for it, and unlike -inf it never
@@ -297,13 +298,18 @@ class AttnEmitter:
                 f"        pipe->InitBuffer(triBuf, {bufs['tri']});",
                 "        tri = triBuf.Get<float>();",
                 "        // The diagonal block's causal triangle (BQ = BK): key c > row r masked.",
+                "        // Per row and 64-lane repeat one bit-mask Duplicate of the lanes past r.",
+                "        Duplicate(tri, 0.0f, BQ * BK);",
                 "        for (uint32_t r = 0; r < BQ; ++r) {",
-                "            for (uint32_t c = 0; c < BK; ++c) {",
-                f"                tri.SetValue(r * BK + c, c > r ? {MASKED} : 0.0f);",
+                "            for (uint32_t j = 0; j < BK; j += 64) {",
+                "                if (r + 1 >= j + 64) {",
+                "                    continue;  // every lane of this repeat is at or before r",
+                "                }",
+                "                uint32_t lo = r + 1 > j ? r + 1 - j : 0;  // first masked lane",
+                "                uint64_t bits[2] = {lo == 0 ? ~0ULL : ~((1ULL << lo) - 1), 0};",
+                f"                Duplicate(tri[r * BK + j], {MASKED}, bits, 1, 1, 8);",
                 "            }",
                 "        }",
-                "        SetFlag<HardEvent::S_V>(EVENT_ID0);",
-                "        WaitFlag<HardEvent::S_V>(EVENT_ID0);",
             ]
         L += ["    }", ""]
         # ---- Process
