@@ -130,17 +130,15 @@ def _check_inputs(g: CapturedGraph, q: int, k: int, v: int, k_trans: bool, chip:
             raise PlanError(f"{chip.name} has no DataCopyPad: odd attention blocks are not lowered")
 
 
-def _check_mask(g: CapturedGraph, m: int, out_shape: list[int], q_dtype: str) -> None:
+def _check_mask(g: CapturedGraph, m: int, out_shape: list[int]) -> None:
+    """The mask broadcasts right-aligned to the scores [*batch, Sq, Sk] and carries the key
+    axis itself (its rows are copied into UB as they lie in GM)."""
     t = g.inputs[m]
     if len(t.shape) > len(out_shape) or any(
         s not in (1, o) for s, o in zip(reversed(t.shape), reversed(out_shape), strict=False)
     ):
         raise PlanError(f"attention mask {t.name}{t.shape} does not broadcast to the scores")
-    if (
-        len(t.shape) < 1
-        or t.shape[-1] != out_shape[-1]
-        or (out_shape[-1] == 1 and len(t.shape) < 1)
-    ):
+    if len(t.shape) < 1 or t.shape[-1] != out_shape[-1]:
         raise PlanError(
             f"attention mask {t.name}{t.shape} broadcast along the key axis is not covered"
         )
@@ -187,7 +185,7 @@ def _sdpa_plan(g: CapturedGraph, chip: Chip | None) -> AttnPlan:
         if not isinstance(m, NodeRef) or m.ref not in names:
             raise PlanError("an attention mask computed in the forward is not covered")
         mask = names.index(m.ref)
-        _check_mask(g, mask, [*Q.shape[:-1], K.shape[-2]], Q.dtype)
+        _check_mask(g, mask, [*Q.shape[:-1], K.shape[-2]])
         kind = "keep" if g.inputs[mask].dtype == "bool" else "add"
     return AttnPlan(
         op_name=g.op_name,
@@ -380,7 +378,7 @@ def _ops_plan(g: CapturedGraph, chip: Chip | None) -> AttnPlan:
     Q, V = g.inputs[q], g.inputs[v]
     sk = V.shape[-2]
     if mask is not None:
-        _check_mask(g, mask, [*Q.shape[:-1], sk], Q.dtype)
+        _check_mask(g, mask, [*Q.shape[:-1], sk])
         if kind == "add" and g.inputs[mask].dtype == "bool":
             raise PlanError("a bool tensor added to the scores is not a mask")
         if kind == "drop" and g.inputs[mask].dtype != "bool":
