@@ -41,6 +41,7 @@ PASS_OPS = ("aten._assert_tensor_metadata.default", "aten.alias.default")
 # Scalar scaling the scores (or Q, or K) may pass through.
 SCALE_OPS = ("aten.mul.Tensor", "aten.mul.Scalar", "aten.div.Tensor", "aten.div.Scalar")
 MaskKind = Literal["add", "keep", "drop"]
+NOT_OPS = ("aten.logical_not.default", "aten.bitwise_not.default")
 
 
 class AttnPlan(BaseModel):
@@ -272,6 +273,38 @@ def _trace(
         ref = node.args[0] if node.args else None
 
 
+def _bool_mask(g: CapturedGraph, ref: object, chain: set[str]) -> tuple[int, bool]:
+    """The bool model input a score mask comes from and whether it arrives inverted: the input
+    itself, `~m` / `logical_not(m)`, `m == 0` / `m == False` (inverted) or `m != 0`."""
+    names = g.input_names()
+    inverted = False
+    while isinstance(ref, NodeRef) and ref.ref not in names:
+        node = g.node(ref.ref)
+        if node is None:
+            break
+        c = _scalar(node.args[1]) if len(node.args) > 1 else None
+        if node.target in NOT_OPS or (node.target == "aten.eq.Scalar" and c == 0.0):
+            inverted = not inverted
+        elif node.target == "aten.ne.Scalar" and c == 0.0:
+            pass
+        else:
+            break
+        chain.add(node.name)
+        ref = node.args[0]
+    if not isinstance(ref, NodeRef) or ref.ref not in names:
+        raise PlanError(
+            "a mask on the scores must be a bool model input (or ~mask, mask == 0, mask != 0 "
+            "of one): masks computed otherwise are not fused"
+        )
+    idx = names.index(ref.ref)
+    if g.inputs[idx].dtype != "bool":
+        raise PlanError(
+            f"masked_fill/where mask {g.inputs[idx].name} is {g.inputs[idx].dtype}: only bool "
+            "masks are fused (add a float mask to the scores instead)"
+        )
+    return idx, inverted
+
+
 def _ops_plan(g: CapturedGraph, chip: Chip | None) -> AttnPlan:
     cores = [n for n in g.nodes if n.target in CORE_OPS]
     if len(cores) != 2 or any(n.target == "aten.addmm.default" for n in cores):
@@ -312,31 +345,24 @@ def _ops_plan(g: CapturedGraph, chip: Chip | None) -> AttnPlan:
                 raise PlanError("only a model input is added to the scores (an additive mask)")
             mask, kind = names.index(other[0].ref), "add"
         elif n.target == "aten.masked_fill.Scalar" and mask is None:
-            m, val = n.args[1], _scalar(n.args[2])
-            if not isinstance(m, NodeRef) or m.ref not in names or val != -math.inf:
-                raise PlanError(
-                    "masked_fill on the scores is fused only with a model-input bool mask and "
-                    "-inf (float('-inf'))"
-                )
-            mask, kind = names.index(m.ref), "drop"
+            src, inverted = _bool_mask(g, n.args[1], chain)
+            if _scalar(n.args[2]) != -math.inf:
+                raise PlanError("masked_fill on the scores is fused only with -inf")
+            mask, kind = src, ("keep" if inverted else "drop")
         elif n.target == "aten.where.self" and mask is None:
             # masked_fill(mask, -inf) exports as where(mask, -inf, s); where(mask, s, -inf) keeps.
             m, a, b = n.args[:3]
             fill = b if isinstance(a, NodeRef) and a.ref == cur.name else a
             src = g.node(fill.ref) if isinstance(fill, NodeRef) else None
             if (
-                not isinstance(m, NodeRef)
-                or m.ref not in names
-                or src is None
+                src is None
                 or src.target != "aten.scalar_tensor.default"
                 or _scalar(src.args[0]) != -math.inf
             ):
-                raise PlanError(
-                    "where/masked_fill on the scores is fused only with a model-input bool mask "
-                    "and -inf (float('-inf'))"
-                )
+                raise PlanError("where/masked_fill on the scores is fused only with -inf")
             chain.add(src.name)
-            mask, kind = names.index(m.ref), ("keep" if fill is b else "drop")
+            idx, inverted = _bool_mask(g, m, chain)
+            mask, kind = idx, ("keep" if (fill is b) != inverted else "drop")
         elif n.target == "aten._softmax.default":
             rank = len(n.shape or [])
             if int(n.args[1]) % max(rank, 1) != rank - 1:  # type: ignore[arg-type]

@@ -135,6 +135,13 @@ def test_scales_and_masks_are_read_from_either_form(tmp_path: Path) -> None:
     assert p.mask_kind == "drop" and p.scale == 1.0
     p = plan_of(
         tmp_path,
+        "return torch.softmax((q @ k.mT).masked_fill(~(m == 0), float('-inf')), -1) @ v",
+        bool_in,
+        "q, k, v, m",
+    )
+    assert p.mask_kind == "drop" and p.mask == 3  # two inversions: True is masked
+    p = plan_of(
+        tmp_path,
         "return F.scaled_dot_product_attention(q, k, v, attn_mask=m, scale=0.3)",
         bool_in,
         "q, k, v, m",
@@ -167,6 +174,11 @@ REFUSED = {
         "other than the last",
     ),
     "residual after": ("return torch.softmax(q @ k.mT, -1) @ v + q", None, "after the attention"),
+    "float masked_fill": (
+        "return torch.softmax((q @ k.mT).masked_fill(m == 0, float('-inf')), -1) @ v",
+        QKV + ", torch.randn(19, 23)",
+        "only bool masks are fused",
+    ),
     "op on the scores": ("return torch.softmax(torch.tanh(q @ k.mT), -1) @ v", None, "not fused"),
     "value transposed": (
         "return torch.softmax(q @ k.mT, -1) @ v.mT",
@@ -184,8 +196,10 @@ REFUSED = {
 @pytest.mark.parametrize("case", sorted(REFUSED))
 def test_unsupported_forms_are_refused_with_the_reason(case: str, tmp_path: Path) -> None:
     body, inputs, text = REFUSED[case]
+    inputs = inputs or QKV
+    args = "q, k, v, m" if inputs.count("torch.") == 4 else "q, k, v"
     with pytest.raises(PlanError, match=text):
-        plan_of(tmp_path, body, inputs or QKV)
+        plan_of(tmp_path, body, inputs, args)
 
 
 def test_masks_broadcast_along_keys_are_refused(tmp_path: Path) -> None:
