@@ -18,6 +18,13 @@ from typing import Any
 
 from ascend_tools.chips import Chip
 from kernelgen_lm.capture import CapturedGraph
+from kernelgen_lm.plan.attn import (
+    AttnPlan,
+    attn_text,
+    attn_variants,
+    build_attn_plan,
+    is_attn_graph,
+)
 from kernelgen_lm.plan.build import PlanError, build_plan
 from kernelgen_lm.plan.ir import KernelPlan, plan_text
 from kernelgen_lm.plan.matmul import (
@@ -30,7 +37,7 @@ from kernelgen_lm.plan.matmul import (
 from kernelgen_lm.plan.move import MovePlan, build_move_plan, is_move_graph, move_text
 from kernelgen_lm.plan.window import WindowPlan, build_window_plan, window_text
 
-AnyPlan = KernelPlan | WindowPlan | MatmulPlan | MovePlan
+AnyPlan = KernelPlan | WindowPlan | MatmulPlan | MovePlan | AttnPlan
 Variants = list[list[list[int]]]
 
 
@@ -52,6 +59,16 @@ class Family:
 
 
 FAMILIES: list[Family] = [
+    # Before matmul, which claims any graph with a product: attention has two.
+    Family(
+        "attn",
+        AttnPlan,
+        build_attn_plan,
+        attn_text,
+        "write_attn_project",
+        claims=is_attn_graph,
+        variants=attn_variants,
+    ),
     Family(
         "matmul",
         MatmulPlan,

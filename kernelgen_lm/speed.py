@@ -21,6 +21,10 @@ like with like. Assumptions (a MODEL, not a measurement; every figure printed sa
 - a matrix product (`MATMUL_K`) runs on the cube cores: its MACs (result elements x K) at the
   chip's cube rate, spread over all cube cores (at most one block per 16 x 16 result fractal),
   each operand read once (no re-reads across blocks: this favours eager).
+- `scaled_dot_product_attention` (`ATTENTION_OPS`) is three launches, as an unfused eager
+  attention runs it: Q K^T on the cube with the scores written to GM, softmax over the scores
+  (scale and mask applied in the same pass, reading the mask once), P V on the cube reading the
+  scores back. torch_npu's fused attention kernels (npu_fusion_attention) are not modelled;
 - a contiguous copy (`contiguous`, `clone`) of a strided view (transpose, slice), or such a
   view returned as the output (the caller gets a strided view; the kernel writes the contiguous
   result), is one copy launch (`STRIDED_VIEWS`).
@@ -181,6 +185,8 @@ MATMUL_K: dict[str, int] = {
     "aten.baddbmm.default": 1,
 }
 FRACTAL = 16 * 16  # result elements of one cube fractal
+# Attention ops of the eager graph, priced as matmul + softmax + matmul (`_attention_ops`).
+ATTENTION_OPS = ("aten.scaled_dot_product_attention.default",)
 # Views whose contiguous copy is a real eager kernel (a strided read).
 STRIDED_VIEWS = (
     "aten.transpose.int",
@@ -294,6 +300,51 @@ def _matmul_op(node: OpNode, graph: CapturedGraph, chip: Chip, gm_bytes: int) ->
     return EagerOp(target=node.target, api="Matmul", gm_bytes=gm_bytes, total_us=cost.total_us)
 
 
+def _cube_launch(target: str, out: int, k: int, fp32: bool, gm_bytes: int, chip: Chip) -> EagerOp:
+    """One eager product of `out` result elements and reduction length `k` on the cube cores
+    (spread as `_matmul_op` spreads them)."""
+    key = "cube_macs_fp32" if fp32 else "cube_macs"
+    blocks = min(max(1, chip.cube_cores), max(1, math.ceil(out / FRACTAL)))
+    counters = even_counters(gm_bytes, {}, blocks)
+    for b in counters["per_block"]:
+        b[key] = out * k / blocks
+    cost = kernel_time(counters, chip)
+    return EagerOp(target=target, api="Matmul", gm_bytes=gm_bytes, total_us=cost.total_us)
+
+
+def _attention_ops(node: OpNode, graph: CapturedGraph, chip: Chip) -> list[EagerOp] | None:
+    """SDPA as eager attention without a fused kernel: S = Q K^T to GM, softmax(S * scale +
+    mask) in GM, O = P V. None when the operand shapes are unknown."""
+    shapes, dtypes = _shapes(graph), _dtypes(graph)
+    refs = [a.ref if isinstance(a, NodeRef) else None for a in node.args[:4]]
+    if len(refs) < 3 or any(r not in shapes for r in refs[:3]):
+        return None
+    q, k, v = (shapes[r] for r in refs[:3])  # type: ignore[index]
+    if min(len(q), len(k), len(v)) < 2:
+        return None
+    size = get_dtype(dtypes.get(refs[0] or "", "float32")).size
+    fp32 = dtypes.get(refs[0] or "") == "float32"
+    batch = math.prod(q[:-2])
+    scores = batch * q[-2] * k[-2]
+    out = batch * q[-2] * v[-1]
+    mask = refs[3] if len(refs) > 3 else None
+    mask_bytes = 0
+    if mask in shapes:
+        mask_bytes = math.prod(shapes[mask]) * get_dtype(dtypes.get(mask, "float32")).size
+    qk = _cube_launch(
+        node.target, scores, q[-1], fp32, (math.prod(q) + math.prod(k) + scores) * size, chip
+    )
+    repeats = math.ceil(scores * max(size, 4) / REPEAT_BYTES)
+    sm_bytes = 2 * scores * size + mask_bytes
+    sm = kernel_time(
+        even_counters(sm_bytes, {"SoftMax": repeats}, min(chip.vector_cores, max(1, repeats))),
+        chip,
+    )
+    pv = _cube_launch(node.target, out, k[-2], fp32, (scores + math.prod(v) + out) * size, chip)
+    softmax = EagerOp(target=node.target, api="SoftMax", gm_bytes=sm_bytes, total_us=sm.total_us)
+    return [qk, softmax, pv]
+
+
 def eager_time(graph: CapturedGraph, chip: Chip) -> EagerCost:
     """Modelled time of running the graph op by op in PyTorch eager (assumptions above)."""
     known = _tensors(graph)
@@ -315,6 +366,11 @@ def eager_time(graph: CapturedGraph, chip: Chip) -> EagerCost:
         if not operands:
             continue
         gm_bytes = sum(n * size for n, size in operands)
+        if node.target in ATTENTION_OPS:
+            attn = _attention_ops(node, graph, chip)
+            if attn is not None:
+                ops += attn
+                continue
         if node.target in MATMUL_K:
             mm = _matmul_op(node, graph, chip, gm_bytes)
             if mm is not None:

@@ -8,11 +8,13 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from ascend_tools.chips import Chip
+from kernelgen_lm.lower.attn import AttnEmitter, attn_tiling_header
 from kernelgen_lm.lower.host import host_source, tiling_header
 from kernelgen_lm.lower.kernel import KernelEmitter
 from kernelgen_lm.lower.matmul import MatmulEmitter, matmul_tiling_header
 from kernelgen_lm.lower.move import move_host, move_kernel, move_tiling_header
 from kernelgen_lm.lower.window import window_host, window_kernel, window_tiling_header
+from kernelgen_lm.plan.attn import AttnPlan, attn_text
 from kernelgen_lm.plan.ir import KernelPlan, plan_text
 from kernelgen_lm.plan.matmul import MatmulPlan, matmul_text
 from kernelgen_lm.plan.move import MovePlan, move_text
@@ -137,6 +139,21 @@ def write_move_project(
         Path("op_host") / f"{k}.cpp": move_host(plan, chip),
         Path("op_kernel") / f"{k}.cpp": move_kernel(plan, chip),
         Path("plan.txt"): move_text(plan) + "\n",
+    }
+    return _write(files, out, ref)
+
+
+def write_attn_project(
+    plan: AttnPlan, chip: Chip, out: Path, ref: Path | None = None
+) -> LoweredProject:
+    """Writes a fused-attention project under `out`."""
+    em = AttnEmitter(plan, chip)
+    k = plan.kernel_name
+    files = {
+        Path("op_host") / f"{k}_tiling.h": attn_tiling_header(plan),
+        Path("op_host") / f"{k}.cpp": em.host(),
+        Path("op_kernel") / f"{k}.cpp": em.kernel(),
+        Path("plan.txt"): attn_text(plan) + "\n",
     }
     return _write(files, out, ref)
 
