@@ -269,6 +269,9 @@ def test_sigkill_leaves_the_registry_and_a_rerun_resumes(
     assert meta.kind == "adapter" and meta.base == str(base)
     assert meta.base_path == str(base.resolve())
     assert (reg.serve_dir("v0002") / "adapter_config.json").is_file()
+    # Promoted, the adapter version got its merged copy: `current/model` still loads anywhere.
+    assert (reg.full_dir("v0002") is not None) == res["promoted"]
+    assert (reg.root / "current" / "model" / "config.json").is_file()
     assert set(meta.metrics) == {"inline_exact"}  # evaluated through the adapter
 
 
@@ -315,8 +318,12 @@ def _served(base_url: str, model_dir: Path) -> None:
 
 @pytest.fixture
 def promoted_model(refreshed: tuple[Registry, dict]) -> Path:
+    """`current/model`, the path the docs give servers: full weights whatever the promoted
+    version is (in a whole-file run, the SIGKILL test's adapter version, merged on promotion)."""
     reg, _ = refreshed
-    return reg.serve_dir(reg.promoted() or "")
+    full = reg.full_dir(reg.promoted() or "")
+    assert full is not None and (reg.root / "current" / "model").resolve() == full.resolve()
+    return reg.root / "current" / "model"
 
 
 def _server(cmd: list[str], port: int, log: Path, timeout_s: float) -> Iterator[str]:
@@ -325,10 +332,6 @@ def _server(cmd: list[str], port: int, log: Path, timeout_s: float) -> Iterator[
     yield from start_server(cmd, port, log, timeout_s)
 
 
-# slow: about 40 s; and in a whole-file run the module's registry may by then promote a LoRA
-# adapter version (the SIGKILL test), which `transformers serve` answers with HTTP 500 (to fix:
-# serve a merged copy of adapter versions, or give this test its own full-weights refresh).
-@pytest.mark.slow
 def test_promoted_model_answers_through_transformers_serve(
         promoted_model: Path, tmp_path: Path) -> None:
     import shutil
