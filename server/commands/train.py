@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from ascend_tools.chips import DEFAULT_CHIP, UnknownChipError, get_chip
+from server.commands.model import add_server_args, bad_server_url, print_updates, reach_servers
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -77,6 +78,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     r.add_argument("--eval-inline", type=int, default=None,
                    help="inline-completion cases to evaluate (default: all)")
     r.add_argument("--format", choices=("text", "json"), default="text")
+    add_server_args(r)
     r.set_defaults(func=run_refresh)
 
 
@@ -143,6 +145,8 @@ def run_refresh(args: argparse.Namespace) -> int:
 
     if args.max_steps < 1:
         return _err("--max-steps must be >= 1")
+    if bad := bad_server_url(args):
+        return _err(bad)
     if args.base != "tiny" and "/" not in args.base and not Path(args.base).exists():
         return _err(f"--base {args.base!r}: not a model directory, a hub id (org/name) or tiny")
     try:
@@ -165,14 +169,16 @@ def run_refresh(args: argparse.Namespace) -> int:
     try:
         # Trainer logs print to stdout; stdout carries only the result (JSON for scripts).
         with contextlib.redirect_stdout(sys.stderr):
-            res = refresh(Registry(args.registry), cfg, records, slice_, say)  # type: ignore[arg-type]
+            registry = Registry(args.registry)
+            res = refresh(registry, cfg, records, slice_, say)  # type: ignore[arg-type]
     except TrainingError as exc:
         return _err(str(exc))
     except RegistryError as exc:
         print(f"kernelgen train: {exc}", file=sys.stderr)
         return EXIT_FAILED
+    servers = reach_servers(args, registry, res.version) if res.promoted else []
     if args.format == "json":
-        print(json.dumps(res.model_dump(mode="json"), indent=2))
+        print(json.dumps({**res.model_dump(mode="json"), "servers": servers}, indent=2))
     else:
         metrics = ", ".join(f"{k} {v:.3f}" for k, v in sorted(res.metrics.items()))
         state = "promoted" if res.promoted else "not promoted"
@@ -180,4 +186,5 @@ def run_refresh(args: argparse.Namespace) -> int:
         print(f"base {res.base}, data {res.data_hash}, {res.records} records, "
               f"{res.pairs} preference pairs" + (f", loss plot {res.loss_plot}"
                                                   if res.loss_plot else ""))
+        print_updates(servers)
     return EXIT_OK
