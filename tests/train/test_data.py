@@ -183,6 +183,12 @@ def test_bad_refresh_input_is_exit_code_2(tmp_path: Path,
     assert main(["train", "refresh", "--base", "tiny", "--registry", reg, "--data",
                  str(tmp_path / "missing")]) == 2
     assert "no such file" in capsys.readouterr().err
+    assert main(["train", "refresh", "--base", "tiny", "--registry", reg, "--grpo-steps", "1",
+                 "--grpo-generations", "1"]) == 2
+    assert "--grpo-generations >= 2" in capsys.readouterr().err
+    assert main(["train", "refresh", "--base", "tiny", "--registry", reg, "--vllm-url",
+                 "localhost:8000"]) == 2
+    assert "must start with http://" in capsys.readouterr().err
     assert main(["model", "eval", "--registry", reg]) == 2
     assert not (tmp_path / "reg" / "versions").exists()
 
