@@ -132,11 +132,14 @@ def point_vllm(base_url: str, registry: Registry, version: str, name: str = DEFA
         # `load_inplace` swaps the adapter behind the name at once (vLLM 0.32 has it); an older
         # server refuses a taken name, and then the name is unloaded first (a short gap).
         load = {"lora_name": name, "lora_path": adapter, "load_inplace": True}
-        r = client.post(f"{root}/load_lora_adapter", json=load)
-        if r.status_code == 400 and mine and "already" in _detail(r):
-            r = client.post(f"{root}/unload_lora_adapter", json={"lora_name": name})
-            if r.status_code == 200:
-                r = client.post(f"{root}/load_lora_adapter", json=load)
+        try:
+            r = client.post(f"{root}/load_lora_adapter", json=load)
+            if r.status_code == 400 and mine and "already" in _detail(r):
+                r = client.post(f"{root}/unload_lora_adapter", json={"lora_name": name})
+                if r.status_code == 200:
+                    r = client.post(f"{root}/load_lora_adapter", json=load)
+        except httpx.HTTPError as exc:
+            return restart(f"loading the adapter failed ({type(exc).__name__}: {exc})")
         if r.status_code == 404 and _detail(r) == "Not Found":  # the route is not there
             return restart("the server does not load adapters at run time (no "
                            f"{r.request.url.path}: it needs --enable-lora and "

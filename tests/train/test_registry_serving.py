@@ -83,6 +83,31 @@ def test_promoting_an_adapter_version_writes_a_merged_copy_that_serves(tmp_path:
     assert (full / "model.safetensors").stat().st_mtime_ns == stamp
 
 
+def test_the_in_process_backend_on_current_follows_a_promotion_to_an_adapter(
+        tmp_path: Path) -> None:
+    """`KERNELGEN_LLM_LOCAL_MODEL=REGISTRY/current/model` in a long-lived server: after a
+    promotion of an adapter version (and a rollback) its next request runs the new weights."""
+    from kernelgen_lm.backends import ChatMessage, TransformersBackend
+
+    reg = Registry(tmp_path / "reg")
+    stage = tmp_path / "stage"
+    build_tiny(stage / "model", CORPUS)
+    merged = reg.add(stage, VersionMeta(created=0, base="tiny", kind="merged",
+                                        serve_path="model", data_hash="h"))
+    reg.promote(merged)
+    adapter, _ = adapter_version(reg, tmp_path, base=reg.serve_dir(merged))
+    backend = TransformersBackend(reg.root / "current" / "model")
+    chat = [ChatMessage(role="user", content="DataCopy")]
+    backend.generate(chat, max_tokens=2)
+    assert backend.loaded_from == (reg.versions_dir / merged / "model").resolve()
+    reg.promote(adapter)
+    backend.generate(chat, max_tokens=2)
+    assert backend.loaded_from == (reg.versions_dir / adapter / "model").resolve()
+    reg.rollback()
+    backend.generate(chat, max_tokens=2)
+    assert backend.loaded_from == (reg.versions_dir / merged / "model").resolve()
+
+
 def test_an_adapter_whose_base_is_gone_is_not_promoted(tmp_path: Path) -> None:
     reg = Registry(tmp_path / "reg")
     first, _ = adapter_version(reg, tmp_path / "a")
