@@ -4,15 +4,18 @@ reversible.
     REGISTRY/
       versions/v0001/meta.json      VersionMeta: base, adapter or merged, data hash, metrics
       versions/v0001/model/         a full model (merged)   or   adapter/  a peft adapter
+                                    (an adapter version gets model/ too, its merged copy,
+                                    when it is first promoted: every server loads it)
       versions/v0001/base/          the tiny base an adapter or a merge came from (tiny only)
       PROMOTED                      {"version": "v0002", "history": ["v0001"]}
-      current -> versions/v0002     symlink for servers (`vllm serve REGISTRY/current/model`)
+      current -> versions/v0002     symlink for servers: `current/model` is always full weights
       metrics.png                   evaluation metrics per version
       .runs/<run id>/               training in progress (never read as a version)
 
-A version appears only by renaming a finished directory into `versions/`, and the pointer and
-the symlink change only by `os.replace` of a complete temporary file: a run killed at any
-moment leaves the registry as it was. Writers take `.lock` (one refresh or promotion at a time).
+A version appears only by renaming a finished directory into `versions/`, a merged copy only by
+renaming a finished `.model.tmp`, and the pointer and the symlink change only by `os.replace`
+of a complete temporary file (after the merged copy exists): a run killed at any moment leaves
+the registry as it was. Writers take `.lock` (one refresh or promotion at a time).
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import contextlib
 import fcntl
 import os
 import re
+import shutil
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -30,6 +34,7 @@ from pydantic import BaseModel
 
 POINTER = "PROMOTED"
 CURRENT = "current"
+FULL = "model"  # the full-weights directory of every promoted version
 _VERSION = re.compile(r"^v(\d{4,})$")
 
 
@@ -42,12 +47,18 @@ class VersionMeta(BaseModel):
     created: float
     base: str
     kind: Literal["adapter", "merged"]
-    serve_path: str  # relative to the version directory: what a server loads
+    serve_path: str  # relative to the version directory: the model (merged) or the adapter
     base_path: str | None = None  # for adapters: the base model the adapter applies to
     data_hash: str
     metrics: dict[str, float] = {}
     train: dict[str, object] = {}
     parent: str | None = None  # the promoted version when this one was trained
+    # Full weights relative to the version directory, for servers without LoRA: serve_path for
+    # merged versions, the merged copy of an adapter version once it was promoted.
+    full_path: str | None = None
+
+    def full(self) -> str | None:
+        return self.serve_path if self.kind == "merged" else self.full_path
 
 
 class Pointer(BaseModel):
@@ -112,7 +123,13 @@ class Registry:
         return self.pointer().version
 
     def serve_dir(self, version: str) -> Path:
+        """What the version is: a full model (merged) or a peft adapter directory."""
         return self.versions_dir / version / self.meta(version).serve_path
+
+    def full_dir(self, version: str) -> Path | None:
+        """Full weights every server loads (None for an adapter version never promoted)."""
+        full = self.meta(version).full()
+        return self.versions_dir / version / full if full else None
 
     def listing(self) -> list[VersionInfo]:
         current = self.promoted()
@@ -153,9 +170,32 @@ class Registry:
         tmp.symlink_to(Path("versions") / pointer.version)
         os.replace(tmp, link)
 
+    def materialise(self, version: str) -> Path:
+        """The version's full weights, made for an adapter version on first call by merging
+        the adapter into its base (peft merge_and_unload): `transformers serve`, a vLLM
+        without LoRA and every other server load it. The copy costs the base's size on disk."""
+        meta = self.meta(version)
+        full = meta.full()
+        vdir = self.versions_dir / version
+        if full and (vdir / full / "config.json").is_file():
+            return vdir / full
+        if meta.kind != "adapter" or not meta.base_path:
+            raise RegistryError(f"{version}: no full weights under {vdir} and no adapter to "
+                                "merge (the version directory is damaged)")
+        tmp = vdir / f".{FULL}.tmp"
+        shutil.rmtree(tmp, ignore_errors=True)
+        merge_adapter(vdir / meta.serve_path, meta.base_path, tmp)
+        shutil.rmtree(vdir / FULL, ignore_errors=True)
+        os.rename(tmp, vdir / FULL)
+        meta.full_path = FULL
+        _write_atomic(vdir / "meta.json", meta.model_dump_json(indent=1))
+        return vdir / FULL
+
     def promote(self, version: str) -> Pointer:
+        """Points `PROMOTED` and `current` at the version, once its full weights exist."""
         self.meta(version)  # exists
         old = self.pointer()
+        self.materialise(version)
         if old.version == version:
             return old
         history = [*old.history, old.version] if old.version else list(old.history)
@@ -170,8 +210,30 @@ class Registry:
             raise RegistryError(f"nothing to roll back to in {self.root} "
                                 f"(promoted: {old.version or 'none'})")
         new = Pointer(version=old.history[-1], history=old.history[:-1])
+        self.materialise(new.version)  # type: ignore[arg-type]
         self._set_pointer(new)
         return new
+
+
+def merge_adapter(adapter: Path, base: str, dest: Path) -> Path:
+    """Writes the base with the adapter merged in (and the adapter's tokenizer, else the
+    base's) to `dest`, in the base's own dtype."""
+    try:
+        from peft import PeftModel
+        from transformers import AutoModelForCausalLM, AutoTokenizer
+    except ImportError as exc:
+        raise RegistryError(f"merging an adapter needs the training extra ({exc}): "
+                            "pip install -e '.[train]'") from exc
+    try:
+        model = AutoModelForCausalLM.from_pretrained(base, dtype="auto")
+        model = PeftModel.from_pretrained(model, str(adapter)).merge_and_unload()
+        has_tokenizer = (adapter / "tokenizer_config.json").is_file()
+        tokenizer = AutoTokenizer.from_pretrained(str(adapter) if has_tokenizer else base)
+    except (OSError, ValueError) as exc:
+        raise RegistryError(f"cannot merge adapter {adapter} into base {base!r}: {exc}") from exc
+    model.save_pretrained(str(dest))
+    tokenizer.save_pretrained(str(dest))
+    return dest
 
 
 def _write_atomic(path: Path, text: str) -> None:

@@ -7,6 +7,7 @@ registered):
     base/               the tiny base model (`--base tiny` only)
     sft/checkpoint-N/   Trainer checkpoints;  sft/final/  the SFT model (renamed in when done)
     dpo/checkpoint-N/   the same for DPO;     dpo/final/
+    grpo/checkpoint-N/  the same for GRPO (optional, rewarded by the validator); grpo/final/
     losses.json         loss per logged step and stage; loss.png its plot
 
 LoRA through peft by default (the adapter is saved, or merged into the base when asked);
@@ -51,6 +52,13 @@ class TrainConfig(BaseModel):
     gradient_checkpointing: bool | None = None
     seed: int = 0
     progress_bars: bool = True
+    # GRPO with the validator as reward, after SFT/DPO (0 steps: off). Each step samples
+    # `grpo_generations` answers of up to `grpo_max_tokens` tokens per prompt and validates
+    # them in `reward_workers` processes.
+    grpo_steps: int = 0
+    grpo_generations: int = 4
+    grpo_max_tokens: int = 2048
+    reward_workers: int = 2
 
     def lr(self) -> float:
         if self.learning_rate is not None:
@@ -73,6 +81,8 @@ class TrainOutcome(BaseModel):
     base_dir: str  # the base model (a path or a hub id); a copy inside the version for tiny
     sft_steps: int
     dpo_steps: int
+    grpo_steps: int = 0
+    grpo_tasks: int = 0  # generation tasks GRPO trained on
     pairs: int  # preference pairs and SFT examples trained on (those fitting max_length)
     examples: int
     resumed_from: list[str] = []
@@ -269,6 +279,51 @@ def run_dpo(pairs: list[PreferencePair], base_dir: str, run: Path, cfg: TrainCon
     return losses
 
 
+def run_grpo(tasks: list[dict[str, Any]], base_dir: str, run: Path, cfg: TrainConfig,
+             start: Path, resumed: list[str], used: dict[str, int]) -> list[tuple[int, float]]:
+    """GRPO from the model `start` holds (SFT's or DPO's final), rewarded by the validator;
+    prompts that leave no room for `grpo_max_tokens` in `max_length` are left out."""
+    from datasets import Dataset
+    from transformers import AutoTokenizer
+    from trl import GRPOConfig, GRPOTrainer
+
+    from kernelgen_lm.train.grpo import ValidatorReward
+
+    final = run / "grpo" / "final"
+    if (final / "losses.json").is_file():
+        resumed.append("grpo: finished")
+        return [tuple(x) for x in json.loads((final / "losses.json").read_text())]  # type: ignore[misc]
+    tokenizer = AutoTokenizer.from_pretrained(str(start))
+    room = cfg.max_length - cfg.grpo_max_tokens
+    fits = fitting(tokenizer, [t["prompt"] for t in tasks], room) if room > 0 else []
+    rows = [t for t, ok in zip(tasks, fits, strict=False) if ok]
+    used["grpo_tasks"] = len(rows)
+    if not rows:
+        return []
+    model = _stage_model(start, base_dir, cfg, trainable=True)
+    common = _common(cfg, run / "grpo", cfg.grpo_steps)
+    del common["max_length"]
+    common["learning_rate"] = common["learning_rate"] / 4
+    # One optimizer step is one prompt's group of answers (TRL needs the generation batch to
+    # be a whole number of groups).
+    common["per_device_train_batch_size"] = cfg.grpo_generations
+    args = GRPOConfig(**common, num_generations=cfg.grpo_generations,
+                      max_completion_length=cfg.grpo_max_tokens)
+    reward = ValidatorReward(cfg.reward_workers)
+    try:
+        trainer = GRPOTrainer(model=model, reward_funcs=reward, args=args,
+                              train_dataset=Dataset.from_list(rows), processing_class=tokenizer)
+        last = _last_checkpoint(run / "grpo")
+        if last:
+            resumed.append(f"grpo: {Path(last).name}")
+        trainer.train(resume_from_checkpoint=last)
+    finally:
+        reward.close()
+    losses = _losses(trainer)
+    _finish(trainer, final, tokenizer, losses)
+    return losses
+
+
 def plot_losses(losses: dict[str, list[tuple[int, float]]], out: Path) -> Path | None:
     """loss.png: the loss per step of each stage (None when matplotlib is missing)."""
     try:
@@ -312,11 +367,17 @@ def train(records: list[CotRecord], pairs: list[PreferencePair], run: Path, cfg:
         raise TrainingError("no training examples: every record failed validation or the "
                             "dataset is empty")
     run.mkdir(parents=True, exist_ok=True)
+    tasks: list[dict[str, Any]] = []
+    if cfg.grpo_steps > 0:
+        from kernelgen_lm.train.grpo import grpo_tasks
+
+        tasks = grpo_tasks(records)
     base_dir = cfg.base
     if cfg.base == TINY:
         from kernelgen_lm.train.tiny import build_tiny
 
-        base_dir = str(build_tiny(run / "base", corpus_of(examples, pairs)))
+        prompts = [m["content"] for t in tasks for m in t["prompt"]]
+        base_dir = str(build_tiny(run / "base", corpus_of(examples, pairs) + prompts))
     elif not Path(base_dir).expanduser().exists() and os.environ.get("HF_HUB_OFFLINE") == "1":
         raise TrainingError(f"base model {base_dir!r} is not a directory and the hub is offline")
     resumed: list[str] = []
@@ -335,6 +396,18 @@ def train(records: list[CotRecord], pairs: list[PreferencePair], run: Path, cfg:
         else:
             del losses["dpo"]
             say(f"dpo: skipped, no preference pair fits {cfg.max_length} tokens")
+    grpo_steps = 0
+    if cfg.grpo_steps > 0:
+        say(f"grpo: {len(tasks)} generation task(s), {cfg.grpo_steps} steps, "
+            f"{cfg.grpo_generations} answers each, {cfg.reward_workers} reward worker(s)")
+        losses["grpo"] = run_grpo(tasks, base_dir, run, cfg, stage, resumed, used)
+        if (run / "grpo" / "final").is_dir():
+            stage = run / "grpo" / "final"
+            grpo_steps = cfg.grpo_steps
+        else:
+            del losses["grpo"]
+            say(f"grpo: skipped, no generation task with a reference leaves "
+                f"{cfg.grpo_max_tokens} answer tokens within {cfg.max_length}")
     (run / "losses.json").write_text(json.dumps(losses))
     plot = plot_losses(losses, run / "loss.png")
     out = run / "out"
@@ -355,13 +428,15 @@ def train(records: list[CotRecord], pairs: list[PreferencePair], run: Path, cfg:
         AutoTokenizer.from_pretrained(str(stage)).save_pretrained(str(tmp / "model"))
         model_dir, kind = out / "model", "merged"
     tmp.rename(out)
-    last_losses = losses.get("dpo") or losses["sft"]
+    last_losses = losses.get("grpo") or losses.get("dpo") or losses["sft"]
     return TrainOutcome(
         model_dir=model_dir,
         kind=kind,  # type: ignore[arg-type]
         base_dir=base_dir,
         sft_steps=cfg.max_steps,
         dpo_steps=dpo_steps,
+        grpo_steps=grpo_steps,
+        grpo_tasks=used.get("grpo_tasks", 0),
         pairs=used.get("pairs", len(pairs)),
         examples=used.get("examples", len(examples)),
         resumed_from=resumed,

@@ -25,7 +25,53 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--eval-inline", type=int, default=None)
     p.add_argument("--eval-max-tokens", type=int, default=2048)
     p.add_argument("--format", choices=("text", "json"), default="text")
+    add_server_args(p)
     p.set_defaults(func=run)
+
+
+def add_server_args(p: argparse.ArgumentParser) -> None:
+    """--vllm-url/--vllm-model: the running vLLM server a promotion should reach."""
+    p.add_argument("--vllm-url", action="append", default=None, metavar="URL",
+                   help="a running vLLM server to point at the promoted version (an adapter "
+                   "over the base it serves loads at once; otherwise the exact restart "
+                   "command is printed); repeatable")
+    p.add_argument("--vllm-model", default=None, metavar="NAME",
+                   help="the model name clients request from it (default: $KERNELGEN_LLM_MODEL,"
+                   " else kernelgen)")
+
+
+def bad_server_url(args: argparse.Namespace) -> str | None:
+    """Why a --vllm-url is unusable (checked before any work), or None."""
+    from kernelgen_lm.backends.base import BackendConfigError
+    from kernelgen_lm.backends.openai_compat import api_root
+
+    try:
+        for url in args.vllm_url or []:
+            api_root(url)
+    except BackendConfigError as exc:
+        return f"--vllm-url: {exc}"
+    return None
+
+
+def reach_servers(args: argparse.Namespace, registry: object, version: str | None) -> list[dict]:
+    """Points every --vllm-url server at the promoted version; one update per server."""
+    import os
+
+    from kernelgen_lm.train.serving import DEFAULT_NAME, point_vllm
+
+    if not args.vllm_url or version is None:
+        return []
+    name = args.vllm_model or os.environ.get("KERNELGEN_LLM_MODEL") or DEFAULT_NAME
+    key = os.environ.get("KERNELGEN_LLM_API_KEY")
+    return [point_vllm(url, registry, version, name, api_key=key).model_dump()  # type: ignore[arg-type]
+            for url in args.vllm_url]
+
+
+def print_updates(updates: list[dict]) -> None:
+    for u in updates:
+        print(f"{u['server']}: {u['message']}")
+        if u["command"]:
+            print(f"  {u['command']}")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -34,6 +80,9 @@ def run(args: argparse.Namespace) -> int:
     reg = Registry(args.registry)
     if args.action != "list" and not reg.versions_dir.is_dir():
         print(f"kernelgen model: {args.registry}: not a model registry", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if bad := bad_server_url(args):
+        print(f"kernelgen model: {bad}", file=sys.stderr)
         return EXIT_BAD_INPUT
     try:
         if args.action == "list":
@@ -58,11 +107,13 @@ def run(args: argparse.Namespace) -> int:
                 raise RegistryError("promote needs a version (see `kernelgen model list`)")
             with reg.locked():
                 ptr = reg.promote(args.version)
-            out = {"promoted": ptr.version, "history": ptr.history}
+            out = {"promoted": ptr.version, "history": ptr.history,
+                   "servers": reach_servers(args, reg, ptr.version)}
         else:
             with reg.locked():
                 ptr = reg.rollback()
-            out = {"promoted": ptr.version, "history": ptr.history}
+            out = {"promoted": ptr.version, "history": ptr.history,
+                   "servers": reach_servers(args, reg, ptr.version)}
     except (RegistryError, UnknownChipError) as exc:
         print(f"kernelgen model: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -80,4 +131,5 @@ def run(args: argparse.Namespace) -> int:
             f"{k} {x:.3f}" for k, x in sorted(out["metrics"].items())))
     else:
         print(f"promoted: {out['promoted']}")
+        print_updates(out["servers"])
     return EXIT_OK

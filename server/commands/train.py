@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from ascend_tools.chips import DEFAULT_CHIP, UnknownChipError, get_chip
+from server.commands.model import add_server_args, bad_server_url, print_updates, reach_servers
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -76,7 +77,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     r.add_argument("--eval-max-tokens", type=int, default=2048)
     r.add_argument("--eval-inline", type=int, default=None,
                    help="inline-completion cases to evaluate (default: all)")
+    r.add_argument("--grpo-steps", type=int, default=0,
+                   help="GRPO steps after SFT/DPO, rewarded by the validator (compile, "
+                   "correctness, modelled speed) on the dataset's generation tasks; 0: off")
+    r.add_argument("--grpo-generations", type=int, default=4,
+                   help="answers sampled per prompt in a GRPO step (>= 2)")
+    r.add_argument("--grpo-max-tokens", type=int, default=2048,
+                   help="longest GRPO answer, in tokens")
+    r.add_argument("--reward-workers", type=int, default=2,
+                   help="processes validating GRPO answers in parallel")
     r.add_argument("--format", choices=("text", "json"), default="text")
+    add_server_args(r)
     r.set_defaults(func=run_refresh)
 
 
@@ -143,6 +154,11 @@ def run_refresh(args: argparse.Namespace) -> int:
 
     if args.max_steps < 1:
         return _err("--max-steps must be >= 1")
+    if bad := bad_server_url(args):
+        return _err(bad)
+    if args.grpo_steps < 0 or args.grpo_generations < 2 or args.reward_workers < 1:
+        return _err("--grpo-steps must be >= 0, --grpo-generations >= 2 (GRPO compares "
+                    "answers to one prompt) and --reward-workers >= 1")
     if args.base != "tiny" and "/" not in args.base and not Path(args.base).exists():
         return _err(f"--base {args.base!r}: not a model directory, a hub id (org/name) or tiny")
     try:
@@ -154,6 +170,8 @@ def run_refresh(args: argparse.Namespace) -> int:
             dpo_steps=args.dpo_steps, batch_size=args.batch_size, grad_accum=args.grad_accum,
             learning_rate=args.learning_rate, max_length=args.max_length,
             save_steps=args.save_steps, merge=True if args.merge else None,
+            grpo_steps=args.grpo_steps, grpo_generations=args.grpo_generations,
+            grpo_max_tokens=args.grpo_max_tokens, reward_workers=args.reward_workers,
             progress_bars=args.format == "text")
         slice_ = eval_slice(args.chip, args.eval_stubs, args.eval_inline, args.eval_max_tokens)
     except (DataError, UnknownChipError) as exc:
@@ -165,14 +183,16 @@ def run_refresh(args: argparse.Namespace) -> int:
     try:
         # Trainer logs print to stdout; stdout carries only the result (JSON for scripts).
         with contextlib.redirect_stdout(sys.stderr):
-            res = refresh(Registry(args.registry), cfg, records, slice_, say)  # type: ignore[arg-type]
+            registry = Registry(args.registry)
+            res = refresh(registry, cfg, records, slice_, say)  # type: ignore[arg-type]
     except TrainingError as exc:
         return _err(str(exc))
     except RegistryError as exc:
         print(f"kernelgen train: {exc}", file=sys.stderr)
         return EXIT_FAILED
+    servers = reach_servers(args, registry, res.version) if res.promoted else []
     if args.format == "json":
-        print(json.dumps(res.model_dump(mode="json"), indent=2))
+        print(json.dumps({**res.model_dump(mode="json"), "servers": servers}, indent=2))
     else:
         metrics = ", ".join(f"{k} {v:.3f}" for k, v in sorted(res.metrics.items()))
         state = "promoted" if res.promoted else "not promoted"
@@ -180,4 +200,5 @@ def run_refresh(args: argparse.Namespace) -> int:
         print(f"base {res.base}, data {res.data_hash}, {res.records} records, "
               f"{res.pairs} preference pairs" + (f", loss plot {res.loss_plot}"
                                                   if res.loss_plot else ""))
+        print_updates(servers)
     return EXIT_OK

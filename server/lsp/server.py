@@ -150,20 +150,29 @@ class KernelgenServer(LanguageServer):
             "completion": {"backend": backend, "reachable": reachable,
                            "note": self.completion_note},
             "editStore": self.store_path(),
-            "model": self.served_model(),
+            "model": await self.served_model(),
             "settings": self.settings.public(),
             "projects": [str(p.root) for p in self.kg.projects.values()],
         }
 
-    def served_model(self) -> dict[str, Any]:
-        """The LLM the settings name and, when it is a path into a model registry, which
-        version that is (`kernelgen train refresh` / `kernelgen model promote` made it)."""
+    async def served_model(self) -> dict[str, Any]:
+        """The LLM the settings name and, when it comes from a model registry, which version:
+        a local path into a registry, or what a configured server reports as the `root` of
+        the model it serves under that name (vLLM: the model or adapter path that
+        `kernelgen model promote --vllm-url` loaded)."""
+        from kernelgen_lm.train.registry import served_version
+        from kernelgen_lm.train.serving import server_version
+
         env = self.settings.llm_env()
         name = env.get("KERNELGEN_LLM_MODEL") or env.get("KERNELGEN_LLM_LOCAL_MODEL") or ""
-        from kernelgen_lm.train.registry import served_version
-
         version = served_version(name)
-        return {"name": name or None,
+        source = "path" if version is not None else None
+        url = env.get("KERNELGEN_LLM_BASE_URL")
+        if version is None and url and env.get("KERNELGEN_LLM_MODEL"):
+            version = await server_version(url, env["KERNELGEN_LLM_MODEL"],
+                                           env.get("KERNELGEN_LLM_API_KEY"))
+            source = "server" if version is not None else None
+        return {"name": name or None, "source": source,
                 "registryVersion": version.model_dump() if version is not None else None}
 
     def record_generated(self, result: dict[str, Any], kernel: str) -> None:

@@ -26,6 +26,52 @@ def cli_env() -> dict[str, str]:
     return env
 
 
+async def lsp_status(root: Path, env: dict[str, str]) -> dict:
+    """`kernelgen.status` from a real language server started with `env`."""
+    from lsprotocol import types as lsp
+    from pytest_lsp import client_capabilities, make_test_lsp_client
+
+    client = make_test_lsp_client()
+    await client.start_io(sys.executable, "-m", "server.cli", "serve", env=env)
+    try:
+        await client.initialize_session(lsp.InitializeParams(
+            capabilities=client_capabilities("visual-studio-code"), root_uri=root.as_uri()))
+        return await client.workspace_execute_command_async(lsp.ExecuteCommandParams(
+            command="kernelgen.status", arguments=[{}]))
+    finally:
+        await client.shutdown_session()
+
+
+def greedy_ids(model_dir: Path, chat: list[dict[str, str]], n: int) -> tuple[list[int], list[int]]:
+    """The prompt's token ids (the model's chat template) and the first `n` greedy answer ids
+    of the model in `model_dir`, in-process."""
+    import torch
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    tokenizer = AutoTokenizer.from_pretrained(model_dir)
+    prompt = tokenizer.apply_chat_template(chat, add_generation_prompt=True, tokenize=True,
+                                           return_dict=True)["input_ids"]
+    model = AutoModelForCausalLM.from_pretrained(model_dir)
+    with torch.no_grad():
+        out = model.generate(torch.tensor([prompt]), max_new_tokens=n, do_sample=False)
+    return list(prompt), out[0, len(prompt):].tolist()
+
+
+def served_ids(url: str, model: str, chat: list[dict[str, str]], n: int
+               ) -> tuple[list[int], list[int]]:
+    """The same from a vLLM server (`return_token_ids`): compared as ids, since vLLM holds
+    back text that ends inside a multi-byte character and a barely trained model writes
+    such bytes."""
+    import httpx
+
+    r = httpx.post(f"{url}/v1/chat/completions", timeout=120, json={
+        "model": model, "messages": chat, "max_tokens": n, "temperature": 0,
+        "return_token_ids": True})
+    r.raise_for_status()
+    body = r.json()
+    return body["prompt_token_ids"], body["choices"][0]["token_ids"]
+
+
 def kernelgen(*args: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "server.cli", *args], capture_output=True,
                           text=True, env=cli_env(), cwd=REPO, timeout=timeout)

@@ -183,6 +183,12 @@ def test_bad_refresh_input_is_exit_code_2(tmp_path: Path,
     assert main(["train", "refresh", "--base", "tiny", "--registry", reg, "--data",
                  str(tmp_path / "missing")]) == 2
     assert "no such file" in capsys.readouterr().err
+    assert main(["train", "refresh", "--base", "tiny", "--registry", reg, "--grpo-steps", "1",
+                 "--grpo-generations", "1"]) == 2
+    assert "--grpo-generations >= 2" in capsys.readouterr().err
+    assert main(["train", "refresh", "--base", "tiny", "--registry", reg, "--vllm-url",
+                 "localhost:8000"]) == 2
+    assert "must start with http://" in capsys.readouterr().err
     assert main(["model", "eval", "--registry", reg]) == 2
     assert not (tmp_path / "reg" / "versions").exists()
 
@@ -210,7 +216,7 @@ def test_registry_promote_rollback_and_the_regression_rule(
     assert (v1, v2) == ("v0001", "v0002") and not ok and "gen_pass_rate" in why
     assert no_regression({"gen_pass_rate": 0.5, "inline_exact": 0.2}, reg.meta(v1).metrics)[0]
     assert main(["model", "promote", v2, "--registry", str(reg.root), "--format", "json"]) == 0
-    assert json.loads(capsys.readouterr().out) == {"promoted": v2, "history": [v1]}
+    assert json.loads(capsys.readouterr().out) == {"promoted": v2, "history": [v1], "servers": []}
     assert (reg.root / "current").resolve() == (reg.versions_dir / v2).resolve()
     served = served_version(str(reg.root / "current" / "model"))
     assert served is not None and (served.version, served.promoted) == (v2, True)

@@ -40,7 +40,14 @@ from kernelgen_lm.train.seed import is_held_out
 from kernelgen_lm.train.store import EditStore
 from kernelgen_lm.train.tiny import build_tiny
 from server.cli import main
-from tests.train.conftest import REPO, SEED_STUB, cli_env
+from tests.train.conftest import (
+    REPO,
+    SEED_STUB,
+    cli_env,
+    greedy_ids,
+    lsp_status,
+    served_ids,
+)
 
 CORPUS = REPO / "tests" / "data" / "corpus"
 # Small enough for the CPU: the seed kernel's long chat is cut away, the Q/A, the accepted
@@ -98,18 +105,6 @@ async def _accept_inline_completion(root: Path) -> dict:
         assert items, "the server offered no inline completion"
         return await client.workspace_execute_command_async(lsp.ExecuteCommandParams(
             command="kernelgen.acceptCompletion", arguments=items[0].command.arguments))
-    finally:
-        await client.shutdown_session()
-
-
-async def _status(root: Path, env: dict[str, str]) -> dict:
-    client = make_test_lsp_client()
-    await client.start_io(sys.executable, "-m", "server.cli", "serve", env=env)
-    try:
-        await client.initialize_session(lsp.InitializeParams(
-            capabilities=client_capabilities("visual-studio-code"), root_uri=root.as_uri()))
-        return await client.workspace_execute_command_async(lsp.ExecuteCommandParams(
-            command="kernelgen.status", arguments=[{}]))
     finally:
         await client.shutdown_session()
 
@@ -175,7 +170,7 @@ def test_status_names_the_serving_version(refreshed: tuple[Registry, dict],
                                           tmp_path: Path) -> None:
     reg, _ = refreshed
     env = {**cli_env(), "KERNELGEN_LLM_LOCAL_MODEL": str(reg.root / "current" / "model")}
-    status = asyncio.run(_status(tmp_path, env))
+    status = asyncio.run(lsp_status(tmp_path, env))
     served = status["model"]["registryVersion"]
     assert served["version"] == reg.promoted() and served["promoted"] is True
     assert served["registry"] == str(reg.root.resolve())
@@ -269,6 +264,9 @@ def test_sigkill_leaves_the_registry_and_a_rerun_resumes(
     assert meta.kind == "adapter" and meta.base == str(base)
     assert meta.base_path == str(base.resolve())
     assert (reg.serve_dir("v0002") / "adapter_config.json").is_file()
+    # Promoted, the adapter version got its merged copy: `current/model` still loads anywhere.
+    assert (reg.full_dir("v0002") is not None) == res["promoted"]
+    assert (reg.root / "current" / "model" / "config.json").is_file()
     assert set(meta.metrics) == {"inline_exact"}  # evaluated through the adapter
 
 
@@ -315,8 +313,12 @@ def _served(base_url: str, model_dir: Path) -> None:
 
 @pytest.fixture
 def promoted_model(refreshed: tuple[Registry, dict]) -> Path:
+    """`current/model`, the path the docs give servers: full weights whatever the promoted
+    version is (in a whole-file run, the SIGKILL test's adapter version, merged on promotion)."""
     reg, _ = refreshed
-    return reg.serve_dir(reg.promoted() or "")
+    full = reg.full_dir(reg.promoted() or "")
+    assert full is not None and (reg.root / "current" / "model").resolve() == full.resolve()
+    return reg.root / "current" / "model"
 
 
 def _server(cmd: list[str], port: int, log: Path, timeout_s: float) -> Iterator[str]:
@@ -325,10 +327,6 @@ def _server(cmd: list[str], port: int, log: Path, timeout_s: float) -> Iterator[
     yield from start_server(cmd, port, log, timeout_s)
 
 
-# slow: about 40 s; and in a whole-file run the module's registry may by then promote a LoRA
-# adapter version (the SIGKILL test), which `transformers serve` answers with HTTP 500 (to fix:
-# serve a merged copy of adapter versions, or give this test its own full-weights refresh).
-@pytest.mark.slow
 def test_promoted_model_answers_through_transformers_serve(
         promoted_model: Path, tmp_path: Path) -> None:
     import shutil
@@ -353,6 +351,9 @@ def test_promoted_model_answers_through_vllm(promoted_model: Path, tmp_path: Pat
     port = free_port()
     cmd = [python, "-m", "vllm.entrypoints.openai.api_server", "--model", str(promoted_model),
            "--served-model-name", str(promoted_model), "--dtype", "float32",
+           "--gpu-memory-utilization", "0.2",
            "--host", "127.0.0.1", "--port", str(port), "--max-model-len", "16384"]
+    chat = [{"role": "user", "content": "What does the AscendC API DataCopyPad do?"}]
     for url in _server(cmd, port, tmp_path / "vllm.log", 600):
-        _served(url, promoted_model)
+        got = served_ids(url, str(promoted_model), chat, 12)
+        assert got[1] and got == greedy_ids(promoted_model, chat, 12)
