@@ -19,6 +19,13 @@ from typing import Any
 from ascend_tools.chips import Chip
 from kernelgen_lm.capture import CapturedGraph
 from kernelgen_lm.plan.build import PlanError, build_plan
+from kernelgen_lm.plan.conv import (
+    ConvPlan,
+    build_conv_plan,
+    conv_text,
+    conv_variants,
+    is_conv_graph,
+)
 from kernelgen_lm.plan.ir import KernelPlan, plan_text
 from kernelgen_lm.plan.matmul import (
     MatmulPlan,
@@ -30,7 +37,7 @@ from kernelgen_lm.plan.matmul import (
 from kernelgen_lm.plan.move import MovePlan, build_move_plan, is_move_graph, move_text
 from kernelgen_lm.plan.window import WindowPlan, build_window_plan, window_text
 
-AnyPlan = KernelPlan | WindowPlan | MatmulPlan | MovePlan
+AnyPlan = KernelPlan | WindowPlan | MatmulPlan | MovePlan | ConvPlan
 Variants = list[list[list[int]]]
 
 
@@ -68,6 +75,15 @@ FAMILIES: list[Family] = [
         move_text,
         "write_move_project",
         claims=is_move_graph,
+    ),
+    Family(
+        "conv",
+        ConvPlan,
+        build_conv_plan,
+        conv_text,
+        "write_conv_project",
+        claims=is_conv_graph,
+        variants=conv_variants,
     ),
     Family(
         "domain",
