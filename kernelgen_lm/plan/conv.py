@@ -113,6 +113,11 @@ def _source(g: CapturedGraph, ref: object, what: str, chain: set[str]) -> int:
         if ref.ref in names:
             return names.index(ref.ref)
         node = g.node(ref.ref)
+        if node is not None and node.target == "aten.unsqueeze.default" and what == "input":
+            raise PlanError(
+                "an unbatched convolution input (torch adds the batch axis): only batched "
+                "[N, C, L] / [N, C, H, W] inputs are covered"
+            )
         if node is None or node.target not in PASS_OPS:
             op = node.target if node is not None else ref.ref
             raise PlanError(

@@ -166,17 +166,18 @@ def test_variants_grow_the_image_and_the_inputs_that_follow_the_result() -> None
     dil = plan("conv_2d_stride_dil_fp16")
     [[x]] = conv_variants(dil)
     assert x == [3, 4, 21, 18]
-    assert out_size(21, 3, 2, 2, 2) == 10 and out_size(18, 3, 2, 1, 2) == 8
+    assert out_size(21, 3, 2, 2, 2) == 11 and out_size(18, 3, 2, 1, 2) == 8
     functional = plan("conv_2d_functional_fp32")  # weight and bias forward inputs keep theirs
     assert conv_variants(functional) == [[[3, 5, 11, 12], [12, 5, 1, 1], [12]]]
 
 
 def test_eager_convolution_is_priced_on_the_cube_by_its_macs(tmp_path: Path) -> None:
     def conv_us(layer: str) -> float:
-        g = capture(write(tmp_path, layer, inputs="torch.randn(4, 64, 56, 56)"))
+        g = capture(write(tmp_path, layer, inputs="torch.randn(1, 256, 28, 28)"))
         (op,) = eager_time(g, get_chip("ascend910b2")).ops
         assert op.api == "Matmul"
         return op.total_us
 
-    # Same input and result; a 3 x 3 kernel is 9x the MACs of a 1 x 1 one.
-    assert conv_us("nn.Conv2d(64, 64, 3, padding=1)") > 3 * conv_us("nn.Conv2d(64, 64, 1)")
+    # Same input and result sizes; a 3 x 3 kernel is 9x the MACs of a 1 x 1 one (the bytes
+    # moved are nearly the same, so the cube time decides).
+    assert conv_us("nn.Conv2d(256, 256, 3, padding=1)") > 3 * conv_us("nn.Conv2d(256, 256, 1)")
