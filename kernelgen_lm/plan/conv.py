@@ -83,6 +83,16 @@ class ConvPlan(BaseModel):
         return False
 
     @property
+    def pointwise(self) -> bool:
+        """1 x 1 kernel, stride 1, no padding: the image plane [Cin, H * W] is the im2col
+        matrix itself, so the product reads it in place (no gather, no workspace)."""
+        return (
+            all(k == 1 for k in self.kernel)
+            and all(s == 1 for s in self.stride)
+            and all(x == 0 for x in self.padding)
+        )
+
+    @property
     def geometry2d(self) -> tuple[list[int], list[int], list[int], list[int]]:
         """(kernel, stride, padding, dilation) as (H, W) pairs; conv1d gets H = 1."""
         if self.spatial == 2:
@@ -392,6 +402,11 @@ def conv_text(p: ConvPlan) -> str:
         "(offset table built once per core; horizontal padding reads a zero slot) into a "
         "per-core GM workspace",
         "split: work units = (image, group, output-row block) over the cube cores, big/small",
+        *(
+            ["pointwise (1 x 1, stride 1, no padding): the product reads the image in place"]
+            if p.pointwise
+            else []
+        ),
         "epilogue: per baseM x baseN block GetTensorC into UB (float32), then per chunk of its "
         f"rows the vector plan below, cast to {p.out_dtype}, DataCopyPad rows to GM",
     ]

@@ -182,3 +182,18 @@ def test_eager_convolution_is_priced_on_the_cube_by_its_macs(tmp_path: Path) -> 
     # Same input and result sizes; a 3 x 3 kernel is 9x the MACs of a 1 x 1 one (the bytes
     # moved are nearly the same, so the cube time decides).
     assert conv_us("nn.Conv2d(256, 256, 3, padding=1)") > 3 * conv_us("nn.Conv2d(256, 256, 1)")
+
+
+def test_pointwise_convolution_reads_the_image_in_place(tmp_path: Path) -> None:
+    from kernelgen_lm.lower.project import write_conv_project
+
+    chip = get_chip("ascend910b2")
+    pointwise = plan("conv_2d_functional_fp32")  # 1 x 1, stride 1, no padding
+    assert pointwise.pointwise and not plan("conv_2d_fp32").pointwise
+    write_conv_project(pointwise, chip, tmp_path / "pw")
+    kernel = next((tmp_path / "pw" / "op_kernel").glob("*.cpp")).read_text()
+    assert "Im2col(" not in kernel and "GetUserWorkspace" not in kernel
+    assert "mm.SetTensorB(gm_x[" in kernel
+    write_conv_project(plan("conv_2d_fp32"), chip, tmp_path / "gemm")
+    kernel = next((tmp_path / "gemm" / "op_kernel").glob("*.cpp")).read_text()
+    assert "Im2col(xBase, oy0, pn);" in kernel and "mm.SetTensorB(gm_col);" in kernel
