@@ -26,6 +26,13 @@ from kernelgen_lm.plan.attn import (
     is_attn_graph,
 )
 from kernelgen_lm.plan.build import PlanError, build_plan
+from kernelgen_lm.plan.conv import (
+    ConvPlan,
+    build_conv_plan,
+    conv_text,
+    conv_variants,
+    is_conv_graph,
+)
 from kernelgen_lm.plan.ir import KernelPlan, plan_text
 from kernelgen_lm.plan.matmul import (
     MatmulPlan,
@@ -37,7 +44,7 @@ from kernelgen_lm.plan.matmul import (
 from kernelgen_lm.plan.move import MovePlan, build_move_plan, is_move_graph, move_text
 from kernelgen_lm.plan.window import WindowPlan, build_window_plan, window_text
 
-AnyPlan = KernelPlan | WindowPlan | MatmulPlan | MovePlan | AttnPlan
+AnyPlan = KernelPlan | WindowPlan | MatmulPlan | MovePlan | AttnPlan | ConvPlan
 Variants = list[list[list[int]]]
 
 
@@ -85,6 +92,15 @@ FAMILIES: list[Family] = [
         move_text,
         "write_move_project",
         claims=is_move_graph,
+    ),
+    Family(
+        "conv",
+        ConvPlan,
+        build_conv_plan,
+        conv_text,
+        "write_conv_project",
+        claims=is_conv_graph,
+        variants=conv_variants,
     ),
     Family(
         "domain",

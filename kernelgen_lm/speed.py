@@ -20,11 +20,13 @@ like with like. Assumptions (a MODEL, not a measurement; every figure printed sa
 - pooling is priced on its input (window overlap ignored);
 - a matrix product (`MATMUL_K`) runs on the cube cores: its MACs (result elements x K) at the
   chip's cube rate, spread over all cube cores (at most one block per 16 x 16 result fractal),
-  each operand read once (no re-reads across blocks: this favours eager).
+  each operand read once (no re-reads across blocks: this favours eager); a convolution
+  (`CONV_OPS`) likewise, K being the weight's elements per output channel (implicit GEMM);
 - `scaled_dot_product_attention` (`ATTENTION_OPS`) is three launches, as an unfused eager
   attention runs it: Q K^T on the cube with the scores written to GM, softmax over the scores
   (scale and mask applied in the same pass, reading the mask once), P V on the cube reading the
   scores back. torch_npu's fused attention kernels (npu_fusion_attention) are not modelled;
+  against them the speed-ups would be lower;
 - a contiguous copy (`contiguous`, `clone`) of a strided view (transpose, slice), or such a
   view returned as the output (the caller gets a strided view; the kernel writes the contiguous
   result), is one copy launch (`STRIDED_VIEWS`).
@@ -187,6 +189,9 @@ MATMUL_K: dict[str, int] = {
 FRACTAL = 16 * 16  # result elements of one cube fractal
 # Attention ops of the eager graph, priced as matmul + softmax + matmul (`_attention_ops`).
 ATTENTION_OPS = ("aten.scaled_dot_product_attention.default",)
+# Convolutions of the eager graph (weight = argument 1, [Cout, Cin/groups, *kernel]): implicit
+# GEMM on the cube, result elements x Cin/groups x kernel taps MACs.
+CONV_OPS = ("aten.convolution.default", "aten.conv1d.default", "aten.conv2d.default")
 # Views whose contiguous copy is a real eager kernel (a strided read).
 STRIDED_VIEWS = (
     "aten.transpose.int",
@@ -285,10 +290,14 @@ def _matmul_op(node: OpNode, graph: CapturedGraph, chip: Chip, gm_bytes: int) ->
     """A matrix product priced on the cube cores, or None when its operand shapes are unknown."""
     shapes = _shapes(graph)
     dtypes = _dtypes(graph)
-    arg = node.args[MATMUL_K[node.target]] if len(node.args) > MATMUL_K[node.target] else None
+    conv = node.target in CONV_OPS
+    at = 1 if conv else MATMUL_K[node.target]
+    arg = node.args[at] if len(node.args) > at else None
     if not isinstance(arg, NodeRef) or arg.ref not in shapes or node.shape is None:
         return None
-    k = shapes[arg.ref][-1] if shapes[arg.ref] else 1
+    dims = shapes[arg.ref]
+    # K of a convolution's implicit GEMM: the weight's elements per output channel.
+    k = math.prod(dims[1:]) if conv else (dims[-1] if dims else 1)
     out = math.prod(node.shape)
     macs = out * k
     key = "cube_macs_fp32" if dtypes.get(arg.ref) == "float32" else "cube_macs"
@@ -371,7 +380,7 @@ def eager_time(graph: CapturedGraph, chip: Chip) -> EagerCost:
             if attn is not None:
                 ops += attn
                 continue
-        if node.target in MATMUL_K:
+        if node.target in MATMUL_K or node.target in CONV_OPS:
             mm = _matmul_op(node, graph, chip, gm_bytes)
             if mm is not None:
                 ops.append(mm)

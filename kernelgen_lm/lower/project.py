@@ -9,12 +9,14 @@ from pydantic import BaseModel
 
 from ascend_tools.chips import Chip
 from kernelgen_lm.lower.attn import AttnEmitter, attn_tiling_header
+from kernelgen_lm.lower.conv import ConvEmitter, conv_tiling_header
 from kernelgen_lm.lower.host import host_source, tiling_header
 from kernelgen_lm.lower.kernel import KernelEmitter
 from kernelgen_lm.lower.matmul import MatmulEmitter, matmul_tiling_header
 from kernelgen_lm.lower.move import move_host, move_kernel, move_tiling_header
 from kernelgen_lm.lower.window import window_host, window_kernel, window_tiling_header
 from kernelgen_lm.plan.attn import AttnPlan, attn_text
+from kernelgen_lm.plan.conv import ConvPlan, conv_text
 from kernelgen_lm.plan.ir import KernelPlan, plan_text
 from kernelgen_lm.plan.matmul import MatmulPlan, matmul_text
 from kernelgen_lm.plan.move import MovePlan, move_text
@@ -187,5 +189,20 @@ def write_project(
         Path("plan.txt"): plan_text(plan) + "\n",
         Path("framework") / f"{k}_binding.cpp": _binding(plan),
         Path("framework") / "model_new.py": _model_new(plan, ref.stem if ref else "ref"),
+    }
+    return _write(files, out, ref)
+
+
+def write_conv_project(
+    plan: ConvPlan, chip: Chip, out: Path, ref: Path | None = None
+) -> LoweredProject:
+    """Writes a convolution (implicit GEMM) project under `out`."""
+    em = ConvEmitter(plan, chip)
+    k = plan.kernel_name
+    files = {
+        Path("op_host") / f"{k}_tiling.h": conv_tiling_header(plan),
+        Path("op_host") / f"{k}.cpp": em.host(),
+        Path("op_kernel") / f"{k}.cpp": em.kernel(),
+        Path("plan.txt"): conv_text(plan) + "\n",
     }
     return _write(files, out, ref)

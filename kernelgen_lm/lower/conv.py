@@ -1,0 +1,616 @@
+"""ConvPlan -> operator project files: the tiling header (TCubeTiling + im2col geometry + core
+split), the host TilingFunc (MatmulApiTiling for one (image, group, row block) product, UB
+budget of the im2col slab and tables) and the kernel (im2col by Gather into a per-core GM
+workspace, the Matmul high-level API, the epilogue per base block as in the matmul family).
+"""
+
+from __future__ import annotations
+
+from ascend_tools.chips import Chip
+from kernelgen_lm.lower.host import GE_DTYPE, UB_RESERVE, io_param, registration
+from kernelgen_lm.lower.kernel import CTYPE, DSIZE
+from kernelgen_lm.lower.matmul import BASE_ALIGN, BASE_CAP, EpiTensor, MatmulEmitter
+from kernelgen_lm.lower.move import BLOCK_HELPERS
+from kernelgen_lm.plan.conv import ConvPlan
+
+# UB rows are padded to whole 32-byte blocks of the widest case (16 two-byte elements); the
+# im2col tiles (pnA positions per tap) are padded the same way so every tap starts aligned.
+ALIGN_ELEMS = 16
+# Output positions per work unit are capped so one unit's product stays a moderate N.
+MAX_POSITIONS = 2048
+
+
+def _up(x: int, a: int) -> int:
+    return (x + a - 1) // a * a
+
+
+def fields(p: ConvPlan) -> list[tuple[str, str]]:
+    f = [
+        ("batch", "images N"),
+        ("cin", "input channels"),
+        ("h", "input height (1 for conv1d)"),
+        ("w", "input width"),
+        ("cout", "output channels"),
+        ("oh", "output height"),
+        ("ow", "output width"),
+        ("rowsPer", "output rows per work unit (R)"),
+        ("slabRows", "input rows of the UB slab for R output rows"),
+        ("wa", "slab row length (left pad, w, right pad; whole 16 elements)"),
+        ("pnA", "positions per tap in the im2col tile (R * ow padded to 16)"),
+        ("rowBlocks", "output-row blocks per image"),
+        ("unitsPerCore", "(image, group, row block) units of a small core"),
+        ("bigCores", "cores that take one unit more"),
+        ("chunkRows", "rows of a base block per epilogue chunk"),
+    ]
+    f += [(f"numel{i}", f"elements of input {i}") for i in range(len(p.inputs))]
+    for e in p.epi_inputs:
+        f += [
+            (f"e{e.input}sb", f"input {e.input}'s stride along the images (0: broadcast)"),
+            (f"e{e.input}sc", f"input {e.input}'s stride along the channels (0: broadcast)"),
+        ]
+    return f
+
+
+def conv_tiling_header(p: ConvPlan) -> str:
+    guard = f"{p.kernel_name.upper()}_TILING_H"
+    return "\n".join(
+        [
+            f"// Tiling of {p.op_name} (convolution as implicit GEMM): the Matmul API's",
+            "// TCubeTiling of one (image, group, row block) product, the im2col geometry and",
+            "// the split of the units over the cores.",
+            f"#ifndef {guard}",
+            f"#define {guard}",
+            '#include "register/tilingdata_base.h"',
+            '#include "tiling/tiling_api.h"',
+            "",
+            "namespace optiling {",
+            f"BEGIN_TILING_DATA_DEF({p.op_name}TilingData)",
+            "TILING_DATA_FIELD_DEF_STRUCT(TCubeTiling, cube);",
+            *[f"TILING_DATA_FIELD_DEF(uint32_t, {n});  // {c}" for n, c in fields(p)],
+            "END_TILING_DATA_DEF;",
+            "",
+            f"REGISTER_TILING_DATA_CLASS({p.op_name}, {p.op_name}TilingData)",
+            "}  // namespace optiling",
+            "#endif",
+            "",
+        ]
+    )
+
+
+class ConvEmitter(MatmulEmitter):
+    """The matmul family's epilogue emitter over the per-image [Cout/groups, positions] result:
+    the inherited `_epilogue` writes the block body (same variable names), this class the
+    im2col, the product loop and the host."""
+
+    def __init__(self, p: ConvPlan, chip: Chip) -> None:
+        self.p = p  # type: ignore[assignment]
+        self.chip = chip
+        self.epi = {
+            e.plan_index: EpiTensor(
+                f"in{e.input}", p.inputs[e.input].dtype, e.vary_c, e.vary_p, e.input
+            )
+            for e in p.epi_inputs
+        }
+        self.nslots = 0
+        self.uses_compare = p.epilogue is not None and any(
+            n.op in ("lt", "le", "gt", "ge", "eq", "ne", "where") for n in p.epilogue.nodes
+        )
+        self.epi_lines = self._epilogue()
+
+    # ---------------------------------------------------------------- kernel file
+    def kernel(self) -> str:  # type: ignore[override]
+        p = self.p
+        assert isinstance(p, ConvPlan)
+        xt, ot = CTYPE[p.dtype], CTYPE[p.out_dtype]
+        sz = DSIZE[p.dtype]
+        # Gather and Duplicate move 16- or 32-bit lanes; bfloat16 moves as half (same bits).
+        gt = "half" if p.dtype == "bfloat16" else xt
+        rc = f".ReinterpretCast<{gt}>()" if gt != xt else ""
+        (kh, kw), (sh, sw), (ph, pw), (dh, dw) = p.geometry2d
+        taps = kh * kw
+        G = p.groups
+        pointwise = p.pointwise
+        ins = [f"GM_ADDR in{i}" for i in range(len(p.inputs))]
+        L = [
+            f"// {p.op_name}: conv{p.spatial}d as implicit GEMM, generated by kernelgen's",
+            f"// rule-based lowering ({self.chip.name}). Work unit = (image, group, block of R",
+            "// output rows). Per unit the vector core gathers the im2col matrix col[K, R*OW]",
+            "// (K = Cin/groups * kh * kw) into this core's GM workspace: per input channel a",
+            "// slab of input rows in UB (zeros around the image: padding), one Gather per tap",
+            "// (offset table built once per core by vector ops). The Matmul API multiplies",
+            "// the group's weight rows W_g[Cout/groups, K] by it; each baseM x baseN float",
+            "// block comes to UB (GetTensorC), where the epilogue runs and DataCopyPad writes",
+            "// its rows to out[image, channel, position].",
+            '#include "kernel_operator.h"',
+            '#include "lib/matmul_intf.h"',
+            "using namespace AscendC;",
+            "using namespace matmul;",
+            "",
+            "__aicore__ inline uint32_t MinU(uint32_t x, uint32_t y) { return x < y ? x : y; }",
+            "",
+            *BLOCK_HELPERS,
+            "",
+            f"constexpr uint32_t KH = {kh}, KW = {kw}, SH = {sh}, SW = {sw};",
+            f"constexpr uint32_t PH = {ph}, PW = {pw}, DH = {dh}, DW = {dw};",
+            f"constexpr uint32_t TAPS = {taps}, GROUPS = {G};",
+            f"constexpr uint32_t PWA = {_up(pw, ALIGN_ELEMS)};  // slab column of image column 0",
+            "",
+            f"class Kernel{p.op_name} {{",
+            "public:",
+            f"    using AType = MatmulType<TPosition::GM, CubeFormat::ND, {xt}>;",
+            f"    using BType = MatmulType<TPosition::GM, CubeFormat::ND, {xt}>;",
+            "    using CType = MatmulType<TPosition::VECIN, CubeFormat::ND, float>;",
+            "    using BiasType = MatmulType<TPosition::GM, CubeFormat::ND, float>;",
+            "    Matmul<AType, BType, CType, BiasType> mm;",
+            "",
+            "    template <typename TilingT>",
+            f"    __aicore__ inline void Init({', '.join(ins)}, GM_ADDR out, GM_ADDR workspace,",
+            "                                const TilingT& td, TPipe* pipe)",
+            "    {",
+            "        nb = td.batch; cin = td.cin; H = td.h; W = td.w; cout = td.cout;",
+            "        OH = td.oh; OW = td.ow; R = td.rowsPer; slabRows = td.slabRows; Wa = td.wa;",
+            "        pnA = td.pnA; rowBlocks = td.rowBlocks;",
+            "        cg = cin / GROUPS; cog = cout / GROUPS; K = cg * TAPS;",
+            "        N = OH * OW;  // the result's row stride: positions of one channel",
+            "        pnMax = R * OW;",
+            "        uint64_t idx = GetBlockIdx();",
+            "        uint64_t upc = td.unitsPerCore;",
+            "        unitStart = idx * upc + (idx < td.bigCores ? idx : td.bigCores);",
+            "        unitEnd = unitStart + upc + (idx < td.bigCores ? 1 : 0);",
+            f"        gm_x.SetGlobalBuffer((__gm__ {xt}*)in{p.x}, td.numel{p.x});",
+            f"        gm_w.SetGlobalBuffer((__gm__ {xt}*)in{p.w}, td.numel{p.w});",
+            f"        gm_out.SetGlobalBuffer((__gm__ {ot}*)out, static_cast<uint64_t>(nb) * cout"
+            " * N);",
+        ]
+        if not pointwise:
+            L += [
+                "        // This core's im2col matrix col[K, pnMax] in the user workspace.",
+                "        uint64_t wsElems = static_cast<uint64_t>(K) * pnMax;",
+                f"        gm_col.SetGlobalBuffer((__gm__ {xt}*)GetUserWorkspace(workspace) + "
+                "idx * wsElems, wsElems);",
+            ]
+        for t in self.epi.values():
+            ct = CTYPE[t.dtype]
+            L += [
+                f"        gm_{t.var}.SetGlobalBuffer((__gm__ {ct}*){t.var}, td.numel{t.index});",
+                f"        es_{t.var}_b = td.e{t.index}sb;",
+                f"        es_{t.var}_m = td.e{t.index}sc;",
+            ]
+        L += [
+            "        baseM = td.cube.baseM; baseN = td.cube.baseN;",
+            "        iterOrder = td.cube.iterateOrder;",
+            "        chunk = td.chunkRows;",
+            "        // Work tiles hold one chunk of rows (whole 256-byte float repeats).",
+            "        tileElems = (chunk * baseN + 63) / 64 * 64;",
+            "        pipe->InitBuffer(q_c, 1, baseM * baseN * sizeof(float));",
+            f"        pipe->InitBuffer(q_out, 1, tileElems * sizeof({ot}));",
+        ]
+        for t in self.epi.values():
+            if t.tile:
+                L.append(
+                    f"        pipe->InitBuffer(q_{t.var}, 1, tileElems * sizeof({CTYPE[t.dtype]}));"
+                )
+        if self.nslots:
+            L += [
+                f"        pipe->InitBuffer(poolBuf, {self.nslots} * tileElems * sizeof(float));",
+                "        pool = poolBuf.Get<float>();",
+            ]
+        if self.uses_compare:
+            L += [
+                "        pipe->InitBuffer(cmpBuf, tileElems);",
+                "        cmpMask = cmpBuf.Get<uint8_t>();",
+            ]
+        if pointwise:
+            L += [
+                "        // 1 x 1, stride 1, no padding: the image plane [Cin, OH * OW] is col.",
+                "        mm.SetOrgShape(static_cast<int>(cog), static_cast<int>(N), "
+                "static_cast<int>(K));",
+                "    }",
+                "",
+            ]
+        else:
+            L += self._im2col(xt, gt, rc, sz, ph, pw)
+        L += [
+            "    __aicore__ inline void Process()",
+            "    {",
+            "        for (uint64_t u = unitStart; u < unitEnd; ++u) {",
+            "            uint32_t rb = static_cast<uint32_t>(u % rowBlocks);",
+            "            uint64_t rest = u / rowBlocks;",
+            "            uint32_t g = static_cast<uint32_t>(rest % GROUPS);",
+            "            uint64_t b = rest / GROUPS;",
+            "            uint32_t oy0 = rb * R;",
+            "            uint32_t pn = MinU(R, OH - oy0) * OW;",
+            "            uint64_t xBase = (b * cin + static_cast<uint64_t>(g) * cg) * H * W;",
+            *(
+                ["            mm.SetTensorB(gm_x[xBase + static_cast<uint64_t>(oy0) * OW]);"]
+                if pointwise
+                else [
+                    "            Im2col(xBase, oy0, pn);",
+                    "            // The workspace rows are written by MTE3, the cube reads them.",
+                    "            PipeBarrier<PIPE_ALL>();",
+                    "            mm.SetTensorB(gm_col);",
+                ]
+            ),
+            "            mm.SetTensorA(gm_w[static_cast<uint64_t>(g) * cog * K]);",
+            "            mm.SetTail(static_cast<int>(cog), static_cast<int>(pn));",
+            "            uint64_t ch0 = b * cout + static_cast<uint64_t>(g) * cog;",
+            "            uint64_t cBase = ch0 * N + static_cast<uint64_t>(oy0) * OW;",
+        ]
+        for t in self.epi.values():
+            L.append(
+                f"            uint64_t ebase_{t.var} = b * es_{t.var}_b + "
+                f"static_cast<uint64_t>(g) * cog * es_{t.var}_m"
+                + (" + static_cast<uint64_t>(oy0) * OW;" if t.vary_n else ";")
+            )
+        L += [
+            "            uint32_t mIter = (cog + baseM - 1) / baseM;",
+            "            uint32_t nIter = (pn + baseN - 1) / baseN;",
+            "            uint32_t blk = 0;",
+            "            while (mm.Iterate()) {",
+            "                uint32_t bm = iterOrder == 0 ? blk % mIter : blk / nIter;",
+            "                uint32_t bn = iterOrder == 0 ? blk / mIter : blk % nIter;",
+            "                ++blk;",
+            "                uint32_t rows = MinU(baseM, cog - bm * baseM);",
+            "                uint32_t cols = MinU(baseN, pn - bn * baseN);",
+            "                uint32_t ldc = baseN;",
+            "                uint64_t r0 = static_cast<uint64_t>(bm) * baseM;",
+            "                uint64_t c0 = static_cast<uint64_t>(bn) * baseN;",
+            "                uint64_t boff = cBase + r0 * N + c0;",
+        ]
+        for t in self.epi.values():
+            L.append(
+                f"                uint64_t eblk_{t.var} = ebase_{t.var} + r0 * es_{t.var}_m"
+                + (" + c0;" if t.vary_n else ";")
+            )
+        L += [
+            "                LocalTensor<float> cTile = q_c.AllocTensor<float>();",
+            "                mm.GetTensorC(cTile);",
+            "                q_c.EnQue(cTile);",
+            "                cTile = q_c.DeQue<float>();",
+            "                for (uint32_t rc = 0; rc < rows; rc += chunk) {",
+            "                    uint32_t crow = MinU(chunk, rows - rc);",
+            "                    uint32_t cnt = crow * ldc;",
+            "                    uint32_t cnt64 = (cnt + 63) / 64 * 64;",
+            "                    uint64_t coff = boff + static_cast<uint64_t>(rc) * N;",
+            *[
+                f"                    uint64_t eoff_{t.var} = eblk_{t.var} + "
+                f"static_cast<uint64_t>(rc) * es_{t.var}_m;"
+                for t in self.epi.values()
+            ],
+            *["    " + x for x in self.epi_lines],
+            "                }",
+            "                q_c.FreeTensor(cTile);",
+            "            }",
+            "        }",
+            "        mm.End();",
+            "    }",
+            "",
+            "private:",
+            f"    GlobalTensor<{xt}> gm_x, gm_w, gm_col;",
+            f"    GlobalTensor<{ot}> gm_out;",
+        ]
+        for t in self.epi.values():
+            L += [
+                f"    GlobalTensor<{CTYPE[t.dtype]}> gm_{t.var};",
+                f"    uint64_t es_{t.var}_b = 0, es_{t.var}_m = 0;",
+            ]
+            if t.tile:
+                L.append(f"    TQue<QuePosition::VECIN, 1> q_{t.var};")
+        L += [
+            "    TQue<QuePosition::VECIN, 1> q_c, q_slab;",
+            "    TQue<QuePosition::VECOUT, 1> q_out, q_col;",
+            "    TBuf<QuePosition::VECCALC> tabBuf, scratchBuf;",
+            "    LocalTensor<uint32_t> tab;",
+            "    uint32_t baseM = 0, baseN = 0, iterOrder = 0, tileElems = 0, chunk = 1;",
+        ]
+        if self.nslots:
+            L += ["    TBuf<QuePosition::VECCALC> poolBuf;", "    LocalTensor<float> pool;"]
+        if self.uses_compare:
+            L += ["    TBuf<QuePosition::VECCALC> cmpBuf;", "    LocalTensor<uint8_t> cmpMask;"]
+        L += [
+            "    uint32_t nb = 0, cin = 0, H = 0, W = 0, cout = 0, OH = 0, OW = 0, R = 1;",
+            "    uint32_t slabRows = 0, Wa = 0, pnA = 0, pnMax = 0, rowBlocks = 1;",
+            "    uint32_t cg = 0, cog = 0, K = 0, N = 0;",
+            "    uint64_t unitStart = 0, unitEnd = 0;",
+            "};",
+            "",
+            f'extern "C" __global__ __aicore__ void {p.kernel_name}({", ".join(ins)}, '
+            "GM_ADDR out, GM_ADDR workspace, GM_ADDR tiling)",
+            "{",
+            "    // One AIV per AIC: each block computes its own units.",
+            "    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_1);",
+            "    GET_TILING_DATA(td, tiling);",
+            "    TPipe pipe;",
+            f"    Kernel{p.op_name} op;",
+            "    // The Matmul object is registered before any InitBuffer (ASCENDC_SPEC 7.12).",
+            "    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), op.mm, &td.cube);",
+            f"    op.Init({', '.join(f'in{i}' for i in range(len(p.inputs)))}, out, workspace, "
+            "td, &pipe);",
+            "    op.Process();",
+            "}",
+            "",
+        ]
+        return "\n".join(L)
+
+    def _im2col(self, xt: str, gt: str, rc: str, sz: int, ph: int, pw: int) -> list[str]:
+        """The offset table (end of Init) and the Im2col method."""
+        L = [
+            f"        pipe->InitBuffer(q_slab, 1, slabRows * Wa * sizeof({xt}));",
+            f"        pipe->InitBuffer(q_col, 1, TAPS * pnA * sizeof({xt}));",
+            "        pipe->InitBuffer(tabBuf, TAPS * pnA * sizeof(int32_t));",
+            "        pipe->InitBuffer(scratchBuf, 2 * pnA * sizeof(int32_t));",
+            "        // tab[tap * pnA + p]: byte offset in the slab of the input element that",
+            "        // output position p (row q = p / OW of the block, column p - q * OW) reads",
+            "        // for the tap; the same for every block of whole rows, as the slab starts at",
+            "        // the block's first input row and each slab row holds the image row at",
+            "        // column PWA with zeros around it (padding). Affine in (q, p), so built by",
+            "        // vector ops: q by a float floor of (p + 0.5) / OW (exact for p < 2^22),",
+            "        // each tap a constant more.",
+            "        LocalTensor<int32_t> t0 = tabBuf.Get<int32_t>();",
+            "        LocalTensor<int32_t> pi = scratchBuf.Get<int32_t>();",
+            "        LocalTensor<float> pf = pi[pnA].ReinterpretCast<float>();",
+            "        CreateVecIndex(pi, static_cast<int32_t>(0), pnA);",
+            "        Cast(pf, pi, RoundMode::CAST_NONE, pnA);",
+            "        Adds(pf, pf, 0.5f, pnA);",
+            "        Muls(pf, pf, 1.0f / static_cast<float>(OW), pnA);",
+            "        Cast(t0, pf, RoundMode::CAST_FLOOR, pnA);",
+            f"        Muls(t0, t0, static_cast<int32_t>((SH * Wa - OW * SW) * {sz}), pnA);",
+            f"        Muls(pi, pi, static_cast<int32_t>(SW * {sz}), pnA);",
+            "        Add(t0, t0, pi, pnA);",
+            f"        Adds(t0, t0, static_cast<int32_t>((PWA - PW) * {sz}), pnA);",
+            "        for (uint32_t t = 1; t < TAPS; ++t) {",
+            "            uint32_t ky = t / KW, kx = t % KW;",
+            f"            int32_t shift = static_cast<int32_t>((ky * DH * Wa + kx * DW) * {sz});",
+            "            Adds(t0[t * pnA], t0, shift, pnA);",
+            "        }",
+            "        tab = t0.ReinterpretCast<uint32_t>();",
+            "    }",
+            "",
+            "    // col[ci * TAPS + tap, p] for the unit's R output rows starting at oy0.",
+            "    __aicore__ inline void Im2col(uint64_t xBase, uint32_t oy0, uint32_t pn)",
+            "    {",
+            "        int32_t iy0 = static_cast<int32_t>(oy0 * SH) - static_cast<int32_t>(PH);",
+            "        uint32_t rowsIn = (pn / OW - 1) * SH + (KH - 1) * DH + 1;",
+            "        uint32_t lo = iy0 < 0 ? static_cast<uint32_t>(-iy0) : 0;",
+            "        int32_t hiS = static_cast<int32_t>(H) - iy0;",
+            "        uint32_t hi = hiS < 0 ? 0 : MinU(rowsIn, static_cast<uint32_t>(hiS));",
+            "        for (uint32_t ci = 0; ci < cg; ++ci) {",
+            f"            LocalTensor<{xt}> slab = q_slab.AllocTensor<{xt}>();",
+        ]
+        if ph or pw:
+            L += [
+                "            // Padding: rows outside the image and the columns around each row.",
+                f"            Duplicate(slab{rc}, static_cast<{gt}>(0), rowsIn * Wa);",
+                "            SetFlag<HardEvent::V_MTE2>(EVENT_ID0);",
+                "            WaitFlag<HardEvent::V_MTE2>(EVENT_ID0);",
+            ]
+        L += [
+            "            if (hi > lo) {",
+            "                uint64_t src = xBase + static_cast<uint64_t>(ci) * H * W + "
+            "static_cast<uint64_t>(iy0 + static_cast<int32_t>(lo)) * W;",
+            "                LoadBlock(slab[lo * Wa + PWA], gm_x[src], hi - lo, W, W, Wa);",
+            "            }",
+            "            q_slab.EnQue(slab);",
+            f"            slab = q_slab.DeQue<{xt}>();",
+            f"            LocalTensor<{xt}> col = q_col.AllocTensor<{xt}>();",
+            "            for (uint32_t t = 0; t < TAPS; ++t) {",
+            f"                Gather(col{rc}[t * pnA], slab{rc}, tab[t * pnA], 0, pn);",
+            "            }",
+            "            q_slab.FreeTensor(slab);",
+            "            q_col.EnQue(col);",
+            f"            col = q_col.DeQue<{xt}>();",
+            "            uint64_t row0 = static_cast<uint64_t>(ci) * TAPS * pnMax;",
+            "            StoreBlock(gm_col[row0], col, TAPS, pn, pnMax, pnA);",
+            "            q_col.FreeTensor(col);",
+            "        }",
+            "    }",
+            "",
+        ]
+        return L
+
+    # ---------------------------------------------------------------- host file
+    def host(self) -> str:  # type: ignore[override]
+        p = self.p
+        assert isinstance(p, ConvPlan)
+        dt = GE_DTYPE[p.dtype]
+        sz = DSIZE[p.dtype]
+        (kh, kw), (sh, sw), (ph, pw), (dh, dw) = p.geometry2d
+        taps = kh * kw
+        x, w = p.x, p.w
+        two = p.spatial == 2
+        h_expr = f"Dim(context, {x}, 2)" if two else "1"
+        w_expr = f"Dim(context, {x}, {3 if two else 2})"
+        r = len(p.out_shape)
+        L = [
+            f"// Host side of {p.op_name}: im2col geometry and Matmul tiling from the runtime",
+            "// shapes, shape inference, OpDef.",
+            f'#include "{p.kernel_name}_tiling.h"',
+            '#include "register/op_def_registry.h"',
+            '#include "tiling/platform/platform_ascendc.h"',
+            "",
+            "using namespace matmul_tiling;",
+            "",
+            "namespace optiling {",
+            f"constexpr uint64_t UB_RESERVE = {UB_RESERVE};",
+            f"constexpr uint64_t CHUNK_BYTES_PER_ELEM = {self.bytes_per_element()};",
+            f"constexpr uint64_t KH = {kh}, KW = {kw}, SH = {sh}, SW = {sw};",
+            f"constexpr uint64_t PH = {ph}, PW = {pw}, DH = {dh}, DW = {dw};",
+            f"constexpr uint64_t TAPS = {taps}, GROUPS = {p.groups}, ELEM = {sz};",
+            f"constexpr uint64_t ALIGN = {ALIGN_ELEMS}, MAX_POSITIONS = {MAX_POSITIONS};",
+            f"constexpr bool POINTWISE = {'true' if p.pointwise else 'false'};  // 1 x 1, stride 1,"
+            " no padding",
+            "",
+            "static uint64_t Dim(gert::TilingContext* context, uint32_t input, uint32_t dim)",
+            "{",
+            "    return static_cast<uint64_t>(context->GetInputShape(input)->GetStorageShape()"
+            ".GetDim(dim));",
+            "}",
+            "",
+            "static uint64_t Up(uint64_t x, uint64_t a) { return (x + a - 1) / a * a; }",
+            "",
+            "// One output axis: torch's (size + 2 pad - dil (k - 1) - 1) / stride + 1, 0 if none.",
+            "static uint64_t OutLen(uint64_t n, uint64_t k, uint64_t s, uint64_t pad, uint64_t d)",
+            "{",
+            "    uint64_t span = d * (k - 1) + 1;",
+            "    return n + 2 * pad < span ? 0 : (n + 2 * pad - span) / s + 1;",
+            "}",
+            "",
+            "// UB bytes of the im2col part for R output rows: the slab (+ zero slot), the",
+            "// gathered tile and the offset table.",
+            "static uint64_t Im2colBytes(uint64_t R, uint64_t ow, uint64_t wa)",
+            "{",
+            "    if (POINTWISE) {",
+            "        return 0;  // the image is the im2col matrix: no slab, tile or table",
+            "    }",
+            "    uint64_t slabRows = (R - 1) * SH + (KH - 1) * DH + 1;",
+            "    uint64_t pnA = Up(R * ow, ALIGN);",
+            "    return slabRows * wa * ELEM + TAPS * pnA * (ELEM + 4) + 2 * pnA * 4;",
+            "}",
+            "",
+            "static ge::graphStatus TilingFunc(gert::TilingContext* context)",
+            "{",
+            f"    {p.op_name}TilingData tiling;",
+            f"    uint64_t nb = Dim(context, {x}, 0);",
+            f"    uint64_t cin = Dim(context, {x}, 1);",
+            f"    uint64_t h = {h_expr};",
+            f"    uint64_t w = {w_expr};",
+            f"    uint64_t cout = Dim(context, {w}, 0);",
+            "    uint64_t oh = OutLen(h, KH, SH, PH, DH);",
+            "    uint64_t ow = OutLen(w, KW, SW, PW, DW);",
+            "    if (nb == 0 || oh == 0 || ow == 0 || cin % GROUPS != 0 || cout % GROUPS != 0) {",
+            "        return ge::GRAPH_FAILED;",
+            "    }",
+            "    uint64_t cog = cout / GROUPS;",
+            "    uint64_t K = cin / GROUPS * TAPS;",
+            "    auto ascendc = platform_ascendc::PlatformAscendC(context->GetPlatformInfo());",
+            "    uint64_t ubSize = 0;",
+            "    ascendc.GetCoreMemSize(platform_ascendc::CoreMemType::UB, ubSize);",
+            "    uint64_t cubeCores = ascendc.GetCoreNumAic();",
+            "    if (cubeCores == 0) {",
+            "        cubeCores = ascendc.GetCoreNum();",
+            "    }",
+            "    uint64_t budget = ubSize > UB_RESERVE ? ubSize - UB_RESERVE : 0;",
+            "    // Slab rows: PWA zeros (PW rounded up to 16), the image row, PW zeros.",
+            f"    uint64_t wa = Up({_up(pw, ALIGN_ELEMS)} + w + PW, ALIGN);",
+            "    // R output rows per unit: enough units for every core when the images and",
+            "    // groups alone are fewer, at most MAX_POSITIONS positions, and the im2col part",
+            "    // within half of UB (the epilogue's base block and chunks take the rest).",
+            "    uint64_t images = nb * GROUPS;",
+            "    uint64_t parts = images >= cubeCores ? 1 : (cubeCores + images - 1) / images;",
+            "    uint64_t R = (oh + parts - 1) / parts;",
+            "    if (R * ow > MAX_POSITIONS) {",
+            "        R = MAX_POSITIONS / ow > 0 ? MAX_POSITIONS / ow : 1;",
+            "    }",
+            "    while (R > 1 && Im2colBytes(R, ow, wa) > budget / 2) {",
+            "        --R;",
+            "    }",
+            "    if (Im2colBytes(R, ow, wa) > budget / 2) {",
+            "        return ge::GRAPH_FAILED;  // one output row's im2col does not fit UB",
+            "    }",
+            "    uint64_t rowBlocks = (oh + R - 1) / R;",
+            "    uint64_t pnMax = R * ow;",
+            "    MatmulApiTiling mt(ascendc);",
+            f"    mt.SetAType(TPosition::GM, CubeFormat::ND, {dt}, false);",
+            f"    mt.SetBType(TPosition::GM, CubeFormat::ND, {dt}, false);",
+            "    mt.SetCType(TPosition::VECIN, CubeFormat::ND, ge::DT_FLOAT);",
+            "    mt.SetShape(static_cast<int32_t>(cog), static_cast<int32_t>(pnMax), "
+            "static_cast<int32_t>(K));",
+            "    // B is col[K, pnMax] (workspace), or the image plane [Cin, oh * ow] (pointwise).",
+            "    uint64_t orgN = POINTWISE ? oh * ow : pnMax;",
+            "    mt.SetOrgShape(static_cast<int32_t>(cog), static_cast<int32_t>(orgN), "
+            "static_cast<int32_t>(K));",
+            "    mt.SetBias(false);",
+            "    mt.SetBufferSpace(-1, -1, -1);",
+            f"    uint32_t baseN = static_cast<uint32_t>(Up(pnMax, {BASE_ALIGN}));",
+            f"    if (baseN > {BASE_CAP}) {{",
+            f"        baseN = {BASE_CAP};",
+            "    }",
+            f"    uint32_t baseM = static_cast<uint32_t>(Up(cog, {BASE_ALIGN}));",
+            f"    if (baseM > {BASE_CAP}) {{",
+            f"        baseM = {BASE_CAP};",
+            "    }",
+            "    uint64_t block = static_cast<uint64_t>(baseM) * baseN * sizeof(float);",
+            "    uint64_t used = Im2colBytes(R, ow, wa) + block + 64 * CHUNK_BYTES_PER_ELEM;",
+            "    uint64_t left = budget > used ? budget - used : 0;",
+            "    uint64_t chunkRows = left / (baseN * CHUNK_BYTES_PER_ELEM);",
+            "    if (chunkRows > baseM) {",
+            "        chunkRows = baseM;",
+            "    }",
+            "    if (chunkRows == 0) {",
+            "        return ge::GRAPH_FAILED;  // not one row of the epilogue fits UB",
+            "    }",
+            "    mt.SetFixSplit(static_cast<int32_t>(baseM), static_cast<int32_t>(baseN), -1);",
+            "    if (mt.GetTiling(tiling.cube) == -1) {",
+            "        return ge::GRAPH_FAILED;",
+            "    }",
+            "    uint64_t units = images * rowBlocks;",
+            "    uint64_t blockDim = units < cubeCores ? units : cubeCores;",
+            "    context->SetBlockDim(static_cast<uint32_t>(blockDim));",
+            "    tiling.set_batch(static_cast<uint32_t>(nb));",
+            "    tiling.set_cin(static_cast<uint32_t>(cin));",
+            "    tiling.set_h(static_cast<uint32_t>(h));",
+            "    tiling.set_w(static_cast<uint32_t>(w));",
+            "    tiling.set_cout(static_cast<uint32_t>(cout));",
+            "    tiling.set_oh(static_cast<uint32_t>(oh));",
+            "    tiling.set_ow(static_cast<uint32_t>(ow));",
+            "    tiling.set_rowsPer(static_cast<uint32_t>(R));",
+            "    tiling.set_slabRows(static_cast<uint32_t>((R - 1) * SH + (KH - 1) * DH + 1));",
+            "    tiling.set_wa(static_cast<uint32_t>(wa));",
+            "    tiling.set_pnA(static_cast<uint32_t>(Up(pnMax, ALIGN)));",
+            "    tiling.set_rowBlocks(static_cast<uint32_t>(rowBlocks));",
+            "    tiling.set_unitsPerCore(static_cast<uint32_t>(units / blockDim));",
+            "    tiling.set_bigCores(static_cast<uint32_t>(units % blockDim));",
+            "    tiling.set_chunkRows(static_cast<uint32_t>(chunkRows));",
+        ]
+        for i in range(len(p.inputs)):
+            L.append(
+                f"    tiling.set_numel{i}(static_cast<uint32_t>("
+                f"context->GetInputShape({i})->GetStorageShape().GetShapeSize()));"
+            )
+        for e in p.epi_inputs:
+            # Strides of the viewed shape, right-aligned to the result (0 where size 1): the
+            # image axis and the channel axis; positions are contiguous when the input varies.
+            lead = [1] * (r - len(e.shape)) + list(e.shape)
+            inner_c = "1"
+            for d in range(2, r):
+                if lead[d] != 1:
+                    inner_c = "oh * ow" if two else "ow"
+            total = f"context->GetInputShape({e.input})->GetStorageShape().GetShapeSize()"
+            sc = "0" if lead[1] == 1 else inner_c
+            per_b = "0" if lead[0] == 1 else f"{total} / nb"
+            L.append(f"    tiling.set_e{e.input}sb(static_cast<uint32_t>({per_b}));")
+            L.append(f"    tiling.set_e{e.input}sc(static_cast<uint32_t>({sc}));")
+        L += [
+            "    tiling.SaveToBuffer(context->GetRawTilingData()->GetData(),"
+            " context->GetRawTilingData()->GetCapacity());",
+            "    context->GetRawTilingData()->SetDataSize(tiling.GetDataSize());",
+            "    size_t* workspace = context->GetWorkspaceSizes(1);",
+            "    // The Matmul API's system part, then one im2col matrix col[K, R * ow] per core.",
+            "    uint64_t user = POINTWISE ? 0 : blockDim * K * pnMax * ELEM;",
+            "    workspace[0] = ascendc.GetLibApiWorkSpaceSize() + user;",
+            "    return ge::GRAPH_SUCCESS;",
+            "}",
+            "}  // namespace optiling",
+            "",
+        ]
+        infer = [
+            "    // [N, Cout, OH(, OW)] from the image and the weight.",
+            f"    const gert::Shape* xs = context->GetInputShape({x});",
+            f"    const gert::Shape* ws = context->GetInputShape({w});",
+            f"    y->SetDimNum({r});",
+            "    y->SetDim(0, xs->GetDim(0));",
+            "    y->SetDim(1, ws->GetDim(0));",
+        ]
+        ks, ss, pads, ds = p.kernel, p.stride, p.padding, p.dilation
+        for j in range(p.spatial):
+            infer.append(
+                f"    y->SetDim({2 + j}, (xs->GetDim({2 + j}) + {2 * pads[j]} - "
+                f"{ds[j] * (ks[j] - 1) + 1}) / {ss[j]} + 1);"
+            )
+        infer.insert(1, "    gert::Shape* y = context->GetOutputShape(0);")
+        params: list[str] = []
+        for i, t in enumerate(p.inputs):
+            params += io_param("Input", f"in{i}", t.dtype, f"  // {t.name} ({t.kind})")
+        params += io_param("Output", "out", p.out_dtype)
+        L += registration(p.op_name, infer, params, self.chip)
+        return "\n".join(L)
