@@ -6,7 +6,15 @@
 - `cat`: one `torch.cat` of model inputs along any axis: each input is a [outer, inner] matrix
   copied row block by row block into its column range of the [outer, sum(inner)] output;
 - `slice`: one step-1 slice (`x[:, a:b]`, `narrow`) of a model input along any axis: the
-  same row-block copy, from a column range of each input row.
+  same row-block copy, from a column range of each input row; `stack` is this cat with the new
+  axis inserted (`stack` set);
+- `view`: every output a strided view of a model input, reached through a chain of permute,
+  transpose, slice (any step), select, split/chunk/unbind, expand, unsqueeze/squeeze, flip and
+  repeat (then an optional final reshape). The host replays the chain on the runtime shapes
+  into (offset, sizes, strides) per output and the kernel copies rows: contiguous rows by
+  DataCopyPad, strided ones by one vector Gather from the row's span;
+- `index_select`, `gather`: rows or elements addressed by an int32/int64 index tensor (the
+  indices read on the scalar unit; gather along the last axis is one vector Gather per row).
 """
 
 from __future__ import annotations
@@ -15,7 +23,7 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-from kernelgen_lm.capture import CapturedGraph, NodeRef, TensorSpec
+from kernelgen_lm.capture import CapturedGraph, NodeRef, OpNode, TensorSpec
 from kernelgen_lm.plan.build import snake
 from kernelgen_lm.plan.graph import PlanError
 
@@ -29,12 +37,60 @@ MOVE_OPS = (
     "aten.slice.Tensor",
 )
 MOVE_DTYPES = ("float32", "float16", "bfloat16")
+INDEX_DTYPES = ("int32", "int64")
+GETITEM = "<built-in function getitem>"
+RESHAPES = ("aten.view.default", "aten._unsafe_view.default", "aten.reshape.default")
+# Ops a `view` chain replays on the host (each one step), with the split ops and getitem.
+VIEW_STEPS = (
+    "aten.permute.default",
+    "aten.transpose.int",
+    "aten.t.default",
+    "aten.slice.Tensor",
+    "aten.select.int",
+    "aten.expand.default",
+    "aten.unsqueeze.default",
+    "aten.squeeze.dim",
+    "aten.squeeze.dims",
+    "aten.flip.default",
+    "aten.repeat.default",
+    "aten.split_with_sizes.default",
+    "aten.split.Tensor",
+    GETITEM,
+    *RESHAPES,
+)
+INDEX_OPS = ("aten.index_select.default", "aten.gather.default")
+# Strided iteration dims a view may have before merging (repeat doubles the rank).
+MAX_VIEW_RANK = 8
+MAX_VIEW_PARTS = 8
+BIG = 2**62  # an open slice end
+
+
+class ViewStep(BaseModel):
+    """One view op replayed on (offset, sizes, strides); field use depends on `kind`."""
+
+    kind: Literal[
+        "permute", "slice", "select", "expand", "unsqueeze", "squeeze", "flip", "repeat", "reshape"
+    ]
+    dims: list[int] = []  # permute order, expand sizes, flip axes, repeat counts, reshape shape
+    dim: int = 0
+    start: int = 0
+    end: int = BIG
+    step: int = 1
+    split: bool = False  # a slice that is one piece of split/chunk (its axis keeps its size)
+
+
+class ViewPart(BaseModel):
+    """One output: the kernel input it views and the steps, first applied first."""
+
+    source: int
+    steps: list[ViewStep]
+    shape: list[int]  # the output's shape at the captured sizes
 
 
 class MovePlan(BaseModel):
     op_name: str
     kernel_name: str
-    op: Literal["transpose", "cat", "slice"]
+    op: Literal["transpose", "cat", "slice", "view", "index_select", "gather"]
     inputs: list[TensorSpec]
     dtype: str
     out_shape: list[int]
@@ -42,20 +98,61 @@ class MovePlan(BaseModel):
     dim: int = 0  # cat, slice: the axis (non-negative)
     start: int = 0  # slice: torch's bounds (negative from the end; clamped at run time)
     end: int = 0
+    stack: bool = False  # cat: torch.stack (a new axis `dim` of size len(parts))
+    views: list[ViewPart] = []  # view: one per output
+    index: int = 0  # index_select, gather: the kernel input holding the indices
+    index_dtype: str = "int64"
+    # Validation shape variants (one list of input shapes each); None: the generic ones.
+    variants: list[list[list[int]]] | None = None
+
+
+def _work(g: CapturedGraph) -> list[OpNode]:
+    return [n for n in g.nodes if n.target not in PASS]
 
 
 def is_move_graph(g: CapturedGraph) -> bool:
-    work = [n for n in g.nodes if n.target not in PASS]
-    return len(work) == 1 and work[0].target in MOVE_OPS
+    work = _work(g)
+    if len(work) == 1 and work[0].target in (*MOVE_OPS, *INDEX_OPS):
+        return True
+    if _stack_refs(g) is not None:
+        return True
+    return (
+        bool(work)
+        and all(n.target in VIEW_STEPS for n in work)
+        and any(n.target not in RESHAPES for n in work)
+    )
+
+
+class _General(Exception):
+    """The single-op fast path does not take this op; the general view path does."""
 
 
 def build_move_plan(g: CapturedGraph) -> MovePlan:
-    work = [n for n in g.nodes if n.target not in PASS]
-    if len(work) != 1 or work[0].target not in MOVE_OPS:
-        raise PlanError("not a single data-movement op")
-    node = work[0]
+    plan = _build(g)
+    if plan.variants is None:
+        plan.variants = _generic_variants(g)
+    return plan
+
+
+def _build(g: CapturedGraph) -> MovePlan:
+    work = _work(g)
+    if _stack_refs(g) is not None:
+        return _stack_plan(g)
+    if len(work) == 1 and work[0].target in INDEX_OPS:
+        return _index_plan(g, work[0])
+    if len(work) == 1 and work[0].target in MOVE_OPS and len(g.outputs) == 1:
+        try:
+            return _single_plan(g, work[0])
+        except _General:
+            pass
+    if not work or not all(n.target in VIEW_STEPS for n in work):
+        raise PlanError("not a data-movement graph")
+    return _view_plan(g)
+
+
+def _single_plan(g: CapturedGraph, node: OpNode) -> MovePlan:
     names = g.input_names()
-    if len(g.outputs) != 1 or node.shape is None:
+    if node.shape is None:
         raise PlanError("data movement with several outputs is not covered")
     base = dict(op_name=g.op_name, kernel_name=snake(g.op_name), inputs=g.inputs)
     if node.target == "aten.cat.default":
@@ -75,7 +172,7 @@ def build_move_plan(g: CapturedGraph) -> MovePlan:
         )
     src = node.args[0]
     if not isinstance(src, NodeRef) or src.ref not in names:
-        raise PlanError(f"{node.target} of a computed value is not covered (a model input only)")
+        raise _General
     x = g.inputs[names.index(src.ref)]
     rank = len(x.shape)
     if node.target == "aten.slice.Tensor":
@@ -84,7 +181,7 @@ def build_move_plan(g: CapturedGraph) -> MovePlan:
         start = int(a[1]) if a[1] is not None else 0
         end = int(a[2]) if a[2] is not None else 2**62
         if a[3] not in (None, 1):
-            raise PlanError(f"slice with step {a[3]} is not covered (step 1 only)")
+            raise _General
         if x.dtype not in MOVE_DTYPES:
             raise PlanError(f"slice of {x.dtype} is not covered")
         return MovePlan(
@@ -106,14 +203,303 @@ def build_move_plan(g: CapturedGraph) -> MovePlan:
     else:
         dims = [1, 0] if rank == 2 else list(range(rank))
     if rank < 2 or dims != [*range(rank - 2), rank - 1, rank - 2]:
-        raise PlanError(
-            f"permute {dims} of {x.name}{x.shape}: only the last-two-axes transpose is generated"
-        )
+        raise _General
     if x.dtype not in MOVE_DTYPES:
         raise PlanError(f"transpose of {x.dtype} is not covered")
     return MovePlan(
         **base, op="transpose", dtype=x.dtype, out_shape=node.shape, parts=[names.index(x.name)]
     )
+
+
+def _src_shape(g: CapturedGraph, ref: object) -> list[int]:
+    if not isinstance(ref, NodeRef):
+        raise PlanError("a data-movement op of a non-tensor value is not covered")
+    names = g.input_names()
+    if ref.ref in names:
+        return g.inputs[names.index(ref.ref)].shape
+    node = g.node(ref.ref)
+    if node is None or node.shape is None:
+        raise PlanError(f"{ref.ref}: the shape of this value is unknown")
+    return node.shape
+
+
+def _stack_refs(g: CapturedGraph) -> tuple[list[int], int, int] | None:
+    """(kernel inputs, stack axis, output rank) when the graph is `torch.stack` of model inputs:
+    cat of unsqueezes at the cat axis, or cat then a view inserting the stacked axis."""
+    work = _work(g)
+    cats = [n for n in work if n.target == "aten.cat.default"]
+    if len(cats) != 1 or len(g.outputs) != 1 or not isinstance(cats[0].args[0], list):
+        return None
+    cat, names = cats[0], g.input_names()
+    refs = cats[0].args[0]
+    if not refs or not all(isinstance(r, NodeRef) for r in refs) or cat.shape is None:
+        return None
+    rank = len(cat.shape)
+    dim = int(cat.args[1]) % rank if len(cat.args) > 1 else 0  # type: ignore[arg-type]
+    rest = [n for n in work if n is not cat]
+    unsq = {n.name: n for n in rest if n.target == "aten.unsqueeze.default"}
+    if len(unsq) == len(rest) == len(refs) and g.outputs == [cat.name]:
+        srcs = [unsq.get(r.ref) for r in refs]
+        if all(
+            u is not None
+            and isinstance(u.args[0], NodeRef)
+            and u.args[0].ref in names
+            and int(u.args[1]) % rank == dim  # type: ignore[arg-type]
+            for u in srcs
+        ):
+            return [names.index(u.args[0].ref) for u in srcs], dim, rank  # type: ignore[union-attr]
+        return None
+    if len(rest) == 1 and rest[0].target in RESHAPES and g.outputs == [rest[0].name]:
+        if not all(r.ref in names for r in refs):
+            return None
+        parts = [names.index(r.ref) for r in refs]
+        x = g.inputs[parts[0]].shape
+        stacked = [*x[:dim], len(parts), *x[dim:]]
+        if rest[0].shape == stacked and all(g.inputs[i].shape == x for i in parts):
+            return parts, dim, rank + 1
+    return None
+
+
+def _stack_plan(g: CapturedGraph) -> MovePlan:
+    found = _stack_refs(g)
+    assert found is not None
+    parts, dim, _rank = found
+    dtypes = {g.inputs[i].dtype for i in parts}
+    if len(dtypes) != 1 or g.inputs[parts[0]].dtype not in MOVE_DTYPES:
+        raise PlanError(f"stack of dtypes {sorted(dtypes)} is not covered (one float type)")
+    x = g.inputs[parts[0]].shape
+    return MovePlan(
+        op_name=g.op_name,
+        kernel_name=snake(g.op_name),
+        inputs=g.inputs,
+        op="cat",
+        dtype=dtypes.pop(),
+        out_shape=[*x[:dim], len(parts), *x[dim:]],
+        parts=parts,
+        dim=dim,
+        stack=True,
+    )
+
+
+def _index_plan(g: CapturedGraph, node: OpNode) -> MovePlan:
+    """index_select(x, dim, idx) and gather(x, dim, idx) of model inputs."""
+    names = g.input_names()
+    kind = "index_select" if node.target == "aten.index_select.default" else "gather"
+    x_ref, dim_arg, i_ref = node.args[:3]
+    if not all(isinstance(r, NodeRef) and r.ref in names for r in (x_ref, i_ref)):
+        raise PlanError(f"{kind} of computed values is not covered (model inputs only)")
+    if node.kwargs.get("sparse_grad"):
+        raise PlanError("gather with sparse_grad is not covered")
+    x = g.inputs[names.index(x_ref.ref)]  # type: ignore[union-attr]
+    idx = g.inputs[names.index(i_ref.ref)]  # type: ignore[union-attr]
+    if x.dtype not in MOVE_DTYPES:
+        raise PlanError(f"{kind} of {x.dtype} is not covered (float16, bfloat16, float32)")
+    if idx.dtype not in INDEX_DTYPES:
+        raise PlanError(f"{kind} with {idx.dtype} indices is not covered (int32, int64)")
+    rank = max(len(x.shape), 1)
+    if len(g.outputs) != 1 or node.shape is None:
+        raise PlanError(f"{kind} with several outputs is not covered")
+    if kind == "index_select" and len(idx.shape) > 1:
+        raise PlanError("index_select needs a 1-D (or 0-D) index tensor")
+    if kind == "gather" and len(idx.shape) != len(x.shape):
+        raise PlanError("gather needs an index tensor of the input's rank")
+    return MovePlan(
+        op_name=g.op_name,
+        kernel_name=snake(g.op_name),
+        inputs=g.inputs,
+        op=kind,
+        dtype=x.dtype,
+        out_shape=node.shape,
+        parts=[names.index(x.name)],
+        dim=int(dim_arg) % rank,  # type: ignore[arg-type]
+        index=names.index(idx.name),
+        index_dtype=idx.dtype,
+    )
+
+
+def _norm(d: object, rank: int) -> int:
+    return int(d) % max(rank, 1)  # type: ignore[call-overload]
+
+
+def _view_part(g: CapturedGraph, out: str) -> ViewPart:
+    """The chain of view steps from a model input to the graph output `out`."""
+    names = g.input_names()
+    steps: list[ViewStep] = []
+    name = out
+    final = g.node(out)
+    if final is None or final.shape is None:
+        raise PlanError(f"output {out} is not a computed tensor (an input returned as is)")
+    while name not in names:
+        node = g.node(name)
+        if node is None:
+            raise PlanError(f"{name}: not a node of the graph")
+        t, a = node.target, node.args
+        if t == GETITEM:
+            split = g.node(a[0].ref) if isinstance(a[0], NodeRef) else None
+            if split is None:
+                raise PlanError("getitem of a non-split value is not covered")
+            shape = _src_shape(g, split.args[0])
+            dim = _norm(split.args[2] if len(split.args) > 2 else 0, len(shape))
+            i = int(a[1])  # type: ignore[call-overload]
+            if split.target == "aten.split_with_sizes.default":
+                sizes = [int(v) for v in split.args[1]]  # type: ignore[union-attr]
+                start, end = sum(sizes[:i]), sum(sizes[: i + 1])
+            else:
+                size = int(split.args[1])  # type: ignore[call-overload]
+                start, end = i * size, (i + 1) * size
+            steps.append(ViewStep(kind="slice", dim=dim, start=start, end=end, split=True))
+            name = split.args[0].ref  # type: ignore[union-attr]
+            continue
+        if not a or not isinstance(a[0], NodeRef):
+            raise PlanError(f"{t} of a non-tensor value is not covered")
+        rank = len(_src_shape(g, a[0]))
+        if t in PASS:
+            pass
+        elif t in RESHAPES:
+            if steps:
+                raise PlanError(
+                    "a reshape inside a view chain (a copy in torch) is not covered; only a "
+                    "final reshape"
+                )
+            steps.append(ViewStep(kind="reshape", dims=[int(v) for v in a[1]]))  # type: ignore[union-attr]
+        elif t == "aten.permute.default":
+            steps.append(ViewStep(kind="permute", dims=[_norm(d, rank) for d in a[1]]))  # type: ignore[union-attr]
+        elif t == "aten.transpose.int":
+            dims = list(range(rank))
+            x0, x1 = _norm(a[1], rank), _norm(a[2], rank)
+            dims[x0], dims[x1] = dims[x1], dims[x0]
+            steps.append(ViewStep(kind="permute", dims=dims))
+        elif t == "aten.t.default":
+            steps.append(ViewStep(kind="permute", dims=[1, 0] if rank == 2 else [0][:rank]))
+        elif t == "aten.slice.Tensor":
+            v = [*a, None, None, None, None][1:5]
+            step = int(v[3]) if v[3] is not None else 1
+            if step < 1:
+                raise PlanError(f"slice step {step}: torch takes positive steps only")
+            steps.append(
+                ViewStep(
+                    kind="slice",
+                    dim=_norm(v[0] or 0, rank),
+                    start=int(v[1]) if v[1] is not None else 0,
+                    end=min(int(v[2]), BIG) if v[2] is not None else BIG,
+                    step=step,
+                )
+            )
+        elif t == "aten.select.int":
+            steps.append(ViewStep(kind="select", dim=_norm(a[1], rank), start=int(a[2])))  # type: ignore[call-overload]
+        elif t == "aten.expand.default":
+            steps.append(ViewStep(kind="expand", dims=[int(v) for v in a[1]]))  # type: ignore[union-attr]
+        elif t == "aten.unsqueeze.default":
+            steps.append(ViewStep(kind="unsqueeze", dim=_norm(a[1], rank + 1)))
+        elif t in ("aten.squeeze.dim", "aten.squeeze.dims"):
+            dims = a[1] if isinstance(a[1], list) else [a[1]]
+            for d in sorted({_norm(d, rank) for d in dims}, reverse=True):
+                steps.append(ViewStep(kind="squeeze", dim=d))
+        elif t == "aten.flip.default":
+            steps.append(ViewStep(kind="flip", dims=sorted({_norm(d, rank) for d in a[1]})))  # type: ignore[union-attr]
+        elif t == "aten.repeat.default":
+            if any(s.kind != "reshape" for s in steps):
+                raise PlanError("a view of a repeated tensor is not covered (repeat last)")
+            reps = [int(v) for v in a[1]]  # type: ignore[union-attr]
+            if len(reps) < rank:
+                raise PlanError("repeat with fewer counts than dims (torch refuses it)")
+            steps.append(ViewStep(kind="repeat", dims=reps))
+        else:
+            raise PlanError(f"{t} inside a data-movement chain is not covered")
+        name = a[0].ref
+    steps.reverse()
+    src = names.index(name)
+    rank = len(g.inputs[src].shape)
+    iter_rank = rank
+    for s in steps:
+        if s.kind == "select":
+            iter_rank -= 1
+        elif s.kind == "unsqueeze":
+            iter_rank += 1
+        elif s.kind == "squeeze":
+            iter_rank -= 1
+        elif s.kind == "expand":
+            iter_rank = len(s.dims)
+        elif s.kind == "repeat":
+            iter_rank = 2 * len(s.dims)
+    if iter_rank > MAX_VIEW_RANK:
+        raise PlanError(
+            f"a view of {iter_rank} strided dims is not covered (at most {MAX_VIEW_RANK})"
+        )
+    return ViewPart(source=src, steps=steps, shape=final.shape)
+
+
+def _view_plan(g: CapturedGraph) -> MovePlan:
+    if not g.outputs:
+        raise PlanError("no outputs")
+    if len(g.outputs) > MAX_VIEW_PARTS:
+        raise PlanError(
+            f"{len(g.outputs)} outputs: at most {MAX_VIEW_PARTS} views are generated in one kernel"
+        )
+    parts = [_view_part(g, o) for o in g.outputs]
+    dtypes = {g.inputs[v.source].dtype for v in parts}
+    dtype = dtypes.pop()
+    if dtypes or dtype not in MOVE_DTYPES:
+        raise PlanError(
+            f"views of {dtype} are not covered (one of {', '.join(MOVE_DTYPES)} for every output)"
+        )
+    # Split, unbind and select axes keep their captured size in validation (torch would make
+    # more outputs).
+    fixed = {
+        (v.source, s.dim)
+        for v in parts
+        for s in v.steps[:1]
+        if s.split or (s.kind in ("slice", "select") and len(parts) > 1)
+    }
+    variants = [
+        var
+        for var in _generic_variants(g)
+        if all(var[i][d] == g.inputs[i].shape[d] for i, d in fixed if i < len(var))
+    ]
+    return MovePlan(
+        op_name=g.op_name,
+        kernel_name=snake(g.op_name),
+        inputs=g.inputs,
+        op="view",
+        dtype=dtype,
+        out_shape=parts[0].shape,
+        parts=sorted({v.source for v in parts}),
+        views=parts,
+        variants=variants,
+    )
+
+
+def _generic_variants(g: CapturedGraph) -> list[list[list[int]]]:
+    from kernelgen_lm.generate import shape_variants
+
+    return shape_variants(g)
+
+
+def move_variants(p: MovePlan) -> list[list[list[int]]]:
+    """The plan's validation shapes (the generic ones; views keep their split axes)."""
+    return p.variants or []
+
+
+_INDEX_TEXT = {
+    "index_select": "input viewed as [outer, size, inner]; output row (o, k) is input row "
+    "(o, index[k]) (index read on the scalar unit, range-checked); work units = (outer, index "
+    "block) over the vector cores; DataCopyPad per row, or one vector Gather per outer row "
+    "when inner is 1",
+    "gather": "output element (..., j, ...) = input at index[..., j, ...] along the axis; work "
+    "units = output rows over the vector cores; along the last axis one vector Gather per row "
+    "(byte offsets from the index row), else the elements are read on the scalar unit",
+}
+
+
+def _step_text(s: ViewStep) -> str:
+    if s.kind == "slice":
+        end = "" if s.end >= BIG else str(s.end)
+        step = f":{s.step}" if s.step != 1 else ""
+        return f"slice(axis {s.dim}, {s.start}:{end}{step})"
+    if s.kind in ("select", "unsqueeze", "squeeze"):
+        at = f", {s.start}" if s.kind == "select" else ""
+        return f"{s.kind}(axis {s.dim}{at})"
+    return f"{s.kind}{s.dims}"
 
 
 def move_text(p: MovePlan) -> str:
@@ -135,6 +521,32 @@ def move_text(p: MovePlan) -> str:
             "input viewed as [outer, size * after]; each output row is the column range "
             "[start * after, end * after) of its input row (bounds clamped at run time); work "
             "units = (row block, column block) over the vector cores",
+        ]
+    elif p.op == "view":
+        body = []
+        for k, v in enumerate(p.views):
+            chain = ", ".join(_step_text(s) for s in v.steps) or "copy"
+            body.append(f"output {k}: {names[v.source]} -> {chain} -> {p.dtype}{v.shape}")
+        body.append(
+            "the host replays each chain on the runtime shapes into (offset, sizes, strides), "
+            "merged; work units = (outer index, row block, column block) over the vector cores; "
+            "rows with last-axis stride 1 DataCopyPad in and out, other rows are one vector "
+            "Gather (byte offsets j * stride) from their span in UB"
+        )
+    elif p.op in ("index_select", "gather"):
+        x, i = p.inputs[p.parts[0]], p.inputs[p.index]
+        body = [
+            f"{p.op}({x.name}{x.shape}, dim {p.dim}, {i.name}: {p.index_dtype}{i.shape}) -> "
+            f"{p.dtype}{p.out_shape}",
+            _INDEX_TEXT[p.op],
+        ]
+    elif p.stack:
+        body = [
+            f"stack along axis {p.dim} of {', '.join(names[i] for i in p.parts)} -> "
+            f"{p.dtype}{p.out_shape}",
+            "the cat of the inputs with the new axis: each input viewed as [outer, inner]; work "
+            "units = (input, row block, column block); DataCopyPad in, DataCopyPad out at the "
+            "input's column offset",
         ]
     else:
         body = [
