@@ -10,7 +10,10 @@ class Model(nn.Module):
 
 
 def get_inputs():
-    return [torch.randn(13, 45, dtype=torch.float16), torch.randint(0, 45, (29,), dtype=torch.int32)]
+    return [
+        torch.randn(13, 45, dtype=torch.float16),
+        torch.randint(0, 45, (29,), dtype=torch.int32),
+    ]
 
 
 def get_init_inputs():

@@ -13,7 +13,7 @@ from kernelgen_lm.lower.host import (
     tiling_header_text,
 )
 from kernelgen_lm.lower.kernel import CTYPE, DSIZE
-from kernelgen_lm.plan.move import MAX_VIEW_RANK, MovePlan
+from kernelgen_lm.plan.move import MAX_VIEW_RANK, SCATTER_SLAB_BYTES, MovePlan
 
 TILE = 64  # transpose tile edge: 64 x 64 elements, rows of 256 (fp32) or 128 (16-bit) bytes
 CAT_TILE_BYTES = 32 * 1024  # one cat tile (double buffered)
@@ -53,6 +53,10 @@ def _fields(p: MovePlan) -> list[tuple[str, str]]:
         return _view_fields(p)
     if p.op in ("index_select", "gather"):
         return _index_fields(p)
+    if p.op == "upsample":
+        return _resize_fields(p)
+    if p.op == "scatter":
+        return _scatter_fields(p)
     if p.op == "transpose":
         return [
             ("batch", "leading axes flattened"),
@@ -89,6 +93,10 @@ def move_host(p: MovePlan, chip: Chip) -> str:
         return _view_host(p, chip)
     if p.op in ("index_select", "gather"):
         return _index_host(p, chip)
+    if p.op == "upsample":
+        return _resize_host(p, chip)
+    if p.op == "scatter":
+        return _scatter_host(p, chip)
     rank = len(p.out_shape)
     L = [
         f"// Host side of {p.op_name}: {p.op}, tiling from the runtime input shapes.",
@@ -275,6 +283,10 @@ def move_kernel(p: MovePlan, chip: Chip) -> str:
         return _view_kernel(p, chip, head, tail)
     if p.op in ("index_select", "gather"):
         return _index_kernel(p, chip, head, tail)
+    if p.op == "upsample":
+        return _resize_kernel(p, chip, head, tail)
+    if p.op == "scatter":
+        return _scatter_kernel(p, chip, head, tail)
     if p.op == "transpose":
         x = p.parts[0]
         # Gather moves 16- or 32-bit lanes; bfloat16 moves as half (same bits).
@@ -1236,6 +1248,468 @@ def _index_kernel(p: MovePlan, chip: Chip, head: list[str], tail: list[str]) -> 
         f"    GlobalTensor<{it}> gm_idx;",
         f"    uint64_t {', '.join(f'{n} = 0' for n in fields)};",
         "    uint64_t ld[MAXL] = {0}, xs[MAXL] = {0};",
+        "    uint64_t unitStart = 0, unitEnd = 0;",
+        "};",
+    ]
+    return "\n".join(head + body + tail)
+
+
+# ---- upsample: nearest and bilinear resize of NCHW rows ----------------------------------------
+
+RESIZE_W = 2048  # elements of each UB work row (the plan caps widths at MAX_RESIZE_WIDTH)
+
+
+def _resize_fields(p: MovePlan) -> list[tuple[str, str]]:
+    return [
+        ("nc", "batch x channels"),
+        ("inH", "input rows"),
+        ("inW", "input columns"),
+        ("outH", "output rows"),
+        ("outW", "output columns"),
+        ("unitsPerCore", "output rows of a small core"),
+        ("bigCores", "cores with one more"),
+    ]
+
+
+def _resize_out_cpp(p: MovePlan, axis: int, in_expr: str) -> str:
+    """torch's output size: the given size, else floor(input * scale) in double."""
+    if p.size:
+        return str(p.size[axis])
+    assert p.scales is not None
+    return f"static_cast<int64_t>(static_cast<double>({in_expr}) * {p.scales[axis]!r})"
+
+
+def _resize_host(p: MovePlan, chip: Chip) -> str:
+    x = p.parts[0]
+    L = [
+        f"// Host side of {p.op_name}: {p.mode} upsampling, tiling from the runtime input shape.",
+        f'#include "{p.kernel_name}_tiling.h"',
+        '#include "register/op_def_registry.h"',
+        '#include "tiling/platform/platform_ascendc.h"',
+        "",
+        "namespace optiling {",
+        "static ge::graphStatus TilingFunc(gert::TilingContext* context)",
+        "{",
+        f"    {p.op_name}TilingData tiling;",
+        f"    const gert::Shape& x = context->GetInputShape({x})->GetStorageShape();",
+        "    int64_t nc = x.GetDim(0) * x.GetDim(1), inH = x.GetDim(2), inW = x.GetDim(3);",
+        f"    int64_t outH = {_resize_out_cpp(p, 0, 'inH')};",
+        f"    int64_t outW = {_resize_out_cpp(p, 1, 'inW')};",
+        f"    if (inW > {RESIZE_W} || outW > {RESIZE_W}) {{",
+        "        return ge::GRAPH_FAILED;  // the rows must fit the UB work buffers",
+        "    }",
+        "    uint64_t units = static_cast<uint64_t>(nc * outH);",
+        *PLATFORM_LINES,
+        *BLOCK_DIM_LINES,
+        "    context->SetBlockDim(static_cast<uint32_t>(blockDim));",
+        *[
+            f"    tiling.set_{n}(static_cast<uint32_t>({n}));"
+            for n in ("nc", "inH", "inW", "outH", "outW")
+        ],
+        *TILING_END_LINES,
+    ]
+    infer = [
+        f"    const gert::Shape* x = context->GetInputShape({x});",
+        "    gert::Shape* y = context->GetOutputShape(0);",
+        "    y->SetDimNum(4);",
+        "    y->SetDim(0, x->GetDim(0));",
+        "    y->SetDim(1, x->GetDim(1));",
+        f"    y->SetDim(2, {_resize_out_cpp(p, 0, 'x->GetDim(2)')});",
+        f"    y->SetDim(3, {_resize_out_cpp(p, 1, 'x->GetDim(3)')});",
+    ]
+    params: list[str] = []
+    for i, t in enumerate(p.inputs):
+        params += io_param("Input", f"in{i}", t.dtype, f"  // {t.name} ({t.kind})")
+    params += io_param("Output", "out", p.dtype)
+    L += registration(p.op_name, infer, params, chip)
+    return "\n".join(L)
+
+
+def _resize_kernel(p: MovePlan, chip: Chip, head: list[str], tail: list[str]) -> str:
+    ct = CTYPE[p.dtype]
+    sz = DSIZE[p.dtype]
+    blk = 32 // sz
+    gt = "half" if p.dtype == "bfloat16" else ct
+    cast = f".ReinterpretCast<{gt}>()" if gt != ct else ""
+    ins = [f"GM_ADDR in{i}" for i in range(len(p.inputs))]
+    scale = p.scales or [0.0, 0.0]
+    consts = [
+        f"constexpr int64_t BLK = {blk};  // elements per 32-byte block",
+        f"constexpr uint32_t WROW = {RESIZE_W};",
+        f"constexpr bool HAS_SCALE = {'true' if p.scales else 'false'};",
+        f"constexpr double SCALE_H = {scale[0]!r}, SCALE_W = {scale[1]!r};",
+        f"constexpr bool ALIGN = {'true' if p.align_corners else 'false'};",
+        "",
+        "// torch's compute_scales_value / area_pixel_compute_scale, in float as torch has it.",
+        "__aicore__ inline float AxisScale(double given, int64_t in, int64_t out)",
+        "{",
+        "    if (ALIGN) {",
+        "        return out > 1 ? static_cast<float>(in - 1) / static_cast<float>(out - 1) : 0.0f;",
+        "    }",
+        "    if (HAS_SCALE && given > 0.0) {",
+        "        return static_cast<float>(1.0 / given);",
+        "    }",
+        "    return static_cast<float>(in) / static_cast<float>(out);",
+        "}",
+    ]
+    if p.mode == "nearest":
+        consts += [
+            "// torch's nearest_idx: identity, exact doubling, else floor(dst * scale) clamped.",
+            "__aicore__ inline int64_t Nearest(int64_t dst, int64_t in, int64_t out, float scale)",
+            "{",
+            "    if (out == in) {",
+            "        return dst;",
+            "    }",
+            "    if (out == 2 * in) {",
+            "        return dst >> 1;",
+            "    }",
+            "    int64_t src = static_cast<int64_t>(floorf(static_cast<float>(dst) * scale));",
+            "    return src < in - 1 ? src : in - 1;",
+            "}",
+        ]
+    else:
+        consts += [
+            "// torch's area_pixel_compute_source_index + guard_index_and_lambda: the first",
+            "// source index, its neighbour's step (0 at the edge) and the neighbour's weight.",
+            "__aicore__ inline void Linear(int64_t dst, int64_t in, float scale, int64_t& i0, "
+            "int64_t& step,",
+            "                              float& l1)",
+            "{",
+            "    float src = ALIGN ? scale * static_cast<float>(dst)",
+            "                      : scale * (static_cast<float>(dst) + 0.5f) - 0.5f;",
+            "    if (!ALIGN && src < 0.0f) {",
+            "        src = 0.0f;",
+            "    }",
+            "    i0 = static_cast<int64_t>(floorf(src));",
+            "    i0 = i0 < in - 1 ? i0 : in - 1;",
+            "    l1 = src - static_cast<float>(i0);",
+            "    l1 = l1 < 0.0f ? 0.0f : (l1 > 1.0f ? 1.0f : l1);",
+            "    step = i0 < in - 1 ? 1 : 0;",
+            "}",
+        ]
+    init = [
+        "        uint64_t idx = GetBlockIdx();",
+        "        uint64_t upc = td.unitsPerCore;",
+        "        unitStart = idx * upc + (idx < td.bigCores ? idx : td.bigCores);",
+        "        unitEnd = unitStart + upc + (idx < td.bigCores ? 1 : 0);",
+        "        nc = td.nc; inH = td.inH; inW = td.inW; outH = td.outH; outW = td.outW;",
+        f"        gm_in.SetGlobalBuffer((__gm__ {ct}*)in{p.parts[0]}, nc * inH * inW);",
+        f"        gm_out.SetGlobalBuffer((__gm__ {ct}*)out, nc * outH * outW);",
+        f"        pipe->InitBuffer(qIn, 2, 2 * WROW * sizeof({ct}));",
+        f"        pipe->InitBuffer(qOut, 2, WROW * sizeof({ct}));",
+        "        pipe->InitBuffer(tabBuf, 2 * WROW * sizeof(uint32_t));",
+        "        scaleH = AxisScale(SCALE_H, inH, outH);",
+        "        float scaleW = AxisScale(SCALE_W, inW, outW);",
+        "        LocalTensor<uint32_t> tab = tabBuf.Get<uint32_t>();",
+    ]
+    if p.mode == "nearest":
+        init += [
+            "        for (uint64_t j = 0; j < outW; ++j) {",
+            "            int64_t src = Nearest(static_cast<int64_t>(j), inW, outW, scaleW);",
+            f"            tab.SetValue(j, static_cast<uint32_t>(src * {sz}));",
+            "        }",
+        ]
+        row = [
+            "            uint64_t c = u / outH, h = u % outH;",
+            "            int64_t ih = Nearest(static_cast<int64_t>(h), inH, outH, scaleH);",
+            f"            LocalTensor<{ct}> r = qIn.AllocTensor<{ct}>();",
+            "            LoadBlock(r, gm_in[(c * inH + ih) * inW], 1, inW, inW, WROW);",
+            "            qIn.EnQue(r);",
+            f"            r = qIn.DeQue<{ct}>();",
+            f"            LocalTensor<{ct}> o = qOut.AllocTensor<{ct}>();",
+            "            LocalTensor<uint32_t> tab = tabBuf.Get<uint32_t>();",
+            f"            Gather(o{cast}, r{cast}, tab, 0, outW);",
+            "            qIn.FreeTensor(r);",
+        ]
+    else:
+        init += [
+            "        pipe->InitBuffer(workBuf, 6 * WROW * sizeof(float));",
+            "        LocalTensor<float> w = workBuf.Get<float>();",
+            "        for (uint64_t j = 0; j < outW; ++j) {",
+            "            int64_t i0 = 0, step = 0;",
+            "            float l1 = 0.0f;",
+            "            Linear(static_cast<int64_t>(j), inW, scaleW, i0, step, l1);",
+            "            tab.SetValue(j, static_cast<uint32_t>(i0 * 4));  // float rows",
+            "            tab.SetValue(WROW + j, static_cast<uint32_t>((i0 + step) * 4));",
+            "            w.SetValue(j, 1.0f - l1);",
+            "            w.SetValue(WROW + j, l1);",
+            "        }",
+        ]
+        load = [
+            "            uint64_t c = u / outH, h = u % outH;",
+            "            int64_t ih = 0, step = 0;",
+            "            float lh = 0.0f;",
+            "            Linear(static_cast<int64_t>(h), inH, scaleH, ih, step, lh);",
+            "            uint64_t src = (c * inH + ih) * inW;",
+            f"            LocalTensor<{ct}> r = qIn.AllocTensor<{ct}>();",
+            "            LoadBlock(r, gm_in[src], 1, inW, inW, WROW);",
+            "            LoadBlock(r[WROW], gm_in[src + step * inW], 1, inW, inW, WROW);",
+            "            qIn.EnQue(r);",
+            f"            r = qIn.DeQue<{ct}>();",
+            "            LocalTensor<float> w = workBuf.Get<float>();",
+            "            LocalTensor<float> lw0 = w, lw1 = w[WROW], a = w[2 * WROW];",
+            "            LocalTensor<float> b = w[3 * WROW], f = w[4 * WROW];",
+        ]
+        if ct == "float":
+            load += ["            LocalTensor<float> rows = r;"]
+        else:
+            load += [
+                "            LocalTensor<float> rows = f;",
+                "            Cast(rows, r, RoundMode::CAST_NONE, 2 * WROW);",
+            ]
+        row = [
+            *load,
+            "            LocalTensor<uint32_t> tab = tabBuf.Get<uint32_t>();",
+            "            LocalTensor<uint32_t> tab1 = tab[WROW];",
+            "            // top = x[ih][w0] * (1 - lw) + x[ih][w1] * lw; bottom from row ih + step",
+            "            Gather(a, rows, tab, 0, outW);",
+            "            Gather(b, rows, tab1, 0, outW);",
+            "            Mul(a, a, lw0, outW);",
+            "            Mul(b, b, lw1, outW);",
+            "            Add(a, a, b, outW);",
+            "            Muls(a, a, 1.0f - lh, outW);",
+            "            LocalTensor<float> rows1 = rows[WROW];",
+            "            LocalTensor<float> c0 = b;",
+            "            Gather(c0, rows1, tab, 0, outW);",
+            "            Mul(c0, c0, lw0, outW);",
+            "            LocalTensor<float> d = w[5 * WROW];",
+            "            Gather(d, rows1, tab1, 0, outW);",
+            "            Mul(d, d, lw1, outW);",
+            "            Add(c0, c0, d, outW);",
+            "            Muls(c0, c0, lh, outW);",
+            "            qIn.FreeTensor(r);",
+            f"            LocalTensor<{ct}> o = qOut.AllocTensor<{ct}>();",
+            *(
+                ["            Add(o, a, c0, outW);"]
+                if ct == "float"
+                else [
+                    "            Add(a, a, c0, outW);",
+                    "            Cast(o, a, RoundMode::CAST_RINT, outW);",
+                ]
+            ),
+        ]
+    body = [
+        *consts,
+        "",
+        f"class Kernel{p.op_name} {{",
+        "public:",
+        "    template <typename TilingT>",
+        f"    __aicore__ inline void Init({', '.join(ins)}, GM_ADDR out, const TilingT& td, "
+        "TPipe* pipe)",
+        "    {",
+        *init,
+        "        // The tables are written on the scalar unit and read by the vector Gathers.",
+        "        SetFlag<HardEvent::S_V>(EVENT_ID0);",
+        "        WaitFlag<HardEvent::S_V>(EVENT_ID0);",
+        "    }",
+        "    __aicore__ inline void Process()",
+        "    {",
+        "        for (uint64_t u = unitStart; u < unitEnd; ++u) {",
+        *row,
+        "            qOut.EnQue(o);",
+        f"            o = qOut.DeQue<{ct}>();",
+        "            StoreBlock(gm_out[u * outW], o, 1, outW, outW, WROW);",
+        "            qOut.FreeTensor(o);",
+        "        }",
+        "    }",
+        "",
+        "private:",
+        "    TQue<QuePosition::VECIN, 2> qIn;",
+        "    TQue<QuePosition::VECOUT, 2> qOut;",
+        "    TBuf<QuePosition::VECCALC> tabBuf, workBuf;",
+        f"    GlobalTensor<{ct}> gm_in, gm_out;",
+        "    uint64_t nc = 0, inH = 0, inW = 0, outH = 0, outW = 0;",
+        "    uint64_t unitStart = 0, unitEnd = 0;",
+        "    float scaleH = 0.0f;",
+        "};",
+    ]
+    return "\n".join(head + body + tail)
+
+
+# ---- scatter: index_put / index_add rows, scatter / scatter_add elements ----------------------
+
+
+def _scatter_fields(p: MovePlan) -> list[tuple[str, str]]:
+    return [
+        ("outer", "product of the axes before the indexed one"),
+        ("size", "length of the indexed axis"),
+        ("inner", "product of the axes after it"),
+        ("nK", "index entries along the axis (index_put: indices)"),
+        ("cw", "columns of a slab"),
+        ("cb", "column blocks"),
+        ("xLen", "input elements"),
+        ("idxLen", "index elements"),
+        ("unitsPerCore", "slabs of a small core"),
+        ("bigCores", "cores with one more"),
+    ]
+
+
+def _scatter_host(p: MovePlan, chip: Chip) -> str:
+    sz = DSIZE[p.dtype]
+    slab = SCATTER_SLAB_BYTES // sz
+    blk = 32 // sz
+    x, ix = p.parts[0], p.index
+    rank = len(p.out_shape)
+    k_expr = (
+        f"context->GetInputShape({ix})->GetStorageShape().GetShapeSize()"
+        if p.rows
+        else f"Dim(context, {ix}, {p.dim})"
+    )
+    L = [
+        f"// Host side of {p.op_name}: scatter, tiling from the runtime input shapes.",
+        f'#include "{p.kernel_name}_tiling.h"',
+        '#include "register/op_def_registry.h"',
+        '#include "tiling/platform/platform_ascendc.h"',
+        "",
+        "namespace optiling {",
+        "static int64_t Dim(gert::TilingContext* context, uint32_t input, uint32_t dim)",
+        "{",
+        "    return context->GetInputShape(input)->GetStorageShape().GetDim(dim);",
+        "}",
+        "",
+        "static ge::graphStatus TilingFunc(gert::TilingContext* context)",
+        "{",
+        f"    {p.op_name}TilingData tiling;",
+        "    int64_t outer = 1, inner = 1;",
+        *[f"    outer *= Dim(context, {x}, {d});" for d in range(p.dim)],
+        *[f"    inner *= Dim(context, {x}, {d});" for d in range(p.dim + 1, rank)],
+        f"    int64_t size = Dim(context, {x}, {p.dim});",
+        f"    int64_t nK = {k_expr};",
+        "    // A slab (the whole indexed axis x cw columns) stays in UB while it is updated.",
+        "    int64_t cw = 1;",
+        "    if (inner > 1) {",
+        f"        cw = {slab} / (size > 0 ? size : 1) / {blk} * {blk};",
+        "        cw = cw > inner ? inner : cw;",
+        "    }",
+        f"    if (cw < 1 || (inner == 1 && size > {slab})) {{",
+        "        return ge::GRAPH_FAILED;  // the indexed axis does not fit one UB slab",
+        "    }",
+        "    int64_t cb = (inner + cw - 1) / cw;",
+        f"    int64_t xLen = context->GetInputShape({x})->GetStorageShape().GetShapeSize();",
+        f"    int64_t idxLen = context->GetInputShape({ix})->GetStorageShape().GetShapeSize();",
+        "    uint64_t units = static_cast<uint64_t>(outer * cb);",
+        *PLATFORM_LINES,
+        *BLOCK_DIM_LINES,
+        "    context->SetBlockDim(static_cast<uint32_t>(blockDim));",
+        *[
+            f"    tiling.set_{n}(static_cast<uint32_t>({n}));"
+            for n in ("outer", "size", "inner", "nK", "cw", "cb", "xLen", "idxLen")
+        ],
+        *TILING_END_LINES,
+    ]
+    infer = [
+        f"    const gert::Shape* x = context->GetInputShape({x});",
+        "    gert::Shape* y = context->GetOutputShape(0);",
+        "    *y = *x;",
+    ]
+    params: list[str] = []
+    for i, t in enumerate(p.inputs):
+        params += io_param("Input", f"in{i}", t.dtype, f"  // {t.name} ({t.kind})")
+    params += io_param("Output", "out", p.dtype)
+    L += registration(p.op_name, infer, params, chip)
+    return "\n".join(L)
+
+
+def _scatter_kernel(p: MovePlan, chip: Chip, head: list[str], tail: list[str]) -> str:
+    ct = CTYPE[p.dtype]
+    it = CTYPE[p.index_dtype]
+    blk = 32 // DSIZE[p.dtype]
+    ins = [f"GM_ADDR in{i}" for i in range(len(p.inputs))]
+    if p.accumulate:
+        upd = [
+            "                    float now = static_cast<float>(b.GetValue(at));",
+            f"                    b.SetValue(at, static_cast<{ct}>(now + static_cast<float>(v)));",
+        ]
+    else:
+        upd = ["                    b.SetValue(at, v);"]
+    if p.rows:
+        # index_put: one index per row k; values row k holds the row's inner columns.
+        pos = [
+            "            for (uint64_t k = 0; k < nK; ++k) {",
+            "                int64_t r = Index(k);",
+            "                for (uint32_t i = 0; i < nc; ++i) {",
+            "                    uint64_t at = inner == 1 ? r : r * ldc + i;",
+            f"                    {ct} v = gm_v.GetValue(k * inner + c0 + i);",
+        ]
+    else:
+        pos = [
+            "            for (uint64_t k = 0; k < nK; ++k) {",
+            "                for (uint32_t i = 0; i < nc; ++i) {",
+            "                    uint64_t e = (o * nK + k) * inner + c0 + i;",
+            "                    int64_t r = Index(e);",
+            "                    uint64_t at = inner == 1 ? r : r * ldc + i;",
+            f"                    {ct} v = gm_v.GetValue(e);",
+        ]
+    body = [
+        f"// scatter{' (accumulating)' if p.accumulate else ''}: work unit = one slab of the "
+        "output (outer index o, the",
+        "// whole indexed axis, columns [c0, c0 + cw)): the input slab in UB, its updates applied",
+        "// in index order on the scalar unit, the slab out. No two cores share an element.",
+        f"constexpr int64_t BLK = {blk};  // elements per 32-byte block",
+        "",
+        f"class Kernel{p.op_name} {{",
+        "public:",
+        "    template <typename TilingT>",
+        f"    __aicore__ inline void Init({', '.join(ins)}, GM_ADDR out, const TilingT& td, "
+        "TPipe* pipe)",
+        "    {",
+        "        uint64_t idx = GetBlockIdx();",
+        "        uint64_t upc = td.unitsPerCore;",
+        "        unitStart = idx * upc + (idx < td.bigCores ? idx : td.bigCores);",
+        "        unitEnd = unitStart + upc + (idx < td.bigCores ? 1 : 0);",
+        "        outer = td.outer; size = td.size; inner = td.inner; nK = td.nK;",
+        "        cw = td.cw; cb = td.cb;",
+        f"        gm_x.SetGlobalBuffer((__gm__ {ct}*)in{p.parts[0]}, td.xLen);",
+        f"        gm_out.SetGlobalBuffer((__gm__ {ct}*)out, td.xLen);",
+        f"        gm_idx.SetGlobalBuffer((__gm__ {it}*)in{p.index}, td.idxLen);",
+        f"        gm_v.SetGlobalBuffer((__gm__ {ct}*)in{p.values}, td.idxLen * "
+        f"{'td.inner' if p.rows else '1'});",
+        f"        pipe->InitBuffer(qb, 2, {SCATTER_SLAB_BYTES});",
+        "    }",
+        "    __aicore__ inline void Process()",
+        "    {",
+        "        for (uint64_t u = unitStart; u < unitEnd; ++u) {",
+        "            uint64_t o = u / cb, c0 = u % cb * cw;",
+        "            uint32_t nc = MinU(cw, inner - c0);",
+        "            uint32_t ldc = static_cast<uint32_t>((cw + BLK - 1) / BLK * BLK);",
+        "            uint64_t base = o * size * inner + c0;",
+        f"            LocalTensor<{ct}> b = qb.AllocTensor<{ct}>();",
+        "            if (inner == 1) {",
+        "                LoadBlock(b, gm_x[base], 1, size, size, (size + BLK - 1) / BLK * BLK);",
+        "            } else {",
+        "                LoadBlock(b, gm_x[base], size, nc, inner, ldc);",
+        "            }",
+        "            SetFlag<HardEvent::MTE2_S>(EVENT_ID0);",
+        "            WaitFlag<HardEvent::MTE2_S>(EVENT_ID0);",
+        *pos,
+        *upd,
+        "                }",
+        "            }",
+        "            SetFlag<HardEvent::S_MTE3>(EVENT_ID0);",
+        "            WaitFlag<HardEvent::S_MTE3>(EVENT_ID0);",
+        "            if (inner == 1) {",
+        "                StoreBlock(gm_out[base], b, 1, size, size, (size + BLK - 1) / BLK * BLK);",
+        "            } else {",
+        "                StoreBlock(gm_out[base], b, size, nc, inner, ldc);",
+        "            }",
+        "            // The next slab's load reuses this UB once the store has read it.",
+        "            SetFlag<HardEvent::MTE3_MTE2>(EVENT_ID0);",
+        "            WaitFlag<HardEvent::MTE3_MTE2>(EVENT_ID0);",
+        "            qb.FreeTensor(b);",
+        "        }",
+        "    }",
+        "",
+        "private:",
+        "    __aicore__ inline int64_t Index(uint64_t pos)",
+        "    {",
+        "        int64_t v = static_cast<int64_t>(gm_idx.GetValue(pos));",
+        "        return v < 0 ? v + static_cast<int64_t>(size) : v;  // torch: -1 is the last",
+        "    }",
+        "",
+        "    TQueBind<TPosition::VECIN, TPosition::VECOUT, 2> qb;",
+        f"    GlobalTensor<{ct}> gm_x, gm_out, gm_v;",
+        f"    GlobalTensor<{it}> gm_idx;",
+        "    uint64_t outer = 0, size = 0, inner = 0, nK = 0, cw = 1, cb = 1;",
         "    uint64_t unitStart = 0, unitEnd = 0;",
         "};",
     ]

@@ -59,10 +59,21 @@ VIEW_STEPS = (
     *RESHAPES,
 )
 INDEX_OPS = ("aten.index_select.default", "aten.gather.default")
+SCATTER_OPS = (
+    "aten.index_put.default",
+    "aten.scatter.src",
+    "aten.scatter_add.default",
+)
+# Elements of one UB slab (the indexed axis x a column block) a scatter updates in place.
+SCATTER_SLAB_BYTES = 16 * 1024
+RESIZE_OPS = ("aten.upsample_nearest2d.vec", "aten.upsample_bilinear2d.vec")
+# Widest input or output row a resize keeps in UB (float work rows of this many elements).
+MAX_RESIZE_WIDTH = 2000
 # Strided iteration dims a view may have before merging (repeat doubles the rank).
 MAX_VIEW_RANK = 8
 MAX_VIEW_PARTS = 8
 BIG = 2**62  # an open slice end
+DSIZE_OF = {"float32": 4, "float16": 2, "bfloat16": 2}
 
 
 class ViewStep(BaseModel):
@@ -90,7 +101,9 @@ class ViewPart(BaseModel):
 class MovePlan(BaseModel):
     op_name: str
     kernel_name: str
-    op: Literal["transpose", "cat", "slice", "view", "index_select", "gather"]
+    op: Literal[
+        "transpose", "cat", "slice", "view", "index_select", "gather", "upsample", "scatter"
+    ]
     inputs: list[TensorSpec]
     dtype: str
     out_shape: list[int]
@@ -100,8 +113,16 @@ class MovePlan(BaseModel):
     end: int = 0
     stack: bool = False  # cat: torch.stack (a new axis `dim` of size len(parts))
     views: list[ViewPart] = []  # view: one per output
-    index: int = 0  # index_select, gather: the kernel input holding the indices
+    index: int = 0  # index_select, gather, scatter: the kernel input holding the indices
     index_dtype: str = "int64"
+    values: int = 0  # scatter: the kernel input holding the written values
+    accumulate: bool = False  # scatter: add into the output (index_add, scatter_add)
+    rows: bool = False  # scatter: index_put of whole rows along axis 0 (one index per row)
+    # upsample: nearest or bilinear; the output size, else the scale factors (H, W)
+    mode: Literal["nearest", "bilinear"] = "nearest"
+    align_corners: bool = False
+    size: list[int] | None = None
+    scales: list[float] | None = None
     # Validation shape variants (one list of input shapes each); None: the generic ones.
     variants: list[list[list[int]]] | None = None
 
@@ -112,7 +133,7 @@ def _work(g: CapturedGraph) -> list[OpNode]:
 
 def is_move_graph(g: CapturedGraph) -> bool:
     work = _work(g)
-    if len(work) == 1 and work[0].target in (*MOVE_OPS, *INDEX_OPS):
+    if len(work) == 1 and work[0].target in (*MOVE_OPS, *INDEX_OPS, *RESIZE_OPS, *SCATTER_OPS):
         return True
     if _stack_refs(g) is not None:
         return True
@@ -140,6 +161,10 @@ def _build(g: CapturedGraph) -> MovePlan:
         return _stack_plan(g)
     if len(work) == 1 and work[0].target in INDEX_OPS:
         return _index_plan(g, work[0])
+    if len(work) == 1 and work[0].target in RESIZE_OPS:
+        return _resize_plan(g, work[0])
+    if len(work) == 1 and work[0].target in SCATTER_OPS:
+        return _scatter_plan(g, work[0])
     if len(work) == 1 and work[0].target in MOVE_OPS and len(g.outputs) == 1:
         try:
             return _single_plan(g, work[0])
@@ -314,6 +339,108 @@ def _index_plan(g: CapturedGraph, node: OpNode) -> MovePlan:
         dim=int(dim_arg) % rank,  # type: ignore[arg-type]
         index=names.index(idx.name),
         index_dtype=idx.dtype,
+    )
+
+
+def _scatter_plan(g: CapturedGraph, node: OpNode) -> MovePlan:
+    """index_put / index_add along axis 0 (whole rows) and scatter / scatter_add along any axis
+    (one index per element), of model inputs, into a copy of the input."""
+    names = g.input_names()
+    a = node.args
+    rows = node.target == "aten.index_put.default"
+    kind = node.target.split(".")[1]
+    if rows:
+        idx_list = a[1] if isinstance(a[1], list) else []
+        if len(idx_list) != 1 or not isinstance(idx_list[0], NodeRef):
+            raise PlanError(
+                "index_put with several index tensors or None entries is not covered (one index "
+                "tensor on axis 0)"
+            )
+        x_ref, i_ref, v_ref, dim = a[0], idx_list[0], a[2], 0
+        accumulate = bool(a[3]) if len(a) > 3 else False
+    else:
+        x_ref, dim, i_ref, v_ref = a[:4]
+        accumulate = node.target == "aten.scatter_add.default"
+        if node.kwargs.get("reduce"):
+            raise PlanError(f"{kind} with reduce= is not covered")
+    refs = (x_ref, i_ref, v_ref)
+    if not all(isinstance(r, NodeRef) and r.ref in names for r in refs):
+        raise PlanError(f"{kind} of computed values is not covered (model inputs only)")
+    x, idx, val = (g.inputs[names.index(r.ref)] for r in refs)  # type: ignore[union-attr]
+    if x.dtype not in MOVE_DTYPES or val.dtype != x.dtype:
+        raise PlanError(f"{kind} of {x.dtype} with {val.dtype} values is not covered")
+    if idx.dtype not in INDEX_DTYPES:
+        raise PlanError(f"{kind} with {idx.dtype} indices is not covered (int32, int64)")
+    rank = len(x.shape)
+    dim = int(dim) % max(rank, 1)  # type: ignore[call-overload]
+    if rows:
+        if len(idx.shape) != 1 or val.shape != [idx.shape[0], *x.shape[1:]]:
+            raise PlanError(
+                "index_put needs a 1-D index and values of shape [len(index), *x.shape[1:]] "
+                "(broadcast values are not covered)"
+            )
+    elif idx.shape != val.shape or any(idx.shape[d] != x.shape[d] for d in range(rank) if d != dim):
+        raise PlanError(
+            f"{kind} with an index smaller than the input off the axis, or values of another "
+            "shape than the index, is not covered"
+        )
+    size = x.shape[dim]
+    slab = SCATTER_SLAB_BYTES // DSIZE_OF[x.dtype]
+    if (size > slab) if dim == rank - 1 else (size * (32 // DSIZE_OF[x.dtype]) > slab):
+        raise PlanError(
+            f"{kind} along an axis of {size} elements is not covered (its slab must fit UB)"
+        )
+    return MovePlan(
+        op_name=g.op_name,
+        kernel_name=snake(g.op_name),
+        inputs=g.inputs,
+        op="scatter",
+        dtype=x.dtype,
+        out_shape=x.shape,
+        parts=[names.index(x.name)],
+        dim=dim,
+        index=names.index(idx.name),
+        index_dtype=idx.dtype,
+        values=names.index(val.name),
+        accumulate=accumulate,
+        rows=rows,
+    )
+
+
+def _resize_plan(g: CapturedGraph, node: OpNode) -> MovePlan:
+    """F.interpolate(mode nearest | bilinear) of an NCHW model input, by size or scale factor."""
+    names = g.input_names()
+    mode = "nearest" if "nearest" in node.target else "bilinear"
+    a = node.args
+    if not isinstance(a[0], NodeRef) or a[0].ref not in names:
+        raise PlanError(f"{mode} upsampling of a computed value is not covered (a model input)")
+    x = g.inputs[names.index(a[0].ref)]
+    if x.dtype not in MOVE_DTYPES:
+        raise PlanError(f"{mode} upsampling of {x.dtype} is not covered")
+    if len(g.outputs) != 1 or node.shape is None or len(x.shape) != 4:
+        raise PlanError(f"{mode} upsampling of a {len(x.shape)}-D input is not covered (NCHW)")
+    size = a[1] if isinstance(a[1], list) else None
+    align = bool(a[2]) if mode == "bilinear" else False
+    scales = a[3] if mode == "bilinear" else a[2]
+    scales = [float(v) for v in scales] if isinstance(scales, list) else None
+    widest = max(x.shape[3], node.shape[3])
+    if widest > MAX_RESIZE_WIDTH:
+        raise PlanError(
+            f"{mode} upsampling with rows of {widest} elements is not covered (at most "
+            f"{MAX_RESIZE_WIDTH}: a row pair and its weights stay in UB)"
+        )
+    return MovePlan(
+        op_name=g.op_name,
+        kernel_name=snake(g.op_name),
+        inputs=g.inputs,
+        op="upsample",
+        dtype=x.dtype,
+        out_shape=node.shape,
+        parts=[names.index(x.name)],
+        mode=mode,
+        align_corners=align,
+        size=[int(v) for v in size] if size else None,
+        scales=scales if not size else None,
     )
 
 
@@ -533,6 +660,33 @@ def move_text(p: MovePlan) -> str:
             "rows with last-axis stride 1 DataCopyPad in and out, other rows are one vector "
             "Gather (byte offsets j * stride) from their span in UB"
         )
+    elif p.op == "scatter":
+        x, i, v = p.inputs[p.parts[0]], p.inputs[p.index], p.inputs[p.values]
+        what = "index_put rows" if p.rows else "scatter"
+        how = "+=" if p.accumulate else "="
+        body = [
+            f"{what} along axis {p.dim}: out = {x.name}{x.shape}; out[{i.name}: "
+            f"{p.index_dtype}{i.shape}] {how} {v.name}{v.shape} -> {p.dtype}{p.out_shape}",
+            "output viewed as [outer, size, inner]; work unit = one slab (outer index, the whole "
+            "indexed axis, a column block) over the vector cores, so no two cores write one "
+            "element: the slab DataCopyPad'ed into UB, every update of it applied in index order "
+            "on the scalar unit, DataCopyPad out",
+        ]
+    elif p.op == "upsample":
+        x = p.inputs[p.parts[0]]
+        how = f"size {p.size}" if p.size else f"scale factors {p.scales}"
+        body = [
+            f"{p.mode} upsampling of {x.name}{x.shape} ({how}, align_corners "
+            f"{p.align_corners}) -> {p.dtype}{p.out_shape}",
+            "source columns (and weights) per output column computed once per core as torch "
+            "does (float scales); work units = output rows (n, c, h) over the vector cores; "
+            + (
+                "each row one vector Gather from its source row"
+                if p.mode == "nearest"
+                else "each row: its two source rows in UB (as float), four Gathers, weighted "
+                "with Mul/Add, cast back"
+            ),
+        ]
     elif p.op in ("index_select", "gather"):
         x, i = p.inputs[p.parts[0]], p.inputs[p.index]
         body = [
