@@ -13,7 +13,7 @@ from kernelgen_lm.lower.host import (
     tiling_header_text,
 )
 from kernelgen_lm.lower.kernel import CTYPE, DSIZE
-from kernelgen_lm.plan.move import MAX_VIEW_RANK, SCATTER_SLAB_BYTES, MovePlan
+from kernelgen_lm.plan.move import ARANGE_VECTOR, MAX_VIEW_RANK, SCATTER_SLAB_BYTES, MovePlan
 
 TILE = 64  # transpose tile edge: 64 x 64 elements, rows of 256 (fp32) or 128 (16-bit) bytes
 CAT_TILE_BYTES = 32 * 1024  # one cat tile (double buffered)
@@ -57,6 +57,8 @@ def _fields(p: MovePlan) -> list[tuple[str, str]]:
         return _resize_fields(p)
     if p.op == "scatter":
         return _scatter_fields(p)
+    if p.op == "arange":
+        return _arange_fields(p)
     if p.op == "transpose":
         return [
             ("batch", "leading axes flattened"),
@@ -97,6 +99,8 @@ def move_host(p: MovePlan, chip: Chip) -> str:
         return _resize_host(p, chip)
     if p.op == "scatter":
         return _scatter_host(p, chip)
+    if p.op == "arange":
+        return _arange_host(p, chip)
     rank = len(p.out_shape)
     L = [
         f"// Host side of {p.op_name}: {p.op}, tiling from the runtime input shapes.",
@@ -265,16 +269,16 @@ def move_kernel(p: MovePlan, chip: Chip) -> str:
         "        unitStart = idx * upc + (idx < td.bigCores ? idx : td.bigCores);",
         "        unitEnd = unitStart + upc + (idx < td.bigCores ? 1 : 0);",
     ]
-    entry_args = ", ".join(f"in{i}" for i in range(len(p.inputs)))
+    entry_args = "".join(f"in{i}, " for i in range(len(p.inputs)))  # none for arange
     tail = [
         "",
-        f'extern "C" __global__ __aicore__ void {p.kernel_name}({", ".join(ins)}, GM_ADDR out, '
-        "GM_ADDR workspace, GM_ADDR tiling)",
+        f'extern "C" __global__ __aicore__ void {p.kernel_name}({"".join(a + ", " for a in ins)}'
+        "GM_ADDR out, GM_ADDR workspace, GM_ADDR tiling)",
         "{",
         "    GET_TILING_DATA(td, tiling);",
         "    TPipe pipe;",
         f"    Kernel{p.op_name} op;",
-        f"    op.Init({entry_args}, out, td, &pipe);",
+        f"    op.Init({entry_args}out, td, &pipe);",
         "    op.Process();",
         "}",
         "",
@@ -287,6 +291,8 @@ def move_kernel(p: MovePlan, chip: Chip) -> str:
         return _resize_kernel(p, chip, head, tail)
     if p.op == "scatter":
         return _scatter_kernel(p, chip, head, tail)
+    if p.op == "arange":
+        return _arange_kernel(p, chip, head, tail)
     if p.op == "transpose":
         x = p.parts[0]
         # Gather moves 16- or 32-bit lanes; bfloat16 moves as half (same bits).
@@ -1615,13 +1621,39 @@ def _scatter_kernel(p: MovePlan, chip: Chip, head: list[str], tail: list[str]) -
     it = CTYPE[p.index_dtype]
     blk = 32 // DSIZE[p.dtype]
     ins = [f"GM_ADDR in{i}" for i in range(len(p.inputs))]
-    if p.accumulate:
-        upd = [
-            "                    float now = static_cast<float>(b.GetValue(at));",
-            f"                    b.SetValue(at, static_cast<{ct}>(now + static_cast<float>(v)));",
+    # 16-bit sums accumulate in a float copy of the slab (one rounding, as the reference).
+    wide = p.accumulate and ct != "float"
+    if wide:
+        upd = ["                    w.SetValue(at, w.GetValue(at) + static_cast<float>(v));"]
+        to_scalar = [
+            "            SetFlag<HardEvent::MTE2_V>(EVENT_ID0);",
+            "            WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);",
+            "            LocalTensor<float> w = wBuf.Get<float>();",
+            "            Cast(w, b, RoundMode::CAST_NONE, slabLen);",
+            "            SetFlag<HardEvent::V_S>(EVENT_ID0);",
+            "            WaitFlag<HardEvent::V_S>(EVENT_ID0);",
+        ]
+        to_store = [
+            "            SetFlag<HardEvent::S_V>(EVENT_ID0);",
+            "            WaitFlag<HardEvent::S_V>(EVENT_ID0);",
+            "            Cast(b, w, RoundMode::CAST_RINT, slabLen);",
+            "            SetFlag<HardEvent::V_MTE3>(EVENT_ID0);",
+            "            WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);",
         ]
     else:
-        upd = ["                    b.SetValue(at, v);"]
+        upd = (
+            [f"                    b.SetValue(at, static_cast<{ct}>(b.GetValue(at) + v));"]
+            if p.accumulate
+            else ["                    b.SetValue(at, v);"]
+        )
+        to_scalar = [
+            "            SetFlag<HardEvent::MTE2_S>(EVENT_ID0);",
+            "            WaitFlag<HardEvent::MTE2_S>(EVENT_ID0);",
+        ]
+        to_store = [
+            "            SetFlag<HardEvent::S_MTE3>(EVENT_ID0);",
+            "            WaitFlag<HardEvent::S_MTE3>(EVENT_ID0);",
+        ]
     if p.rows:
         # index_put: one index per row k; values row k holds the row's inner columns.
         pos = [
@@ -1665,6 +1697,14 @@ def _scatter_kernel(p: MovePlan, chip: Chip, head: list[str], tail: list[str]) -
         f"        gm_v.SetGlobalBuffer((__gm__ {ct}*)in{p.values}, td.idxLen * "
         f"{'td.inner' if p.rows else '1'});",
         f"        pipe->InitBuffer(qb, 2, {SCATTER_SLAB_BYTES});",
+        *(
+            [
+                f"        pipe->InitBuffer(wBuf, {SCATTER_SLAB_BYTES // DSIZE[p.dtype]} * "
+                "sizeof(float));"
+            ]
+            if wide
+            else []
+        ),
         "    }",
         "    __aicore__ inline void Process()",
         "    {",
@@ -1679,14 +1719,14 @@ def _scatter_kernel(p: MovePlan, chip: Chip, head: list[str], tail: list[str]) -
         "            } else {",
         "                LoadBlock(b, gm_x[base], size, nc, inner, ldc);",
         "            }",
-        "            SetFlag<HardEvent::MTE2_S>(EVENT_ID0);",
-        "            WaitFlag<HardEvent::MTE2_S>(EVENT_ID0);",
+        "            uint32_t slabLen = static_cast<uint32_t>(",
+        "                inner == 1 ? (size + BLK - 1) / BLK * BLK : size * ldc);",
+        *to_scalar,
         *pos,
         *upd,
         "                }",
         "            }",
-        "            SetFlag<HardEvent::S_MTE3>(EVENT_ID0);",
-        "            WaitFlag<HardEvent::S_MTE3>(EVENT_ID0);",
+        *to_store,
         "            if (inner == 1) {",
         "                StoreBlock(gm_out[base], b, 1, size, size, (size + BLK - 1) / BLK * BLK);",
         "            } else {",
@@ -1707,10 +1747,137 @@ def _scatter_kernel(p: MovePlan, chip: Chip, head: list[str], tail: list[str]) -
         "    }",
         "",
         "    TQueBind<TPosition::VECIN, TPosition::VECOUT, 2> qb;",
+        "    TBuf<QuePosition::VECCALC> wBuf;",
         f"    GlobalTensor<{ct}> gm_x, gm_out, gm_v;",
         f"    GlobalTensor<{it}> gm_idx;",
         "    uint64_t outer = 0, size = 0, inner = 0, nK = 0, cw = 1, cb = 1;",
         "    uint64_t unitStart = 0, unitEnd = 0;",
+        "};",
+    ]
+    return "\n".join(head + body + tail)
+
+
+# ---- arange: an output from literal bounds ------------------------------------------------------
+
+ARANGE_TILE = 4096  # elements per work unit
+
+
+def _arange_fields(p: MovePlan) -> list[tuple[str, str]]:
+    return [
+        ("n", "output elements"),
+        ("unitsPerCore", "tiles of a small core"),
+        ("bigCores", "cores with one more"),
+    ]
+
+
+def _arange_host(p: MovePlan, chip: Chip) -> str:
+    n = p.out_shape[0] if p.out_shape else 1
+    L = [
+        f"// Host side of {p.op_name}: arange of {n} elements (literal bounds, no inputs).",
+        f'#include "{p.kernel_name}_tiling.h"',
+        '#include "register/op_def_registry.h"',
+        '#include "tiling/platform/platform_ascendc.h"',
+        "",
+        "namespace optiling {",
+        "static ge::graphStatus TilingFunc(gert::TilingContext* context)",
+        "{",
+        f"    {p.op_name}TilingData tiling;",
+        f"    uint64_t n = {n};",
+        f"    uint64_t units = (n + {ARANGE_TILE - 1}) / {ARANGE_TILE};",
+        *PLATFORM_LINES,
+        *BLOCK_DIM_LINES,
+        "    context->SetBlockDim(static_cast<uint32_t>(blockDim));",
+        "    tiling.set_n(static_cast<uint32_t>(n));",
+        *TILING_END_LINES,
+    ]
+    infer = [
+        "    gert::Shape* y = context->GetOutputShape(0);",
+        "    y->SetDimNum(1);",
+        f"    y->SetDim(0, {n});",
+    ]
+    params: list[str] = []
+    for i, t in enumerate(p.inputs):
+        params += io_param("Input", f"in{i}", t.dtype, f"  // {t.name} ({t.kind})")
+    params += io_param("Output", "out", p.dtype)
+    L += registration(p.op_name, infer, params, chip)
+    return "\n".join(L)
+
+
+def _arange_kernel(p: MovePlan, chip: Chip, head: list[str], tail: list[str]) -> str:
+    ct = CTYPE[p.dtype]
+    ins = [f"GM_ADDR in{i}, " for i in range(len(p.inputs))]
+    if p.dtype in ARANGE_VECTOR:
+        make = [
+            "            LocalTensor<int32_t> iv = idxBuf.Get<int32_t>();",
+            "            CreateVecIndex(iv, static_cast<int32_t>(i0), len);",
+        ]
+        if p.dtype == "int32":
+            make += [
+                f"            Muls(o, iv, static_cast<int32_t>({int(p.step)}), len);",
+                f"            Adds(o, o, static_cast<int32_t>({int(p.arange_start)}), len);",
+            ]
+        else:
+            dst = "o" if ct == "float" else "f"
+            make += [
+                "            LocalTensor<float> f = fBuf.Get<float>();",
+                "            Cast(f, iv, RoundMode::CAST_NONE, len);",
+                f"            Muls(f, f, static_cast<float>({p.step!r}), len);",
+                f"            Adds({dst}, f, static_cast<float>({p.arange_start!r}), len);",
+            ]
+            if ct != "float":
+                make.append("            Cast(o, f, RoundMode::CAST_RINT, len);")
+        buffers = [
+            "        pipe->InitBuffer(idxBuf, TILE * sizeof(int32_t));",
+            "        pipe->InitBuffer(fBuf, TILE * sizeof(float));",
+        ]
+    else:
+        make = [
+            "            for (uint32_t i = 0; i < len; ++i) {",
+            f"                o.SetValue(i, static_cast<{ct}>({int(p.arange_start)}) + "
+            f"static_cast<{ct}>(i0 + i) * static_cast<{ct}>({int(p.step)}));",
+            "            }",
+            "            SetFlag<HardEvent::S_V>(EVENT_ID0);",
+            "            WaitFlag<HardEvent::S_V>(EVENT_ID0);",
+        ]
+        buffers = []
+    body = [
+        f"// arange: out[i] = {p.arange_start!r} + i * {p.step!r}; work unit = one tile.",
+        f"constexpr uint32_t TILE = {ARANGE_TILE};",
+        "",
+        f"class Kernel{p.op_name} {{",
+        "public:",
+        "    template <typename TilingT>",
+        f"    __aicore__ inline void Init({''.join(ins)}GM_ADDR out, const TilingT& td, "
+        "TPipe* pipe)",
+        "    {",
+        "        uint64_t idx = GetBlockIdx();",
+        "        uint64_t upc = td.unitsPerCore;",
+        "        unitStart = idx * upc + (idx < td.bigCores ? idx : td.bigCores);",
+        "        unitEnd = unitStart + upc + (idx < td.bigCores ? 1 : 0);",
+        "        n = td.n;",
+        f"        gm_out.SetGlobalBuffer((__gm__ {ct}*)out, n);",
+        f"        pipe->InitBuffer(qOut, 2, TILE * sizeof({ct}));",
+        *buffers,
+        "    }",
+        "    __aicore__ inline void Process()",
+        "    {",
+        "        for (uint64_t u = unitStart; u < unitEnd; ++u) {",
+        "            uint64_t i0 = u * TILE;",
+        "            uint32_t len = MinU(TILE, n - i0);",
+        f"            LocalTensor<{ct}> o = qOut.AllocTensor<{ct}>();",
+        *make,
+        "            qOut.EnQue(o);",
+        f"            o = qOut.DeQue<{ct}>();",
+        "            StoreBlock(gm_out[i0], o, 1, len, len, TILE);",
+        "            qOut.FreeTensor(o);",
+        "        }",
+        "    }",
+        "",
+        "private:",
+        "    TQue<QuePosition::VECOUT, 2> qOut;",
+        "    TBuf<QuePosition::VECCALC> idxBuf, fBuf;",
+        f"    GlobalTensor<{ct}> gm_out;",
+        "    uint64_t n = 0, unitStart = 0, unitEnd = 0;",
         "};",
     ]
     return "\n".join(head + body + tail)

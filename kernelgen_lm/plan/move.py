@@ -66,6 +66,10 @@ SCATTER_OPS = (
 )
 # Elements of one UB slab (the indexed axis x a column block) a scatter updates in place.
 SCATTER_SLAB_BYTES = 16 * 1024
+ARANGE_OPS = ("aten.arange.start_step", "aten.arange.default", "aten.arange.start")
+ARANGE_DTYPES = (*MOVE_DTYPES, *INDEX_DTYPES)
+# arange dtypes made on the vector unit (int32 index, cast to the output); int64 on the scalar.
+ARANGE_VECTOR = (*MOVE_DTYPES, "int32")
 RESIZE_OPS = ("aten.upsample_nearest2d.vec", "aten.upsample_bilinear2d.vec")
 # Widest input or output row a resize keeps in UB (float work rows of this many elements).
 MAX_RESIZE_WIDTH = 2000
@@ -102,7 +106,15 @@ class MovePlan(BaseModel):
     op_name: str
     kernel_name: str
     op: Literal[
-        "transpose", "cat", "slice", "view", "index_select", "gather", "upsample", "scatter"
+        "transpose",
+        "cat",
+        "slice",
+        "view",
+        "index_select",
+        "gather",
+        "upsample",
+        "scatter",
+        "arange",
     ]
     inputs: list[TensorSpec]
     dtype: str
@@ -118,6 +130,8 @@ class MovePlan(BaseModel):
     values: int = 0  # scatter: the kernel input holding the written values
     accumulate: bool = False  # scatter: add into the output (index_add, scatter_add)
     rows: bool = False  # scatter: index_put of whole rows along axis 0 (one index per row)
+    step: float = 1.0  # arange: start + i * step (start in `arange_start`)
+    arange_start: float = 0.0
     # upsample: nearest or bilinear; the output size, else the scale factors (H, W)
     mode: Literal["nearest", "bilinear"] = "nearest"
     align_corners: bool = False
@@ -134,6 +148,8 @@ def _work(g: CapturedGraph) -> list[OpNode]:
 def is_move_graph(g: CapturedGraph) -> bool:
     work = _work(g)
     if len(work) == 1 and work[0].target in (*MOVE_OPS, *INDEX_OPS, *RESIZE_OPS, *SCATTER_OPS):
+        return True
+    if len(work) == 1 and work[0].target in ARANGE_OPS and g.outputs == [work[0].name]:
         return True
     if _stack_refs(g) is not None:
         return True
@@ -165,6 +181,8 @@ def _build(g: CapturedGraph) -> MovePlan:
         return _resize_plan(g, work[0])
     if len(work) == 1 and work[0].target in SCATTER_OPS:
         return _scatter_plan(g, work[0])
+    if len(work) == 1 and work[0].target in ARANGE_OPS:
+        return _arange_plan(g, work[0])
     if len(work) == 1 and work[0].target in MOVE_OPS and len(g.outputs) == 1:
         try:
             return _single_plan(g, work[0])
@@ -339,6 +357,27 @@ def _index_plan(g: CapturedGraph, node: OpNode) -> MovePlan:
         dim=int(dim_arg) % rank,  # type: ignore[arg-type]
         index=names.index(idx.name),
         index_dtype=idx.dtype,
+    )
+
+
+def _arange_plan(g: CapturedGraph, node: OpNode) -> MovePlan:
+    """torch.arange(start, end, step) with literal bounds: an output from scalars alone."""
+    nums = [v for v in node.args if isinstance(v, (int, float)) and not isinstance(v, bool)]
+    if len(nums) != len(node.args) or node.shape is None or node.dtype is None:
+        raise PlanError("arange with bounds computed from tensors is not covered (literals only)")
+    start, step = (nums[0], nums[2] if len(nums) > 2 else 1) if len(nums) > 1 else (0, 1)
+    if node.dtype not in ARANGE_DTYPES:
+        raise PlanError(f"arange of {node.dtype} is not covered ({', '.join(ARANGE_DTYPES)})")
+    return MovePlan(
+        op_name=g.op_name,
+        kernel_name=snake(g.op_name),
+        inputs=g.inputs,
+        op="arange",
+        dtype=node.dtype,
+        out_shape=node.shape,
+        arange_start=float(start),
+        step=float(step),
+        variants=[],
     )
 
 
@@ -660,6 +699,16 @@ def move_text(p: MovePlan) -> str:
             "rows with last-axis stride 1 DataCopyPad in and out, other rows are one vector "
             "Gather (byte offsets j * stride) from their span in UB"
         )
+    elif p.op == "arange":
+        body = [
+            f"arange: out[i] = {p.arange_start!r} + i * {p.step!r} -> {p.dtype}{p.out_shape}",
+            "work units = 4096-element tiles over the vector cores; "
+            + (
+                "each tile: CreateVecIndex (int32), Cast, Muls, Adds, DataCopyPad out"
+                if p.dtype in ARANGE_VECTOR
+                else "each tile written on the scalar unit, DataCopyPad out"
+            ),
+        ]
     elif p.op == "scatter":
         x, i, v = p.inputs[p.parts[0]], p.inputs[p.index], p.inputs[p.values]
         what = "index_put rows" if p.rows else "scatter"
