@@ -1429,7 +1429,8 @@ def _resize_kernel(p: MovePlan, chip: Chip, head: list[str], tail: list[str]) ->
         ]
     else:
         init += [
-            "        pipe->InitBuffer(workBuf, 6 * WROW * sizeof(float));",
+            "        // weights (2 rows), products a, b, d, the two source rows as float (2 rows)",
+            "        pipe->InitBuffer(workBuf, 7 * WROW * sizeof(float));",
             "        LocalTensor<float> w = workBuf.Get<float>();",
             "        for (uint64_t j = 0; j < outW; ++j) {",
             "            int64_t i0 = 0, step = 0;",
@@ -1454,7 +1455,7 @@ def _resize_kernel(p: MovePlan, chip: Chip, head: list[str], tail: list[str]) ->
             f"            r = qIn.DeQue<{ct}>();",
             "            LocalTensor<float> w = workBuf.Get<float>();",
             "            LocalTensor<float> lw0 = w, lw1 = w[WROW], a = w[2 * WROW];",
-            "            LocalTensor<float> b = w[3 * WROW], f = w[4 * WROW];",
+            "            LocalTensor<float> b = w[3 * WROW], d = w[4 * WROW], f = w[5 * WROW];",
         ]
         if ct == "float":
             load += ["            LocalTensor<float> rows = r;"]
@@ -1478,7 +1479,6 @@ def _resize_kernel(p: MovePlan, chip: Chip, head: list[str], tail: list[str]) ->
             "            LocalTensor<float> c0 = b;",
             "            Gather(c0, rows1, tab, 0, outW);",
             "            Mul(c0, c0, lw0, outW);",
-            "            LocalTensor<float> d = w[5 * WROW];",
             "            Gather(d, rows1, tab1, 0, outW);",
             "            Mul(d, d, lw1, outW);",
             "            Add(c0, c0, d, outW);",
