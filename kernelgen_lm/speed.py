@@ -132,6 +132,10 @@ EAGER_API: dict[str, str] = {
     "aten._native_batch_norm_legit.no_stats": "LayerNorm",
     "aten._native_batch_norm_legit_no_training.default": "LayerNorm",
     "aten.gather.default": "Gather",
+    # Index and resize ops of the move family: eager reads its source through a gather.
+    "aten.index_select.default": "Gather",
+    "aten.upsample_nearest2d.vec": "Gather",
+    "aten.upsample_bilinear2d.vec": "Gather",
     # Fused ops of the pre-decomposition graph, priced at their dominant step.
     "aten.softmax.int": "SoftMax",
     "aten.log_softmax.int": "SoftMax",
