@@ -965,7 +965,13 @@ def _index_host(p: MovePlan, chip: Chip) -> str:
     blk = 32 // sz
     x, ix = p.parts[0], p.index
     xr = len(p.inputs[x].shape)
-    ir = len(p.inputs[ix].shape)
+    ir = len(p.inputs[ix].shape) if p.roll is None else 1
+    # torch.roll: the index is computed in the kernel, one per position of the axis.
+    idx_len = (
+        f"context->GetInputShape({ix})->GetStorageShape().GetShapeSize()"
+        if p.roll is None
+        else f"Dim(context, {x}, {p.dim})"
+    )
     L = [
         f"// Host side of {p.op_name}: {p.op}, tiling from the runtime input shapes.",
         f'#include "{p.kernel_name}_tiling.h"',
@@ -982,7 +988,7 @@ def _index_host(p: MovePlan, chip: Chip) -> str:
         "{",
         f"    {p.op_name}TilingData tiling;",
         f"    int64_t xLen = context->GetInputShape({x})->GetStorageShape().GetShapeSize();",
-        f"    int64_t idxLen = context->GetInputShape({ix})->GetStorageShape().GetShapeSize();",
+        f"    int64_t idxLen = {idx_len};",
         "    int64_t ld[8] = {0}, xs[8] = {0};",
         "    int64_t lead = 0, rows = 1, width = 1, mode = 0, jStride = 0, idxRow = 0;",
         f"    int64_t xSize = Dim(context, {x}, {p.dim});",
@@ -1079,7 +1085,13 @@ def _index_host(p: MovePlan, chip: Chip) -> str:
         *TILING_END_LINES,
     ]
     rank = len(p.out_shape)
-    if p.op == "index_select":
+    if p.roll is not None:
+        infer = [
+            f"    const gert::Shape* x = context->GetInputShape({x});",
+            "    gert::Shape* y = context->GetOutputShape(0);",
+            "    *y = *x;",
+        ]
+    elif p.op == "index_select":
         infer = [
             f"    const gert::Shape* x = context->GetInputShape({x});",
             f"    const gert::Shape* idx = context->GetInputShape({ix});",
@@ -1110,6 +1122,16 @@ def _index_kernel(p: MovePlan, chip: Chip, head: list[str], tail: list[str]) -> 
     tile = VIEW_TILE_BYTES // sz
     blk = 32 // sz
     gt = "half" if p.dtype == "bfloat16" else ct
+    if p.roll is None:
+        read = ["        int64_t v = static_cast<int64_t>(gm_idx.GetValue(pos));"]
+        gm_idx = [f"        gm_idx.SetGlobalBuffer((__gm__ {it}*)in{p.index}, td.idxLen);"]
+    else:
+        read = [
+            f"        // torch.roll by {p.roll}: position j reads (j - {p.roll}) mod size",
+            "        int64_t n = static_cast<int64_t>(xSize);",
+            f"        int64_t v = ((static_cast<int64_t>(pos % xSize) - {p.roll}) % n + n) % n;",
+        ]
+        gm_idx = []
     cast = f".ReinterpretCast<{gt}>()" if gt != ct else ""
     ins = [f"GM_ADDR in{i}" for i in range(len(p.inputs))]
     fields = [
@@ -1148,7 +1170,7 @@ def _index_kernel(p: MovePlan, chip: Chip, head: list[str], tail: list[str]) -> 
         *[f"        {n} = td.{n};" for n in fields],
         *[f"        ld[{d}] = td.ld{d}; xs[{d}] = td.xs{d};" for d in range(INDEX_MAX_LEAD)],
         f"        gm_x.SetGlobalBuffer((__gm__ {ct}*)in{p.parts[0]}, td.xLen);",
-        f"        gm_idx.SetGlobalBuffer((__gm__ {it}*)in{p.index}, td.idxLen);",
+        *gm_idx,
         f"        gm_out.SetGlobalBuffer((__gm__ {ct}*)out, "
         "static_cast<uint64_t>(td.rows) * td.width);",
         f"        pipe->InitBuffer(qb, 2, {VIEW_TILE_BYTES});",
@@ -1185,7 +1207,7 @@ def _index_kernel(p: MovePlan, chip: Chip, head: list[str], tail: list[str]) -> 
         "    }",
         "    __aicore__ inline int64_t Index(uint64_t pos)",
         "    {",
-        "        int64_t v = static_cast<int64_t>(gm_idx.GetValue(pos));",
+        *read,
         "        return v < 0 ? v + static_cast<int64_t>(xSize) : v;  // torch: -1 is the last",
         "    }",
         "    __aicore__ inline void CopyRows(uint64_t r0, uint64_t c0, uint32_t nr, uint32_t nc, "

@@ -127,6 +127,7 @@ class MovePlan(BaseModel):
     views: list[ViewPart] = []  # view: one per output
     index: int = 0  # index_select, gather, scatter: the kernel input holding the indices
     index_dtype: str = "int64"
+    roll: int | None = None  # index_select: torch.roll's shift (index (j - roll) mod size)
     values: int = 0  # scatter: the kernel input holding the written values
     accumulate: bool = False  # scatter: add into the output (index_add, scatter_add)
     rows: bool = False  # scatter: index_put of whole rows along axis 0 (one index per row)
@@ -151,6 +152,8 @@ def is_move_graph(g: CapturedGraph) -> bool:
         return True
     if len(work) == 1 and work[0].target in ARANGE_OPS and g.outputs == [work[0].name]:
         return True
+    if work and work[-1].target == "aten.index_select.default" and len(work) == 4:
+        return _roll_shift(g, work[-1].args[2]) is not None
     if _stack_refs(g) is not None:
         return True
     return (
@@ -177,6 +180,8 @@ def _build(g: CapturedGraph) -> MovePlan:
         return _stack_plan(g)
     if len(work) == 1 and work[0].target in INDEX_OPS:
         return _index_plan(g, work[0])
+    if len(work) == 4 and work[-1].target == "aten.index_select.default":
+        return _index_plan(g, work[-1])
     if len(work) == 1 and work[0].target in RESIZE_OPS:
         return _resize_plan(g, work[0])
     if len(work) == 1 and work[0].target in SCATTER_OPS:
@@ -324,13 +329,50 @@ def _stack_plan(g: CapturedGraph) -> MovePlan:
     )
 
 
+def _roll_shift(g: CapturedGraph, ref: object) -> int | None:
+    """torch.roll's shift when `ref` is its index `fmod(arange(0, n) + k, n)`, else None."""
+    fmod = g.node(ref.ref) if isinstance(ref, NodeRef) else None
+    if fmod is None or fmod.target != "aten.fmod.Scalar" or not isinstance(fmod.args[0], NodeRef):
+        return None
+    add = g.node(fmod.args[0].ref)
+    if add is None or add.target != "aten.add.Tensor" or not isinstance(add.args[0], NodeRef):
+        return None
+    ar = g.node(add.args[0].ref)
+    n, k = fmod.args[1], add.args[1]
+    if ar is None or ar.target not in ARANGE_OPS or not isinstance(k, int):
+        return None
+    if [v for v in ar.args] not in ([0, n], [n]) or not isinstance(n, int) or n <= 0:
+        return None
+    return (n - k) % n  # torch.roll's shift: output j reads input (j - shift) mod size
+
+
 def _index_plan(g: CapturedGraph, node: OpNode) -> MovePlan:
     """index_select(x, dim, idx) and gather(x, dim, idx) of model inputs."""
     names = g.input_names()
     kind = "index_select" if node.target == "aten.index_select.default" else "gather"
     x_ref, dim_arg, i_ref = node.args[:3]
+    roll = _roll_shift(g, i_ref) if kind == "index_select" else None
+    if roll is not None and isinstance(x_ref, NodeRef) and x_ref.ref in names:
+        x = g.inputs[names.index(x_ref.ref)]
+        if x.dtype not in MOVE_DTYPES:
+            raise PlanError(f"roll of {x.dtype} is not covered (float16, bfloat16, float32)")
+        return MovePlan(
+            op_name=g.op_name,
+            kernel_name=snake(g.op_name),
+            inputs=g.inputs,
+            op="index_select",
+            dtype=x.dtype,
+            out_shape=node.shape or x.shape,
+            parts=[names.index(x.name)],
+            dim=int(dim_arg) % max(len(x.shape), 1),  # type: ignore[call-overload]
+            index=-1,
+            roll=roll,
+        )
     if not all(isinstance(r, NodeRef) and r.ref in names for r in (x_ref, i_ref)):
-        raise PlanError(f"{kind} of computed values is not covered (model inputs only)")
+        raise PlanError(
+            f"{kind} of computed values is not covered (model inputs only; torch.roll over one "
+            "axis is)"
+        )
     if node.kwargs.get("sparse_grad"):
         raise PlanError("gather with sparse_grad is not covered")
     x = g.inputs[names.index(x_ref.ref)]  # type: ignore[union-attr]
@@ -648,7 +690,7 @@ def move_variants(p: MovePlan) -> list[list[list[int]]]:
 
 _INDEX_TEXT = {
     "index_select": "input viewed as [outer, size, inner]; output row (o, k) is input row "
-    "(o, index[k]) (index read on the scalar unit, range-checked); work units = (outer, index "
+    "(o, index[k]) (index read on the scalar unit); work units = (outer, index "
     "block) over the vector cores; DataCopyPad per row, or one vector Gather per outer row "
     "when inner is 1",
     "gather": "output element (..., j, ...) = input at index[..., j, ...] along the axis; work "
@@ -735,6 +777,13 @@ def move_text(p: MovePlan) -> str:
                 else "each row: its two source rows in UB (as float), four Gathers, weighted "
                 "with Mul/Add, cast back"
             ),
+        ]
+    elif p.roll is not None:
+        x = p.inputs[p.parts[0]]
+        body = [
+            f"roll {x.name}{x.shape} by {p.roll} along axis {p.dim}: index_select with index "
+            f"(j - {p.roll}) mod size, computed in the kernel -> {p.dtype}{p.out_shape}",
+            _INDEX_TEXT["index_select"],
         ]
     elif p.op in ("index_select", "gather"):
         x, i = p.inputs[p.parts[0]], p.inputs[p.index]
