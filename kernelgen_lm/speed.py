@@ -192,6 +192,7 @@ STRIDED_VIEWS = (
     "aten.t.default",
     "aten.slice.Tensor",
     "aten.narrow.default",
+    "aten.expand.default",  # x.expand(...).contiguous() materialises the broadcast
 )
 COPY_OPS = ("aten.contiguous.default", "aten.clone.default")
 
