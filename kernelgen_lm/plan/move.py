@@ -356,6 +356,8 @@ def _index_plan(g: CapturedGraph, node: OpNode) -> MovePlan:
         x = g.inputs[names.index(x_ref.ref)]
         if x.dtype not in MOVE_DTYPES:
             raise PlanError(f"roll of {x.dtype} is not covered (float16, bfloat16, float32)")
+        axis = int(dim_arg) % max(len(x.shape), 1)  # type: ignore[call-overload]
+        src = names.index(x.name)
         return MovePlan(
             op_name=g.op_name,
             kernel_name=snake(g.op_name),
@@ -363,10 +365,13 @@ def _index_plan(g: CapturedGraph, node: OpNode) -> MovePlan:
             op="index_select",
             dtype=x.dtype,
             out_shape=node.shape or x.shape,
-            parts=[names.index(x.name)],
-            dim=int(dim_arg) % max(len(x.shape), 1),  # type: ignore[call-overload]
+            parts=[src],
+            dim=axis,
             index=-1,
             roll=roll,
+            # The captured index only gives the shift modulo the captured size (a negative or
+            # oversized shift is lost), so validation keeps the rolled axis's size.
+            variants=[v for v in _generic_variants(g) if v[src][axis] == x.shape[axis]],
         )
     if not all(isinstance(r, NodeRef) and r.ref in names for r in (x_ref, i_ref)):
         raise PlanError(

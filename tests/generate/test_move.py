@@ -123,3 +123,13 @@ def test_unsupported_moves_are_refused(
     assert is_move_graph(graph)
     with pytest.raises(PlanError, match=reason):
         build_move_plan(graph)
+
+
+def test_expand_materialisation_is_one_eager_copy() -> None:
+    """x.expand(...).contiguous() copies in eager mode: the modelled baseline charges it."""
+    from ascend_tools.chips import get_chip
+    from kernelgen_lm.speed import eager_time
+
+    eager = eager_time(capture(STUBS / "move_expand_fp32.py"), get_chip("ascend910b2"))
+    assert [op.target for op in eager.ops] == ["aten.contiguous.default"]
+    assert eager.ops[0].gm_bytes == 2 * 5 * 7 * 33 * 4  # the expanded view read, the copy written
