@@ -1757,6 +1757,22 @@ def _scatter_kernel(p: MovePlan, chip: Chip, head: list[str], tail: list[str]) -
             "            SetFlag<HardEvent::S_MTE3>(EVENT_ID0);",
             "            WaitFlag<HardEvent::S_MTE3>(EVENT_ID0);",
         ]
+    dma: list[str] = []
+    if p.rows and not p.accumulate:
+        # index_put of rows: each value row DMA'd over its slab row, in index order (the
+        # copies queue on MTE2 behind the slab's load: the last index wins); rows of one
+        # element (unaligned UB rows) go through the scalar loop below.
+        dma = [
+            "            if (inner > 1) {",
+            "                for (uint64_t k = 0; k < nK; ++k) {",
+            "                    int64_t r = Index(k);",
+            "                    LoadBlock(b[r * ldc], gm_v[k * inner + c0], 1, nc, nc, ldc);",
+            "                }",
+            "                SetFlag<HardEvent::MTE2_MTE3>(EVENT_ID0);",
+            "                WaitFlag<HardEvent::MTE2_MTE3>(EVENT_ID0);",
+            "            } else {",
+            *["    " + ln for ln in to_scalar],
+        ]
     if p.rows:
         # index_put: one index per row k; values row k holds the row's inner columns.
         pos = [
@@ -1775,6 +1791,7 @@ def _scatter_kernel(p: MovePlan, chip: Chip, head: list[str], tail: list[str]) -
             "                    uint64_t at = inner == 1 ? r : r * ldc + i;",
             f"                    {ct} v = gm_v.GetValue(e);",
         ]
+    loop = [*pos, *upd, "                }", "            }"]
     body = [
         f"// scatter{' (accumulating)' if p.accumulate else ''}: work unit = one slab of the "
         "output (outer index o, the",
@@ -1824,11 +1841,7 @@ def _scatter_kernel(p: MovePlan, chip: Chip, head: list[str], tail: list[str]) -
         "            }",
         "            uint32_t slabLen = static_cast<uint32_t>(",
         "                inner == 1 ? (size + BLK - 1) / BLK * BLK : size * ldc);",
-        *to_scalar,
-        *pos,
-        *upd,
-        "                }",
-        "            }",
+        *([*dma, *["    " + ln for ln in loop], "            }"] if dma else [*to_scalar, *loop]),
         *to_store,
         "            if (inner == 1) {",
         "                StoreBlock(gm_out[base], b, 1, size, size, (size + BLK - 1) / BLK * BLK);",
