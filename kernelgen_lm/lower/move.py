@@ -1773,6 +1773,49 @@ def _scatter_kernel(p: MovePlan, chip: Chip, head: list[str], tail: list[str]) -
             "            } else {",
             *["    " + ln for ln in to_scalar],
         ]
+    if p.rows and p.accumulate:
+        # index_add of rows: each value row loaded into UB and added to its slab row on the
+        # vector unit, in index order (repeated indices accumulate); rows of one element
+        # (unaligned UB rows) go through the scalar loop below.
+        add = (
+            [
+                "                    LocalTensor<float> f = fBuf.Get<float>();",
+                "                    Cast(f, t, RoundMode::CAST_NONE, nc);",
+                "                    Add(w[r * ldc], w[r * ldc], f, nc);",
+            ]
+            if wide
+            else ["                    Add(b[r * ldc], b[r * ldc], t, nc);"]
+        )
+        dma = [
+            *(
+                to_scalar
+                if wide
+                else [
+                    "            SetFlag<HardEvent::MTE2_V>(EVENT_ID0);",
+                    "            WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);",
+                ]
+            ),
+            "            if (inner > 1) {",
+            "                for (uint64_t k = 0; k < nK; ++k) {",
+            "                    int64_t r = Index(k);",
+            f"                    LocalTensor<{ct}> t = qIn.AllocTensor<{ct}>();",
+            "                    LoadBlock(t, gm_v[k * inner + c0], 1, nc, nc, ldc);",
+            "                    qIn.EnQue(t);",
+            f"                    t = qIn.DeQue<{ct}>();",
+            *add,
+            "                    qIn.FreeTensor(t);",
+            "                }",
+            *(
+                []
+                if wide
+                else [
+                    "                SetFlag<HardEvent::V_MTE3>(EVENT_ID0);",
+                    "                WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);",
+                ]
+            ),
+            "            } else {",
+            *([] if wide else ["    " + ln for ln in to_scalar]),
+        ]
     if p.rows:
         # index_put: one index per row k; values row k holds the row's inner columns.
         pos = [
@@ -1825,6 +1868,15 @@ def _scatter_kernel(p: MovePlan, chip: Chip, head: list[str], tail: list[str]) -
             if wide
             else []
         ),
+        *(
+            [
+                f"        pipe->InitBuffer(qIn, 2, {SCATTER_SLAB_BYTES});",
+                f"        pipe->InitBuffer(fBuf, {SCATTER_SLAB_BYTES // DSIZE[p.dtype]} * "
+                "sizeof(float));",
+            ]
+            if p.rows and p.accumulate
+            else []
+        ),
         "    }",
         "    __aicore__ inline void Process()",
         "    {",
@@ -1863,7 +1915,8 @@ def _scatter_kernel(p: MovePlan, chip: Chip, head: list[str], tail: list[str]) -
         "    }",
         "",
         "    TQueBind<TPosition::VECIN, TPosition::VECOUT, 2> qb;",
-        "    TBuf<QuePosition::VECCALC> wBuf;",
+        "    TQue<QuePosition::VECIN, 2> qIn;",
+        "    TBuf<QuePosition::VECCALC> wBuf, fBuf;",
         f"    GlobalTensor<{ct}> gm_x, gm_out, gm_v;",
         f"    GlobalTensor<{it}> gm_idx;",
         "    uint64_t outer = 0, size = 0, inner = 0, nK = 0, cw = 1, cb = 1;",
