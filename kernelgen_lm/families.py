@@ -41,7 +41,13 @@ from kernelgen_lm.plan.matmul import (
     matmul_text,
     matmul_variants,
 )
-from kernelgen_lm.plan.move import MovePlan, build_move_plan, is_move_graph, move_text
+from kernelgen_lm.plan.move import (
+    MovePlan,
+    build_move_plan,
+    is_move_graph,
+    move_text,
+    move_variants,
+)
 from kernelgen_lm.plan.window import WindowPlan, build_window_plan, window_text
 
 AnyPlan = KernelPlan | WindowPlan | MatmulPlan | MovePlan | AttnPlan | ConvPlan
@@ -92,6 +98,7 @@ FAMILIES: list[Family] = [
         move_text,
         "write_move_project",
         claims=is_move_graph,
+        variants=move_variants,
     ),
     Family(
         "conv",

@@ -138,6 +138,10 @@ EAGER_API: dict[str, str] = {
     "aten._native_batch_norm_legit.no_stats": "LayerNorm",
     "aten._native_batch_norm_legit_no_training.default": "LayerNorm",
     "aten.gather.default": "Gather",
+    # Index and resize ops of the move family: eager reads its source through a gather.
+    "aten.index_select.default": "Gather",
+    "aten.upsample_nearest2d.vec": "Gather",
+    "aten.upsample_bilinear2d.vec": "Gather",
     # Fused ops of the pre-decomposition graph, priced at their dominant step.
     "aten.softmax.int": "SoftMax",
     "aten.log_softmax.int": "SoftMax",
@@ -199,6 +203,7 @@ STRIDED_VIEWS = (
     "aten.t.default",
     "aten.slice.Tensor",
     "aten.narrow.default",
+    "aten.expand.default",  # x.expand(...).contiguous() materialises the broadcast
 )
 COPY_OPS = ("aten.contiguous.default", "aten.clone.default")
 
