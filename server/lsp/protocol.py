@@ -12,6 +12,7 @@ about 2.6 kB per keystroke. Here every handler's future leaves that table when i
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -77,7 +78,15 @@ class KernelgenProtocol(LanguageServerProtocol):
         super()._execute_handler(msg_id, handler, callback, args, kwargs)
         future = self._request_futures.get(msg_id)
         if future is not None:
-            future.add_done_callback(lambda done: self._forget(msg_id, done))
+            # Deferred to a later loop turn: a thread future's callbacks run inside `cancel()`,
+            # and pygls' shutdown cancels while iterating the table.
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:  # a generator handler resumed on a worker thread
+                future.add_done_callback(lambda done: self._forget(msg_id, done))
+            else:
+                future.add_done_callback(
+                    lambda done: loop.call_soon_threadsafe(self._forget, msg_id, done))
 
     def _forget(self, msg_id: Any, future: Any) -> None:
         """Drops a finished handler's future (a request's response is already sent by then: its

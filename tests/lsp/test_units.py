@@ -139,3 +139,31 @@ async def test_finished_notification_handlers_are_not_kept_by_the_protocol() -> 
     await asyncio.sleep(0.01)
     assert len(seen) == 200
     assert ls.protocol._request_futures == {}
+
+
+
+@pytest.mark.asyncio
+async def test_shutdown_cancels_a_pending_command_without_breaking_the_future_table() -> None:
+    """pygls' shutdown cancels every pending future while iterating the table; a command's
+    result future runs its callbacks inside `cancel()`, so dropping it there must wait."""
+    import asyncio
+
+    from pygls.lsp.server import LanguageServer
+
+    from server.lsp.protocol import KernelgenProtocol
+
+    ls = LanguageServer("t", "0", protocol_cls=KernelgenProtocol)
+    never = asyncio.Event()
+
+    async def wait_forever() -> None:
+        await never.wait()
+
+    def command(params):  # unannotated: a generator handler as pygls runs commands
+        return (yield wait_forever, (), None)
+
+    ls.protocol._execute_handler("cmd-1", command, lambda _f: None, args=(None,))
+    await asyncio.sleep(0.01)
+    assert len(ls.protocol._request_futures) == 2  # the command and what it waits on
+    list(ls.protocol.lsp_shutdown())  # raised "dictionary changed size during iteration"
+    await asyncio.sleep(0.05)
+    assert ls.protocol._request_futures == {}
