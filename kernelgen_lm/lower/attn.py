@@ -15,7 +15,7 @@ Iterate per product) and the SoftMaxTiling, and asks for the workspace.
 from __future__ import annotations
 
 from ascend_tools.chips import Chip
-from kernelgen_lm.lower.host import GE_DTYPE, io_param, registration
+from kernelgen_lm.lower.host import GE_DTYPE, io_param, registration, tiling_header_text
 from kernelgen_lm.lower.kernel import CTYPE, DSIZE
 from kernelgen_lm.lower.move import BLOCK_HELPERS
 from kernelgen_lm.plan.attn import AttnPlan
@@ -111,29 +111,17 @@ def fields(p: AttnPlan) -> list[tuple[str, str]]:
 
 
 def attn_tiling_header(p: AttnPlan) -> str:
-    guard = f"{p.kernel_name.upper()}_TILING_H"
-    return "\n".join(
-        [
-            f"// Tiling of {p.op_name} (attention): the two products' TCubeTilings, the online",
-            "// softmax's SoftMaxTiling, runtime sizes and the split of the units over the cores.",
-            f"#ifndef {guard}",
-            f"#define {guard}",
-            '#include "register/tilingdata_base.h"',
-            '#include "tiling/tiling_api.h"',
-            "",
-            "namespace optiling {",
-            f"BEGIN_TILING_DATA_DEF({p.op_name}TilingData)",
-            "TILING_DATA_FIELD_DEF_STRUCT(TCubeTiling, qk);  // S = Q K^T, one [BQ, BK] block",
-            "TILING_DATA_FIELD_DEF_STRUCT(TCubeTiling, pv);  // O = P V, one [BQ, Dv] block",
-            "TILING_DATA_FIELD_DEF_STRUCT(SoftMaxTiling, sm);  // SoftmaxFlashV2 on [BQ, BK]",
-            *[f"TILING_DATA_FIELD_DEF(uint32_t, {n});  // {c}" for n, c in fields(p)],
-            "END_TILING_DATA_DEF;",
-            "",
-            f"REGISTER_TILING_DATA_CLASS({p.op_name}, {p.op_name}TilingData)",
-            "}  // namespace optiling",
-            "#endif",
-            "",
-        ]
+    return tiling_header_text(
+        p.op_name,
+        p.kernel_name,
+        " (attention): the two products' TCubeTilings, the online\n"
+        "// softmax's SoftMaxTiling, runtime sizes and the split of the units over the cores.",
+        fields(p),
+        structs=[
+            "TCubeTiling qk  // S = Q K^T, one [BQ, BK] block",
+            "TCubeTiling pv  // O = P V, one [BQ, Dv] block",
+            "SoftMaxTiling sm  // SoftmaxFlashV2 on [BQ, BK]",
+        ],
     )
 
 

@@ -7,7 +7,7 @@ workspace, the Matmul high-level API, the epilogue per base block as in the matm
 from __future__ import annotations
 
 from ascend_tools.chips import Chip
-from kernelgen_lm.lower.host import GE_DTYPE, UB_RESERVE, io_param, registration
+from kernelgen_lm.lower.host import GE_DTYPE, UB_RESERVE, io_param, registration, tiling_header_text
 from kernelgen_lm.lower.kernel import CTYPE, DSIZE
 from kernelgen_lm.lower.matmul import BASE_ALIGN, BASE_CAP, EpiTensor, MatmulEmitter
 from kernelgen_lm.lower.move import BLOCK_HELPERS
@@ -52,28 +52,14 @@ def fields(p: ConvPlan) -> list[tuple[str, str]]:
 
 
 def conv_tiling_header(p: ConvPlan) -> str:
-    guard = f"{p.kernel_name.upper()}_TILING_H"
-    return "\n".join(
-        [
-            f"// Tiling of {p.op_name} (convolution as implicit GEMM): the Matmul API's",
-            "// TCubeTiling of one (image, group, row block) product, the im2col geometry and",
-            "// the split of the units over the cores.",
-            f"#ifndef {guard}",
-            f"#define {guard}",
-            '#include "register/tilingdata_base.h"',
-            '#include "tiling/tiling_api.h"',
-            "",
-            "namespace optiling {",
-            f"BEGIN_TILING_DATA_DEF({p.op_name}TilingData)",
-            "TILING_DATA_FIELD_DEF_STRUCT(TCubeTiling, cube);",
-            *[f"TILING_DATA_FIELD_DEF(uint32_t, {n});  // {c}" for n, c in fields(p)],
-            "END_TILING_DATA_DEF;",
-            "",
-            f"REGISTER_TILING_DATA_CLASS({p.op_name}, {p.op_name}TilingData)",
-            "}  // namespace optiling",
-            "#endif",
-            "",
-        ]
+    return tiling_header_text(
+        p.op_name,
+        p.kernel_name,
+        " (convolution as implicit GEMM): the Matmul API's\n"
+        "// TCubeTiling of one (image, group, row block) product, the im2col geometry and\n"
+        "// the split of the units over the cores.",
+        fields(p),
+        structs=["TCubeTiling cube"],
     )
 
 

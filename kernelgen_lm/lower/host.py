@@ -6,6 +6,8 @@ symbolic in the input dims), so one build serves every shape with the captured l
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ascend_tools.chips import Chip
 from kernelgen_lm.lower.kernel import PART, KernelEmitter, tiling_fields
 from kernelgen_lm.plan.ir import DimExpr, KernelPlan
@@ -87,19 +89,31 @@ MIN_CHUNK = 1024
 
 
 def tiling_header_text(
-    op_name: str, kernel_name: str, title: str, fields: list[tuple[str, str]]
+    op_name: str,
+    kernel_name: str,
+    title: str,
+    fields: list[tuple[str, str]],
+    structs: Sequence[str] = (),
 ) -> str:
-    """`op_host/<op>_tiling.h`: one uint32 tiling field per (name, comment)."""
+    """`op_host/<op>_tiling.h`: one uint32 tiling field per (name, comment), after the API
+    tiling structs (`TCubeTiling cube`, `SoftMaxTiling sm  // comment`, ...) that the cube
+    families embed."""
     guard = f"{kernel_name.upper()}_TILING_H"
     lines = [
         f"// Tiling of {op_name}{title}",
         f"#ifndef {guard}",
         f"#define {guard}",
         '#include "register/tilingdata_base.h"',
+        *(['#include "tiling/tiling_api.h"'] if structs else []),
         "",
         "namespace optiling {",
         f"BEGIN_TILING_DATA_DEF({op_name}TilingData)",
     ]
+    for struct in structs:
+        decl, _, comment = struct.partition("  // ")
+        kind, name = decl.split()
+        lines.append(f"TILING_DATA_FIELD_DEF_STRUCT({kind}, {name});"
+                     + (f"  // {comment}" if comment else ""))
     lines += [f"TILING_DATA_FIELD_DEF(uint32_t, {n});  // {c}" for n, c in fields]
     lines += [
         "END_TILING_DATA_DEF;",

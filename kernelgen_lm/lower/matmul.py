@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ascend_tools.chips import Chip
 from kernelgen_lm.lower.expr import Operand, Program, flit
-from kernelgen_lm.lower.host import GE_DTYPE, UB_RESERVE, io_param, registration
+from kernelgen_lm.lower.host import GE_DTYPE, UB_RESERVE, io_param, registration, tiling_header_text
 from kernelgen_lm.lower.kernel import CTYPE, DSIZE
 from kernelgen_lm.lower.move import BLOCK_HELPERS
 from kernelgen_lm.plan.matmul import MatmulPlan
@@ -76,27 +76,13 @@ def fields(p: MatmulPlan) -> list[tuple[str, str]]:
 
 
 def matmul_tiling_header(p: MatmulPlan) -> str:
-    guard = f"{p.kernel_name.upper()}_TILING_H"
-    return "\n".join(
-        [
-            f"// Tiling of {p.op_name} (matmul): the Matmul API's TCubeTiling, runtime sizes and",
-            "// the split of (batch, M block, N block) units over the cores.",
-            f"#ifndef {guard}",
-            f"#define {guard}",
-            '#include "register/tilingdata_base.h"',
-            '#include "tiling/tiling_api.h"',
-            "",
-            "namespace optiling {",
-            f"BEGIN_TILING_DATA_DEF({p.op_name}TilingData)",
-            "TILING_DATA_FIELD_DEF_STRUCT(TCubeTiling, cube);",
-            *[f"TILING_DATA_FIELD_DEF(uint32_t, {n});  // {c}" for n, c in fields(p)],
-            "END_TILING_DATA_DEF;",
-            "",
-            f"REGISTER_TILING_DATA_CLASS({p.op_name}, {p.op_name}TilingData)",
-            "}  // namespace optiling",
-            "#endif",
-            "",
-        ]
+    return tiling_header_text(
+        p.op_name,
+        p.kernel_name,
+        " (matmul): the Matmul API's TCubeTiling, runtime sizes and\n"
+        "// the split of (batch, M block, N block) units over the cores.",
+        fields(p),
+        structs=["TCubeTiling cube"],
     )
 
 
