@@ -106,14 +106,17 @@ def write_window_project(
     plan: WindowPlan, chip: Chip, out: Path, ref: Path | None = None
 ) -> LoweredProject:
     """Writes a pooling project under `out`."""
-    k = plan.kernel_name
-    files = {
-        Path("op_host") / f"{k}_tiling.h": window_tiling_header(plan),
-        Path("op_host") / f"{k}.cpp": window_host(plan, chip),
-        Path("op_kernel") / f"{k}.cpp": window_kernel(plan, chip),
-        Path("plan.txt"): window_text(plan) + "\n",
-    }
-    return _write(files, out, ref)
+    return _write(
+        _files(
+            plan.kernel_name,
+            window_tiling_header(plan),
+            window_host(plan, chip),
+            window_kernel(plan, chip),
+            window_text(plan),
+        ),
+        out,
+        ref,
+    )
 
 
 def write_matmul_project(
@@ -121,28 +124,30 @@ def write_matmul_project(
 ) -> LoweredProject:
     """Writes a matrix-product project under `out`."""
     em = MatmulEmitter(plan, chip)
-    k = plan.kernel_name
-    files = {
-        Path("op_host") / f"{k}_tiling.h": matmul_tiling_header(plan),
-        Path("op_host") / f"{k}.cpp": em.host(),
-        Path("op_kernel") / f"{k}.cpp": em.kernel(),
-        Path("plan.txt"): matmul_text(plan) + "\n",
-    }
-    return _write(files, out, ref)
+    return _write(
+        _files(
+            plan.kernel_name, matmul_tiling_header(plan), em.host(), em.kernel(), matmul_text(plan)
+        ),
+        out,
+        ref,
+    )
 
 
 def write_move_project(
     plan: MovePlan, chip: Chip, out: Path, ref: Path | None = None
 ) -> LoweredProject:
     """Writes a data-movement project (transpose, cat, slice) under `out`."""
-    k = plan.kernel_name
-    files = {
-        Path("op_host") / f"{k}_tiling.h": move_tiling_header(plan),
-        Path("op_host") / f"{k}.cpp": move_host(plan, chip),
-        Path("op_kernel") / f"{k}.cpp": move_kernel(plan, chip),
-        Path("plan.txt"): move_text(plan) + "\n",
-    }
-    return _write(files, out, ref)
+    return _write(
+        _files(
+            plan.kernel_name,
+            move_tiling_header(plan),
+            move_host(plan, chip),
+            move_kernel(plan, chip),
+            move_text(plan),
+        ),
+        out,
+        ref,
+    )
 
 
 def write_attn_project(
@@ -150,14 +155,21 @@ def write_attn_project(
 ) -> LoweredProject:
     """Writes a fused-attention project under `out`."""
     em = AttnEmitter(plan, chip)
-    k = plan.kernel_name
-    files = {
-        Path("op_host") / f"{k}_tiling.h": attn_tiling_header(plan),
-        Path("op_host") / f"{k}.cpp": em.host(),
-        Path("op_kernel") / f"{k}.cpp": em.kernel(),
-        Path("plan.txt"): attn_text(plan) + "\n",
+    return _write(
+        _files(plan.kernel_name, attn_tiling_header(plan), em.host(), em.kernel(), attn_text(plan)),
+        out,
+        ref,
+    )
+
+
+def _files(kernel: str, tiling: str, host: str, device: str, plan: str) -> dict[Path, str]:
+    """The files every family writes: tiling header, host source, kernel source, plan text."""
+    return {
+        Path("op_host") / f"{kernel}_tiling.h": tiling,
+        Path("op_host") / f"{kernel}.cpp": host,
+        Path("op_kernel") / f"{kernel}.cpp": device,
+        Path("plan.txt"): plan + "\n",
     }
-    return _write(files, out, ref)
 
 
 def _write(files: dict[Path, str], out: Path, ref: Path | None) -> LoweredProject:
@@ -182,11 +194,8 @@ def write_project(
     tiling_struct = f"{plan.op_name}TilingData"
     kernel = em.emit(tiling_struct)
     k = plan.kernel_name
-    files = {
-        Path("op_host") / f"{k}_tiling.h": tiling_header(plan),
-        Path("op_host") / f"{k}.cpp": host_source(plan, chip, em),
-        Path("op_kernel") / f"{k}.cpp": kernel,
-        Path("plan.txt"): plan_text(plan) + "\n",
+    files = _files(k, tiling_header(plan), host_source(plan, chip, em), kernel, plan_text(plan))
+    files |= {
         Path("framework") / f"{k}_binding.cpp": _binding(plan),
         Path("framework") / "model_new.py": _model_new(plan, ref.stem if ref else "ref"),
     }
@@ -198,11 +207,8 @@ def write_conv_project(
 ) -> LoweredProject:
     """Writes a convolution (implicit GEMM) project under `out`."""
     em = ConvEmitter(plan, chip)
-    k = plan.kernel_name
-    files = {
-        Path("op_host") / f"{k}_tiling.h": conv_tiling_header(plan),
-        Path("op_host") / f"{k}.cpp": em.host(),
-        Path("op_kernel") / f"{k}.cpp": em.kernel(),
-        Path("plan.txt"): conv_text(plan) + "\n",
-    }
-    return _write(files, out, ref)
+    return _write(
+        _files(plan.kernel_name, conv_tiling_header(plan), em.host(), em.kernel(), conv_text(plan)),
+        out,
+        ref,
+    )
