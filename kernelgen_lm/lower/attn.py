@@ -15,7 +15,13 @@ Iterate per product) and the SoftMaxTiling, and asks for the workspace.
 from __future__ import annotations
 
 from ascend_tools.chips import Chip
-from kernelgen_lm.lower.host import GE_DTYPE, io_param, registration, tiling_header_text
+from kernelgen_lm.lower.host import (
+    GE_DTYPE,
+    input_params,
+    io_param,
+    registration,
+    tiling_header_text,
+)
 from kernelgen_lm.lower.kernel import CTYPE, DSIZE
 from kernelgen_lm.lower.move import BLOCK_HELPERS
 from kernelgen_lm.plan.attn import AttnPlan
@@ -599,9 +605,7 @@ class AttnEmitter:
             *[f"    y->SetDim({d}, xq->GetDim({d}));" for d in range(r - 1)],
             f"    y->SetDim({r - 1}, xv->GetDim({r - 1}));",
         ]
-        params: list[str] = []
-        for i, t in enumerate(p.inputs):
-            params += io_param("Input", f"in{i}", t.dtype, f"  // {t.name} ({t.kind})")
+        params = input_params(p.inputs)
         params += io_param("Output", "out", p.out_dtype)
         L += registration(p.op_name, infer, params, self.chip)
         return "\n".join(L)

@@ -7,7 +7,14 @@ workspace, the Matmul high-level API, the epilogue per base block as in the matm
 from __future__ import annotations
 
 from ascend_tools.chips import Chip
-from kernelgen_lm.lower.host import GE_DTYPE, UB_RESERVE, io_param, registration, tiling_header_text
+from kernelgen_lm.lower.host import (
+    GE_DTYPE,
+    UB_RESERVE,
+    input_params,
+    io_param,
+    registration,
+    tiling_header_text,
+)
 from kernelgen_lm.lower.kernel import CTYPE, DSIZE
 from kernelgen_lm.lower.matmul import BASE_ALIGN, BASE_CAP, EpiTensor, MatmulEmitter
 from kernelgen_lm.lower.move import BLOCK_HELPERS
@@ -594,9 +601,7 @@ class ConvEmitter(MatmulEmitter):
                 f"{ds[j] * (ks[j] - 1) + 1}) / {ss[j]} + 1);"
             )
         infer.insert(1, "    gert::Shape* y = context->GetOutputShape(0);")
-        params: list[str] = []
-        for i, t in enumerate(p.inputs):
-            params += io_param("Input", f"in{i}", t.dtype, f"  // {t.name} ({t.kind})")
+        params = input_params(p.inputs)
         params += io_param("Output", "out", p.out_dtype)
         L += registration(p.op_name, infer, params, self.chip)
         return "\n".join(L)

@@ -7,10 +7,14 @@ symbolic in the input dims), so one build serves every shape with the captured l
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from ascend_tools.chips import Chip
 from kernelgen_lm.lower.kernel import PART, KernelEmitter, tiling_fields
-from kernelgen_lm.plan.ir import DimExpr, KernelPlan
+from kernelgen_lm.plan.ir import DimExpr, KernelPlan, PlanInput
+
+if TYPE_CHECKING:  # capture imports torch; lowering needs only the spec's fields
+    from kernelgen_lm.capture import TensorSpec
 
 GE_DTYPE = {
     "float32": "ge::DT_FLOAT",
@@ -112,8 +116,10 @@ def tiling_header_text(
     for struct in structs:
         decl, _, comment = struct.partition("  // ")
         kind, name = decl.split()
-        lines.append(f"TILING_DATA_FIELD_DEF_STRUCT({kind}, {name});"
-                     + (f"  // {comment}" if comment else ""))
+        lines.append(
+            f"TILING_DATA_FIELD_DEF_STRUCT({kind}, {name});"
+            + (f"  // {comment}" if comment else "")
+        )
     lines += [f"TILING_DATA_FIELD_DEF(uint32_t, {n});  // {c}" for n, c in fields]
     lines += [
         "END_TILING_DATA_DEF;",
@@ -142,6 +148,14 @@ def io_param(kind: str, name: str, dtype: str, note: str = "") -> list[str]:
         f"            .DataType({{{GE_DTYPE[dtype]}}})",
         "            .Format({ge::FORMAT_ND});",
     ]
+
+
+def input_params(inputs: Sequence[TensorSpec | PlanInput]) -> list[str]:
+    """The OpDef inputs `in0, in1, ...`, one per kernel input, each noting its model name."""
+    params: list[str] = []
+    for i, t in enumerate(inputs):
+        params += io_param("Input", f"in{i}", t.dtype, f"  // {t.name} ({t.kind})")
+    return params
 
 
 def registration(op_name: str, infer: list[str], params: list[str], chip: Chip) -> list[str]:
@@ -344,9 +358,7 @@ def host_source(plan: KernelPlan, chip: Chip, em: KernelEmitter) -> str:
             infer.append(f"    gert::Shape* y{j} = context->GetOutputShape({j});")
             infer.append(f"    y{j}->SetDimNum({len(o.shape)});")
             infer += [f"    y{j}->SetDim({k}, {s});" for k, s in enumerate(o.shape)]
-    params: list[str] = []
-    for i, t in enumerate(plan.inputs):
-        params += io_param("Input", f"in{i}", t.dtype, f"  // {t.name} ({t.kind})")
+    params = input_params(plan.inputs)
     for j, o in enumerate(plan.outputs):
         params += io_param("Output", f"out{j}", o.dtype)
     L += registration(plan.op_name, infer, params, chip)

@@ -7,7 +7,14 @@ from __future__ import annotations
 
 from ascend_tools.chips import Chip
 from kernelgen_lm.lower.expr import Operand, Program, flit
-from kernelgen_lm.lower.host import GE_DTYPE, UB_RESERVE, io_param, registration, tiling_header_text
+from kernelgen_lm.lower.host import (
+    GE_DTYPE,
+    UB_RESERVE,
+    input_params,
+    io_param,
+    registration,
+    tiling_header_text,
+)
 from kernelgen_lm.lower.kernel import CTYPE, DSIZE
 from kernelgen_lm.lower.move import BLOCK_HELPERS
 from kernelgen_lm.plan.matmul import MatmulPlan
@@ -662,9 +669,7 @@ class MatmulEmitter:
                 shown.add(i)
                 infer.insert(1, f"    const gert::Shape* x{i} = context->GetInputShape({i});")
             infer.append(f"    y->SetDim({k}, x{i}->GetDim({dd}));")
-        params: list[str] = []
-        for i, t in enumerate(p.inputs):
-            params += io_param("Input", f"in{i}", t.dtype, f"  // {t.name} ({t.kind})")
+        params = input_params(p.inputs)
         params += io_param("Output", "out", p.out_dtype)
         L += registration(p.op_name, infer, params, self.chip)
         return "\n".join(L)

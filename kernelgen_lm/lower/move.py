@@ -8,6 +8,7 @@ from kernelgen_lm.lower.host import (
     BLOCK_DIM_LINES,
     PLATFORM_LINES,
     TILING_END_LINES,
+    input_params,
     io_param,
     registration,
     tiling_header_text,
@@ -239,9 +240,7 @@ def move_host(p: MovePlan, chip: Chip) -> str:
             f"    y->SetDim({p.dim}, along);",
         ]
     L += TILING_END_LINES
-    params: list[str] = []
-    for i, t in enumerate(p.inputs):
-        params += io_param("Input", f"in{i}", t.dtype, f"  // {t.name} ({t.kind})")
+    params = input_params(p.inputs)
     params += io_param("Output", "out", p.dtype)
     L += registration(p.op_name, infer, params, chip)
     return "\n".join(L)
@@ -767,9 +766,7 @@ def _view_host(p: MovePlan, chip: Chip) -> str:
             "        }",
             "    }",
         ]
-    params: list[str] = []
-    for i, t in enumerate(p.inputs):
-        params += io_param("Input", f"in{i}", t.dtype, f"  // {t.name} ({t.kind})")
+    params = input_params(p.inputs)
     for k in range(len(p.views)):
         params += io_param("Output", f"out{k}", p.dtype)
     L += registration(p.op_name, infer, params, chip)
@@ -1188,9 +1185,7 @@ def _index_host(p: MovePlan, chip: Chip) -> str:
             f"    y->SetDimNum({rank});",
             *[f"    y->SetDim({d}, idx->GetDim({d}));" for d in range(rank)],
         ]
-    params: list[str] = []
-    for i, t in enumerate(p.inputs):
-        params += io_param("Input", f"in{i}", t.dtype, f"  // {t.name} ({t.kind})")
+    params = input_params(p.inputs)
     params += io_param("Output", "out", p.dtype)
     L += registration(p.op_name, infer, params, chip)
     return "\n".join(L)
@@ -1426,9 +1421,7 @@ def _resize_host(p: MovePlan, chip: Chip) -> str:
         f"    y->SetDim(2, {_resize_out_cpp(p, 0, 'x->GetDim(2)')});",
         f"    y->SetDim(3, {_resize_out_cpp(p, 1, 'x->GetDim(3)')});",
     ]
-    params: list[str] = []
-    for i, t in enumerate(p.inputs):
-        params += io_param("Input", f"in{i}", t.dtype, f"  // {t.name} ({t.kind})")
+    params = input_params(p.inputs)
     params += io_param("Output", "out", p.dtype)
     L += registration(p.op_name, infer, params, chip)
     return "\n".join(L)
@@ -1711,9 +1704,7 @@ def _scatter_host(p: MovePlan, chip: Chip) -> str:
         "    gert::Shape* y = context->GetOutputShape(0);",
         "    *y = *x;",
     ]
-    params: list[str] = []
-    for i, t in enumerate(p.inputs):
-        params += io_param("Input", f"in{i}", t.dtype, f"  // {t.name} ({t.kind})")
+    params = input_params(p.inputs)
     params += io_param("Output", "out", p.dtype)
     L += registration(p.op_name, infer, params, chip)
     return "\n".join(L)
@@ -1964,9 +1955,7 @@ def _arange_host(p: MovePlan, chip: Chip) -> str:
         "    y->SetDimNum(1);",
         f"    y->SetDim(0, {n});",
     ]
-    params: list[str] = []
-    for i, t in enumerate(p.inputs):
-        params += io_param("Input", f"in{i}", t.dtype, f"  // {t.name} ({t.kind})")
+    params = input_params(p.inputs)
     params += io_param("Output", "out", p.dtype)
     L += registration(p.op_name, infer, params, chip)
     return "\n".join(L)
