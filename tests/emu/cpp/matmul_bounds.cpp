@@ -21,7 +21,7 @@ static TCubeTiling tiling(int singleM, int singleN) {
     TCubeTiling t{};
     t.M = M, t.N = N, t.Ka = K, t.Kb = K;
     t.singleCoreM = singleM, t.singleCoreN = singleN, t.singleCoreK = K;
-    t.baseM = 32, t.baseN = 32, t.baseK = K;
+    t.baseM = 32, t.baseN = 32, t.baseK = 48;  // K = 40 rounded up to whole 16-element fractals
     return t;
 }
 

@@ -12,6 +12,11 @@ inline bool is_l1_position(TPosition p) {
     return p == TPosition::A1 || p == TPosition::B1 || p == TPosition::C1 || p == TPosition::TSCM;
 }
 
+// The counter a GM -> on-chip copy adds to: GM -> L1 (the cube path's MTE2) or GM -> UB.
+inline uint64_t& gm_in_counter(TPosition dst) {
+    return is_l1_position(dst) ? counters().gm_to_l1_bytes : counters().gm_to_ub_bytes;
+}
+
 template <class T>
 inline void check_local_side(const char* api, const char* role, const AscendC::LocalTensor<T>& t, bool to_gm, bool pad,
                              const char* file, int line) {
@@ -101,7 +106,7 @@ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, int6
     src.check_access(api, 0, n, false, file, line);
     kernelgen::pipe_model().access(kernelgen::Pipe::MTE2, api, dst.data(), n * sizeof(T), true, file, line);
     std::memmove(dst.data(), src.data(), n * sizeof(T));
-    kernelgen::counters().gm_to_ub_bytes += n * sizeof(T);
+    kernelgen::gm_in_counter(dst.GetPosition()) += n * sizeof(T);
 }
 
 template <class T>
@@ -134,7 +139,7 @@ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, cons
     const char* api = "DataCopy(GM->UB, DataCopyParams)";
     kernelgen::check_block_count(api, p.blockCount, file, line);
     kernelgen::check_local_side(api, "dst", dst, false, false, file, line);
-    kernelgen::counters().gm_to_ub_bytes += kernelgen::for_each_copy_block<T>(p, [&](uint64_t s, uint64_t d, uint64_t len) {
+    kernelgen::gm_in_counter(dst.GetPosition()) += kernelgen::for_each_copy_block<T>(p, [&](uint64_t s, uint64_t d, uint64_t len) {
         kernelgen::check_local_need(api, "dst", dst, d + len, file, line);
         src.check_access(api, s, len, false, file, line);
         kernelgen::pipe_model().access(kernelgen::Pipe::MTE2, api, dst.data() + d, len * sizeof(T), true, file, line);
@@ -191,7 +196,7 @@ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, cons
             }
             moved += p.dValue;
         }
-    kernelgen::counters().gm_to_ub_bytes += moved * sizeof(T);
+    kernelgen::gm_in_counter(dst.GetPosition()) += moved * sizeof(T);
 }
 
 // ---------------------------------------------------------------- DataCopyPad

@@ -79,6 +79,31 @@ namespace detail {
 
 inline bool is_l0_position(TPosition p) { return p == TPosition::A2 || p == TPosition::B2; }
 
+// Start-address alignment of the cube path's on-chip memories (AscendC API reference, "General
+// restrictions", table 2, CANN 8.0 atlasascendc_api_07_0004: L1 32 B, L0A/L0B 512 B (one
+// fractal), L0C 64 B, BT 64 B). ascend_tools/lint/rules/cube.py keeps the same table.
+struct CubeAlign {
+    TPosition pos;
+    const char* memory;
+    uint32_t bytes;
+};
+inline constexpr CubeAlign kCubeAlign[] = {
+    {TPosition::A1, "L1", 32},   {TPosition::B1, "L1", 32},    {TPosition::C1, "L1", 32},
+    {TPosition::TSCM, "L1", 32}, {TPosition::A2, "L0A", 512},  {TPosition::B2, "L0B", 512},
+    {TPosition::CO1, "L0C", 64}, {TPosition::C2, "BT", 64},
+};
+
+// A cube operand whose start breaks its memory's alignment: the hardware addresses L0A/L0B in
+// whole fractals, so the data would be read from the wrong place (`fractal-align`).
+template <class T>
+inline void check_cube_start(const char* api, const char* role, const LocalTensor<T>& t, const char* file, int line) {
+    for (const auto& a : kCubeAlign)
+        if (a.pos == t.GetPosition() && t.ub_offset() % a.bytes != 0)
+            kernelgen::failf("fractal-align", file, line, "%s: %s starts at %s offset %llu, not %u-byte aligned%s", api,
+                             role, a.memory, (unsigned long long)t.ub_offset(), a.bytes,
+                             a.bytes == 512 ? " (L0A/L0B are addressed in 512-byte fractals)" : "");
+}
+
 // `pipe`: MTE1 for L1 -> L0 (it reads src), MTE2 for GM -> L0/L1.
 template <class T>
 inline void load_fractals(const LocalTensor<T>& dst, const T* src, uint64_t src_elems, const LoadData2DParams& p,
@@ -87,9 +112,7 @@ inline void load_fractals(const LocalTensor<T>& dst, const T* src, uint64_t src_
     if (!is_l0_position(dst.GetPosition()) && !kernelgen::is_l1_position(dst.GetPosition()))
         kernelgen::failf("tensor-position", file, line, "%s: dst is in position %s; LoadData fills A2/B2 (or L1)", api,
                          position_name(dst.GetPosition()));
-    if (dst.ub_offset() % 512 != 0)
-        kernelgen::failf("ub-offset-align", file, line, "%s: dst starts at L0 offset %llu, not 512-byte aligned", api,
-                         (unsigned long long)dst.ub_offset());
+    check_cube_start(api, "dst", dst, file, line);
     if (p.ifTranspose && sizeof(T) != 2)
         kernelgen::failf("param-range", file, line, "%s: ifTranspose needs a 2-byte type (16x16 fractals); %s given", api,
                          kernelgen::type_name<T>());
@@ -105,6 +128,8 @@ inline void load_fractals(const LocalTensor<T>& dst, const T* src, uint64_t src_
                              api, r, (unsigned long long)d, (unsigned long long)(d + frac), dst.GetSize());
         if (pipe == kernelgen::Pipe::MTE1) kernelgen::pipe_model().access(pipe, api, src + s, 512, false, file, line);
         kernelgen::pipe_model().access(pipe, api, dst.data() + d, 512, true, file, line);
+        (pipe == kernelgen::Pipe::MTE1 ? kernelgen::counters().l1_to_l0_bytes : kernelgen::counters().gm_to_l1_bytes) +=
+            512;
         if (p.ifTranspose) {
             for (int i = 0; i < 16; ++i)
                 for (int j = 0; j < 16; ++j) dst.data()[d + uint64_t(j) * 16 + i] = src[s + uint64_t(i) * 16 + j];
@@ -121,6 +146,7 @@ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
     if (!kernelgen::is_l1_position(src.GetPosition()))
         kernelgen::failf("tensor-position", file, line, "LoadData: src is in position %s; it reads L1 (A1/B1)",
                          position_name(src.GetPosition()));
+    detail::check_cube_start("LoadData", "src", src, file, line);
     detail::load_fractals(dst, src.data(), src.GetSize(), p, kernelgen::Pipe::MTE1, file, line);
 }
 template <class T>
@@ -157,6 +183,7 @@ inline void LoadDataWithTranspose(const LocalTensor<T>& dst, const LocalTensor<T
     if (!kernelgen::is_l1_position(src.GetPosition()))
         kernelgen::failf("tensor-position", file, line, "LoadDataWithTranspose: src is in position %s; it reads L1 (A1/B1)",
                          position_name(src.GetPosition()));
+    detail::check_cube_start("LoadDataWithTranspose", "src", src, file, line);
     LoadData2DParams q(p.startIndex, p.repeatTimes, p.srcStride, 0, p.dstGap, true, p.addrMode);
     detail::load_fractals(dst, src.data(), src.GetSize(), q, kernelgen::Pipe::MTE1, file, line);
 }
@@ -169,6 +196,12 @@ inline void mmad(const LocalTensor<C>& dst, const LocalTensor<A>& a, const Local
     if (a.GetPosition() != TPosition::A2 || b.GetPosition() != TPosition::B2 || dst.GetPosition() != TPosition::CO1)
         kernelgen::failf("tensor-position", file, line, "Mmad: operands are in %s x %s -> %s; expected A2 x B2 -> CO1",
                          position_name(a.GetPosition()), position_name(b.GetPosition()), position_name(dst.GetPosition()));
+    // MmadParams m, n, k are 12-bit fields: [0, 4095] (AscendC Mmad, MmadParams table).
+    if (p.m > 4095 || p.n > 4095 || p.k > 4095)
+        kernelgen::failf("param-range", file, line, "Mmad: m=%u n=%u k=%u; each must be in [0, 4095]", p.m, p.n, p.k);
+    check_cube_start(api, "fm (A2)", a, file, line);
+    check_cube_start(api, "filter (B2)", b, file, line);
+    check_cube_start(api, "dst (CO1)", dst, file, line);
     const uint64_t c0 = 32 / sizeof(A);
     const uint64_t m1 = kernelgen::ceil_div(p.m, 16), k1 = kernelgen::ceil_div(p.k, c0), n1 = kernelgen::ceil_div(p.n, 16);
     if (m1 * k1 * 16 * c0 > a.GetSize() || n1 * k1 * 16 * c0 > b.GetSize() || m1 * n1 * 256 > dst.GetSize())
@@ -182,6 +215,9 @@ inline void mmad(const LocalTensor<C>& dst, const LocalTensor<A>& a, const Local
     pm.access(kernelgen::Pipe::M, api, b.data(), n1 * k1 * 16 * c0 * sizeof(B), false, file, line);
     if (!p.cmatrixInitVal) pm.access(kernelgen::Pipe::M, api, dst.data(), m1 * n1 * 256 * sizeof(C), false, file, line);
     pm.access(kernelgen::Pipe::M, api, dst.data(), m1 * n1 * 256 * sizeof(C), true, file, line);
+    // m x n x k, as the Matmul API counts them (the cost model's cube time).
+    const uint64_t macs = uint64_t(p.m) * p.n * p.k;
+    (sizeof(A) >= 4 ? kernelgen::counters().cube_macs_fp32 : kernelgen::counters().cube_macs) += macs;
     using Acc = std::conditional_t<std::is_integral_v<C>, int64_t, float>;
     for (uint32_t i = 0; i < p.m; ++i)
         for (uint32_t j = 0; j < p.n; ++j) {
@@ -223,6 +259,7 @@ inline void fixpipe(const LocalTensor<U>& src, const FixpipeParamsV220& p, Store
     if (src.GetPosition() != TPosition::CO1)
         kernelgen::failf("tensor-position", file, line, "Fixpipe: src is in position %s; it reads CO1 (L0C)",
                          position_name(src.GetPosition()));
+    check_cube_start("Fixpipe", "src", src, file, line);
     if (p.mSize > p.srcStride)
         kernelgen::failf("param-range", file, line, "Fixpipe: mSize %u exceeds srcStride %u (M padded to 16)", p.mSize,
                          p.srcStride);
@@ -246,12 +283,13 @@ inline void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const
     if (p.mSize && p.nSize)
         dst.check_access("Fixpipe", 0, detail::fixpipe_dst<config>(p.mSize - 1, p.nSize - 1, p) + 1, true, file, line);
     detail::fixpipe<T, U, config>(src, p, [&](uint64_t o, T v) { kernelgen::gm_store(dst.data() + o, &v, 1); }, file, line);
-    kernelgen::counters().ub_to_gm_bytes += uint64_t(p.mSize) * p.nSize * sizeof(T);
+    kernelgen::counters().l0c_to_gm_bytes += uint64_t(p.mSize) * p.nSize * sizeof(T);
 }
 template <class T, class U, const FixpipeConfig& config = CFG_ROW_MAJOR>
 inline void Fixpipe(const LocalTensor<T>& dst, const LocalTensor<U>& src, const FixpipeParamsV220& p, KG_LOC) {
     if (p.mSize && p.nSize) {
         const uint64_t n = detail::fixpipe_dst<config>(p.mSize - 1, p.nSize - 1, p) + 1;
+        detail::check_cube_start("Fixpipe", "dst", dst, file, line);
         kernelgen::check_local_need("Fixpipe", "dst", dst, n, file, line);
         kernelgen::pipe_model().access(kernelgen::Pipe::FIX, "Fixpipe", dst.data(), n * sizeof(T), true, file, line);
     }

@@ -35,6 +35,7 @@ struct BufferRecord {
     uint64_t bytes_each;
     int line;
     const char* arena;
+    bool api = false;  // space an API object (a Matmul) took for itself, not a user InitBuffer
 };
 
 struct LeakRecord {
@@ -367,7 +368,18 @@ class TPipe {
 
     uint64_t ub_used() const { return ub_.used; }
     // The first InitBuffer since construction or Reset (REGIST_MATMUL_OBJ must precede it on split-core chips).
-    const kernelgen::BufferRecord* first_buffer() const { return records_.empty() ? nullptr : &records_.front(); }
+    const kernelgen::BufferRecord* first_buffer() const {
+        for (const auto& r : records_)
+            if (!r.api) return &r;
+        return nullptr;
+    }
+    // `bytes` of the memory behind `pos` taken by an API object for its own buffers (the Matmul
+    // API's A1/B1/L0 share from its TCubeTiling): they count against the memory as InitBuffer
+    // does, so user buffers and the API's share overflow it together, with both in the message.
+    void ReserveForApi(TPosition pos, const std::string& what, uint64_t bytes, const char* file, int line) {
+        if (bytes == 0) return;
+        take(arena_for(pos), what, 1, kernelgen::align_up(bytes, 32), file, line, true);
+    }
 
   private:
     struct Free {
@@ -422,8 +434,8 @@ class TPipe {
     }
 
     uint8_t* take(kernelgen::Arena& a, const std::string& what, uint32_t num, uint64_t each, const char* file,
-                  int line) {
-        buffers_ += num;
+                  int line, bool api = false) {
+        if (!api) buffers_ += num;
         if (buffers_ > MAX_BUFFERS_PER_PIPE)
             kernelgen::failf("buffer-count", file, line,
                              "InitBuffer of %s with %u buffers brings this TPipe to %u buffers; at most %d are allowed",
@@ -437,15 +449,15 @@ class TPipe {
                         " B (line " + std::to_string(r.line) + ")";
             }
             kernelgen::failf(a.overflow_code, file, line,
-                             "InitBuffer of %s needs %u x %llu = %llu B but %s has %llu B of %llu B left (%llu B in use%s)",
-                             what.c_str(), num, (unsigned long long)each, (unsigned long long)need, a.name,
+                             "%s %s needs %u x %llu = %llu B but %s has %llu B of %llu B left (%llu B in use%s)",
+                             api ? "the share of" : "InitBuffer of", what.c_str(), num, (unsigned long long)each, (unsigned long long)need, a.name,
                              (unsigned long long)(a.bytes - a.used), (unsigned long long)a.bytes,
                              (unsigned long long)a.used, used.c_str());
         }
         if (!a.base) make_arena(a);
         uint8_t* p = a.base + a.used;
         a.used += need;
-        records_.push_back(kernelgen::BufferRecord{what, num, each, line, a.name});
+        records_.push_back(kernelgen::BufferRecord{what, num, each, line, a.name, api});
         return p;
     }
 

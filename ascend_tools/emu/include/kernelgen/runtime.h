@@ -80,12 +80,14 @@ struct CoreCounters {
     uint64_t ub_to_ub_bytes = 0;
     uint64_t scalar_accesses = 0;
     uint64_t sync_alls = 0;                          // SyncAll barriers this core passed
-    // Cube work (Matmul API): multiply-accumulates with 16-bit (or 8-bit) and with float
-    // inputs, operand bytes read from GM into L1 (each base block's A and B panels) and result
-    // bytes written from L0C to GM.
+    // Cube work (Matmul API and Mmad): multiply-accumulates with 16-bit (or 8-bit) and with
+    // float inputs, operand bytes read from GM into L1 (each base block's A and B panels; DataCopy
+    // GM -> A1/B1), moved from L1 into L0A/L0B (LoadData, MTE1), and result bytes written from
+    // L0C to GM (Fixpipe).
     uint64_t cube_macs = 0;
     uint64_t cube_macs_fp32 = 0;
     uint64_t gm_to_l1_bytes = 0;
+    uint64_t l1_to_l0_bytes = 0;
     uint64_t l0c_to_gm_bytes = 0;
     std::map<std::string, uint64_t> vector_repeats;  // by API name
 
@@ -95,7 +97,8 @@ struct CoreCounters {
           << ",\"ub_to_gm_bytes\":" << ub_to_gm_bytes << ",\"ub_to_ub_bytes\":" << ub_to_ub_bytes
           << ",\"scalar_accesses\":" << scalar_accesses << ",\"sync_alls\":" << sync_alls
           << ",\"cube_macs\":" << cube_macs << ",\"cube_macs_fp32\":" << cube_macs_fp32
-          << ",\"gm_to_l1_bytes\":" << gm_to_l1_bytes << ",\"l0c_to_gm_bytes\":" << l0c_to_gm_bytes
+          << ",\"gm_to_l1_bytes\":" << gm_to_l1_bytes << ",\"l1_to_l0_bytes\":" << l1_to_l0_bytes
+          << ",\"l0c_to_gm_bytes\":" << l0c_to_gm_bytes
           << ",\"vector_repeats\":{";
         bool first = true;
         for (const auto& [api, n] : vector_repeats) {
@@ -180,6 +183,7 @@ inline std::string report_json(const char* status) {
         total.cube_macs += c.cube_macs;
         total.cube_macs_fp32 += c.cube_macs_fp32;
         total.gm_to_l1_bytes += c.gm_to_l1_bytes;
+        total.l1_to_l0_bytes += c.l1_to_l0_bytes;
         total.l0c_to_gm_bytes += c.l0c_to_gm_bytes;
         for (const auto& [api, n] : c.vector_repeats) total.vector_repeats[api] += n;
     }

@@ -4,6 +4,8 @@
 // the whole result; Iterate/GetTensorC walk it in baseM x baseN blocks.
 #pragma once
 
+#include <initializer_list>
+#include <string>
 #include <vector>
 
 #include "kernel_operator.h"
@@ -53,8 +55,10 @@ class Matmul {
     using TBias = typename BIAS::DType;
 
   public:
-    void Init(const TCubeTiling* tiling, AscendC::TPipe* = nullptr) {
+    void Init(const TCubeTiling* tiling, AscendC::TPipe* pipe = nullptr, KG_LOC) {
         if (tiling) tiling_ = *tiling;
+        check_base_fractals(file, line);
+        reserve_share(pipe ? pipe : AscendC::GetTPipePtr(), file, line);
         m_ = tiling_.singleCoreM;
         n_ = tiling_.singleCoreN;
         k_ = tiling_.singleCoreK;
@@ -163,6 +167,50 @@ class Matmul {
     }
 
   private:
+    // baseM, baseN, baseK are the shape of one Mmad, so they follow the fractal layout: M and N
+    // in 16-row fractals, K in C0 = 32 B / sizeof(A) (TCubeTiling: "baseM, baseN, baseK ...
+    // aligned to the fractal", AscendC API reference; Mmad data formats).
+    void check_base_fractals(const char* file, int line) const {
+        const int c0 = static_cast<int>(32 / sizeof(TA));
+        const struct {
+            const char* name;
+            int value, unit;
+        } bases[] = {{"baseM", tiling_.baseM, 16}, {"baseN", tiling_.baseN, 16}, {"baseK", tiling_.baseK, c0}};
+        for (const auto& b : bases)
+            if (b.value > 0 && b.value % b.unit != 0)
+                kernelgen::failf("fractal-align", file, line,
+                                 "Matmul: TCubeTiling %s = %d is not a multiple of %d (%s fractals of %s); baseM/baseN "
+                                 "go in 16-row fractals and baseK in C0 = 32 B / sizeof(A) elements",
+                                 b.name, b.value, b.unit, b.unit == 16 ? "16-row" : "C0-wide", kernelgen::type_name<TA>());
+    }
+    // The object's own L1 and L0 use, from its tiling (TCubeTiling: depthA1 base blocks of
+    // baseM x baseK in A1, depthB1 of baseN x baseK in B1, baseN bias values; one Mmad's
+    // baseM x baseK in L0A, baseK x baseN in L0B, baseM x baseN float/int32 in L0C). It is taken
+    // from the TPipe once, so the user's InitBuffer on the same memories adds up with it.
+    void reserve_share(AscendC::TPipe* pipe, const char* file, int line) {
+        if (pipe == nullptr || pipe == reserved_on_) return;
+        reserved_on_ = pipe;
+        const uint64_t bm = std::max(tiling_.baseM, 0), bn = std::max(tiling_.baseN, 0), bk = std::max(tiling_.baseK, 0);
+        const uint64_t da = std::max(tiling_.depthA1, 0), db = std::max(tiling_.depthB1, 0);
+        auto label = [](const char* part, const char* dims, std::initializer_list<uint64_t> v, size_t size) {
+            std::string s = std::string("Matmul ") + part + " (" + dims + " = ";
+            for (uint64_t x : v) s += std::to_string(x) + " x ";
+            return s + std::to_string(size) + " B)";
+        };
+        if (A::position != TPosition::TSCM)
+            pipe->ReserveForApi(TPosition::A1, label("A1", "depthA1 x baseM x baseK", {da, bm, bk}, sizeof(TA)),
+                                da * bm * bk * sizeof(TA), file, line);
+        if (B::position != TPosition::TSCM)
+            pipe->ReserveForApi(TPosition::B1, label("B1", "depthB1 x baseN x baseK", {db, bn, bk}, sizeof(TB)),
+                                db * bn * bk * sizeof(TB), file, line);
+        if (tiling_.isBias)
+            pipe->ReserveForApi(TPosition::A1, label("bias", "baseN", {bn}, sizeof(TBias)), bn * sizeof(TBias), file, line);
+        pipe->ReserveForApi(TPosition::A2, label("L0A", "baseM x baseK", {bm, bk}, sizeof(TA)), bm * bk * sizeof(TA), file,
+                            line);
+        pipe->ReserveForApi(TPosition::B2, label("L0B", "baseK x baseN", {bk, bn}, sizeof(TB)), bk * bn * sizeof(TB), file,
+                            line);
+        pipe->ReserveForApi(TPosition::CO1, label("L0C", "baseM x baseN", {bm, bn}, 4), bm * bn * 4, file, line);
+    }
     int base_m() const { return tiling_.baseM > 0 ? tiling_.baseM : std::max(m_, 1); }
     int base_n() const { return tiling_.baseN > 0 ? tiling_.baseN : std::max(n_, 1); }
     int blocks_m() const { return static_cast<int>(kernelgen::ceil_div(m_, base_m())); }
@@ -226,6 +274,8 @@ class Matmul {
         const uint64_t b = b_.in_gm ? uint64_t(k_) * n_ * sizeof(TB) * blocks_m() : 0;
         const uint64_t bias = bias_.set && bias_.in_gm ? uint64_t(n_) * sizeof(TBias) * blocks_m() : 0;
         c.gm_to_l1_bytes += a + b + bias;
+        // Every block's A and B panels go from L1 into L0A/L0B once, wherever the operand lives.
+        c.l1_to_l0_bytes += uint64_t(m_) * k_ * sizeof(TA) * blocks_n() + uint64_t(k_) * n_ * sizeof(TB) * blocks_m();
     }
     void check_iterating(const char* api, const char* file, int line) const {
         if (iter_ < 0 || iter_ >= blocks_m() * blocks_n())
@@ -236,6 +286,7 @@ class Matmul {
     }
 
     TCubeTiling tiling_{};
+    AscendC::TPipe* reserved_on_ = nullptr;  // the TPipe this object's L1/L0 share was taken from
     int m_ = 0, n_ = 0, k_ = 0, orgM_ = 0, orgN_ = 0, orgKa_ = 0, orgKb_ = 0;
     Operand<TA> a_;
     Operand<TB> b_;
@@ -252,13 +303,14 @@ namespace kernelgen {
 // At most four Matmul objects in a program (AscendC REGIST_MATMUL_OBJ restrictions; ASCENDC_SPEC 7.12).
 constexpr int MAX_MATMUL_OBJECTS = 4;
 
-inline void regist_matmul_each(AscendC::TPipe*, GM_ADDR) {}
+inline void regist_matmul_each(const char*, int, AscendC::TPipe*, GM_ADDR) {}
 template <class M>
-inline void regist_matmul_each(AscendC::TPipe*, GM_ADDR, M&) {}  // one object, its tiling set by Init
+inline void regist_matmul_each(const char*, int, AscendC::TPipe*, GM_ADDR, M&) {}  // one object, its tiling set by Init
 template <class M, class... Rest>
-inline void regist_matmul_each(AscendC::TPipe* pipe, GM_ADDR ws, M& mm, const TCubeTiling* tiling, Rest&&... rest) {
-    mm.Init(tiling, pipe);
-    regist_matmul_each(pipe, ws, rest...);
+inline void regist_matmul_each(const char* file, int line, AscendC::TPipe* pipe, GM_ADDR ws, M& mm,
+                               const TCubeTiling* tiling, Rest&&... rest) {
+    mm.Init(tiling, pipe, file, line);
+    regist_matmul_each(file, line, pipe, ws, rest...);
 }
 template <class... Args>
 inline void regist_matmul(const char* file, int line, AscendC::TPipe* pipe, GM_ADDR ws, Args&&... args) {
@@ -275,7 +327,7 @@ inline void regist_matmul(const char* file, int line, AscendC::TPipe* pipe, GM_A
               "REGIST_MATMUL_OBJ after InitBuffer of %s (line %d) on the same TPipe; on %s (separated cube and vector "
               "cores) REGIST_MATMUL_OBJ must come before any InitBuffer",
               first->what.c_str(), first->line, chip().name.c_str());
-    regist_matmul_each(pipe, ws, args...);
+    regist_matmul_each(file, line, pipe, ws, args...);
 }
 
 // REGIST_MATMUL_OBJ as the toolchain has it: a kernel that uses the Matmul API and declares no
