@@ -20,6 +20,16 @@ CUBE_POSITION_MEMORY: dict[str, str] = {
     "A1": "l1_bytes", "B1": "l1_bytes", "C1": "l1_bytes", "TSCM": "l1_bytes",
     "A2": "l0a_bytes", "B2": "l0b_bytes", "CO1": "l0c_bytes",
 }
+# Start-address alignment in bytes of each cube-path TPosition's memory (AscendC API reference,
+# "General restrictions", table 2, CANN 8.0 atlasascendc_api_07_0004: L1 32 B, L0A/L0B 512 B,
+# one fractal, L0C 64 B, BT 64 B), as (memory, bytes); the emulator's kCubeAlign in
+# emu/include/kernelgen/cube.h holds the same table.
+CUBE_START_ALIGN: dict[str, tuple[str, int]] = {
+    "A1": ("L1", 32), "B1": ("L1", 32), "C1": ("L1", 32), "TSCM": ("L1", 32),
+    "A2": ("L0A", 512), "B2": ("L0B", 512), "CO1": ("L0C", 64), "C2": ("BT", 64),
+}
+# MmadParams m, n, k are 12-bit fields: [0, 4095] (AscendC API reference, Mmad, MmadParams).
+MMAD_MAX_MNK = 4095
 # REGIST_MATMUL_OBJ: at most four Matmul objects in a program (AscendC API reference,
 # REGIST_MATMUL_OBJ restrictions; docs/ASCENDC_SPEC.md section 5 and rule 7.12).
 MAX_MATMUL_OBJECTS = 4

@@ -47,6 +47,7 @@ class RuleCode(str, Enum):
     L0_OVERFLOW = "l0-overflow"  # InitBuffer on A2/B2/CO1 past the chip's L0A/L0B/L0C
     MATMUL_OBJECT_COUNT = "matmul-object-count"  # more than 4 Matmul objects
     MATMUL_REGISTER_ORDER = "matmul-register-order"  # REGIST_MATMUL_OBJ after InitBuffer
+    FRACTAL_ALIGN = "fractal-align"  # a cube operand or Matmul base block off the fractal layout
     # Runs that hang or die.
     TIMEOUT = "timeout"
     ASSERT_FAILED = "assert-failed"  # a kernel's ASSERT / assert(expr, ...) evaluated false

@@ -11,9 +11,9 @@ from emu_device_support import marker_line
 
 # case -> (rule code, text the message must hold)
 BUGS = {
-    "load_data_l0a_unaligned": ("fractal-align", "dst starts at L0A offset 32, not 512-byte aligned"),
-    "load_data_l1_src_unaligned": ("fractal-align", "src starts at L1 offset 16, not 32-byte aligned"),
-    "mmad_l0c_unaligned": ("fractal-align", "dst (CO1) starts at L0C offset 32, not 64-byte aligned"),
+    "load_data_l0a_unaligned": ("fractal-align", "dst starts at L0A offset 32, not 512-byte"),
+    "load_data_l1_src_unaligned": ("fractal-align", "src starts at L1 offset 16, not 32-byte"),
+    "mmad_l0c_unaligned": ("fractal-align", "dst (CO1) starts at L0C offset 32, not 64-byte"),
     "mmad_k_range": ("param-range", "k=4096"),
     "matmul_base_k_unaligned": ("fractal-align", "baseK = 40 is not a multiple of 16"),
     "matmul_l0c_share_overflow": ("l0-overflow", "Matmul L0C (baseM x baseN = 256 x 256 x 4 B)"),

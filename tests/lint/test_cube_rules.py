@@ -162,3 +162,75 @@ def test_declared_mix_kernel_above_the_cube_cores_is_an_error() -> None:
     d = _only(lint_texts(over), R.BLOCK_DIM)
     assert d.severity == Severity.ERROR and "24 cube cores of ascend910b2" in d.message
     assert R.BLOCK_DIM.value not in codes(lint_texts(mix))  # GetCoreNumAic() = 24 fits
+
+
+# ---------------------------------------------------------------- fractal-align / Mmad ranges
+CUBE_KERNEL = """#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void cube_k(GM_ADDR x, GM_ADDR y, uint32_t t) {
+    TPipe pipe;
+    TBuf<TPosition::A1> ba1;
+    TBuf<TPosition::A2> ba2;
+    TBuf<TPosition::B2> bb2;
+    TBuf<TPosition::CO1> bc1;
+    pipe.InitBuffer(ba1, 2048);
+    pipe.InitBuffer(ba2, 2048);
+    pipe.InitBuffer(bb2, 512);
+    pipe.InitBuffer(bc1, 4096);
+    LocalTensor<half> a1 = ba1.Get<half>();
+    LocalTensor<half> a2 = ba2.Get<half>();
+    LocalTensor<half> b2 = bb2.Get<half>();
+    LocalTensor<float> c1 = bc1.Get<float>();
+    LoadData(a2[A2_OFF], a1[A1_OFF], LoadData2DParams(0, 1, 1, 0, 0, false, 0));
+    MmadParams mp;
+    mp.m = 16;
+    mp.n = 16;
+    mp.k = MMAD_K;
+    Mmad(c1[C1_OFF], a2, b2, mp);
+}
+"""
+
+
+def _cube(a2: str = "0", a1: str = "0", c1: str = "0", k: str = "16") -> dict[str, str]:
+    text = (CUBE_KERNEL.replace("A2_OFF", a2).replace("A1_OFF", a1).replace("C1_OFF", c1)
+            .replace("MMAD_K", k))
+    return {"/tmp/kernelgen_lint_cube/op_kernel/cube_k.cpp": text}
+
+
+def test_aligned_cube_operands_are_clean() -> None:
+    # L0A at one 512-byte fractal, L1 at 32 B, L0C at 64 B: every start on its boundary
+    diags = lint_texts(_cube(a2="256", a1="16", c1="16"))
+    assert R.FRACTAL_ALIGN.value not in codes(diags), [d.compiler_style() for d in diags]
+    assert R.PARAM_RANGE.value not in codes(diags)
+
+
+def test_l0a_operand_off_a_fractal_is_an_error_at_the_operand() -> None:
+    d = _only(lint_texts(_cube(a2="16")), R.FRACTAL_ALIGN)
+    assert d.severity == Severity.ERROR and d.line == 17
+    assert "a2[16] starts 16 elements x 2 B = 32 B into ba2 (A2, L0A)" in d.message
+    assert "512-byte" in d.message
+
+
+def test_l1_source_and_l0c_result_have_their_own_alignment() -> None:
+    d = _only(lint_texts(_cube(a1="8")), R.FRACTAL_ALIGN)  # 16 B into L1
+    assert "(A1, L1)" in d.message and "32-byte" in d.message
+    d = _only(lint_texts(_cube(c1="8")), R.FRACTAL_ALIGN)  # 32 B into L0C
+    assert d.line == 22 and "(CO1, L0C)" in d.message and "64-byte" in d.message
+
+
+def test_an_offset_known_only_at_run_time_is_not_flagged() -> None:
+    assert R.FRACTAL_ALIGN.value not in codes(lint_texts(_cube(a2="t", c1="t * 8")))
+
+
+def test_mmad_k_past_the_12_bit_field_is_an_error() -> None:
+    d = _only(lint_texts(_cube(k="4096")), R.PARAM_RANGE)
+    assert d.line == 22 and "Mmad k = 4096 exceeds 4095" in d.message
+    assert R.PARAM_RANGE.value not in codes(lint_texts(_cube(k="4095")))
+    # the same through the constructor, and a field set on one branch only stays unknown
+    ctor = mutate(_cube(), "    MmadParams mp;\n",
+                  "    MmadParams mp(16, 16, 5000, 0, false, true);\n")
+    ctor = mutate(ctor, "    mp.k = 16;\n", "")
+    assert "Mmad k = 5000" in _only(lint_texts(ctor), R.PARAM_RANGE).message
+    branch = mutate(_cube(), "    mp.k = 16;\n", "    mp.k = 16;\n    if (t > 3) {\n"
+                    "        mp.k = 8000;\n    }\n")
+    assert R.PARAM_RANGE.value not in codes(lint_texts(branch))

@@ -16,6 +16,7 @@ UNIT_RULES: tuple[Rule, ...] = (
     ub.check_ub_capacity,
     ub.check_buffer_count,
     cube.check_cube_capacity,
+    cube.check_cube_operands,
     ub.check_tensors_per_position,
     copy.check_data_copies,
     vector.check_vector_calls,
@@ -66,6 +67,10 @@ RULE_DOCS: dict[str, str] = {
                            "alive at once on one path",
     "matmul-register-order": "REGIST_MATMUL_OBJ after an InitBuffer on the same path, on the "
                              "split-core chips where it must come first",
+    "fractal-align": "a LoadData/Mmad/Fixpipe operand whose start breaks its memory's alignment "
+                     "(L1 32 B, L0A/L0B 512 B, L0C 64 B: AscendC general restrictions, table 2), "
+                     "or a Matmul TCubeTiling baseM/baseN not a multiple of 16 or baseK not of "
+                     "C0 = 32 B / sizeof(A) (TCubeTiling: base blocks follow the fractal layout)",
     "chip-support": "an API or data type the chip does not have (DataCopyPad, bfloat16)",
     "missing-tail": "work divided by cores or tiles with no remainder path",
     "tiling-mismatch": "kernel and host tiling disagree (fields, layout, parameter order)",

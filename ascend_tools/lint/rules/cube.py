@@ -1,15 +1,23 @@
-"""L1 and L0 capacity of the cube path (docs/ASCENDC_SPEC.md sections 3 and 6): InitBuffer on
-A1/B1/C1/TSCM adds up in L1, on A2 in L0A, B2 in L0B, CO1 in L0C, each against the chip's size
-(`ascend_tools/data/chips.json`), summed the way the UB rule sums UB positions."""
+"""The cube path's memories (docs/ASCENDC_SPEC.md sections 3, 5 and 6).
+
+Capacity: InitBuffer on A1/B1/C1/TSCM adds up in L1, on A2 in L0A, B2 in L0B, CO1 in L0C, each
+against the chip's size (`ascend_tools/data/chips.json`), summed the way the UB rule sums UB
+positions. Layout: LoadData/Mmad/Fixpipe operands start on their memory's alignment
+(`CUBE_START_ALIGN`), and MmadParams m/n/k stay in their 12-bit fields; only constants that
+prove the fault are reported (the emulator checks the rest at run time)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
-from ascend_tools.chips import CUBE_POSITION_MEMORY
+from ascend_tools.chips import CUBE_POSITION_MEMORY, CUBE_START_ALIGN, MMAD_MAX_MNK
 from ascend_tools.diagnostics import Diagnostic, RuleCode, Severity
-from ascend_tools.lint.context import InitBuf, LintContext
+from ascend_tools.lint.context import InitBuf, LintContext, elem_size
 from ascend_tools.lint.rules.ub import buffers_total, by_unit
+from ascend_tools.parse.consts import parse_value_text
+from ascend_tools.parse.evaluate import Value
+from ascend_tools.parse.facts import Arg, Call
 
 _MAX_NOTES = 12
 # Chip field -> (the memory's name in messages, the rule code of its overflow).
@@ -60,3 +68,89 @@ def _memory_unit(ctx: LintContext, field: str, bufs: list[InitBuf]) -> Iterator[
         f"{name} {'overflow' if sure else 'may overflow'} on {ctx.chip.name}: InitBuffer on "
         f"{'/'.join(positions)} totals {amount} ({total.hi / 1024:g} KB), more than the "
         f"{size} B ({size / 1024:g} KB) of {name}: {detail}")
+
+
+# Cube-path APIs -> how many leading arguments are on-chip operands (the rest are params).
+_CUBE_OPERANDS: dict[str, int] = {
+    "LoadData": 2, "LoadDataWithTranspose": 2, "Mmad": 3, "Fixpipe": 2,
+}
+_MMAD_FIELDS = ("m", "n", "k")
+
+
+def check_cube_operands(ctx: LintContext) -> Iterator[Diagnostic]:
+    for call in ctx.calls:
+        n = _CUBE_OPERANDS.get(call.name)
+        if n is None or len(call.args) <= n:
+            continue
+        for arg in call.args[:n + (call.name == "Mmad" and len(call.args) == 5)]:
+            yield from _start_align(ctx, call, arg)
+        if call.name == "Mmad":
+            yield from _mmad_range(ctx, call)
+
+
+def _start_align(ctx: LintContext, call: Call, arg: Arg) -> Iterator[Diagnostic]:
+    """`local[off]` on a cube position whose constant byte offset breaks the memory's alignment."""
+    t = ctx.tensor(arg.expr, call.chunk, call.order)
+    if t.kind != "local" or t.offset is None or t.queue is None:
+        return
+    rule = CUBE_START_ALIGN.get(t.queue.position)
+    off = ctx.ev.eval(t.offset, call.chunk, call.order)
+    size = elem_size(ctx, t, call.chunk)
+    if rule is None or off is None or size is None or not off.exact or not size.exact:
+        return
+    memory, align = rule
+    start = off.lo * size.lo
+    if start % align:
+        yield ctx.diag(
+            RuleCode.FRACTAL_ALIGN.value, Severity.ERROR, arg,
+            f"{call.name} operand {arg.text} starts {off.fmt()} elements x {size.lo:g} B = "
+            f"{start:g} B into {t.queue.name} ({t.queue.position}, {memory}); {memory} operands "
+            f"start on {align}-byte boundaries"
+            + (" (L0A/L0B are addressed in whole 512-byte fractals)" if align == 512 else ""))
+
+
+def _mmad_range(ctx: LintContext, call: Call) -> Iterator[Diagnostic]:
+    """MmadParams m, n, k past 4095, given inline or as constants assigned to its fields."""
+    arg = call.args[-1]
+    for name, v in _mmad_fields(ctx, call, arg).items():
+        if v.lo > MMAD_MAX_MNK:
+            yield ctx.diag(
+                RuleCode.PARAM_RANGE.value, Severity.ERROR, call,
+                f"Mmad {name} = {v.fmt()} exceeds {MMAD_MAX_MNK}: MmadParams m, n and k are "
+                "12-bit fields (AscendC Mmad); split the product into several Mmad calls")
+
+
+def _mmad_fields(ctx: LintContext, call: Call, arg: Arg) -> dict[str, Value]:
+    """m, n, k of the call's MmadParams where they are known: `MmadParams(m, n, k, ...)` or
+    `{m, n, k, ...}` inline or in the declaration of a local, then constants assigned to its
+    fields before the call outside any branch (one in a branch leaves the field unknown)."""
+    texts = {name: field for name, field in zip(_MMAD_FIELDS, _ctor_args(arg.text), strict=False)}
+    var = arg.expr[1] if arg.expr[0] == "id" else None
+    if var is not None:
+        d = ctx.model.variable_decl(call.chunk, var, call.order)
+        if d is not None and d.type_base == "MmadParams":
+            decl = ctx.source(d.chunk.file, d.start, d.end)
+            texts = dict(zip(_MMAD_FIELDS, _ctor_args(decl.split(var, 1)[-1]), strict=False))
+    out: dict[str, Value] = {}
+    for name, field in texts.items():
+        v = ctx.ev.eval(parse_value_text(field), call.chunk, call.order) if field else None
+        if v is not None:
+            out[name] = v
+    if var is None:
+        return out
+    for a in sorted(call.chunk.assigns, key=lambda a: a.order):
+        if a.order >= call.order or a.target[0] != "f" or a.target[1] != ("id", var) \
+                or a.target[2] not in _MMAD_FIELDS:
+            continue
+        v = ctx.ev.eval(a.value, call.chunk, a.order) if a.op == "=" and not a.in_branch else None
+        if v is None:
+            out.pop(a.target[2], None)
+        else:
+            out[a.target[2]] = v
+    return out
+
+
+def _ctor_args(text: str) -> list[str]:
+    """The arguments of `MmadParams(a, b, c)`, `(a, b, c)` or `{a, b, c}` (nothing otherwise)."""
+    m = re.fullmatch(r"\s*(?:MmadParams\s*)?[({](.*)[)}]\s*;?\s*", text, re.S)
+    return [x.strip() for x in m.group(1).split(",")] if m else []
