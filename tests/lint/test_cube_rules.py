@@ -11,7 +11,7 @@ R = RuleCode
 REGIST = ("    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), op.matmulObj, "
           "&tilingData.cubeTilingData);\n")
 CUBE_CODES = {R.L1_OVERFLOW.value, R.L0_OVERFLOW.value, R.MATMUL_OBJECT_COUNT.value,
-              R.MATMUL_REGISTER_ORDER.value}
+              R.MATMUL_REGISTER_ORDER.value, R.FRACTAL_ALIGN.value}
 
 
 def _matmul() -> dict[str, str]:
@@ -234,3 +234,63 @@ def test_mmad_k_past_the_12_bit_field_is_an_error() -> None:
     branch = mutate(_cube(), "    mp.k = 16;\n", "    mp.k = 16;\n    if (t > 3) {\n"
                     "        mp.k = 8000;\n    }\n")
     assert R.PARAM_RANGE.value not in codes(lint_texts(branch))
+
+
+# ---------------------------------------------------------------- the Matmul API's L1/L0 share
+MATMUL_KERNEL = """#include "kernel_operator.h"
+#include "lib/matmul_intf.h"
+using namespace AscendC;
+using aType = matmul::MatmulType<TPosition::GM, CubeFormat::ND, half>;
+using cType = matmul::MatmulType<TPosition::GM, CubeFormat::ND, float>;
+extern "C" __global__ __aicore__ void mm_k(GM_ADDR x, GM_ADDR y) {
+    TPipe pipe;
+    TCubeTiling t;
+    t.baseM = BASE_M;
+    t.baseN = BASE_N;
+    t.baseK = BASE_K;
+    t.depthA1 = 4;
+    t.depthB1 = 4;
+    matmul::Matmul<aType, aType, cType> mm;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);
+    TBuf<TPosition::A1> mine;
+    pipe.InitBuffer(mine, MINE);
+}
+"""
+
+
+def _mm(mine: str = "256 * 1024", m: str = "128", n: str = "128",
+        k: str = "128") -> dict[str, str]:
+    text = (MATMUL_KERNEL.replace("BASE_M", m).replace("BASE_N", n).replace("BASE_K", k)
+            .replace("MINE", mine))
+    return {"/tmp/kernelgen_lint_mm/op_kernel/mm_k.cpp": text}
+
+
+def test_matmul_share_and_user_l1_that_fill_l1_exactly_are_clean() -> None:
+    # A1 4 x 128 x 128 halves + B1 the same = 256 KB, and 256 KB of the user's: 512 KB
+    diags = lint_texts(_mm())
+    assert not CUBE_CODES & set(codes(diags)), [d.compiler_style() for d in diags]
+
+
+def test_matmul_share_plus_user_l1_past_l1_names_both_parts() -> None:
+    d = _only(lint_texts(_mm(mine="288 * 1024")), R.L1_OVERFLOW)
+    assert d.severity == Severity.ERROR and d.line == 15  # the REGIST_MATMUL_OBJ call
+    assert "share from its TCubeTiling, 262144 B" in d.message
+    assert "A1 depthA1 x baseM x baseK = 4 x 128 x 128 x 2 B = 131072 B" in d.message
+    assert "mine: 1 x 294912 B" in d.message and "524288 B" in d.message
+
+
+def test_matmul_base_k_off_the_fractal_is_an_error() -> None:
+    d = _only(lint_texts(_mm(k="40")), R.FRACTAL_ALIGN)
+    assert "t.baseK = 40 is not a multiple of 16" in d.message  # C0 of half
+    assert R.FRACTAL_ALIGN.value not in codes(lint_texts(_mm(k="48")))
+
+
+def test_matmul_block_past_l0c_is_an_error() -> None:
+    d = _only(lint_texts(_mm(m="256", n="256", k="16", mine="32")), R.L0_OVERFLOW)
+    assert "L0C overflow" in d.message and "256 x 256 x 4 B = 262144 B" in d.message
+
+
+def test_a_tiling_field_set_on_a_branch_is_not_judged() -> None:
+    texts = mutate(_mm(mine="288 * 1024"), "    t.depthA1 = 4;\n",
+                   "    if (x != nullptr) {\n        t.depthA1 = 4;\n    }\n")
+    assert R.L1_OVERFLOW.value not in codes(lint_texts(texts))

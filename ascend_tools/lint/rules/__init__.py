@@ -17,6 +17,7 @@ UNIT_RULES: tuple[Rule, ...] = (
     ub.check_buffer_count,
     cube.check_cube_capacity,
     cube.check_cube_operands,
+    cube.check_matmul_share,
     ub.check_tensors_per_position,
     copy.check_data_copies,
     vector.check_vector_calls,
