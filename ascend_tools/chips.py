@@ -51,6 +51,8 @@ class ChipPerf(BaseModel):
     # Cube unit, per cube core: multiply-accumulates per cycle with 16-bit and with float inputs.
     cube_macs_per_cycle: float = 4096
     cube_fp32_macs_per_cycle: float = 1024
+    # MTE1 per cube core: bytes moved from L1 into L0A/L0B per cycle (overlaps the MACs).
+    l1_to_l0_bytes_per_cycle: float = 256
     source: str
 
 

@@ -16,8 +16,10 @@ core `b % cores`):
 - vector: the sum over APIs of repeats x cycles per repeat, plus UB -> UB copies at the vector
   unit's bytes per cycle, over the clock;
 - scalar: scalar accesses x cycles each; sync: SyncAll barriers x the barrier cost;
-- cube: the Matmul API's multiply-accumulates (`cube_macs`, `cube_macs_fp32`) at the chip's
-  cube MACs per cycle; its GM traffic (`gm_to_l1_bytes`, `l0c_to_gm_bytes`) counts as transfer;
+- cube: the multiply-accumulates of the Matmul API and Mmad (`cube_macs`, `cube_macs_fp32`) at
+  the chip's cube MACs per cycle, or the L1 -> L0A/L0B moves (`l1_to_l0_bytes`, MTE1) at its
+  bytes per cycle when they take longer (double-buffered L0 overlaps the two); the cube path's
+  GM traffic (`gm_to_l1_bytes`, `l0c_to_gm_bytes`) counts as transfer;
 - core time = max(transfer, vector, cube) + scalar + sync: double buffering overlaps the MTE,
   vector and cube pipes, but scalar work and barriers stall them all.
 
@@ -108,7 +110,8 @@ def kernel_time(counters: dict, chip: Chip) -> KernelCost:
     # Fold blocks onto physical cores (waves).
     folded: dict[int, dict[str, float]] = {}
     for i, b in enumerate(blocks):
-        zero = {"blocks": 0.0, "gm": 0.0, "cycles": 0.0, "scalar": 0.0, "sync": 0.0, "cube": 0.0}
+        zero = {"blocks": 0.0, "gm": 0.0, "cycles": 0.0, "scalar": 0.0, "sync": 0.0, "cube": 0.0,
+                "mte1": 0.0}
         acc = folded.setdefault(i % cores, zero)
         acc["blocks"] += 1
         acc["gm"] += sum(_num(b, k) for k in _GM_KEYS)
@@ -121,6 +124,7 @@ def kernel_time(counters: dict, chip: Chip) -> KernelCost:
         acc["sync"] += _num(b, "sync_alls")
         acc["cube"] += _num(b, "cube_macs") / perf.cube_macs_per_cycle
         acc["cube"] += _num(b, "cube_macs_fp32") / perf.cube_fp32_macs_per_cycle
+        acc["mte1"] += _num(b, "l1_to_l0_bytes") / perf.l1_to_l0_bytes_per_cycle
     movers = sum(1 for a in folded.values() if a["gm"] > 0) or 1
     core_bw = min(perf.core_gm_bytes_per_cycle * hz, perf.gm_gbps * 1e9 / movers)
     per_core: list[CoreCost] = []
@@ -129,7 +133,7 @@ def kernel_time(counters: dict, chip: Chip) -> KernelCost:
         vector = a["cycles"] / hz * 1e6
         scalar = a["scalar"] * perf.scalar_access_cycles / hz * 1e6
         sync = a["sync"] * perf.sync_all_us
-        cube = a["cube"] / hz * 1e6
+        cube = max(a["cube"], a["mte1"]) / hz * 1e6
         per_core.append(
             CoreCost(
                 core=core,

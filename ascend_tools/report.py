@@ -41,7 +41,7 @@ class ValidationReport(BaseModel):
     """`ok` only if it compiled and every case passed. `counters`: the emulator's counters of the
     first passing case, `{"block_dim", "tiling_key", "total": {gm_to_ub_bytes, ub_to_gm_bytes,
     ub_to_ub_bytes, scalar_accesses, sync_alls, cube_macs, cube_macs_fp32, gm_to_l1_bytes,
-    l0c_to_gm_bytes, vector_repeats: {api: n}}, "per_block":
+    l1_to_l0_bytes, l0c_to_gm_bytes, vector_repeats: {api: n}}, "per_block":
     [{"block", ...}]}` (empty when no case passed). `notes`: toolchain/device facts and emulator
     warnings."""
 

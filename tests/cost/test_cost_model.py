@@ -122,3 +122,14 @@ def test_cube_macs_are_costed_at_the_chip_rate_and_fp32_at_its_own() -> None:
     assert both.transfer_us > 0 and both.total_us == pytest.approx(
         CHIP.perf.launch_us + max(both.transfer_us, 10.0)
     )
+
+
+def test_l1_to_l0_moves_bound_the_cube_when_they_outlast_the_macs() -> None:
+    macs = 4096 * 1800 * 10  # 10 us of fp16 MACs
+    rate = CHIP.perf.l1_to_l0_bytes_per_cycle
+    # MTE1 moves that take 5 us overlap the 10 us of MACs: the cube part stays 10 us
+    short = kernel_time(launch(block(cube_macs=macs, l1_to_l0_bytes=rate * 1800 * 5)), CHIP)
+    assert short.cube_us == pytest.approx(10.0)
+    # 30 us of moves (operands reloaded into L0 for every small product) set the cube time
+    long = kernel_time(launch(block(cube_macs=macs, l1_to_l0_bytes=rate * 1800 * 30)), CHIP)
+    assert long.cube_us == pytest.approx(30.0) and long.bound == "cube"
