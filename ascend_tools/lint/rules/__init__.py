@@ -60,10 +60,11 @@ RULE_DOCS: dict[str, str] = {
     "(a fault only past the allocation)",
     "block-dim": "blockDim outside [1, 65535], or above the core count",
     "single-tpipe": "two TPipes alive at once",
-    "l1-overflow": "InitBuffer sizes on A1/B1/C1 (L1) add up to more than the chip's L1 (512 KB "
-                   "on 910B, 1 MB on 910/310P)",
-    "l0-overflow": "InitBuffer sizes on A2 (L0A), B2 (L0B) or CO1 (L0C) add up to more than that "
-                   "buffer on the chip (64 / 64 / 128 KB on 910B)",
+    "l1-overflow": "InitBuffer sizes on A1/B1/C1 (L1), with the Matmul API's own A1/B1 share "
+                   "from its TCubeTiling, add up to more than the chip's L1 (512 KB on 910B, "
+                   "1 MB on 910/310P)",
+    "l0-overflow": "InitBuffer sizes on A2 (L0A), B2 (L0B) or CO1 (L0C), or one Matmul base "
+                   "block, add up to more than that buffer on the chip (64 / 64 / 128 KB on 910B)",
     "matmul-object-count": "more than 4 Matmul objects in one REGIST_MATMUL_OBJ, one class or "
                            "alive at once on one path",
     "matmul-register-order": "REGIST_MATMUL_OBJ after an InitBuffer on the same path, on the "
