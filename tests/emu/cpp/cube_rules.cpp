@@ -122,6 +122,19 @@ static std::map<std::string, std::pair<uint32_t, std::function<void()>>> cases()
         TBuf<TPosition::A1> mine;
         pipe.InitBuffer(mine, 256 * 1024);  // exactly the rest of L1
     }};
+    // On a coupled chip (Ascend 910: 1 MB L1, no REGIST_MATMUL_OBJ order rule) the user's L1
+    // buffer may come first; the Matmul's share then overflows at REGIST_MATMUL_OBJ.
+    c["matmul_share_after_user_l1_910"] = {1, [] {
+        kernelgen::chip().name = "ascend910";
+        kernelgen::chip().split_cores = false;
+        kernelgen::chip().l1_bytes = 1024 * 1024;
+        TCubeTiling t = tiling(128, 128, 128, 4);
+        TPipe pipe;
+        TBuf<TPosition::B1> mine;
+        pipe.InitBuffer(mine, 800 * 1024);
+        MM mm;
+        REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);  // BUG: matmul_share_after_user_l1_910
+    }};
     // One 256 x 256 float block is 256 KB, twice the 910B's L0C.
     c["matmul_l0c_share_overflow"] = {1, [] {
         TCubeTiling t = tiling(256, 256, 16, 1);
