@@ -234,6 +234,9 @@ def test_mmad_k_past_the_12_bit_field_is_an_error() -> None:
     branch = mutate(_cube(), "    mp.k = 16;\n", "    mp.k = 16;\n    if (t > 3) {\n"
                     "        mp.k = 8000;\n    }\n")
     assert R.PARAM_RANGE.value not in codes(lint_texts(branch))
+    # a constructor's value overwritten on a branch is not proven either
+    ctor_branch = mutate(ctor, "    mp.m = 16;\n", "    if (t > 3) {\n        mp.k = 16;\n    }\n")
+    assert R.PARAM_RANGE.value not in codes(lint_texts(ctor_branch))
 
 
 # ---------------------------------------------------------------- the Matmul API's L1/L0 share

@@ -82,7 +82,9 @@ def check_cube_operands(ctx: LintContext) -> Iterator[Diagnostic]:
         n = _CUBE_OPERANDS.get(call.name)
         if n is None or len(call.args) <= n:
             continue
-        for arg in call.args[:n + (call.name == "Mmad" and len(call.args) == 5)]:
+        if call.name == "Mmad" and len(call.args) == 5:
+            n += 1  # Mmad(dst, fm, filter, bias, params): the bias is an operand too
+        for arg in call.args[:n]:
             yield from _start_align(ctx, call, arg)
         if call.name == "Mmad":
             yield from _mmad_range(ctx, call)
@@ -137,7 +139,7 @@ def _mmad_fields(ctx: LintContext, call: Call, arg: Arg) -> dict[str, Value]:
         if v is not None:
             out[name] = v
     if var is not None:
-        out.update(_assigned_fields(ctx, call, var, _MMAD_FIELDS, base=out))
+        out = _assigned_fields(ctx, call, var, _MMAD_FIELDS, base=out)
     return out
 
 
