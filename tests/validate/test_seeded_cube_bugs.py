@@ -1,6 +1,7 @@
 """Seeded bugs of the cube path through validate_project on a Matmul API project
 (tests/validate/data/compat/matmul_mix, tiling from the host's MatmulApiTiling): the
-emulator stops each with its rule's code at the line of the bug."""
+emulator stops each with its rule's code at the line of the bug. Slow (a host and kernel build
+per case); tests/emu/test_cube_rules.py proves the same rules in the default run."""
 
 from __future__ import annotations
 
@@ -45,6 +46,7 @@ def matmul_project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return target
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("code", "new", "text"), SEEDED, ids=[s[0] for s in SEEDED])
 def test_seeded_cube_bug_is_stopped_at_its_line(
     matmul_project: Path,
@@ -62,6 +64,7 @@ def test_seeded_cube_bug_is_stopped_at_its_line(
     assert text in err.message, err.message
 
 
+@pytest.mark.slow
 def test_unseeded_matmul_project_passes_and_reports_cube_counters(matmul_project: Path) -> None:
     report = validate_project(matmul_project, matmul_project / "ref.py")
     assert report.ok, (report.runtime_errors, report.cases)
