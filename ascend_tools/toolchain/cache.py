@@ -5,6 +5,7 @@ warm re-validation skips the compiler entirely."""
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import hashlib
 import os
 import shutil
@@ -92,6 +93,19 @@ class CacheEntry:
     @property
     def ready(self) -> bool:
         return (self.path / ".complete").exists()
+
+    @contextlib.contextmanager
+    def exclusive(self) -> Iterator[None]:
+        """Held while building an artifact every process wants at once (the harness, the
+        precompiled header): a second validator or test worker waits for the first one's
+        result instead of compiling the same thing beside it. Re-check `ready` inside."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with open(self.path.parent / f".{self.path.name}.lock", "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(lock, fcntl.LOCK_UN)
 
     @contextlib.contextmanager
     def building(self) -> Iterator[Path]:

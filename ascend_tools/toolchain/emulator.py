@@ -134,15 +134,18 @@ def _harness(chip: Chip, step: _Step) -> tuple[Path | None, list[Diagnostic]]:
         return entry.path / "harness.o", []
     if not HARNESS_SOURCE.exists():
         return None, [_missing_emulator_part(HARNESS_SOURCE)]
-    with entry.building() as stage:
-        out = step.compile([*flags, "-c", HARNESS_SOURCE, "-o", "harness.o"], stage)
-        if out.returncode != 0:
-            return None, parse_compiler_output(
-                out.stderr + out.stdout,
-                Locator(HARNESS_SOURCE.parent, ("harness_main.cpp", 1), {}),
-                failed=True,
-            )
-        entry.publish(stage)
+    with entry.exclusive():
+        if entry.ready:
+            return entry.path / "harness.o", []
+        with entry.building() as stage:
+            out = step.compile([*flags, "-c", HARNESS_SOURCE, "-o", "harness.o"], stage)
+            if out.returncode != 0:
+                return None, parse_compiler_output(
+                    out.stderr + out.stdout,
+                    Locator(HARNESS_SOURCE.parent, ("harness_main.cpp", 1), {}),
+                    failed=True,
+                )
+            entry.publish(stage)
     return entry.path / "harness.o", []
 
 
@@ -297,15 +300,20 @@ def _pch(chip: Chip, step: _Step) -> tuple[Path | None, list[Diagnostic]]:
         return entry.path / PCH_HEADER, []
     if not (EMU_INCLUDE / DEVICE_HEADER).exists():
         return None, [_missing_emulator_part(EMU_INCLUDE / DEVICE_HEADER)]
-    with entry.building() as stage:
-        (stage / PCH_HEADER).write_text(f'#include "{DEVICE_HEADER}"\n')
-        argv = [*flags, "-x", "c++-header", PCH_HEADER, "-o", PCH_HEADER + ".gch"]
-        out = step.compile(argv, stage)
-        if out.returncode != 0:
-            return None, parse_compiler_output(
-                out.stderr + out.stdout, Locator(EMU_INCLUDE, (DEVICE_HEADER, 1), {}), failed=True
-            )
-        entry.publish(stage)
+    with entry.exclusive():
+        if entry.ready:
+            return entry.path / PCH_HEADER, []
+        with entry.building() as stage:
+            (stage / PCH_HEADER).write_text(f'#include "{DEVICE_HEADER}"\n')
+            argv = [*flags, "-x", "c++-header", PCH_HEADER, "-o", PCH_HEADER + ".gch"]
+            out = step.compile(argv, stage)
+            if out.returncode != 0:
+                return None, parse_compiler_output(
+                    out.stderr + out.stdout,
+                    Locator(EMU_INCLUDE, (DEVICE_HEADER, 1), {}),
+                    failed=True,
+                )
+            entry.publish(stage)
     return entry.path / PCH_HEADER, []
 
 
