@@ -428,10 +428,12 @@ def build(project: KernelProject, chip: Chip, dtypes: dict[str, str]) -> BuildRe
                 "kernel.o",
             ]
             out = step.compile(argv, stage)
-            if out.returncode != 0 and pch_flags and _UNREADABLE_PCH.search(out.stderr):
+            unreadable = bool(_UNREADABLE_PCH.search(out.stderr))
+            if out.returncode != 0 and pch and (unreadable or not pch.exists()):
                 # Same unit without it (the diagnostics are those of a plain compile); the
-                # next build makes a fresh one.
-                _pch_entry(chip).discard()
+                # next build makes a fresh one. Missing: another process discarded it.
+                if unreadable:
+                    _pch_entry(chip).discard()
                 argv = argv[len(pch_flags) :]
                 out = step.compile(argv, stage)
             if out.returncode != 0:

@@ -9,6 +9,9 @@ import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+from kernelgen_builds import run_builds
+
 from ascend_tools.chips import get_chip
 from ascend_tools.diagnostics import Severity
 from ascend_tools.project import load_project
@@ -39,7 +42,15 @@ def test_kernel_unit_takes_the_precompiled_header(example: Example) -> None:
     assert "kernel_operator.h" not in out.stderr
 
 
-def test_unreadable_precompiled_header_falls_back_to_a_plain_compile(example: Example) -> None:
+def test_unreadable_precompiled_header_falls_back_to_a_plain_compile(
+    example: Example, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A private precompiled header and kernels: other workers read the run's shared one.
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    for kind in ("harness", "host"):
+        (cache / kind).symlink_to(run_builds() / kind, target_is_directory=True)
+    monkeypatch.setenv("KERNELGEN_CACHE_DIR", str(cache))
     chip = get_chip()
     project = load_project(example("add_unaligned"))
     assert emulator.build(project, chip, ADD).ok
