@@ -5,9 +5,11 @@ warm re-validation skips the compiler entirely."""
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import hashlib
 import os
 import shutil
+import subprocess
 import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -53,6 +55,34 @@ def emulator_hash() -> str:
     return _EMU_SIGNATURE[1]
 
 
+_COMPILER_IDS: dict[tuple[str, int, int], str] = {}
+
+
+def compiler_id(cxx: str) -> str:
+    """Which compiler `cxx` is: its resolved path, version and target. Part of every build key,
+    because g++ rejects a precompiled header made by another version and objects of two
+    versions need not link. Re-asked only when the binary's stat changes (an upgrade)."""
+    found = shutil.which(cxx)
+    if found is None:
+        return f"{cxx}: not found"
+    real = os.path.realpath(found)
+    st = os.stat(real)
+    stat = (real, st.st_mtime_ns, st.st_size)
+    if stat not in _COMPILER_IDS:
+        try:
+            out = subprocess.run(
+                [real, "-dumpfullversion", "-dumpmachine"],
+                capture_output=True,
+                text=True,
+                timeout=30,
+                check=False,
+            ).stdout
+        except (OSError, subprocess.SubprocessError) as exc:
+            out = f"unqueryable: {exc}"
+        _COMPILER_IDS[stat] = f"{real} {' '.join(out.split())}"
+    return _COMPILER_IDS[stat]
+
+
 class CacheEntry:
     """A directory for one key; filled in a private temporary directory and published with one
     rename, so a concurrent or interrupted build never leaves a half-written entry."""
@@ -63,6 +93,19 @@ class CacheEntry:
     @property
     def ready(self) -> bool:
         return (self.path / ".complete").exists()
+
+    @contextlib.contextmanager
+    def exclusive(self) -> Iterator[None]:
+        """Held while building an artifact every process wants at once (the harness, the
+        precompiled header): a second validator or test worker waits for the first one's
+        result instead of compiling the same thing beside it. Re-check `ready` inside."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with open(self.path.parent / f".{self.path.name}.lock", "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(lock, fcntl.LOCK_UN)
 
     @contextlib.contextmanager
     def building(self) -> Iterator[Path]:
@@ -76,6 +119,17 @@ class CacheEntry:
     def staging(self) -> Path:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         return Path(tempfile.mkdtemp(prefix=f".{self.path.name}.", dir=self.path.parent))
+
+    def discard(self) -> None:
+        """Removes a published entry found unusable (a precompiled header g++ cannot read):
+        renamed aside first, so a concurrent reader sees the whole entry or none of it."""
+        if not self.path.exists():
+            return
+        aside = Path(tempfile.mkdtemp(prefix=f".{self.path.name}.gone.", dir=self.path.parent))
+        # OSError: already gone (another builder discarded it first).
+        with contextlib.suppress(OSError):
+            os.rename(self.path, aside / "entry")
+        shutil.rmtree(aside, ignore_errors=True)
 
     def publish(self, staged: Path) -> None:
         (staged / ".complete").write_text("")

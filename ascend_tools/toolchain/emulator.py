@@ -20,7 +20,13 @@ from ascend_tools.diagnostics import Diagnostic
 from ascend_tools.project import KernelProject
 from ascend_tools.runner.sandbox import SandboxLimits, SandboxResult, run_sandboxed
 from ascend_tools.toolchain import compat
-from ascend_tools.toolchain.cache import CacheEntry, emulator_hash, hash_files, hash_parts
+from ascend_tools.toolchain.cache import (
+    CacheEntry,
+    compiler_id,
+    emulator_hash,
+    hash_files,
+    hash_parts,
+)
 from ascend_tools.toolchain.dtypes import get_dtype
 from ascend_tools.toolchain.errors import (
     Locator,
@@ -38,8 +44,14 @@ COMPILE_LIMITS = SandboxLimits(
 DESCRIBE_LIMITS = SandboxLimits(wall_seconds=30, cpu_seconds=30, memory_bytes=2 << 30)
 PCH_HEADER = "kernelgen_pch.h"
 WRAPPER = "kernel_entry.cpp"
+COMPILE_ARGV = "compile_argv.json"
 KERNEL_MIRROR = "kernel_src"
 USE_PCH = True
+# g++ cannot read a precompiled header it accepted by its stamp (truncated, damaged on disk).
+# A rejected one (-Winvalid-pch: other flags or compiler) only warns and g++ parses the text.
+_UNREADABLE_PCH = re.compile(
+    r"while reading precompiled header|one or more PCH files were found, but they were invalid"
+)
 _MISSING_HEADER = re.compile(r"fatal error: (?P<header>[^:\s]+): No such file or directory")
 # Rounds of empty stand-ins when explaining missing headers (each may reveal another one).
 _EXPLAIN_ROUNDS = 4
@@ -109,22 +121,31 @@ def _locator(project: KernelProject, remap: dict[Path, tuple[str, int]] | None =
     return Locator(project.root, fallback, remap or {})
 
 
+def _toolchain() -> list[str]:
+    """What every artifact depends on beyond its own inputs: the emulator's sources (their
+    content, so an edit to any header rebuilds) and the compiler that builds them."""
+    return [emulator_hash(), compiler_id(CXX)]
+
+
 def _harness(chip: Chip, step: _Step) -> tuple[Path | None, list[Diagnostic]]:
     flags = chip_flags(chip)
-    entry = CacheEntry("harness", hash_parts(["harness", emulator_hash(), *flags]))
+    entry = CacheEntry("harness", hash_parts(["harness", *_toolchain(), *flags]))
     if entry.ready:
         return entry.path / "harness.o", []
     if not HARNESS_SOURCE.exists():
         return None, [_missing_emulator_part(HARNESS_SOURCE)]
-    with entry.building() as stage:
-        out = step.compile([*flags, "-c", HARNESS_SOURCE, "-o", "harness.o"], stage)
-        if out.returncode != 0:
-            return None, parse_compiler_output(
-                out.stderr + out.stdout,
-                Locator(HARNESS_SOURCE.parent, ("harness_main.cpp", 1), {}),
-                failed=True,
-            )
-        entry.publish(stage)
+    with entry.exclusive():
+        if entry.ready:
+            return entry.path / "harness.o", []
+        with entry.building() as stage:
+            out = step.compile([*flags, "-c", HARNESS_SOURCE, "-o", "harness.o"], stage)
+            if out.returncode != 0:
+                return None, parse_compiler_output(
+                    out.stderr + out.stdout,
+                    Locator(HARNESS_SOURCE.parent, ("harness_main.cpp", 1), {}),
+                    failed=True,
+                )
+            entry.publish(stage)
     return entry.path / "harness.o", []
 
 
@@ -148,7 +169,7 @@ def describe(project: KernelProject, chip: Chip) -> DescribeResult:
     per_file = [unit_flags(project, [project.abs(src)], [host_dir]) for src in project.host_files]
     # The root is part of the key: binaries carry absolute source paths for their error reports.
     key = hash_parts(
-        ["host", emulator_hash(), *flags, *(f for fl in per_file for f in fl), str(project.root),
+        ["host", *_toolchain(), *flags, *(f for fl in per_file for f in fl), str(project.root),
          hash_files(host_sources, project.root)]
     )
     entry = CacheEntry("host", key)
@@ -267,22 +288,32 @@ def _mirror_kernel(project: KernelProject, stage: Path) -> Path | None:
     return mirror / project.abs(project.kernel_file).relative_to(kdir)
 
 
+def _pch_entry(chip: Chip) -> CacheEntry:
+    """One precompiled device header per (emulator content, compiler, chip flags)."""
+    return CacheEntry("pch", hash_parts(["pch", *_toolchain(), *chip_flags(chip)]))
+
+
 def _pch(chip: Chip, step: _Step) -> tuple[Path | None, list[Diagnostic]]:
     flags = chip_flags(chip)
-    entry = CacheEntry("pch", hash_parts(["pch", emulator_hash(), *flags]))
+    entry = _pch_entry(chip)
     if entry.ready:
         return entry.path / PCH_HEADER, []
     if not (EMU_INCLUDE / DEVICE_HEADER).exists():
         return None, [_missing_emulator_part(EMU_INCLUDE / DEVICE_HEADER)]
-    with entry.building() as stage:
-        (stage / PCH_HEADER).write_text(f'#include "{DEVICE_HEADER}"\n')
-        argv = [*flags, "-x", "c++-header", PCH_HEADER, "-o", PCH_HEADER + ".gch"]
-        out = step.compile(argv, stage)
-        if out.returncode != 0:
-            return None, parse_compiler_output(
-                out.stderr + out.stdout, Locator(EMU_INCLUDE, (DEVICE_HEADER, 1), {}), failed=True
-            )
-        entry.publish(stage)
+    with entry.exclusive():
+        if entry.ready:
+            return entry.path / PCH_HEADER, []
+        with entry.building() as stage:
+            (stage / PCH_HEADER).write_text(f'#include "{DEVICE_HEADER}"\n')
+            argv = [*flags, "-x", "c++-header", PCH_HEADER, "-o", PCH_HEADER + ".gch"]
+            out = step.compile(argv, stage)
+            if out.returncode != 0:
+                return None, parse_compiler_output(
+                    out.stderr + out.stdout,
+                    Locator(EMU_INCLUDE, (DEVICE_HEADER, 1), {}),
+                    failed=True,
+                )
+            entry.publish(stage)
     return entry.path / PCH_HEADER, []
 
 
@@ -366,7 +397,7 @@ def build(project: KernelProject, chip: Chip, dtypes: dict[str, str]) -> BuildRe
     key = hash_parts(
         [
             "kernel",
-            emulator_hash(),
+            *_toolchain(),
             *flags,
             str(USE_PCH),
             hash_files([project.abs(s) for s in project.sources], project.root),
@@ -397,6 +428,14 @@ def build(project: KernelProject, chip: Chip, dtypes: dict[str, str]) -> BuildRe
                 "kernel.o",
             ]
             out = step.compile(argv, stage)
+            unreadable = bool(_UNREADABLE_PCH.search(out.stderr))
+            if out.returncode != 0 and pch and (unreadable or not pch.exists()):
+                # Same unit without it (the diagnostics are those of a plain compile); the
+                # next build makes a fresh one. Missing: another process discarded it.
+                if unreadable:
+                    _pch_entry(chip).discard()
+                argv = argv[len(pch_flags) :]
+                out = step.compile(argv, stage)
             if out.returncode != 0:
                 return BuildResult(
                     ok=False,
@@ -405,6 +444,8 @@ def build(project: KernelProject, chip: Chip, dtypes: dict[str, str]) -> BuildRe
                     diagnostics=_failed(out, locator, step, argv, stage),
                 )
             warnings = parse_compiler_output(out.stderr, locator, failed=False)
+            # How the unit was compiled, to re-run it by hand (or check the PCH is taken).
+            (stage / COMPILE_ARGV).write_text(json.dumps([CXX, *map(str, argv)]))
             (stage / "warnings.json").write_text(json.dumps([d.model_dump() for d in warnings]))
             host_objs = sorted(desc.host_dir.glob("host*.o")) if desc.host_dir else []
             out = step.compile(["kernel.o", *host_objs, harness_o, "-pthread", "-o", "run"], stage)

@@ -8,7 +8,6 @@ installed. Models are cached by content under KERNELGEN_TEST_MODEL_DIR (default
 
 from __future__ import annotations
 
-import atexit
 import os
 import shutil
 import signal
@@ -25,6 +24,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+from kernelgen_builds import link_builds
 from tiny_model import Lesson, build_model
 
 from ascend_tools.chips import get_chip
@@ -47,20 +47,10 @@ def model_cache() -> Path:
     return path
 
 
-# Build artifacts are keyed by content, so tests may share them; only the LLM's own state (the
-# validated store and the runs under `llm/`) must start empty in each test.
-_BUILD_KINDS = ("pch", "harness", "host", "kernel")
-_SHARED_BUILDS = Path(tempfile.mkdtemp(prefix="kernelgen-llm-builds-"))
-atexit.register(shutil.rmtree, _SHARED_BUILDS, True)
-
-
 def fresh_cache(cache: Path) -> Path:
-    """A cache folder with an empty `llm/` whose build folders are the session's shared ones."""
-    cache.mkdir(parents=True, exist_ok=True)
-    for kind in _BUILD_KINDS:
-        (_SHARED_BUILDS / kind).mkdir(exist_ok=True)
-        (cache / kind).symlink_to(_SHARED_BUILDS / kind, target_is_directory=True)
-    return cache
+    """A cache folder with an empty `llm/` whose build folders are the run's shared ones
+    (build artifacts are keyed by content; only the LLM's own state must start empty)."""
+    return link_builds(cache)
 
 
 @pytest.fixture(autouse=True)

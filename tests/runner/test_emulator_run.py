@@ -19,11 +19,9 @@ DTYPES = {"x": "float32", "y": "float32", "z": "float32"}
 
 
 @pytest.fixture(scope="module")
-def binary(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    mp = pytest.MonkeyPatch()
-    mp.setenv("KERNELGEN_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
+def binary() -> Path:
+    # Built in the run's shared cache (tests/conftest.py).
     built = emulator.build(load_project(EXAMPLE), get_chip(), DTYPES)
-    mp.undo()
     assert built.ok and built.binary is not None, built.diagnostics
     return built.binary
 

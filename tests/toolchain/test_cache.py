@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import fcntl
 from pathlib import Path
+
+import pytest
 
 from ascend_tools.toolchain.cache import CacheEntry, cache_root, hash_files, hash_parts
 
@@ -46,3 +49,25 @@ def test_failed_build_leaves_no_staging_directory(tmp_path: Path, monkeypatch) -
         (stage / "half-written.o").write_text("x")
     assert not entry.ready
     assert list((tmp_path / "kernel").iterdir()) == []
+
+
+def test_exclusive_entry_makes_a_second_builder_wait(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("KERNELGEN_CACHE_DIR", str(tmp_path))
+    entry = CacheEntry("pch", "k3")
+    lock = tmp_path / "pch" / ".k3.lock"
+    with entry.exclusive(), open(lock) as other, pytest.raises(BlockingIOError):
+        # What a second process (a separate open of the lock file) meets meanwhile.
+        fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    with open(lock) as other:
+        fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)  # released: free to take
+
+
+def test_discard_removes_a_published_entry(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("KERNELGEN_CACHE_DIR", str(tmp_path))
+    entry = CacheEntry("pch", "k4")
+    entry.publish(entry.staging())
+    assert entry.ready
+    entry.discard()
+    assert not entry.ready and not entry.path.exists()
+    assert list((tmp_path / "pch").iterdir()) == []
+    entry.discard()  # nothing there: no error

@@ -7,13 +7,15 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from kernelgen_builds import link_builds
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "bench" / "examples"
 
 
 @pytest.fixture(scope="session")
 def cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("kernelgen-cache")
+    """This worker's cache; its build folders are the run's (tests/conftest.py)."""
+    return link_builds(tmp_path_factory.mktemp("kernelgen-cache"))
 
 
 @pytest.fixture(autouse=True)
