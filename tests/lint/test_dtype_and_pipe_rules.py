@@ -236,6 +236,14 @@ def test_inline_helpers_or_a_project_without_auto_sync_get_no_warning() -> None:
     assert _inline_warnings("", auto_sync=False) == []
 
 
+def test_a_non_inline_helper_that_synchronises_itself_gets_no_warning() -> None:
+    text = HELPER_KERNEL.replace("QUALIFIERS", "").replace(
+        "        Muls(", "        PipeBarrier<PIPE_ALL>();\n        Muls("
+    )
+    found = lint_texts({"peak.cpp": text})
+    assert [d for d in found if d.code == RuleCode.AUTO_SYNC_INLINE.value] == []
+
+
 def test_a_method_declared_inline_in_its_class_and_defined_outside_gets_no_warning() -> None:
     text = HELPER_KERNEL.replace(
         "__aicore__ QUALIFIERS void Scale(LocalTensor<float>& t, LocalTensor<float>& m)\n"

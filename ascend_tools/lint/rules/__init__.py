@@ -83,8 +83,9 @@ RULE_DOCS: dict[str, str] = {
     "workspace-size": "a ReduceSum/ReduceMax/ReduceMin sharedTmpBuffer below the documented "
                       "minimum (one element per 256-byte repeat, rounded up to 32 bytes)",
     "auto-sync-inline": "a non-inline __aicore__ function doing vector or scalar LocalTensor "
-                        "work: the compiler's automatic synchronization (--cce-auto-sync) "
-                        "requires every function the kernel calls to be inline",
+                        "work with no flag or barrier of its own: the compiler's automatic "
+                        "synchronization (--cce-auto-sync) needs every function the kernel "
+                        "calls to be inline",
     "gm-race": "a block reads or rewrites GM another block wrote with no SyncAll (or cross-core "
                "flag) between, other than atomic accumulation",
 }

@@ -9,7 +9,7 @@ The BiSheng compiler's automatic synchronization (`--cce-auto-sync`, on by defau
 kernel-launch and custom operator projects) inserts the flags between S and MTE2/MTE3/V itself,
 so those pairs are hazards only in a project built without it (`auto_sync = false`). It needs
 every function the kernel calls to be inline: a non-inline `__aicore__` function with vector or
-scalar LocalTensor work is `auto-sync-inline` (a warning: the compiler may still order it).
+scalar LocalTensor work and no flag or barrier of its own is `auto-sync-inline` (a warning).
 Source: https://www.hiascend.com/document/detail/en/CANNCommunityEdition/900/compiler/BishengCompiler/atlas_bisheng_10_0008.html
 """
 
@@ -170,15 +170,22 @@ def _auto_synced_work(ctx: LintContext, call: Call) -> bool:
     return form_of(ctx, call.name) is not None
 
 
+# Calls by which a function orders its pipes itself (it does not rely on the compiler's flags).
+_MANUAL_SYNC = {"SetFlag", "WaitFlag", "set_flag", "wait_flag", "PipeBarrier", "pipe_barrier"}
+
+
 def check_auto_sync_inline(ctx: LintContext) -> Iterator[Diagnostic]:
     """A non-inline `__aicore__` function (other than the kernel entry) doing vector or scalar
-    LocalTensor work, in a project built with --cce-auto-sync: the compiler's automatic
-    synchronization requires every function the kernel calls to be inline."""
+    LocalTensor work with no flag or barrier of its own, in a project built with
+    --cce-auto-sync: the compiler's automatic synchronization requires every function the
+    kernel calls to be inline. Functions that synchronise by hand are left alone."""
     if not ctx.auto_sync:
         return
     for chunk in ctx.chunks():
         fn = chunk.function
         if chunk.kind != "function" or fn is None or fn.is_entry:
+            continue
+        if any(c.name in _MANUAL_SYNC for c in chunk.calls):
             continue
         work = next((c for c in sorted(chunk.calls, key=lambda c: c.order)
                      if _auto_synced_work(ctx, c)), None)
