@@ -72,6 +72,14 @@ def test_the_matching_flags_or_a_full_barrier_clear_the_hazard() -> None:
     assert len(wrong) == 2
 
 
+def test_a_wait_on_the_scalar_pipe_orders_every_pipe_after_it() -> None:
+    # WaitFlag<MTE2_S> stops the scalar unit until the copy is done: nothing issues before it.
+    assert _lint_tbuf(
+        "SetFlag<HardEvent::MTE2_S>(EVENT_ID0); WaitFlag<HardEvent::MTE2_S>(EVENT_ID0);",
+        "PipeBarrier<PIPE_ALL>();",
+    ) == []
+
+
 def test_a_branch_between_makes_it_a_warning() -> None:
     text = TBUF_KERNEL.replace("SYNC_IN", "").replace("SYNC_OUT", "if (GetBlockIdx() == 0) {")
     text = text.replace("DataCopy(yGm, t, 256);", "DataCopy(yGm, t, 256); }")

@@ -45,7 +45,8 @@ def _orders(call: Call, src: str, dst: str) -> bool:
         return "PIPE_ALL" in text
     if call.name in ("WaitFlag", "wait_flag"):
         # A wait on S orders every pipe after it: the scalar unit stops issuing.
-        return call.receiver is not None or f"{src}_{dst}" in text or f"{src}_S>" in text or (
+        return call.receiver is not None or f"{src}_{dst}" in text or bool(
+            re.search(rf"\b{src}_S\b", text)) or (
             f"PIPE_{src}" in text and (f"PIPE_{dst}" in text or "PIPE_S" in text))
     return False
 
