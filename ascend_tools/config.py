@@ -2,6 +2,7 @@
 pyproject.toml), read in one place for every tool that needs it.
 
     reference = "tests/ref.py"      # the PyTorch reference (relative to the project root)
+    auto_sync = false               # compiled without --cce-auto-sync (default true: on)
 
     [lint]                          # ascend_tools.lint.config.LintConfig
     chip = "ascend910b2"
@@ -13,6 +14,12 @@ pyproject.toml), read in one place for every tool that needs it.
     outputs = {y = "return[0]", var = "var"}
 
 The project's reference is `reference` when given, else `ref.py` at the project root, else none.
+
+`auto_sync` says whether the BiSheng compiler's automatic synchronization (`--cce-auto-sync`) is
+on for the kernel: it is by default in kernel-launch and custom operator projects, and the
+compiler then inserts the flags between S and MTE2/MTE3/V itself, so the emulator's pipe model and
+lint do not ask for them (https://www.hiascend.com/document/detail/en/CANNCommunityEdition/900/compiler/BishengCompiler/atlas_bisheng_10_0008.html).
+A project built without it sets `auto_sync = false` at the top level (not under `[lint]`).
 """
 
 from __future__ import annotations
@@ -38,6 +45,8 @@ class LintConfig(BaseModel):
     ignore: list[str] = []
     shapes: list[list[int]] | None = None
     """Input shapes (test binding) used to evaluate host tiling values."""
+    auto_sync: bool = True
+    """Copied from the project's top-level `auto_sync` (the compiler's --cce-auto-sync)."""
 
 
 AttrConstant = bool | int | float | list[int] | list[float]
@@ -63,6 +72,8 @@ class ProjectConfig(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
     reference: str | None = None
+    auto_sync: bool = True
+    """Whether the kernel is compiled with --cce-auto-sync (module docstring)."""
     lint: LintConfig | None = None
     binding: BindingTable | None = None
     path: Path | None = None
@@ -86,12 +97,20 @@ def load_project_config(root: Path) -> ProjectConfig:
             raise ConfigError(f"{path}: {exc}") from exc
         if not data:
             continue
+        if isinstance(data.get("lint"), dict) and "auto_sync" in data["lint"]:
+            raise ConfigError(
+                f"{path}: auto_sync is a project setting (the compiler's --cce-auto-sync, read by "
+                "lint and the emulator alike): set it at the top level, not under [lint]"
+            )
         try:
-            return ProjectConfig(**{**data, "path": path})
+            config = ProjectConfig(**{**data, "path": path})
         except ValidationError as exc:
             err = exc.errors()[0]
             where = ".".join(str(p) for p in err["loc"])
             raise ConfigError(f"{path}: bad setting {where}: {err['msg']}") from exc
+        if config.lint is not None:
+            config.lint.auto_sync = config.auto_sync
+        return config
     return ProjectConfig()
 
 

@@ -58,6 +58,7 @@ class RuleCode(str, Enum):
     TILING_FAILED = "tiling-failed"  # the host TilingFunc (or TilingParse) returned failure
     INFER_SHAPE = "infer-shape"  # InferShape/InferDataType disagree with the expected outputs
     UNKNOWN_API = "unknown-api"
+    AUTO_SYNC_INLINE = "auto-sync-inline"  # auto-sync relied on inside a non-inline function
     UB_NEAR_LIMIT = "ub-near-limit"
     # Toolchain.
     COMPILE_ERROR = "compile-error"

@@ -327,8 +327,10 @@ def validate_project(
         data = {c.stem: to_bytes(t) for c, (_, t) in zip(case.inputs, ins, strict=True)}
         # Odd trials run the blocks in another order: a kernel whose result depends on the
         # order blocks happen to run in (a race the GM model does not see) differs there.
-        env = {"KERNELGEN_BLOCK_ORDER": "reverse"} if name.startswith(REVERSED_TRIALS) else None
-        run = run_case(built.binary, case, data, limits, env)
+        env = {"KERNELGEN_BLOCK_ORDER": "reverse"} if name.startswith(REVERSED_TRIALS) else {}
+        if not config.auto_sync:  # built without --cce-auto-sync: every pipe pair needs a flag
+            env["KERNELGEN_AUTO_SYNC"] = "0"
+        run = run_case(built.binary, case, data, limits, env or None)
         cases.append(_check_case(name, run, case, [t for _, t in outs], atol, rtol))
         for err in _runtime_errors(proj, run):
             if all((e.code, e.file, e.line) != (err.code, err.file, err.line) for e in runtime):

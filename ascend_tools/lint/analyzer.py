@@ -80,13 +80,15 @@ class Analyzer:
                 diags = cached[1]
             else:
                 scope = {name} if name else free_units
-                ctx = LintContext(model, ev, self.chip, catalog, scope)
+                ctx = LintContext(model, ev, self.chip, catalog, scope,
+                                  auto_sync=self.config.auto_sync)
                 diags = self._run(UNIT_RULES, ctx)
                 self.units_relinted += 1
             fresh[name] = (key, diags)
             found += diags
         self._unit_cache = fresh
-        found += self._run(PROJECT_RULES, LintContext(model, ev, self.chip, catalog))
+        found += self._run(PROJECT_RULES, LintContext(model, ev, self.chip, catalog,
+                                                      auto_sync=self.config.auto_sync))
         return self._finish(found)
 
     @staticmethod

@@ -7,6 +7,8 @@ pyproject.toml) at the project root, read by `ascend_tools.config`:
     chip = "ascend910b2"
     ignore = ["missing-tail"]
     shapes = [[8, 2048], [8, 2048]]
+
+The top-level `auto_sync` (ascend_tools.config) reaches the rules as `LintConfig.auto_sync`.
 """
 
 from __future__ import annotations
@@ -21,5 +23,9 @@ __all__ = ["LintConfig", "LintConfigError", "load_config"]
 
 
 def load_config(root: Path) -> LintConfig | None:
-    """The project's lint settings, or None when it has none."""
-    return load_project_config(root).lint
+    """The project's lint settings (with the project's top-level `auto_sync`), or None when it
+    has none."""
+    config = load_project_config(root)
+    if config.lint is None and not config.auto_sync:
+        return LintConfig(auto_sync=False)
+    return config.lint

@@ -59,15 +59,19 @@ class TensorRef:
 
 class LintContext:
     """`scope` limits the per-unit rules to some analysis units (a class with its methods, or
-    a free function); None means the whole project."""
+    a free function); None means the whole project. `auto_sync`: the compiler inserts the
+    S <-> V/MTE2/MTE3 flags (rules/sync.py)."""
 
     def __init__(self, model: KernelModel, evaluator: Evaluator, chip: Chip,
-                 catalog: Catalog, scope: set[str] | None = None) -> None:
+                 catalog: Catalog, scope: set[str] | None = None, *,
+                 auto_sync: bool = True) -> None:
         self.model = model
         self.ev = evaluator
         self.chip = chip
         self.catalog = catalog
         self.scope = scope
+        self.auto_sync = auto_sync
+        """Whether the project builds with --cce-auto-sync (ascend_tools.config)."""
 
     def in_scope(self, chunk: Chunk) -> bool:
         return self.scope is None or self.model.unit_of(chunk) in self.scope

@@ -199,3 +199,20 @@ def test_sync_all_lets_every_block_see_the_others_writes(emu_build, run_program)
     assert res.returncode == 0, res.stderr
     seen = sorted(line for line in res.stdout.splitlines() if line.startswith("block"))
     assert seen == [f"block {b} sees {10 + (b + 1) % 4}" for b in range(4)]
+
+
+def test_scalar_read_after_vector_is_ordered_by_auto_sync_unless_it_is_off(
+    emu_build, run_program, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # BiSheng's --cce-auto-sync (on by default) inserts the V_S flag; KERNELGEN_AUTO_SYNC=0 models
+    # a build without it, where the read can see the ReduceMax result before it lands.
+    res = run_program(emu_build("bugs"), ["scalar_after_reduce", "{report}"])
+    assert res.returncode == 0, res.stderr
+    assert res.report["errors"] == []
+    monkeypatch.setenv("KERNELGEN_AUTO_SYNC", "0")
+    res = run_program(emu_build("bugs"), ["scalar_after_reduce", "{report}"])
+    assert res.returncode == 3, res.stderr
+    [err] = res.report["errors"]
+    assert err["code"] == "pipe-hazard", err
+    assert err["line"] == marker_line("bugs.cpp", "BUG: scalar_after_reduce"), err
+    assert "PIPE_V" in err["message"] and "V_S" in err["message"], err

@@ -22,8 +22,9 @@ def kernel_path(texts: dict[str, str]) -> str:
 
 
 def lint_texts(texts: dict[str, str], chip: str = "ascend910b2",
-               shapes: list[list[int]] | None = None) -> list[Diagnostic]:
-    analyzer = Analyzer(LintConfig(chip=chip, shapes=shapes))
+               shapes: list[list[int]] | None = None, *,
+               auto_sync: bool = True) -> list[Diagnostic]:
+    analyzer = Analyzer(LintConfig(chip=chip, shapes=shapes, auto_sync=auto_sync))
     out: list[Diagnostic] = []
     for path, text in texts.items():
         out = analyzer.update(path, text)

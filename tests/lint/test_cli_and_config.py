@@ -105,6 +105,23 @@ def test_project_configuration_ignores_rules_and_sets_chip(tmp_path: Path) -> No
         lint_path(path)
 
 
+def test_top_level_auto_sync_setting_reaches_lint_and_is_refused_under_lint(
+    tmp_path: Path,
+) -> None:
+    from tests.lint.test_dtype_and_pipe_rules import SCALAR_KERNEL
+
+    path = tmp_path / "peak.cpp"
+    path.write_text(SCALAR_KERNEL)
+    assert "pipe-hazard" not in codes(lint_path(path))  # --cce-auto-sync is on by default
+    (tmp_path / "kernelgen.toml").write_text("auto_sync = false\n")
+    assert "pipe-hazard" in codes(lint_path(path))
+    (tmp_path / "kernelgen.toml").write_text('auto_sync = false\n[lint]\nchip = "ascend910b2"\n')
+    assert "pipe-hazard" in codes(lint_path(path))
+    (tmp_path / "kernelgen.toml").write_text("[lint]\nauto_sync = false\n")
+    with pytest.raises(LintConfigError, match="top level"):
+        lint_path(path)
+
+
 def test_analyzer_updates_agree_with_a_fresh_lint() -> None:
     text = (CORPUS / "softmax_rows.cpp").read_text()
     analyzer = Analyzer(LintConfig())

@@ -4,7 +4,7 @@ types per API, the table the emulator enforces) and `pipe-hazard` in straight-li
 from __future__ import annotations
 
 from ascend_tools.diagnostics import RuleCode, Severity
-from tests.lint.helpers import codes, corpus_texts, lint_texts, mutate
+from tests.lint.helpers import codes, corpus_texts, errors, lint_texts, mutate
 
 LEAKY = "LeakyRelu(yLocal, xLocal, ALPHA, len);"
 
@@ -72,6 +72,14 @@ def test_the_matching_flags_or_a_full_barrier_clear_the_hazard() -> None:
     assert len(wrong) == 2
 
 
+def test_a_wait_on_the_scalar_pipe_orders_every_pipe_after_it() -> None:
+    # WaitFlag<MTE2_S> stops the scalar unit until the copy is done: nothing issues before it.
+    assert _lint_tbuf(
+        "SetFlag<HardEvent::MTE2_S>(EVENT_ID0); WaitFlag<HardEvent::MTE2_S>(EVENT_ID0);",
+        "PipeBarrier<PIPE_ALL>();",
+    ) == []
+
+
 def test_a_branch_between_makes_it_a_warning() -> None:
     text = TBUF_KERNEL.replace("SYNC_IN", "").replace("SYNC_OUT", "if (GetBlockIdx() == 0) {")
     text = text.replace("DataCopy(yGm, t, 256);", "DataCopy(yGm, t, 256); }")
@@ -123,3 +131,139 @@ def test_tbuf_refilled_while_a_vector_op_reads_it_is_a_write_after_read_error() 
     flag = "SetFlag<HardEvent::V_MTE2>(EVENT_ID1);\n    WaitFlag<HardEvent::V_MTE2>(EVENT_ID1);"
     synced = WAR_KERNEL.replace("SYNC", flag)
     assert RuleCode.PIPE_HAZARD.value not in codes(lint_texts({"scale.cpp": synced}))
+
+
+# The compiler's automatic synchronization (--cce-auto-sync, on by default) inserts the flags
+# between S and V/MTE2/MTE3, so a scalar read right after the vector op or the copy is no fault
+# there; a project built without it (`auto_sync = false`) needs the flag.
+SCALAR_KERNEL = """#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void peak(GM_ADDR x, GM_ADDR y)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf, red, work;
+    pipe.InitBuffer(buf, 256 * sizeof(float));
+    pipe.InitBuffer(red, 32);
+    pipe.InitBuffer(work, 32);
+    GlobalTensor<float> xGm, yGm;
+    xGm.SetGlobalBuffer((__gm__ float*)x, 256);
+    yGm.SetGlobalBuffer((__gm__ float*)y, 256);
+    LocalTensor<float> t = buf.Get<float>();
+    LocalTensor<float> m = red.Get<float>();
+    LocalTensor<float> w = work.Get<float>();
+    DataCopy(t, xGm, 256);
+    float first = t.GetValue(0);
+    SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    ReduceMax(m, t, w, 256);
+    float peak = m.GetValue(0);
+    Muls(t, t, first / peak, 256);
+    SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    DataCopy(yGm, t, 256);
+}
+"""
+
+
+def _hazards(auto_sync: bool) -> list:
+    found = lint_texts({"peak.cpp": SCALAR_KERNEL}, auto_sync=auto_sync)
+    return [d for d in found if d.code == RuleCode.PIPE_HAZARD.value]
+
+
+def test_scalar_reads_after_vector_and_copy_need_no_flag_under_auto_sync() -> None:
+    assert _hazards(auto_sync=True) == []
+
+
+def test_scalar_reads_after_vector_and_copy_are_errors_without_auto_sync() -> None:
+    found = _hazards(auto_sync=False)
+    assert [(d.line, d.severity) for d in found] == [(17, Severity.ERROR), (21, Severity.ERROR)]
+    assert "PIPE_S" in found[0].message and "MTE2_S" in found[0].message
+    assert "V_S" in found[1].message and "line 20" in found[1].message
+
+
+MTE2_V_FLAG = (
+    "    SetFlag<HardEvent::MTE2_V>(EVENT_ID0);\n    WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);\n"
+)
+
+
+def test_mte2_to_vector_stays_an_error_under_auto_sync() -> None:
+    text = SCALAR_KERNEL.replace(MTE2_V_FLAG, "").replace("    float first = t.GetValue(0);\n", "")
+    text = text.replace("first / peak", "1.0f / peak")
+    found = [d for d in lint_texts({"peak.cpp": text}) if d.code == RuleCode.PIPE_HAZARD.value]
+    assert [(d.line, d.severity) for d in found] == [(17, Severity.ERROR), (19, Severity.ERROR)]
+    assert "MTE2_V" in found[0].message
+
+
+def test_an_auto_synced_scalar_read_of_the_copy_orders_the_vector_ops_after_it() -> None:
+    # The compiler's MTE2 -> S wait before t.GetValue stops the scalar unit until the copy is
+    # done, so the ReduceMax after it needs no MTE2_V flag of its own.
+    text = SCALAR_KERNEL.replace(MTE2_V_FLAG, "")
+    found = [d for d in lint_texts({"peak.cpp": text}) if d.code == RuleCode.PIPE_HAZARD.value]
+    assert found == []
+    strict = lint_texts({"peak.cpp": text}, auto_sync=False)
+    assert RuleCode.PIPE_HAZARD.value in codes(errors(strict))
+
+
+# A helper method doing vector work: auto-sync needs it inline (BiSheng compiler guide,
+# "Automatic Synchronization", restrictions).
+HELPER_KERNEL = """#include "kernel_operator.h"
+using namespace AscendC;
+class KernelPeak {
+public:
+    __aicore__ QUALIFIERS void Scale(LocalTensor<float>& t, LocalTensor<float>& m)
+    {
+        Muls(t, t, 1.0f / m.GetValue(0), 256);
+    }
+    __aicore__ inline void Copy(GlobalTensor<float>& g, LocalTensor<float>& t)
+    {
+        DataCopy(g, t, 256);
+    }
+};
+extern "C" __global__ __aicore__ void peak(GM_ADDR x)
+{
+    KernelPeak op;
+}
+"""
+
+
+def _inline_warnings(qualifiers: str, auto_sync: bool = True) -> list:
+    text = HELPER_KERNEL.replace("QUALIFIERS", qualifiers)
+    found = lint_texts({"peak.cpp": text}, auto_sync=auto_sync)
+    return [d for d in found if d.code == RuleCode.AUTO_SYNC_INLINE.value]
+
+
+def test_non_inline_aicore_helper_with_vector_work_is_an_auto_sync_warning() -> None:
+    found = _inline_warnings("")
+    assert [(d.line, d.severity) for d in found] == [(5, Severity.WARNING)]
+    assert "KernelPeak::Scale" in found[0].message and "--cce-auto-sync" in found[0].message
+
+
+def test_inline_helpers_or_a_project_without_auto_sync_get_no_warning() -> None:
+    for qualifiers in ("inline", "__inline__", "__forceinline__"):
+        assert _inline_warnings(qualifiers) == [], qualifiers
+    assert _inline_warnings("", auto_sync=False) == []
+
+
+def test_a_non_inline_helper_that_synchronises_itself_gets_no_warning() -> None:
+    text = HELPER_KERNEL.replace("QUALIFIERS", "").replace(
+        "        Muls(", "        PipeBarrier<PIPE_ALL>();\n        Muls("
+    )
+    found = lint_texts({"peak.cpp": text})
+    assert [d for d in found if d.code == RuleCode.AUTO_SYNC_INLINE.value] == []
+
+
+def test_a_method_declared_inline_in_its_class_and_defined_outside_gets_no_warning() -> None:
+    text = HELPER_KERNEL.replace(
+        "__aicore__ QUALIFIERS void Scale(LocalTensor<float>& t, LocalTensor<float>& m)\n"
+        "    {\n        Muls(t, t, 1.0f / m.GetValue(0), 256);\n    }",
+        "__aicore__ inline void Scale(LocalTensor<float>& t, LocalTensor<float>& m);",
+    ).replace(
+        "extern \"C\"",
+        "__aicore__ void KernelPeak::Scale(LocalTensor<float>& t, LocalTensor<float>& m)\n"
+        "{\n    Muls(t, t, 1.0f / m.GetValue(0), 256);\n}\nextern \"C\"",
+    )
+    found = lint_texts({"peak.cpp": text})
+    assert [d for d in found if d.code == RuleCode.AUTO_SYNC_INLINE.value] == []
+    undeclared = text.replace("__aicore__ inline void Scale", "__aicore__ void Scale")
+    found = lint_texts({"peak.cpp": undeclared})
+    assert [d.line for d in found if d.code == RuleCode.AUTO_SYNC_INLINE.value] == [11]

@@ -21,7 +21,9 @@ COPY_OUT = "DataCopyPad(zGm[progress * tileLength], zLocal, params);"
 RELOAD = "DataCopyPad(zLocal, yGm[0], {1, 32, 0, 0, 0}, {false, 0, 0, 0});"
 READ = "Adds(zLocal, zLocal, (DTYPE_X)0, 8);"
 
-# (case id, original text, seeded text with `// BUG` on the reading call, pipes named)
+# (case id, original text, seeded text with `// BUG` on the reading call, pipes named). MTE2 -> V
+# and V -> MTE3 are hazards as the projects are built (with --cce-auto-sync); S -> V only in a
+# project built without it (`auto_sync = false`), since the compiler inserts S <-> V flags itself.
 HAZARDS: list[tuple[str, str, str, str]] = [
     ("mte2-then-vector", ADD, f"{RELOAD}\n        {READ}  // BUG\n        {ADD}", "PIPE_MTE2"),
     (
@@ -104,6 +106,8 @@ def test_unsynchronised_read_is_a_pipe_hazard_at_the_reading_line(
 ) -> None:
     project = example("add_unaligned")
     line = mutate(project / KERNEL, old, new)
+    if writer == "PIPE_S":
+        (project / "kernelgen.toml").write_text("auto_sync = false\n")
     report = validate_project(project, project / "ref.py", dtype="float32")
     assert report.compile.ok, report.compile.diagnostics
     assert not report.ok

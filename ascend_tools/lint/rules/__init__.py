@@ -24,6 +24,7 @@ UNIT_RULES: tuple[Rule, ...] = (
     vector.check_dtype_support,
     vector.check_cast_support,
     sync.check_pipe_hazards,
+    sync.check_auto_sync_inline,
     queue.check_queue_protocol,
     api.check_unknown_api,
     api.check_chip_support,
@@ -88,6 +89,10 @@ RULE_DOCS: dict[str, str] = {
                        "the same start, an in-place call, is allowed)",
     "workspace-size": "a ReduceSum/ReduceMax/ReduceMin sharedTmpBuffer below the documented "
                       "minimum (one element per 256-byte repeat, rounded up to 32 bytes)",
+    "auto-sync-inline": "a non-inline __aicore__ function doing vector or scalar LocalTensor "
+                        "work with no flag or barrier of its own: the compiler's automatic "
+                        "synchronization (--cce-auto-sync) needs every function the kernel "
+                        "calls to be inline",
     "gm-race": "a block reads or rewrites GM another block wrote with no SyncAll (or cross-core "
                "flag) between, other than atomic accumulation",
 }

@@ -420,6 +420,21 @@ static std::map<std::string, Case> cases() {
     for (const char* name : {"cube_mte2_mte1", "cube_mte1_m", "cube_m_fix", "cube_war_m_mte1", "cube_war_fix_m",
                              "ok_cube_flags"})
         c[name] = {1, [name] { cube_product(name); }};
+    // A scalar read of a ReduceMax result with no V_S flag: --cce-auto-sync (on by default) has the
+    // compiler insert it, so the run passes; with KERNELGEN_AUTO_SYNC=0 it is a pipe-hazard.
+    c["scalar_after_reduce"] = {1, [] {
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> buf;
+        pipe.InitBuffer(buf, 4096);
+        GlobalTensor<float> gx;
+        gx.SetGlobalBuffer((__gm__ float*)g_x, N);
+        auto t = buf.Get<float>();
+        DataCopy(t, gx, 256);
+        PipeBarrier<PIPE_ALL>();
+        ReduceMax(t[512], t, t[768], 256);
+        float peak = t[512].GetValue(0);  // BUG: scalar_after_reduce
+        (void)peak;
+    }};
     c["ok_gm_read_pad"] = {1, [] {
         TPipe pipe;
         TBuf<TPosition::VECIN> buf;

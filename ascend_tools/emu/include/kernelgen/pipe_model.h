@@ -25,6 +25,13 @@
 // - EnQue then DeQue of a queue tensor: the queue's flag pair. Modelled leniently: everything
 //   issued before the EnQue is ordered before every pipe after the DeQue (the NPU orders the
 //   queue's producer pipe before its consumer pipe only).
+// - The compiler's automatic synchronization (BiSheng `--cce-auto-sync`, on by default in
+//   kernel-launch and custom operator projects): it inserts the flags between MTE2 and S, MTE3
+//   and S, V and S (both directions) and within V. A hazard between two such pipes is ordered
+//   here as if that flag pair stood between the two calls; MTE2 <-> V, V <-> MTE3, MTE2 <-> MTE3
+//   and the cube pipes stay the kernel's (or the queues') job. KERNELGEN_AUTO_SYNC=0 (a project
+//   compiled without the option: `auto_sync = false` in kernelgen.toml) keeps every pair strict.
+//   Source: https://www.hiascend.com/document/detail/en/CANNCommunityEdition/900/compiler/BishengCompiler/atlas_bisheng_10_0008.html
 #pragma once
 
 #include <array>
@@ -129,6 +136,10 @@ class PipeModel {
                         if (s == last || s == 0 || s == cur_seq_) continue;
                         last = s;
                         if (known[rp] >= s) continue;
+                        if (auto_synced(static_cast<Pipe>(rp), pipe)) {
+                            compiler_flag(static_cast<Pipe>(rp), s, pipe);
+                            continue;
+                        }
                         war_hazard(pipe, api, sites_[r->rsite[rp][i]], r, rp, i, file, line);
                     }
                 }
@@ -142,6 +153,10 @@ class PipeModel {
             last = s;
             const Site& w = sites_[r->site[i]];
             if (w.pipe == pipe || known[static_cast<size_t>(w.pipe)] >= s) continue;
+            if (auto_synced(w.pipe, pipe)) {
+                compiler_flag(w.pipe, s, pipe);
+                continue;
+            }
             hazard(pipe, api, w, r, i, file, line);
         }
         if (pipe != Pipe::S) {  // the read stays in flight until something orders it
@@ -215,6 +230,23 @@ class PipeModel {
         }();
         return on;
     }
+    // KERNELGEN_AUTO_SYNC=0: the kernel is compiled without --cce-auto-sync, so every pipe
+    // pair needs its own flag (default: on, as in the projects the compiler builds).
+    static bool auto_sync() {
+        static const bool on = [] {
+            const char* v = std::getenv("KERNELGEN_AUTO_SYNC");
+            return !(v && *v == '0' && v[1] == '\0');
+        }();
+        return on;
+    }
+    // The pipe pairs the compiler synchronises under --cce-auto-sync (its documented list: MTE2,
+    // MTE3 and V each with S, both directions; V with V is in order here anyway).
+    static bool auto_synced(Pipe a, Pipe b) {
+        if (!auto_sync()) return false;
+        auto scalar_pair = [](Pipe s, Pipe o) { return s == Pipe::S && (o == Pipe::V || o == Pipe::MTE2 || o == Pipe::MTE3); };
+        return scalar_pair(a, b) || scalar_pair(b, a);
+    }
+
     // KERNELGEN_NO_PIPE_WAR=1 keeps the read-after-write checks only.
     static bool war_enabled() {
         static const bool on = [] {
@@ -247,6 +279,17 @@ class PipeModel {
         int line;
     };
 
+    // The flag the compiler inserts for an auto-synced pair: `src`'s instruction `seq` completes
+    // before `dst`'s next one; a wait on S stalls every later issue, so it orders every pipe.
+    void compiler_flag(Pipe src, uint64_t seq, Pipe dst) {
+        const size_t i = static_cast<size_t>(src);
+        if (dst == Pipe::S) {
+            for (auto& c : clock_)
+                if (c[i] < seq) c[i] = seq;
+        } else if (clock_[static_cast<size_t>(dst)][i] < seq) {
+            clock_[static_cast<size_t>(dst)][i] = seq;
+        }
+    }
     static void join(Clock& a, const Clock& b) {
         for (size_t i = 0; i < kPipes; ++i)
             if (b[i] > a[i]) a[i] = b[i];
