@@ -376,7 +376,7 @@ class TPipe {
     // `bytes` of the memory behind `pos` taken by an API object for its own buffers (the Matmul
     // API's A1/B1/L0 share from its TCubeTiling): they count against the memory as InitBuffer
     // does, so user buffers and the API's share overflow it together, with both in the message.
-    void ReserveForApi(TPosition pos, const std::string& what, uint64_t bytes, const char* file, int line) {
+    void reserve_for_api(TPosition pos, const std::string& what, uint64_t bytes, const char* file, int line) {
         if (bytes == 0) return;
         take(arena_for(pos), what, 1, kernelgen::align_up(bytes, 32), file, line, true);
     }

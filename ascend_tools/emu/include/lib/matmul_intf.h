@@ -198,18 +198,18 @@ class Matmul {
             return s + std::to_string(size) + " B)";
         };
         if (A::position != TPosition::TSCM)
-            pipe->ReserveForApi(TPosition::A1, label("A1", "depthA1 x baseM x baseK", {da, bm, bk}, sizeof(TA)),
+            pipe->reserve_for_api(TPosition::A1, label("A1", "depthA1 x baseM x baseK", {da, bm, bk}, sizeof(TA)),
                                 da * bm * bk * sizeof(TA), file, line);
         if (B::position != TPosition::TSCM)
-            pipe->ReserveForApi(TPosition::B1, label("B1", "depthB1 x baseN x baseK", {db, bn, bk}, sizeof(TB)),
+            pipe->reserve_for_api(TPosition::B1, label("B1", "depthB1 x baseN x baseK", {db, bn, bk}, sizeof(TB)),
                                 db * bn * bk * sizeof(TB), file, line);
         if (tiling_.isBias)
-            pipe->ReserveForApi(TPosition::A1, label("bias", "baseN", {bn}, sizeof(TBias)), bn * sizeof(TBias), file, line);
-        pipe->ReserveForApi(TPosition::A2, label("L0A", "baseM x baseK", {bm, bk}, sizeof(TA)), bm * bk * sizeof(TA), file,
+            pipe->reserve_for_api(TPosition::A1, label("bias", "baseN", {bn}, sizeof(TBias)), bn * sizeof(TBias), file, line);
+        pipe->reserve_for_api(TPosition::A2, label("L0A", "baseM x baseK", {bm, bk}, sizeof(TA)), bm * bk * sizeof(TA), file,
                             line);
-        pipe->ReserveForApi(TPosition::B2, label("L0B", "baseK x baseN", {bk, bn}, sizeof(TB)), bk * bn * sizeof(TB), file,
+        pipe->reserve_for_api(TPosition::B2, label("L0B", "baseK x baseN", {bk, bn}, sizeof(TB)), bk * bn * sizeof(TB), file,
                             line);
-        pipe->ReserveForApi(TPosition::CO1, label("L0C", "baseM x baseN", {bm, bn}, 4), bm * bn * 4, file, line);
+        pipe->reserve_for_api(TPosition::CO1, label("L0C", "baseM x baseN", {bm, bn}, 4), bm * bn * 4, file, line);
     }
     int base_m() const { return tiling_.baseM > 0 ? tiling_.baseM : std::max(m_, 1); }
     int base_n() const { return tiling_.baseN > 0 ? tiling_.baseN : std::max(n_, 1); }
