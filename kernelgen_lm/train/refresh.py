@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import shutil
 import time
 from collections.abc import Callable
@@ -85,7 +86,11 @@ def _absolute(base: str) -> str:
 
 
 def run_id(cfg: TrainConfig, digest: str) -> str:
+    """The run directory's name. A DeepSpeed run gets its own (its checkpoints are DeepSpeed's,
+    which a plain run cannot resume from, nor the reverse)."""
     key = f"{cfg.base}|{cfg.method}|{digest}|{cfg.merged()}"
+    if cfg.deepspeed is not None:
+        key += "|deepspeed:" + json.dumps(cfg.deepspeed, sort_keys=True)
     return hashlib.sha256(key.encode()).hexdigest()[:12]
 
 
