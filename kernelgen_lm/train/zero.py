@@ -11,7 +11,9 @@ reference (deepspeed.ai/docs/config-json) and the transformers DeepSpeed integra
 
 from __future__ import annotations
 
+import contextlib
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -71,9 +73,12 @@ def check_config(config: dict[str, Any], where: str) -> None:
 
 
 def require_deepspeed() -> str:
-    """The installed DeepSpeed's version, or a clear error saying how to get it."""
+    """The installed DeepSpeed's version, or a clear error saying how to get it. Imported with
+    stdout sent to stderr: DeepSpeed's logger binds the stream it sees first, and stdout
+    carries only the command's result."""
     try:
-        import deepspeed
+        with contextlib.redirect_stdout(sys.stderr):
+            import deepspeed
     except ImportError as exc:
         raise ZeroConfigError(
             "DeepSpeed is not installed: pip install -e '.[deepspeed]' (or pip install "
