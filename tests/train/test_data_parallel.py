@@ -50,7 +50,7 @@ def launch_env(tmp: Path) -> dict[str, str]:
             "CUDA_VISIBLE_DEVICES": ""}
 
 
-@pytest.mark.slow  # two processes: 2-2.5 min on two shared cores (45 s of CPU)
+@pytest.mark.slow  # two processes: 45 s of CPU, 2.5-3.5 min on two busy shared cores
 def test_two_ranks_train_half_each_and_register_one_version(seed_dir: Path,
                                                             tmp_path: Path) -> None:
     reg = Registry(tmp_path / "reg")
@@ -92,7 +92,7 @@ def _rank_pid(launcher: int, rank: int) -> int | None:
     return None
 
 
-@pytest.mark.slow  # two launches of two processes: about a minute or two on two cores
+@pytest.mark.slow  # two launches of two processes: 6 min on two busy shared cores
 def test_a_killed_rank_fails_the_launch_and_leaves_the_registry(
         seed_dir: Path, tmp_path: Path) -> None:
     reg = Registry(tmp_path / "reg")
@@ -157,3 +157,27 @@ def test_refresh_refuses_a_bad_deepspeed_config_before_training(
                  "--deepspeed", str(bad), *ARGS]) == 2
     assert "stage3_gather_16bit_weights_on_model_save" in capsys.readouterr().err
     assert not reg.exists()  # nothing was created
+
+
+@pytest.mark.slow  # two processes under DeepSpeed (its CPU ops are JIT-built on first use)
+def test_zero2_trains_on_two_cpu_ranks(seed_dir: Path, tmp_path: Path) -> None:
+    pytest.importorskip("deepspeed")
+    reg = Registry(tmp_path / "reg")
+    proc = subprocess.run(
+        launch(2, "train", "refresh", "--registry", str(reg.root), "--data", str(seed_dir),
+               "--max-steps", "2", "--zero", "2", *ARGS),
+        capture_output=True, text=True, env=launch_env(tmp_path), cwd=REPO, timeout=1800)
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    res = json.loads(proc.stdout)
+    assert res["promoted"] is True and res["world_size"] == 2
+    train = reg.meta(res["version"]).train
+    assert train["deepspeed"]["zero_optimization"]["stage"] == 2
+    assert all(s["steps"] == 2 and s["world_size"] == 2 for s in train["ranks"]["sft"])
+
+
+def test_a_malformed_world_size_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    from kernelgen_lm.train.dist import join
+
+    monkeypatch.setenv("WORLD_SIZE", "two")
+    with pytest.raises(ValueError, match="WORLD_SIZE='two' is not a number"):
+        join(use_cpu=True)
