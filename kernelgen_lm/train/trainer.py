@@ -177,6 +177,18 @@ def _finish(trainer: Any, final: Path, tokenizer: Any, losses: list[tuple[int, f
         tmp.rename(final)
 
     ranks.from_main(publish)
+    _leave_zero3()
+
+
+def _leave_zero3() -> None:
+    """Ends the stage's ZeRO-3 context. A TrainingArguments with a ZeRO-3 config makes every
+    later from_pretrained in the process a partitioned load with collective calls, for as long
+    as the arguments live (garbage collection decides when, and not alike on every rank):
+    the main process alone loading the model to merge or evaluate would wait forever for the
+    others. The next stage's arguments set it again; DeepSpeed partitions at initialize."""
+    from transformers.integrations.deepspeed import unset_hf_deepspeed_config
+
+    unset_hf_deepspeed_config()
 
 
 def _finished(final: Path, ranks: Ranks) -> bool:
