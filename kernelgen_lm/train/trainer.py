@@ -16,7 +16,7 @@ processes when started with `accelerate launch` or `torchrun` (the Trainer reads
 launcher's environment; `dist.Ranks` says which process writes what: every rank trains and
 saves through the Trainer, which writes on the main process only, and the run's own files
 (the tiny base, `final/`, `out/`, losses) are written by the main process alone while the
-others wait). `deepspeed` names a DeepSpeed config handed to the Trainer (ZeRO; `zero.py`).
+others wait). `deepspeed` is a DeepSpeed config handed to the Trainer (ZeRO; `zero.py`).
 """
 
 from __future__ import annotations
