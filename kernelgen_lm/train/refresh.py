@@ -6,11 +6,18 @@ method, so running the same refresh again after a crash resumes from its last ch
 version is renamed into the registry only when training and evaluation are complete, and the
 promotion is one `os.replace`; a SIGKILL at any point leaves versions and the promoted pointer
 as they were.
+
+Under `accelerate launch` / `torchrun` every process runs `refresh`: all of them train (data
+parallel), the main process alone holds the registry lock, evaluates, registers, promotes and
+plots, and the others end with the result it broadcasts (`dist.Ranks`). A rank that dies
+ends the launch before the main process reaches the registry.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import json
 import shutil
 import time
 from collections.abc import Callable
@@ -19,6 +26,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from kernelgen_lm.backends import TransformersBackend
+from kernelgen_lm.train.dist import Ranks
 from kernelgen_lm.train.evaluate import EvalSlice, evaluate
 from kernelgen_lm.train.formats import preference_pairs
 from kernelgen_lm.train.from_store import store_records
@@ -51,6 +59,7 @@ class RefreshResult(BaseModel):
     final_loss: float | None = None
     loss_plot: str | None = None
     metrics_plot: str | None = None
+    world_size: int = 1  # processes that trained (data parallel when > 1)
 
 
 def gather(data_dir: Path | None, store: Path | None, held: HeldOut) -> tuple[list[CotRecord], int]:
@@ -77,61 +86,76 @@ def _absolute(base: str) -> str:
 
 
 def run_id(cfg: TrainConfig, digest: str) -> str:
+    """The run directory's name. A DeepSpeed run gets its own (its checkpoints are DeepSpeed's,
+    which a plain run cannot resume from, nor the reverse)."""
     key = f"{cfg.base}|{cfg.method}|{digest}|{cfg.merged()}"
+    if cfg.deepspeed is not None:
+        key += "|deepspeed:" + json.dumps(cfg.deepspeed, sort_keys=True)
     return hashlib.sha256(key.encode()).hexdigest()[:12]
 
 
 def refresh(registry: Registry, cfg: TrainConfig, records: list[CotRecord], slice_: EvalSlice,
-            progress: Progress | None = None, keep_run: bool = False) -> RefreshResult:
-    say = progress or (lambda _m: None)
+            progress: Progress | None = None, keep_run: bool = False,
+            ranks: Ranks | None = None) -> RefreshResult:
+    """Trains, evaluates, registers and (when nothing regresses) promotes one version. Under a
+    launcher every rank calls it with its `ranks` and gets the same result; only the main
+    process touches the registry and reports progress."""
+    ranks = ranks or Ranks()
+    say = (progress if ranks.main else None) or (lambda _m: None)
     if cfg.base == TINY:
         cfg = cfg.model_copy(update={"merge": True})  # a tiny base lives only in its run
     digest = data_hash(records)
     pairs = preference_pairs(records)
-    registry.ensure()
     run = registry.runs_dir / run_id(cfg, digest)
-    with registry.locked():
-        parent = registry.promoted()
-        outcome = train(records, pairs, run, cfg, progress=say)
-        say(f"evaluate: {len(slice_.stubs)} held-out stub(s), {len(slice_.fim)} inline case(s)")
-        backend = TransformersBackend(outcome.model_dir)
-        result = evaluate(backend, slice_, progress=say)
-        stage = run / "out"
-        if outcome.loss_plot is not None:
-            shutil.copyfile(outcome.loss_plot, stage / "loss.png")
-        (stage / "eval.txt").write_text("\n".join(result.details) + "\n", encoding="utf-8")
-        meta = VersionMeta(
-            created=time.time(),
-            base=cfg.base,
-            kind=outcome.kind,
-            serve_path=outcome.model_dir.name,
-            base_path=None if outcome.kind == "merged" else _absolute(outcome.base_dir),
-            data_hash=digest,
-            metrics=result.metrics,
-            train={"method": cfg.method, "sft_steps": outcome.sft_steps,
-                   "dpo_steps": outcome.dpo_steps, "grpo_steps": outcome.grpo_steps,
-                   "grpo_tasks": outcome.grpo_tasks, "examples": outcome.examples,
-                   "pairs": outcome.pairs, "final_loss": outcome.final_loss,
-                   "resumed_from": outcome.resumed_from},
-            parent=parent,
-        )
-        version = registry.add(stage, meta)
-        old = registry.meta(parent).metrics if parent else None
-        ok, reason = no_regression(result.metrics, old)
-        if ok:
-            registry.promote(version)
-        say(f"{version}: {'promoted' if ok else 'not promoted'} ({reason})")
-        plot = plot_metrics(registry)
-        if not keep_run:
-            shutil.rmtree(run, ignore_errors=True)
-    vdir = registry.versions_dir / version
-    return RefreshResult(
-        version=version, promoted=ok, reason=reason, metrics=result.metrics, base=cfg.base,
-        data_hash=digest, previous=parent, records=len(records), pairs=len(pairs),
-        resumed_from=outcome.resumed_from, final_loss=outcome.final_loss,
-        loss_plot=str(vdir / "loss.png") if (vdir / "loss.png").is_file() else None,
-        metrics_plot=str(plot) if plot else None,
-    )
+    lock = registry.locked() if ranks.main else contextlib.nullcontext()
+    with lock:
+        parent = ranks.from_main(registry.promoted)
+        outcome = train(records, pairs, run, cfg, progress=say, ranks=ranks)
+
+        def register() -> RefreshResult:
+            say(f"evaluate: {len(slice_.stubs)} held-out stub(s), {len(slice_.fim)} inline case(s)")
+            backend = TransformersBackend(outcome.model_dir)
+            result = evaluate(backend, slice_, progress=say)
+            stage = run / "out"
+            if outcome.loss_plot is not None:
+                shutil.copyfile(outcome.loss_plot, stage / "loss.png")
+            (stage / "eval.txt").write_text("\n".join(result.details) + "\n", encoding="utf-8")
+            meta = VersionMeta(
+                created=time.time(),
+                base=cfg.base,
+                kind=outcome.kind,
+                serve_path=outcome.model_dir.name,
+                base_path=None if outcome.kind == "merged" else _absolute(outcome.base_dir),
+                data_hash=digest,
+                metrics=result.metrics,
+                train={"method": cfg.method, "sft_steps": outcome.sft_steps,
+                       "dpo_steps": outcome.dpo_steps, "grpo_steps": outcome.grpo_steps,
+                       "grpo_tasks": outcome.grpo_tasks, "examples": outcome.examples,
+                       "pairs": outcome.pairs, "final_loss": outcome.final_loss,
+                       "resumed_from": outcome.resumed_from, "world_size": ranks.world,
+                       "ranks": outcome.ranks, "deepspeed": cfg.deepspeed},
+                parent=parent,
+            )
+            version = registry.add(stage, meta)
+            old = registry.meta(parent).metrics if parent else None
+            ok, reason = no_regression(result.metrics, old)
+            if ok:
+                registry.promote(version)
+            say(f"{version}: {'promoted' if ok else 'not promoted'} ({reason})")
+            plot = plot_metrics(registry)
+            if not keep_run:
+                shutil.rmtree(run, ignore_errors=True)
+            vdir = registry.versions_dir / version
+            return RefreshResult(
+                version=version, promoted=ok, reason=reason, metrics=result.metrics,
+                base=cfg.base, data_hash=digest, previous=parent, records=len(records),
+                pairs=len(pairs), resumed_from=outcome.resumed_from,
+                final_loss=outcome.final_loss,
+                loss_plot=str(vdir / "loss.png") if (vdir / "loss.png").is_file() else None,
+                metrics_plot=str(plot) if plot else None, world_size=ranks.world,
+            )
+
+        return ranks.from_main(register)
 
 
 def evaluate_version(registry: Registry, version: str, slice_: EvalSlice,

@@ -12,7 +12,11 @@ registered):
 
 LoRA through peft by default (the adapter is saved, or merged into the base when asked);
 `method="full"` fine-tunes every weight. CPU when no GPU is visible; data parallel over several
-GPUs when started with `accelerate launch` (the Trainer reads the launcher's environment).
+processes when started with `accelerate launch` or `torchrun` (the Trainer reads the
+launcher's environment; `dist.Ranks` says which process writes what: every rank trains and
+saves through the Trainer, which writes on the main process only, and the run's own files
+(the tiny base, `final/`, `out/`, losses) are written by the main process alone while the
+others wait). `deepspeed` is a DeepSpeed config handed to the Trainer (ZeRO; `zero.py`).
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
+from kernelgen_lm.train.dist import Ranks
 from kernelgen_lm.train.formats import PreferencePair, sft_examples
 from kernelgen_lm.train.records import CotRecord
 
@@ -59,6 +64,9 @@ class TrainConfig(BaseModel):
     grpo_generations: int = 4
     grpo_max_tokens: int = 2048
     reward_workers: int = 2
+    # A DeepSpeed config (ZeRO) for the Trainer, as loaded; None: plain DDP when launched on
+    # several processes. `zero.py` writes and checks one.
+    deepspeed: dict[str, Any] | None = None
 
     def lr(self) -> float:
         if self.learning_rate is not None:
@@ -88,16 +96,26 @@ class TrainOutcome(BaseModel):
     resumed_from: list[str] = []
     final_loss: float | None = None
     loss_plot: Path | None = None
+    # Per stage, what each rank of a data-parallel launch trained (`RankShare`, rank order).
+    ranks: dict[str, list[dict[str, int]]] = {}
 
 
 class TrainingError(RuntimeError):
     """Training cannot start (no examples, a base model that does not load); says why."""
 
 
+def cpu_only() -> bool:
+    """Train on the CPU: no GPU visible, or the launcher said so (`accelerate launch --cpu`)."""
+    import torch
+
+    flag = os.environ.get("ACCELERATE_USE_CPU", "").lower() in ("1", "true", "yes")
+    return flag or not torch.cuda.is_available()
+
+
 def _device_args() -> dict[str, Any]:
     import torch
 
-    if torch.cuda.is_available():
+    if not cpu_only():
         return {"bf16": torch.cuda.is_bf16_supported(), "use_cpu": False}
     return {"use_cpu": True}
 
@@ -142,16 +160,79 @@ def _load_base(base_dir: str) -> tuple[Any, Any]:
     return model, tokenizer
 
 
-def _finish(trainer: Any, final: Path, tokenizer: Any, losses: list[tuple[int, float]]) -> None:
+def _finish(trainer: Any, final: Path, tokenizer: Any, losses: list[tuple[int, float]],
+            ranks: Ranks) -> None:
     """Saves the stage's model and losses under a temporary name and renames them in:
-    `final/` exists only complete, and a rerun skips the stage only then."""
+    `final/` exists only complete, and a rerun skips the stage only then. Every rank calls
+    save_model (ZeRO-3 gathers the weights from all of them; the Trainer writes on the main
+    process only); the rest is the main process's."""
     tmp = final.with_name(final.name + ".tmp")
-    shutil.rmtree(tmp, ignore_errors=True)
+    ranks.from_main(lambda: shutil.rmtree(tmp, ignore_errors=True))
     trainer.save_model(str(tmp))
-    tokenizer.save_pretrained(str(tmp))
-    (tmp / "losses.json").write_text(json.dumps(losses))
-    shutil.rmtree(final, ignore_errors=True)
-    tmp.rename(final)
+
+    def publish() -> None:
+        tokenizer.save_pretrained(str(tmp))
+        (tmp / "losses.json").write_text(json.dumps(losses))
+        shutil.rmtree(final, ignore_errors=True)
+        tmp.rename(final)
+
+    ranks.from_main(publish)
+    _leave_zero3()
+
+
+def _leave_zero3() -> None:
+    """Ends the stage's ZeRO-3 context. A TrainingArguments with a ZeRO-3 config makes every
+    later from_pretrained in the process a partitioned load with collective calls, for as long
+    as the arguments live (garbage collection decides when, and not alike on every rank):
+    the main process alone loading the model to merge or evaluate would wait forever for the
+    others. The next stage's arguments set it again; DeepSpeed partitions at initialize."""
+    from transformers.integrations.deepspeed import unset_hf_deepspeed_config
+
+    unset_hf_deepspeed_config()
+
+
+def _finished(final: Path, ranks: Ranks) -> bool:
+    """Whether a stage finished in an earlier run (one answer for every rank)."""
+    return ranks.from_main(lambda: (final / "losses.json").is_file())
+
+
+def _resume_point(out: Path, ranks: Ranks) -> str | None:
+    """The checkpoint every rank resumes from: the main process picks it (and deletes the
+    incomplete ones), the others take its answer."""
+    return ranks.from_main(lambda: _last_checkpoint(out))
+
+
+def _share_callback() -> Any:
+    """A Trainer callback that notes what this rank trained (`RankShare`)."""
+    from transformers import TrainerCallback
+
+    class RankShare(TrainerCallback):  # type: ignore[misc]
+        """This rank's optimizer steps and its share of the data: the batches per epoch of
+        its own dataloader (a data-parallel launch splits each epoch across the ranks)."""
+
+        def __init__(self) -> None:
+            self.figures: dict[str, int] = {}
+
+        def on_train_end(self, args: Any, state: Any, control: Any,
+                         train_dataloader: Any = None, **_kw: Any) -> None:
+            self.figures = {"rank": args.process_index, "world_size": args.world_size,
+                            "steps": state.global_step,
+                            "batches_per_epoch": len(train_dataloader)
+                            if train_dataloader is not None else -1}
+
+    return RankShare()
+
+
+def _train_stage(trainer: Any, out: Path, stage: str, ranks: Ranks, resumed: list[str],
+                 shares: dict[str, list[dict[str, int]]]) -> None:
+    """Trains from the stage's resume point and gathers every rank's share."""
+    share = _share_callback()
+    trainer.add_callback(share)
+    last = _resume_point(out, ranks)
+    if last:
+        resumed.append(f"{stage}: {Path(last).name}")
+    trainer.train(resume_from_checkpoint=last)
+    shares[stage] = ranks.gather(share.figures)
 
 
 def _losses(trainer: Any) -> list[tuple[int, float]]:
@@ -175,6 +256,7 @@ def _common(cfg: TrainConfig, out: Path, steps: int) -> dict[str, Any]:
         "max_length": cfg.max_length,
         "disable_tqdm": not cfg.progress_bars,
         "dataloader_num_workers": 0,
+        **({"deepspeed": cfg.deepspeed} if cfg.deepspeed else {}),
         **device,
         "gradient_checkpointing": (cfg.gradient_checkpointing
                                    if cfg.gradient_checkpointing is not None
@@ -200,12 +282,13 @@ def fitting(tokenizer: Any, chats: list[list[dict[str, str]]], max_length: int) 
 
 
 def run_sft(examples: list[dict[str, Any]], base_dir: str, run: Path, cfg: TrainConfig,
-            resumed: list[str], used: dict[str, int]) -> list[tuple[int, float]]:
+            resumed: list[str], used: dict[str, int], ranks: Ranks,
+            shares: dict[str, list[dict[str, int]]]) -> list[tuple[int, float]]:
     from datasets import Dataset
     from trl import SFTConfig, SFTTrainer
 
     final = run / "sft" / "final"
-    if (final / "losses.json").is_file():
+    if _finished(final, ranks):
         resumed.append("sft: finished")
         return [tuple(x) for x in json.loads((final / "losses.json").read_text())]  # type: ignore[misc]
     model, tokenizer = _load_base(base_dir)
@@ -223,12 +306,9 @@ def run_sft(examples: list[dict[str, Any]], base_dir: str, run: Path, cfg: Train
         processing_class=tokenizer,
         peft_config=_lora(cfg) if cfg.method == "lora" else None,
     )
-    last = _last_checkpoint(run / "sft")
-    if last:
-        resumed.append(f"sft: {Path(last).name}")
-    trainer.train(resume_from_checkpoint=last)
+    _train_stage(trainer, run / "sft", "sft", ranks, resumed, shares)
     losses = _losses(trainer)
-    _finish(trainer, final, tokenizer, losses)
+    _finish(trainer, final, tokenizer, losses, ranks)
     return losses
 
 
@@ -245,13 +325,14 @@ def _stage_model(stage_dir: Path, base_dir: str, cfg: TrainConfig, trainable: bo
 
 
 def run_dpo(pairs: list[PreferencePair], base_dir: str, run: Path, cfg: TrainConfig,
-            resumed: list[str], used: dict[str, int]) -> list[tuple[int, float]]:
+            resumed: list[str], used: dict[str, int], ranks: Ranks,
+            shares: dict[str, list[dict[str, int]]]) -> list[tuple[int, float]]:
     from datasets import Dataset
     from transformers import AutoTokenizer
     from trl import DPOConfig, DPOTrainer
 
     final = run / "dpo" / "final"
-    if (final / "losses.json").is_file():
+    if _finished(final, ranks):
         resumed.append("dpo: finished")
         return [tuple(x) for x in json.loads((final / "losses.json").read_text())]  # type: ignore[misc]
     sft_final = run / "sft" / "final"
@@ -270,17 +351,15 @@ def run_dpo(pairs: list[PreferencePair], base_dir: str, run: Path, cfg: TrainCon
     # With an adapter the reference is the same model with the adapter switched off.
     trainer = DPOTrainer(model=model, args=args, train_dataset=Dataset.from_list(rows),
                          processing_class=tokenizer)
-    last = _last_checkpoint(run / "dpo")
-    if last:
-        resumed.append(f"dpo: {Path(last).name}")
-    trainer.train(resume_from_checkpoint=last)
+    _train_stage(trainer, run / "dpo", "dpo", ranks, resumed, shares)
     losses = _losses(trainer)
-    _finish(trainer, final, tokenizer, losses)
+    _finish(trainer, final, tokenizer, losses, ranks)
     return losses
 
 
 def run_grpo(tasks: list[dict[str, Any]], base_dir: str, run: Path, cfg: TrainConfig,
-             start: Path, resumed: list[str], used: dict[str, int]) -> list[tuple[int, float]]:
+             start: Path, resumed: list[str], used: dict[str, int], ranks: Ranks,
+             shares: dict[str, list[dict[str, int]]]) -> list[tuple[int, float]]:
     """GRPO from the model `start` holds (SFT's or DPO's final), rewarded by the validator;
     prompts that leave no room for `grpo_max_tokens` in `max_length` are left out."""
     from datasets import Dataset
@@ -290,7 +369,7 @@ def run_grpo(tasks: list[dict[str, Any]], base_dir: str, run: Path, cfg: TrainCo
     from kernelgen_lm.train.grpo import ValidatorReward
 
     final = run / "grpo" / "final"
-    if (final / "losses.json").is_file():
+    if _finished(final, ranks):
         resumed.append("grpo: finished")
         return [tuple(x) for x in json.loads((final / "losses.json").read_text())]  # type: ignore[misc]
     tokenizer = AutoTokenizer.from_pretrained(str(start))
@@ -313,14 +392,11 @@ def run_grpo(tasks: list[dict[str, Any]], base_dir: str, run: Path, cfg: TrainCo
     try:
         trainer = GRPOTrainer(model=model, reward_funcs=reward, args=args,
                               train_dataset=Dataset.from_list(rows), processing_class=tokenizer)
-        last = _last_checkpoint(run / "grpo")
-        if last:
-            resumed.append(f"grpo: {Path(last).name}")
-        trainer.train(resume_from_checkpoint=last)
+        _train_stage(trainer, run / "grpo", "grpo", ranks, resumed, shares)
     finally:
         reward.close()
     losses = _losses(trainer)
-    _finish(trainer, final, tokenizer, losses)
+    _finish(trainer, final, tokenizer, losses, ranks)
     return losses
 
 
@@ -358,15 +434,16 @@ def corpus_of(examples: list[dict[str, Any]], pairs: list[PreferencePair]) -> li
 
 
 def train(records: list[CotRecord], pairs: list[PreferencePair], run: Path, cfg: TrainConfig,
-          progress: Progress | None = None) -> TrainOutcome:
+          progress: Progress | None = None, ranks: Ranks | None = None) -> TrainOutcome:
     """SFT on the records (then DPO on the pairs, when there are any) in `run`; the final
-    model lands in `run/out/` (adapter or merged)."""
+    model lands in `run/out/` (adapter or merged). Every rank of a launch calls it and gets
+    the same outcome; the main process writes the run's files."""
     say = progress or (lambda _m: None)
+    ranks = ranks or Ranks()
     examples = sft_examples(records)
     if not examples:
         raise TrainingError("no training examples: every record failed validation or the "
                             "dataset is empty")
-    run.mkdir(parents=True, exist_ok=True)
     tasks: list[dict[str, Any]] = []
     if cfg.grpo_steps > 0:
         from kernelgen_lm.train.grpo import grpo_tasks
@@ -377,20 +454,24 @@ def train(records: list[CotRecord], pairs: list[PreferencePair], run: Path, cfg:
         from kernelgen_lm.train.tiny import build_tiny
 
         prompts = [m["content"] for t in tasks for m in t["prompt"]]
-        base_dir = str(build_tiny(run / "base", corpus_of(examples, pairs) + prompts))
+        base_dir = ranks.from_main(lambda: str(build_tiny(
+            run / "base", corpus_of(examples, pairs) + prompts)))
     elif not Path(base_dir).expanduser().exists() and os.environ.get("HF_HUB_OFFLINE") == "1":
         raise TrainingError(f"base model {base_dir!r} is not a directory and the hub is offline")
+    ranks.from_main(lambda: run.mkdir(parents=True, exist_ok=True))
     resumed: list[str] = []
-    say(f"sft: {len(examples)} examples, {cfg.max_steps} steps ({cfg.method})")
+    shares: dict[str, list[dict[str, int]]] = {}
+    say(f"sft: {len(examples)} examples, {cfg.max_steps} steps ({cfg.method})"
+        + (f", {ranks.world} data-parallel processes" if ranks.world > 1 else ""))
     used: dict[str, int] = {}  # what fitted --max-length (unknown for a finished stage)
-    sft_losses = run_sft(examples, base_dir, run, cfg, resumed, used)
+    sft_losses = run_sft(examples, base_dir, run, cfg, resumed, used, ranks, shares)
     losses: dict[str, list[tuple[int, float]]] = {"sft": sft_losses}
     stage = run / "sft" / "final"
     dpo_steps = 0
     if pairs:
         say(f"dpo: {len(pairs)} preference pairs, {cfg.dpo_max_steps()} steps")
-        losses["dpo"] = run_dpo(pairs, base_dir, run, cfg, resumed, used)
-        if (run / "dpo" / "final").is_dir():
+        losses["dpo"] = run_dpo(pairs, base_dir, run, cfg, resumed, used, ranks, shares)
+        if ranks.from_main((run / "dpo" / "final").is_dir):
             stage = run / "dpo" / "final"
             dpo_steps = cfg.dpo_max_steps()
         else:
@@ -400,14 +481,41 @@ def train(records: list[CotRecord], pairs: list[PreferencePair], run: Path, cfg:
     if cfg.grpo_steps > 0:
         say(f"grpo: {len(tasks)} generation task(s), {cfg.grpo_steps} steps, "
             f"{cfg.grpo_generations} answers each, {cfg.reward_workers} reward worker(s)")
-        losses["grpo"] = run_grpo(tasks, base_dir, run, cfg, stage, resumed, used)
-        if (run / "grpo" / "final").is_dir():
+        losses["grpo"] = run_grpo(tasks, base_dir, run, cfg, stage, resumed, used, ranks, shares)
+        if ranks.from_main((run / "grpo" / "final").is_dir):
             stage = run / "grpo" / "final"
             grpo_steps = cfg.grpo_steps
         else:
             del losses["grpo"]
             say(f"grpo: skipped, no generation task with a reference leaves "
                 f"{cfg.grpo_max_tokens} answer tokens within {cfg.max_length}")
+
+    def package() -> TrainOutcome:
+        model_dir, kind, plot = _package(run, stage, base_dir, cfg, losses)
+        last_losses = losses.get("grpo") or losses.get("dpo") or losses["sft"]
+        return TrainOutcome(
+            model_dir=model_dir,
+            kind=kind,  # type: ignore[arg-type]
+            base_dir=base_dir,
+            sft_steps=cfg.max_steps,
+            dpo_steps=dpo_steps,
+            grpo_steps=grpo_steps,
+            grpo_tasks=used.get("grpo_tasks", 0),
+            pairs=used.get("pairs", len(pairs)),
+            examples=used.get("examples", len(examples)),
+            resumed_from=resumed,
+            final_loss=last_losses[-1][1] if last_losses else None,
+            loss_plot=plot,
+            ranks=shares,
+        )
+
+    return ranks.from_main(package)
+
+
+def _package(run: Path, stage: Path, base_dir: str, cfg: TrainConfig,
+             losses: dict[str, list[tuple[int, float]]]) -> tuple[Path, str, Path | None]:
+    """Writes the losses, their plot and `run/out/` (the adapter, or the merged model) from
+    the last finished stage; returns the serving directory, its kind and the plot."""
     (run / "losses.json").write_text(json.dumps(losses))
     plot = plot_losses(losses, run / "loss.png")
     out = run / "out"
@@ -428,18 +536,4 @@ def train(records: list[CotRecord], pairs: list[PreferencePair], run: Path, cfg:
         AutoTokenizer.from_pretrained(str(stage)).save_pretrained(str(tmp / "model"))
         model_dir, kind = out / "model", "merged"
     tmp.rename(out)
-    last_losses = losses.get("grpo") or losses.get("dpo") or losses["sft"]
-    return TrainOutcome(
-        model_dir=model_dir,
-        kind=kind,  # type: ignore[arg-type]
-        base_dir=base_dir,
-        sft_steps=cfg.max_steps,
-        dpo_steps=dpo_steps,
-        grpo_steps=grpo_steps,
-        grpo_tasks=used.get("grpo_tasks", 0),
-        pairs=used.get("pairs", len(pairs)),
-        examples=used.get("examples", len(examples)),
-        resumed_from=resumed,
-        final_loss=last_losses[-1][1] if last_losses else None,
-        loss_plot=plot,
-    )
+    return model_dir, kind, plot

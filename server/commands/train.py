@@ -86,6 +86,12 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="longest GRPO answer, in tokens")
     r.add_argument("--reward-workers", type=int, default=2,
                    help="processes validating GRPO answers in parallel")
+    zero = r.add_mutually_exclusive_group()
+    zero.add_argument("--deepspeed", type=Path, default=None, metavar="CONFIG.json",
+                      help="train with DeepSpeed (ZeRO) using this config (needs deepspeed; "
+                      "start with `accelerate launch`, docs/training.md)")
+    zero.add_argument("--zero", type=int, choices=(2, 3), default=None,
+                      help="DeepSpeed ZeRO stage 2 or 3 with the config docs/training.md shows")
     r.add_argument("--format", choices=("text", "json"), default="text")
     add_server_args(r)
     r.set_defaults(func=run_refresh)
@@ -145,12 +151,28 @@ def eval_slice(chip: str, stubs: int | None, inline: int | None, max_tokens: int
                      chip=chip, max_tokens=max_tokens, fim_max_tokens=min(64, max_tokens))
 
 
+def deepspeed_config(args: argparse.Namespace) -> dict | None:
+    """The DeepSpeed config of `--deepspeed FILE` or `--zero N` (None: neither); raises
+    ZeroConfigError when it is malformed or DeepSpeed is not installed."""
+    from kernelgen_lm.train.zero import load_config, require_deepspeed, zero_config
+
+    if args.deepspeed is None and args.zero is None:
+        return None
+    config = load_config(args.deepspeed) if args.deepspeed else zero_config(args.zero)
+    require_deepspeed()
+    return config
+
+
 def run_refresh(args: argparse.Namespace) -> int:
+    """One process of a refresh: the whole of it, or one rank of `accelerate launch` (every
+    rank trains; the main one registers and prints the result, the others print nothing)."""
+    from kernelgen_lm.train.dist import RankFailed, join
     from kernelgen_lm.train.records import DataError
     from kernelgen_lm.train.refresh import gather, refresh
     from kernelgen_lm.train.registry import Registry, RegistryError
     from kernelgen_lm.train.seed import held_out_slice, split_stubs
-    from kernelgen_lm.train.trainer import TrainConfig, TrainingError
+    from kernelgen_lm.train.trainer import TrainConfig, TrainingError, cpu_only
+    from kernelgen_lm.train.zero import ZeroConfigError
 
     if args.max_steps < 1:
         return _err("--max-steps must be >= 1")
@@ -172,24 +194,29 @@ def run_refresh(args: argparse.Namespace) -> int:
             save_steps=args.save_steps, merge=True if args.merge else None,
             grpo_steps=args.grpo_steps, grpo_generations=args.grpo_generations,
             grpo_max_tokens=args.grpo_max_tokens, reward_workers=args.reward_workers,
-            progress_bars=args.format == "text")
+            progress_bars=args.format == "text", deepspeed=deepspeed_config(args))
         slice_ = eval_slice(args.chip, args.eval_stubs, args.eval_inline, args.eval_max_tokens)
-    except (DataError, UnknownChipError) as exc:
+    except (DataError, UnknownChipError, ZeroConfigError) as exc:
         return _err(str(exc))
+    ranks = join(cpu_only(), deepspeed=cfg.deepspeed is not None)
     say = (lambda m: print(f"[train refresh] {m}", file=sys.stderr)) \
-        if args.format == "text" else None
+        if args.format == "text" and ranks.main else None
     if say and dropped:
         say(f"dropped {dropped} record(s) of held-out tasks")
     try:
         # Trainer logs print to stdout; stdout carries only the result (JSON for scripts).
         with contextlib.redirect_stdout(sys.stderr):
             registry = Registry(args.registry)
-            res = refresh(registry, cfg, records, slice_, say)  # type: ignore[arg-type]
+            res = refresh(registry, cfg, records, slice_, say, ranks=ranks)  # type: ignore[arg-type]
     except TrainingError as exc:
         return _err(str(exc))
-    except RegistryError as exc:
+    except (RegistryError, RankFailed) as exc:
         print(f"kernelgen train: {exc}", file=sys.stderr)
         return EXIT_FAILED
+    finally:
+        ranks.close()
+    if not ranks.main:
+        return EXIT_OK  # the main process reports (one result on the launch's stdout)
     servers = reach_servers(args, registry, res.version) if res.promoted else []
     if args.format == "json":
         print(json.dumps({**res.model_dump(mode="json"), "servers": servers}, indent=2))
