@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ascend_tools.chips import Chip
-from kernelgen_lm.lower.kernel import PART, KernelEmitter, tiling_fields
+from kernelgen_lm.lower.kernel import PART, KernelEmitter, tiling_fields, view_fields
 from kernelgen_lm.plan.ir import DimExpr, KernelPlan, PlanInput
 
 if TYPE_CHECKING:  # capture imports torch; lowering needs only the spec's fields
@@ -343,6 +343,8 @@ def host_source(plan: KernelPlan, chip: Chip, em: KernelEmitter) -> str:
     ]
     for k in range(len(plan.axes)):
         L.append(f"    tiling.set_dim{k}(static_cast<uint32_t>(d{k}));")
+    for name, size, comment in view_fields(plan):
+        L.append(f"    tiling.set_{name}(static_cast<uint32_t>({_dim_cpp(size)}));  // {comment}")
     L.append("    tiling.set_tileLen(static_cast<uint32_t>(tileLen));")
     user_ws = ""
     if em.sync:

@@ -13,6 +13,7 @@ from typing import Any
 from kernelgen_lm.capture import NodeRef, OpNode
 from kernelgen_lm.plan.graph import Builder, PlanError, TVal
 from kernelgen_lm.plan.ir import COMPARE_OPS
+from kernelgen_lm.plan.views import cat_handler, slice_handler, split_handler, window_of
 
 Env = dict[str, Any]
 Value = TVal | float | tuple
@@ -547,9 +548,30 @@ def _full(b: Builder, env: Env, n: OpNode) -> TVal:
 
 
 def _full_like(b: Builder, env: Env, n: OpNode) -> TVal:
-    """full_like (ones_like, zeros_like, fill_ with a number decompose to it)."""
-    x = _tv(_arg(b, env, n.args[0]))
-    return shaped(lift(b, float(n.args[1])), x)  # type: ignore[arg-type]
+    """full_like (ones_like, zeros_like, fill_ with a number decompose to it). Of a slice of an
+    input only its shape counts (the slice is never read: cat's constant block)."""
+    value = lift(b, float(n.args[1]))  # type: ignore[arg-type]
+    w = window_of(_raw(env, n.args[0]))
+    if w is not None:
+        return TVal(value.node, list(w.shape), b.align(w.shape))
+    return shaped(value, _tv(_arg(b, env, n.args[0])))
+
+
+def _arange(b: Builder, env: Env, n: OpNode) -> TVal:
+    """arange inside tensor math: start + step * (position along the domain axis its length
+    lines up with), an index-generated operand (no tensor read)."""
+    a = [float(v) for v in n.args]  # type: ignore[arg-type]
+    start, step = (0.0, 1.0) if n.target == "aten.arange.default" else (a[0], 1.0)
+    if n.target == "aten.arange.start_step" and len(a) > 2:
+        step = a[2]
+    shape = list(n.shape or [])
+    axes = b.align(shape)
+    if len(axes) != 1 or len(axes[0]) > 1:
+        raise PlanError(f"arange of length {shape} does not line up with one domain axis")
+    if not axes[0]:  # length 1: the start alone
+        return TVal(b.const(start), shape, axes)
+    iota = TVal(b.add("iota", index=axes[0][0]), shape, axes)
+    return add(b, mul(b, iota, step), start) if (step, start) != (1.0, 0.0) else iota
 
 
 def _copy(b: Builder, env: Env, n: OpNode) -> TVal:
@@ -887,4 +909,9 @@ OPS: dict[str, Handler] = {
     "aten.squeeze.dims": _squeeze,
     "aten.squeeze.default": _squeeze,
     "aten.expand.default": _expand,
+    "aten.slice.Tensor": slice_handler,
+    "aten.split.Tensor": split_handler,
+    "aten.split_with_sizes.default": split_handler,
+    "aten.cat.default": cat_handler,
+    **{f"aten.arange.{k}": _arange for k in ("default", "start", "start_step")},
 }
