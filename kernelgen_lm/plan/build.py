@@ -16,9 +16,11 @@ from kernelgen_lm.plan.ir import COMPARE_OPS, Axis, DimExpr, KernelPlan, PlanInp
 from kernelgen_lm.plan.ops import OPS, VIEW_OPS, Env
 from kernelgen_lm.plan.views import (
     PAD_BYTES,
+    ConstBlock,
     Window,
     as_bound,
     domain_windows,
+    materialize_const,
     materialize_window,
     vector_fill_ok,
 )
@@ -178,6 +180,8 @@ class LazyInput:
 def materialize(b: Builder, v: object) -> object:
     if isinstance(v, Window):
         return materialize_window(b, v)
+    if isinstance(v, ConstBlock):
+        return materialize_const(b, v)
     if isinstance(v, LazyInput):
         axes = v.axes if v.axes is not None else b.align(v.shape)
         return b.input(v.index, axes, v.shape)

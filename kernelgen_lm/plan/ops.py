@@ -13,7 +13,13 @@ from typing import Any
 from kernelgen_lm.capture import NodeRef, OpNode
 from kernelgen_lm.plan.graph import Builder, PlanError, TVal
 from kernelgen_lm.plan.ir import COMPARE_OPS
-from kernelgen_lm.plan.views import cat_handler, slice_handler, split_handler, window_of
+from kernelgen_lm.plan.views import (
+    ConstBlock,
+    cat_handler,
+    slice_handler,
+    split_handler,
+    window_of,
+)
 
 Env = dict[str, Any]
 Value = TVal | float | tuple
@@ -539,22 +545,22 @@ def _scalar_tensor(b: Builder, env: Env, n: OpNode) -> TVal:
     return lift(b, float(n.args[0]))  # type: ignore[arg-type]
 
 
-def _full(b: Builder, env: Env, n: OpNode) -> TVal:
+def _full(b: Builder, env: Env, n: OpNode) -> ConstBlock:
     """full of a static shape (zeros/ones decompose to it; empty_like's fresh tensor is read as
     zeros): a constant laid over the domain axes the shape matches."""
     shape = list(n.shape or [])
     value = float(n.args[1]) if n.target == "aten.full.default" else 0.0  # type: ignore[arg-type]
-    return TVal(b.const(value), shape, b.align(shape))
+    return ConstBlock(value, shape)
 
 
-def _full_like(b: Builder, env: Env, n: OpNode) -> TVal:
+def _full_like(b: Builder, env: Env, n: OpNode) -> TVal | ConstBlock:
     """full_like (ones_like, zeros_like, fill_ with a number decompose to it). Of a slice of an
     input only its shape counts (the slice is never read: cat's constant block)."""
-    value = lift(b, float(n.args[1]))  # type: ignore[arg-type]
+    value = float(n.args[1])  # type: ignore[arg-type]
     w = window_of(_raw(env, n.args[0]))
     if w is not None:
-        return TVal(value.node, list(w.shape), b.align(w.shape))
-    return shaped(value, _tv(_arg(b, env, n.args[0])))
+        return ConstBlock(value, list(w.shape))
+    return shaped(lift(b, value), _tv(_arg(b, env, n.args[0])))
 
 
 def _arange(b: Builder, env: Env, n: OpNode) -> TVal:

@@ -48,6 +48,19 @@ class Window:
     fill: float | None = None
 
 
+@dataclass
+class ConstBlock:
+    """A constant of a static shape (zeros, full, zeros_like of a slice) not laid over the
+    domain yet: a cat may take it as a block of any size along its dim."""
+
+    value: float
+    shape: list[int]
+
+
+def materialize_const(b: Builder, c: ConstBlock) -> TVal:
+    return TVal(b.const(c.value), list(c.shape), b.align(c.shape))
+
+
 def as_bound(v: int, extent: int, e: DimExpr) -> tuple[DimExpr, int]:
     """A static slice bound as a runtime size, and how validation may grow the dim (0: it may
     not, the bound is a constant; q: in steps of q, the bound is p/q of the dim)."""
@@ -148,16 +161,23 @@ def cat_handler(b: Builder, env: dict[str, Any], n: OpNode) -> Window:
                 raise PlanError("cat of two tensors inside compute is not supported")
             tensor = w
             continue
-        v = _arg(b, env, p)
-        node = b.nodes[v.node] if isinstance(v, TVal) else None
-        if node is None or node.op != "const":
-            raise PlanError("cat inside compute is fused only with constant blocks (zeros, ones)")
-        d = dim % len(v.shape)
-        if tensor is None:
-            before += v.shape[d]
+        raw = env.get(p.ref) if isinstance(p, NodeRef) else None
+        if isinstance(raw, ConstBlock):
+            value, shape = raw.value, raw.shape
         else:
-            after += v.shape[d]
-        fills.add(float(node.value or 0.0))
+            v = _arg(b, env, p)
+            node = b.nodes[v.node] if isinstance(v, TVal) else None
+            if node is None or node.op != "const":
+                raise PlanError(
+                    "cat inside compute is fused only with constant blocks (zeros, ones)"
+                )
+            value, shape = float(node.value or 0.0), v.shape
+        d = dim % len(shape)
+        if tensor is None:
+            before += shape[d]
+        else:
+            after += shape[d]
+        fills.add(value)
     if tensor is None:
         raise PlanError("cat of constant blocks only is not supported")
     if len(fills) > 1:
