@@ -263,6 +263,9 @@ def _unary(fn: Callable[[Builder, Any], TVal]) -> Handler:
 
 
 def _identity(b: Builder, env: Env, n: OpNode) -> Any:
+    lazy = _raw(env, n.args[0])
+    if window_of(lazy) is not None:
+        return lazy  # a copy of a (sliced) input stays a view until compute reads it
     return _args(b, env, n)[0]
 
 
@@ -618,8 +621,11 @@ def _modulo(rounding: str) -> Handler:
 def _to_copy(b: Builder, env: Env, n: OpNode) -> Any:
     """Casts: float -> integer truncates toward zero, -> bool tests != 0; float -> float is the
     float32 compute value (half/bfloat16 round on store)."""
-    x = _args(b, env, n)[0]
     dtype = n.kwargs.get("dtype")
+    lazy = _raw(env, n.args[0])
+    if dtype in (None, "float32", "float16", "bfloat16") and window_of(lazy) is not None:
+        return lazy  # a float cast of a (sliced) input: read as float32 in any case
+    x = _args(b, env, n)[0]
     if dtype == "bool":
         return truth(b, x)
     if dtype in INT_DTYPES and isinstance(x, TVal) and b.nodes[x.node].op not in COMPARE_OPS:

@@ -26,6 +26,9 @@ SLICE = "aten.slice.Tensor"
 SPLITS = ("aten.split.Tensor", "aten.split_with_sizes.default")
 WINDOW_OPS = (SLICE, *SPLITS)
 GETITEM = "<built-in function getitem>"
+# Ops a window passes through unread: float casts (compute is float32 anyway) and copies.
+PASS_THROUGH = ("aten._to_copy.default", "aten.clone.default", "aten.alias.default")
+FLOAT_DTYPES = ("float32", "float16", "bfloat16")
 # Fractions p/q of a dim a bound is recognised as (chunk(q) pieces), smallest q first.
 MAX_PARTS = 8
 BIG = 2**62  # slice ends at or past this are open ("to the end")
@@ -232,7 +235,15 @@ def materialize_window(b: Builder, w: Window) -> TVal:
 def domain_windows(g: CapturedGraph, name: str) -> list[list[int]] | None:
     """The shapes of an input's slices when every use of it is a slice or split (the input
     itself is never read whole: the domain is the slices' shape); else None."""
-    uses = [n for n in g.nodes if any(_refs(a, name) for a in [*n.args, *n.kwargs.values()])]
+    seen = {name}
+    uses: list[OpNode] = []
+    for n in g.nodes:
+        if not any(_refs(a, s) for a in [*n.args, *n.kwargs.values()] for s in seen):
+            continue
+        if n.target in PASS_THROUGH and n.dtype in FLOAT_DTYPES:
+            seen.add(n.name)  # fp16 glu upcasts before slicing: the cast is no read
+        else:
+            uses.append(n)
     if not uses or not all(n.target in WINDOW_OPS for n in uses):
         return None
     shapes: list[list[int]] = []
