@@ -23,6 +23,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ascend_tools.catalog import load_catalog
 from ascend_tools.catalog.cast_table import cast_problem
 from ascend_tools.chips import Chip
 from kernelgen_lm.lower.expr import Operand, Program, flit
@@ -950,6 +951,24 @@ class KernelEmitter:
             L.append(f"{i2}}}")
 
     # ---------------------------------------------------------------- whole file
+    @staticmethod
+    def iota_by_adds(ind: str) -> list[str]:
+        """Positions 0..tileLen-1 without CreateVecIndex (first-generation Ascend 910)."""
+        L: list[str] = []
+        L.append(f"{ind}// positions 0..tileLen-1: one 32-byte block by the scalar unit, then")
+        L.append(f"{ind}// doubled by vector adds (log2(tileLen / 8) Adds, not tileLen SetValue)")
+        L.append(f"{ind}for (uint32_t k = 0; k < 8; ++k) {{")
+        L.append(f"{ind}    iotaBase.SetValue(k, static_cast<float>(k));")
+        L.append(f"{ind}}}")
+        L.append(f"{ind}SetFlag<HardEvent::S_V>(EVENT_ID0);")
+        L.append(f"{ind}WaitFlag<HardEvent::S_V>(EVENT_ID0);")
+        L.append(f"{ind}for (uint64_t n = 8; n < tileLen; n *= 2) {{")
+        L.append(f"{ind}    int32_t m = static_cast<int32_t>(tileLen - n < n ? tileLen - n : n);")
+        L.append(f"{ind}    Adds(iotaBase[n], iotaBase, static_cast<float>(n), m);")
+        L.append(f"{ind}    PipeBarrier<PIPE_V>();  // the next add reads what this one wrote")
+        L.append(f"{ind}}}")
+        return L
+
     def input_queues(self) -> list[tuple[str, Tensor]]:
         """The VECIN queues: one per input read plainly along the vector axis, one per sliced
         read of an input along it."""
@@ -1182,18 +1201,11 @@ class KernelEmitter:
         if self.iota_v:
             L.append(f"{i}pipe->InitBuffer(iotaBuf, tileLen * sizeof(float));")
             L.append(f"{i}iotaBase = iotaBuf.Get<float>();")
-            L.append(f"{i}// positions 0..tileLen-1: one 32-byte block by the scalar unit, then")
-            L.append(f"{i}// doubled by vector adds (log2(tileLen / 8) Adds, not tileLen SetValue)")
-            L.append(f"{i}for (uint32_t k = 0; k < 8; ++k) {{")
-            L.append(f"{i}    iotaBase.SetValue(k, static_cast<float>(k));")
-            L.append(f"{i}}}")
-            L.append(f"{i}SetFlag<HardEvent::S_V>(EVENT_ID0);")
-            L.append(f"{i}WaitFlag<HardEvent::S_V>(EVENT_ID0);")
-            L.append(f"{i}for (uint64_t n = 8; n < tileLen; n *= 2) {{")
-            L.append(f"{i}    int32_t m = static_cast<int32_t>(tileLen - n < n ? tileLen - n : n);")
-            L.append(f"{i}    Adds(iotaBase[n], iotaBase, static_cast<float>(n), m);")
-            L.append(f"{i}    PipeBarrier<PIPE_V>();  // the next add reads what this one wrote")
-            L.append(f"{i}}}")
+            if load_catalog().get("CreateVecIndex").supports_arch(self.chip.arch):
+                L.append(f"{i}// positions 0..tileLen-1 (arange / gather index): one vector call")
+                L.append(f"{i}CreateVecIndex(iotaBase, 0.0f, static_cast<uint32_t>(tileLen));")
+            else:
+                L += self.iota_by_adds(i)
         if self.uses_compare:
             L.append(f"{i}pipe->InitBuffer(maskBuf, CeilAlign(tileLen / 8, 32));")
             L.append(f"{i}cmpMask = maskBuf.Get<uint8_t>();")
