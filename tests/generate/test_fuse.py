@@ -114,3 +114,29 @@ def test_arange_is_an_index_operand_along_the_axis_it_lines_up_with(tmp_path: Pa
 def test_uncovered_fusions_are_refused(tmp_path: Path, body: str, reason: str) -> None:
     with pytest.raises(PlanError, match=reason):
         build_plan(capture(_stub(tmp_path, body)))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("body", "inputs"),
+    [
+        # the shifted read over several vector tiles: only the first one has the fill
+        (
+            "torch.cat([torch.zeros_like(x[:, :1]), x], dim=1)[:, :-1].cumsum(dim=1)",
+            "[torch.randn(3, 20001)]",
+        ),
+        # the halves along the row axis: an offset of rows, not of elements
+        ("F.glu(x, dim=0)", "[torch.randn(14, 37)]"),
+        # a block of two ones ahead (a shift of 2) times the input: a plain and a shifted read
+        (
+            "torch.cat([torch.ones_like(x[:, :2]), x], dim=1)[:, :-2] * x",
+            "[torch.randn((5, 70), dtype=torch.float16)]",
+        ),
+    ],
+)
+def test_more_fused_views_validate(tmp_path: Path, capsys, body: str, inputs: str) -> None:
+    args = ["-o", str(tmp_path / "out"), "--format", "json", "--backend", "rules"]
+    code = main(["generate", str(_stub(tmp_path, body, inputs)), *args])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0, out.get("error")
+    assert out["ok"] and out["validation"]["ok"]
