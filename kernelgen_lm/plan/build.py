@@ -26,7 +26,6 @@ from kernelgen_lm.plan.views import (
 )
 
 FLOAT_DTYPES = ("float32", "float16", "bfloat16")
-DSIZE_OF = {"float32": 4, "float16": 2, "bfloat16": 2, "int32": 4, "int64": 8, "bool": 1}
 INDEX_DTYPES = ("int32", "int64")
 
 
@@ -329,12 +328,14 @@ def _finish(g: CapturedGraph, b: Builder, outs: list[tuple[TVal, OpNode]]) -> Ke
 def _check_reads(plan: KernelPlan) -> None:
     """Shifted reads the lowering covers: a fill along the vector axis is DataCopyPad's left
     padding (one 32-byte block at most), so its shift is a constant that fits it."""
+    from kernelgen_lm.lower.kernel import DSIZE  # the element sizes the kernel moves
+
     for n in plan.nodes:
         r = n.read
         if r is None or r.fill is None or r.axis != plan.vector_axis:
             continue
         t = plan.inputs[n.index or 0]
-        size = DSIZE_OF.get(t.dtype, 4)
+        size = DSIZE[t.dtype]
         if r.offset.terms or not vector_fill_ok(size, r.offset.mul):
             raise PlanError(
                 f"input {t.name}: a constant block of more than {PAD_BYTES // size} elements "
