@@ -65,8 +65,9 @@ class Family:
     writer: str
     # None: the family is tried and falls through on PlanError.
     claims: Callable[[CapturedGraph], bool] | None = None
-    # Validation shapes from the plan; None: the generic variants of the graph's inputs.
-    variants: Callable[[Any], Variants] | None = None
+    # Validation shapes from the plan; None (or a None answer): the generic variants of the
+    # graph's inputs.
+    variants: Callable[[Any], Variants | None] | None = None
     # The mode shown in progress and benches; None: the family's name.
     mode: Callable[[Any], str] | None = None
 
@@ -115,6 +116,7 @@ FAMILIES: list[Family] = [
         lambda g, _chip: build_plan(g),
         plan_text,
         "write_project",
+        variants=lambda p: p.variants,
         mode=lambda p: p.mode,
     ),
     Family(

@@ -61,10 +61,13 @@ def any_plan_mode(plan: AnyPlan) -> str:
 
 def plan_variants(graph: CapturedGraph, plan: AnyPlan | None) -> list[list[list[int]]]:
     """Unaligned shape variants for validation: the family's own (matrix products grow M, N and
-    K consistently), else the generic ones of the graph's inputs."""
+    K consistently; sliced inputs keep their slices whole), else the generic ones of the
+    graph's inputs."""
     fam = family_of(plan) if plan is not None else None
     if fam is not None and fam.variants is not None:
-        return fam.variants(plan)
+        own = fam.variants(plan)
+        if own is not None:
+            return own
     return shape_variants(graph)
 
 

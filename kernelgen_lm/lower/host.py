@@ -10,8 +10,9 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ascend_tools.chips import Chip
-from kernelgen_lm.lower.kernel import PART, KernelEmitter, tiling_fields
+from kernelgen_lm.lower.kernel import PART, KernelEmitter, tiling_fields, view_fields
 from kernelgen_lm.plan.ir import DimExpr, KernelPlan, PlanInput
+from kernelgen_lm.plan.views import as_bound
 
 if TYPE_CHECKING:  # capture imports torch; lowering needs only the spec's fields
     from kernelgen_lm.capture import TensorSpec
@@ -196,6 +197,23 @@ def _dim_cpp(d: DimExpr) -> str:
     return s
 
 
+def _sliced_shape(plan: KernelPlan, shape: list[int]) -> tuple[int, list[tuple[int, int]]] | None:
+    """An output shaped like a sliced input (glu: (7, 74) -> (7, 37)): the input and each dim
+    as a fraction p/q of the input's dim, the same fractions the plan's sizes use."""
+    for i, t in enumerate(plan.inputs):
+        if not t.span or len(t.shape) != len(shape):
+            continue
+        dims = []
+        for s, full in zip(shape, t.shape, strict=True):
+            bound, step = as_bound(s, full, DimExpr(terms=[(i, 0)]))
+            if step == 0 or not bound.terms:
+                break
+            dims.append((bound.mul, bound.div))
+        else:
+            return i, dims
+    return None
+
+
 def host_source(plan: KernelPlan, chip: Chip, em: KernelEmitter) -> str:
     V = len(plan.axes) - 1
     bpe = em.bytes_per_element()
@@ -343,6 +361,8 @@ def host_source(plan: KernelPlan, chip: Chip, em: KernelEmitter) -> str:
     ]
     for k in range(len(plan.axes)):
         L.append(f"    tiling.set_dim{k}(static_cast<uint32_t>(d{k}));")
+    for name, size, comment in view_fields(plan):
+        L.append(f"    tiling.set_{name}(static_cast<uint32_t>({_dim_cpp(size)}));  // {comment}")
     L.append("    tiling.set_tileLen(static_cast<uint32_t>(tileLen));")
     user_ws = ""
     if em.sync:
@@ -351,8 +371,18 @@ def host_source(plan: KernelPlan, chip: Chip, em: KernelEmitter) -> str:
     infer: list[str] = []
     for j, o in enumerate(plan.outputs):
         same = next((i for i, t in enumerate(plan.inputs) if t.shape == o.shape), None)
+        sliced = _sliced_shape(plan, o.shape) if same is None else None
         if same is not None:
             infer.append(f"    *context->GetOutputShape({j}) = *context->GetInputShape({same});")
+        elif sliced is not None:
+            i, dims = sliced
+            infer.append(f"    // output {j}: a slice of {plan.inputs[i].name}'s shape")
+            infer.append(f"    const gert::Shape* x{j} = context->GetInputShape({i});")
+            infer.append(f"    gert::Shape* y{j} = context->GetOutputShape({j});")
+            infer.append(f"    y{j}->SetDimNum({len(o.shape)});")
+            for k, (p, q) in enumerate(dims):
+                dim = f"x{j}->GetDim({k})" + (f" * {p}" if p != 1 else "")
+                infer.append(f"    y{j}->SetDim({k}, {dim + f' / {q}' if q != 1 else dim});")
         else:
             infer.append(f"    // output {j}: the captured shape {o.shape}")
             infer.append(f"    gert::Shape* y{j} = context->GetOutputShape({j});")

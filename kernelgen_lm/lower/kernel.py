@@ -23,10 +23,11 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ascend_tools.catalog import load_catalog
 from ascend_tools.catalog.cast_table import cast_problem
 from ascend_tools.chips import Chip
 from kernelgen_lm.lower.expr import Operand, Program, flit
-from kernelgen_lm.plan.ir import KernelPlan
+from kernelgen_lm.plan.ir import DimExpr, KernelPlan
 
 CTYPE = {
     "float32": "float",
@@ -63,6 +64,30 @@ class Tensor:
     var: str  # C++ identifier stem
     dtype: str
     mask: list[bool]
+    span: frozenset[int] = frozenset()  # axes it is longer than the domain on (read by slices)
+
+
+def view_fields(plan: KernelPlan) -> list[tuple[str, DimExpr, str]]:
+    """Runtime sizes of the sliced reads, as tiling fields (name, size, comment): each sliced
+    input's extent along the axes it is longer than the domain on, each read's offset."""
+    names = [t.name for t in plan.inputs]
+    out = []
+    for i, t in enumerate(plan.inputs):
+        if t.used:
+            for k, e in sorted(t.span.items()):
+                out.append((f"span{i}_{k}", e, f"{t.name}'s extent along a{k}: {e.text(names)}"))
+    for n in plan.nodes:
+        if n.read is not None and plan.inputs[n.index or 0].used:
+            text = n.read.offset.text(names)
+            out.append(
+                (
+                    f"off{n.id}",
+                    n.read.offset,
+                    f"offset of a read of {names[n.index or 0]} "
+                    f"along a{n.read.axis}: {'-' if n.read.back else '+'}{text}",
+                )
+            )
+    return out
 
 
 def narrowing_mode(chip: Chip, src: str, dst: str) -> str:
@@ -77,6 +102,7 @@ def tiling_fields(plan: KernelPlan) -> list[tuple[str, str]]:
         (f"dim{k}", f"domain axis a{k} ({'reduced' if a.reduced else 'kept'})")
         for k, a in enumerate(plan.axes)
     ]
+    fields += [(name, comment) for name, _, comment in view_fields(plan)]
     fields += [
         ("tileLen", "elements per UB tile of the vector axis (multiple of 64)"),
         ("unitsPerCore", "work units of a small core"),
@@ -108,7 +134,21 @@ class KernelEmitter:
         self.K = len(plan.axes)
         self.V = self.K - 1
         self.mode = plan.mode
-        self.ins = [Tensor(f"in{i}", t.dtype, t.mask) for i, t in enumerate(plan.inputs)]
+        self.ins = [
+            Tensor(f"in{i}", t.dtype, t.mask, frozenset(t.span)) for i, t in enumerate(plan.inputs)
+        ]
+        # Sliced reads along the vector axis get a queue each (two halves of one input are
+        # two tiles in flight); the plain read of an input keeps q_<var>.
+        self.view_queues = {
+            n.id: f"q_in{n.index}_n{n.id}"
+            for n in plan.nodes
+            if n.op == "input" and n.read is not None and plan.inputs[n.index or 0].mask[-1]
+        }
+        self.plain_reads = {n.index or 0 for n in plan.nodes if n.op == "input" and n.read is None}
+        self.shifted = any(
+            n.read is not None and n.read.fill is not None and n.read.axis == len(plan.axes) - 1
+            for n in plan.nodes
+        )
         kept = [not a.reduced for a in plan.axes]
         masks = {"full": [True] * self.K, "reduced": kept, "scalar": [False] * self.K}
         self.outs = [Tensor(f"out{j}", o.dtype, masks[o.level]) for j, o in enumerate(plan.outputs)]
@@ -139,9 +179,11 @@ class KernelEmitter:
     def bytes_per_element(self) -> int:
         """UB bytes one element of tile length costs (queues are double buffered)."""
         b = 0
-        for t, used in zip(self.ins, self.plan.inputs, strict=True):
-            if used.used and t.mask[self.V]:
+        for i, (t, used) in enumerate(zip(self.ins, self.plan.inputs, strict=True)):
+            if used.used and t.mask[self.V] and i in self.plain_reads:
                 b += 2 * DSIZE[t.dtype]
+        for nid in self.view_queues:
+            b += 2 * DSIZE[self.ins[self.plan.nodes[nid].index or 0].dtype]
         for t in self.outs:
             b += 2 * DSIZE[t.dtype]
         b += 4 * self.nslots
@@ -156,12 +198,16 @@ class KernelEmitter:
         return b
 
     # ---------------------------------------------------------------- helpers
+    def extent(self, t: Tensor, j: int) -> str:
+        """The tensor's size along axis j: the domain's, or its own where slices read it."""
+        return f"e_{t.var}_{j}" if j in t.span else f"d{j}"
+
     def stride(self, t: Tensor, k: int) -> str:
-        later = [f"d{j}" for j in range(k + 1, self.K) if t.mask[j]]
+        later = [self.extent(t, j) for j in range(k + 1, self.K) if t.mask[j]]
         return " * ".join(later) if later else "1"
 
     def numel(self, t: Tensor) -> str:
-        dims = [f"d{j}" for j in range(self.K) if t.mask[j]]
+        dims = [self.extent(t, j) for j in range(self.K) if t.mask[j]]
         return " * ".join(dims) if dims else "1"
 
     def offset(self, t: Tensor, axes: list[int], idx: str) -> str:
@@ -217,22 +263,60 @@ class KernelEmitter:
             idx = n.index or 0
             t = self.ins[idx]
             off = f"base_{t.var}" + (f" + seg_{t.var}" if seg and self.reduced_nv else "")
+            r = n.read
+            # A sliced read: its own tile name, the offset along its axis, and (shifted reads
+            # of a cat with a constant block) the condition of reading the fill instead.
+            lv = f"l_{t.var}" if r is None else f"l_{t.var}_n{i}"
+            outside = None
+            if r is not None and r.axis != self.V:
+                pos = self.position(r.axis)
+                if r.back:
+                    # before the input's start: read its first row, then fill the tile
+                    outside = f"{pos} < off{i}"
+                    off += f" - ({outside} ? {pos} : off{i}) * st_{t.var}_{r.axis}"
+                else:
+                    off += f" + off{i} * st_{t.var}_{r.axis}"
+            vchunk = chunk
+            if r is not None and r.axis == self.V and not r.back:
+                vchunk = f"{chunk} + off{i}"
             if not t.mask[self.V] or small:
-                name = f"v_{t.var}"
-                prog.lines.append(f"float {name} = static_cast<float>(gm_{t.var}.GetValue({off}));")
+                name = f"v_{t.var}" if r is None else f"v_{t.var}_n{i}"
+                at = off
+                if r is not None and r.axis == self.V:
+                    if r.back:
+                        outside = f"{chunk} < off{i}"
+                        at = f"{off} + {chunk} - ({outside} ? {chunk} : off{i})"
+                    else:
+                        at = f"{off} + {vchunk}"
+                value = f"static_cast<float>(gm_{t.var}.GetValue({at}))"
+                if outside is not None:
+                    value = f"({outside}) ? {flit(r.fill or 0.0)} : {value}"  # type: ignore[union-attr]
+                prog.lines.append(f"float {name} = {value};")
                 return Operand("S", name)
             if i in loaded:
                 return loaded[i]
             ct = CTYPE[t.dtype]
-            q = f"q_{t.var}"
+            q = self.view_queues.get(i, f"q_{t.var}")
             pre = prog.lines
-            src = f"r_{t.var}" if self.resident else f"l_{t.var}"  # r_: held for the row
-            if not self.resident:
-                pre.append(f"LocalTensor<{ct}> l_{t.var} = {q}.AllocTensor<{ct}>();")
-                pre.append(f"CopyInTile(l_{t.var}, gm_{t.var}[{off} + {chunk}], len);")
-                pre.append(f"{q}.EnQue(l_{t.var});")
-                pre.append(f"l_{t.var} = {q}.DeQue<{ct}>();")
-            free = [] if self.resident else [f"{q}.FreeTensor(l_{t.var});"]
+            resident = self.resident and r is None
+            src = f"r_{t.var}" if resident else lv  # r_: held for the row
+            if not resident:
+                pre.append(f"LocalTensor<{ct}> {lv} = {q}.AllocTensor<{ct}>();")
+                if r is not None and r.axis == self.V and r.back:
+                    fill = f"static_cast<{ct}>({flit(r.fill or 0.0)})"
+                    pre.append(
+                        f"uint32_t lp{i} = {chunk} < off{i} ? "
+                        f"static_cast<uint32_t>(off{i} - {chunk}) : 0;  // fill ahead of the input"
+                    )
+                    pre.append(
+                        f"CopyInShifted({lv}, gm_{t.var}[{off} + {chunk} + lp{i} - off{i}], "
+                        f"len, lp{i}, {fill});"
+                    )
+                else:
+                    pre.append(f"CopyInTile({lv}, gm_{t.var}[{off} + {vchunk}], len);")
+                pre.append(f"{q}.EnQue({lv});")
+                pre.append(f"{lv} = {q}.DeQue<{ct}>();")
+            free = [] if resident else [f"{q}.FreeTensor({lv});"]
             if t.dtype == "float32":
                 op = Operand("T", src)
                 cleanup.extend(free)
@@ -254,6 +338,11 @@ class KernelEmitter:
                 pre.append(f"Cast({tile}, {src}, RoundMode::{mode}, len);")
                 pre.extend(free)
                 op = Operand("T", tile, s)
+            if outside is not None:
+                fv = flit(r.fill or 0.0)  # type: ignore[union-attr]
+                pre.append(f"if ({outside}) {{  // before the input's start: the cat's constant")
+                pre.append(f"    Duplicate({op.text}, {fv}, len);")
+                pre.append("}")
             loaded[i] = op
             return op
 
@@ -328,8 +417,10 @@ class KernelEmitter:
         elif t.dtype == "bool":  # 0/1 comparison results: float -> half -> uint8
             _, th = self._prog.slot()
             self.note_slots(small)
-            to_half, to_u8 = (narrowing_mode(chip, "float", "half"),
-                              narrowing_mode(chip, "half", "uint8_t"))
+            to_half, to_u8 = (
+                narrowing_mode(chip, "float", "half"),
+                narrowing_mode(chip, "half", "uint8_t"),
+            )
             lines.append(f"{ind}LocalTensor<half> b_{t.var} = {th}.ReinterpretCast<half>();")
             lines.append(f"{ind}Cast(b_{t.var}, {tile}, RoundMode::{to_half}, {count});")
             lines.append(f"{ind}Cast(o_{t.var}, b_{t.var}, RoundMode::{to_u8}, {count});")
@@ -340,6 +431,11 @@ class KernelEmitter:
         lines.append(f"{ind}o_{t.var} = {q}.DeQue<{ct}>();")
         lines.append(f"{ind}CopyOutTile(gm_{t.var}[{off}], o_{t.var}, {count});")
         lines.append(f"{ind}{q}.FreeTensor(o_{t.var});")
+
+    def position(self, k: int) -> str:
+        """The index variable of a non-vector axis inside a unit: kept axes come from the unit
+        (o), reduced ones from the segment walk (r)."""
+        return f"r{k}" if k in self.reduced_nv else f"o{k}"
 
     # ---------------------------------------------------------------- loop nests
     def decompose(self, var: str, axes: list[int], idx: str, lines: list[str], ind: str) -> None:
@@ -761,7 +857,9 @@ class KernelEmitter:
         passes = len(domain) + (1 if full else 0)
         held = sum(1 for t, p in zip(self.ins, plan.inputs, strict=True) if p.used and t.mask[V])
         # held VECIN tiles + the partials' tile stay within the chip's tensors per position
-        if passes > 1 and held + 1 <= self.chip.max_tensors_per_position:
+        # (sliced reads stream: a held tile is one per input, they read several windows)
+        views = any(n.read is not None for n in plan.nodes)
+        if passes > 1 and held + 1 <= self.chip.max_tensors_per_position and not views:
             L.append(f"{i2}if (tEnd - tBeg == 1) {{")
             L.append(f"{i2}    // this core's share of the row is one tile: each input is read")
             L.append(f"{i2}    // from GM once and held in UB through every stage and the epilogue")
@@ -853,6 +951,79 @@ class KernelEmitter:
             L.append(f"{i2}}}")
 
     # ---------------------------------------------------------------- whole file
+    @staticmethod
+    def iota_by_adds(ind: str) -> list[str]:
+        """Positions 0..tileLen-1 without CreateVecIndex (first-generation Ascend 910)."""
+        L: list[str] = []
+        L.append(f"{ind}// positions 0..tileLen-1: one 32-byte block by the scalar unit, then")
+        L.append(f"{ind}// doubled by vector adds (log2(tileLen / 8) Adds, not tileLen SetValue)")
+        L.append(f"{ind}for (uint32_t k = 0; k < 8; ++k) {{")
+        L.append(f"{ind}    iotaBase.SetValue(k, static_cast<float>(k));")
+        L.append(f"{ind}}}")
+        L.append(f"{ind}SetFlag<HardEvent::S_V>(EVENT_ID0);")
+        L.append(f"{ind}WaitFlag<HardEvent::S_V>(EVENT_ID0);")
+        L.append(f"{ind}for (uint64_t n = 8; n < tileLen; n *= 2) {{")
+        L.append(f"{ind}    int32_t m = static_cast<int32_t>(tileLen - n < n ? tileLen - n : n);")
+        L.append(f"{ind}    Adds(iotaBase[n], iotaBase, static_cast<float>(n), m);")
+        L.append(f"{ind}    PipeBarrier<PIPE_V>();  // the next add reads what this one wrote")
+        L.append(f"{ind}}}")
+        return L
+
+    def input_queues(self) -> list[tuple[str, Tensor]]:
+        """The VECIN queues: one per input read plainly along the vector axis, one per sliced
+        read of an input along it."""
+        out = [
+            (f"q_{t.var}", t)
+            for i, (t, p) in enumerate(zip(self.ins, self.plan.inputs, strict=True))
+            if p.used and t.mask[self.V] and i in self.plain_reads
+        ]
+        for nid, q in self.view_queues.items():
+            out.append((q, self.ins[self.plan.nodes[nid].index or 0]))
+        return out
+
+    def shifted_helper(self) -> list[str]:
+        """CopyInShifted: a tile whose first `left` elements are a constant and the rest the
+        input from its start (a cat of a constant block ahead of a tensor, sliced back to the
+        domain). DataCopyPad's left padding writes the constant in the same copy; without
+        DataCopyPad the tile goes through the scalar unit (first tile of a row only)."""
+        head = [
+            "// dst[k] = fill for k < left, src[k - left] after: a cat of a constant block ahead",
+            "// of the input, read in one shifted copy (left: at most one 32-byte block).",
+            "template <typename T>",
+            "__aicore__ inline void CopyInShifted(const LocalTensor<T>& dst, "
+            "const GlobalTensor<T>& src, uint32_t len, uint32_t left, T fill)",
+            "{",
+            "    if (left == 0) {",
+            "        CopyInTile(dst, src, len);",
+            "        return;",
+            "    }",
+        ]
+        if self.chip.has_datacopypad:
+            body = [
+                "    if (left < len) {",
+                "        DataCopyExtParams params{1, static_cast<uint32_t>((len - left) * "
+                "sizeof(T)), 0, 0, 0};",
+                "        DataCopyPadExtParams<T> pad{true, static_cast<uint8_t>(left), 0, fill};",
+                "        DataCopyPad(dst, src, params, pad);",
+                "        return;",
+                "    }",
+                "    for (uint32_t k = 0; k < len; ++k) {  // the whole tile is the constant",
+                "        dst.SetValue(k, fill);",
+                "    }",
+            ]
+        else:
+            body = [
+                "    for (uint32_t k = 0; k < len; ++k) {",
+                "        dst.SetValue(k, k < left ? fill : src.GetValue(k - left));",
+                "    }",
+            ]
+        tail = [
+            "    SetFlag<HardEvent::S_V>(EVENT_ID0);",
+            "    WaitFlag<HardEvent::S_V>(EVENT_ID0);",
+            "}",
+        ]
+        return head + body + tail
+
     def copy_helpers(self) -> list[str]:
         return self.copy_helpers_for(self.chip)
 
@@ -919,7 +1090,6 @@ class KernelEmitter:
     def emit(self, tiling_struct: str) -> str:
         plan = self.plan
         body = self.body()  # first: sizes the tile pools
-        used_in = [(t, p) for t, p in zip(self.ins, plan.inputs, strict=True) if p.used]
         L: list[str] = []
         L.append(
             f"// {plan.op_name}: generated by kernelgen's rule-based lowering "
@@ -944,6 +1114,8 @@ class KernelEmitter:
         L.append("}")
         L.append("")
         L += self.copy_helpers()
+        if self.shifted:
+            L += self.shifted_helper()
         L.append("")
         L.append(f"class Kernel{plan.op_name} {{")
         L.append("public:")
@@ -982,6 +1154,9 @@ class KernelEmitter:
         kept = [f"d{k}" for k, a in enumerate(plan.axes) if not a.reduced]
         if self.has_global:
             L.append(f"{i}gcntF = static_cast<float>({' * '.join(kept) if kept else '1'});")
+        for name, _, _ in view_fields(plan):
+            var = "e_in" + name[4:] if name.startswith("span") else name
+            L.append(f"{i}{var} = td.{name};")
         for t in self.all_tensors():
             for k in range(self.K):
                 if t.mask[k]:
@@ -990,10 +1165,9 @@ class KernelEmitter:
             ct = CTYPE[t.dtype]
             extent = self.numel(t)
             L.append(f"{i}gm_{t.var}.SetGlobalBuffer((__gm__ {ct}*){t.var}, {extent});")
-        for t, _ in used_in:
-            if t.mask[self.V]:
-                size = f"tileLen * sizeof({CTYPE[t.dtype]})"
-                L.append(f"{i}pipe->InitBuffer(q_{t.var}, BUFFER_NUM, {size});")
+        for q, t in self.input_queues():
+            size = f"tileLen * sizeof({CTYPE[t.dtype]})"
+            L.append(f"{i}pipe->InitBuffer({q}, BUFFER_NUM, {size});")
         for t in self.outs:
             L.append(
                 f"{i}pipe->InitBuffer(q_{t.var}, BUFFER_NUM, tileLen * sizeof({CTYPE[t.dtype]}));"
@@ -1027,18 +1201,11 @@ class KernelEmitter:
         if self.iota_v:
             L.append(f"{i}pipe->InitBuffer(iotaBuf, tileLen * sizeof(float));")
             L.append(f"{i}iotaBase = iotaBuf.Get<float>();")
-            L.append(f"{i}// positions 0..tileLen-1: one 32-byte block by the scalar unit, then")
-            L.append(f"{i}// doubled by vector adds (log2(tileLen / 8) Adds, not tileLen SetValue)")
-            L.append(f"{i}for (uint32_t k = 0; k < 8; ++k) {{")
-            L.append(f"{i}    iotaBase.SetValue(k, static_cast<float>(k));")
-            L.append(f"{i}}}")
-            L.append(f"{i}SetFlag<HardEvent::S_V>(EVENT_ID0);")
-            L.append(f"{i}WaitFlag<HardEvent::S_V>(EVENT_ID0);")
-            L.append(f"{i}for (uint64_t n = 8; n < tileLen; n *= 2) {{")
-            L.append(f"{i}    int32_t m = static_cast<int32_t>(tileLen - n < n ? tileLen - n : n);")
-            L.append(f"{i}    Adds(iotaBase[n], iotaBase, static_cast<float>(n), m);")
-            L.append(f"{i}    PipeBarrier<PIPE_V>();  // the next add reads what this one wrote")
-            L.append(f"{i}}}")
+            if load_catalog().get("CreateVecIndex").supports_arch(self.chip.arch):
+                L.append(f"{i}// positions 0..tileLen-1 (arange / gather index): one vector call")
+                L.append(f"{i}CreateVecIndex(iotaBase, 0.0f, static_cast<uint32_t>(tileLen));")
+            else:
+                L += self.iota_by_adds(i)
         if self.uses_compare:
             L.append(f"{i}pipe->InitBuffer(maskBuf, CeilAlign(tileLen / 8, 32));")
             L.append(f"{i}cmpMask = maskBuf.Get<uint8_t>();")
@@ -1046,9 +1213,8 @@ class KernelEmitter:
         L += body
         L.append("")
         L.append("private:")
-        for t, _ in used_in:
-            if t.mask[self.V]:
-                L.append(f"    TQue<QuePosition::VECIN, BUFFER_NUM> q_{t.var};")
+        for q, _ in self.input_queues():
+            L.append(f"    TQue<QuePosition::VECIN, BUFFER_NUM> {q};")
         for t in self.outs:
             L.append(f"    TQue<QuePosition::VECOUT, BUFFER_NUM> q_{t.var};")
         if self.sync:
@@ -1095,6 +1261,10 @@ class KernelEmitter:
             L.append(f"    float gcntF = 1.0f, {', '.join(g)};")
         strides = [
             f"st_{t.var}_{k} = 0" for t in self.all_tensors() for k in range(self.K) if t.mask[k]
+        ]
+        strides += [
+            ("e_in" + name[4:] if name.startswith("span") else name) + " = 0"
+            for name, _, _ in view_fields(plan)
         ]
         if strides:
             L.append(f"    uint64_t {', '.join(strides)};")

@@ -14,6 +14,16 @@ from kernelgen_lm.capture import CapturedGraph, NodeRef, OpNode
 from kernelgen_lm.plan.graph import Builder, PlanError, TVal, split_axis
 from kernelgen_lm.plan.ir import COMPARE_OPS, Axis, DimExpr, KernelPlan, PlanInput, PlanOutput
 from kernelgen_lm.plan.ops import OPS, VIEW_OPS, Env
+from kernelgen_lm.plan.views import (
+    PAD_BYTES,
+    ConstBlock,
+    Window,
+    as_bound,
+    domain_windows,
+    materialize_const,
+    materialize_window,
+    vector_fill_ok,
+)
 
 FLOAT_DTYPES = ("float32", "float16", "bfloat16")
 INDEX_DTYPES = ("int32", "int64")
@@ -63,21 +73,33 @@ def _factor(in_shape: list[int], out_shape: list[int], index: int) -> list[Axis]
 
 
 def _domain(g: CapturedGraph) -> tuple[list[Axis], int, OpNode | None]:
-    """The domain axes, the input they come from, and the view node that shaped it (if any)."""
+    """The domain axes, the input they come from, and the view node that shaped it (if any).
+    An input read only through slices (glu, chunk) offers its slices' shape, not its own."""
     names = g.input_names()
-    cands: list[tuple[int, int, int, OpNode | None]] = []
+    cands: list[tuple[int, int, int, OpNode | None, list[int] | None]] = []
     for i, t in enumerate(g.inputs):
-        cands.append((math.prod(t.shape), len(t.shape), i, None))
+        windows = domain_windows(g, t.name)
+        if windows is None:
+            cands.append((math.prod(t.shape), len(t.shape), i, None, None))
+            continue
+        for w in windows:
+            if len(w) == len(t.shape):
+                cands.append((math.prod(w), len(w), i, None, w))
     for n in g.nodes:
         if n.target in VIEW_OPS and n.args and isinstance(n.args[0], NodeRef):
             ref = n.args[0].ref
             if ref in names and n.shape is not None:
-                cands.append((math.prod(n.shape), len(n.shape), names.index(ref), n))
+                cands.append((math.prod(n.shape), len(n.shape), names.index(ref), n, None))
     if not cands:
         raise PlanError("the model has no tensor inputs")
-    _, _, idx, view = max(cands, key=lambda c: (c[0], c[3] is not None, c[1]))
+    _, _, idx, view, window = max(cands, key=lambda c: (c[0], c[3] is not None, c[1]))
     shape = g.inputs[idx].shape
-    if view is None:
+    if window is not None:
+        axes = []
+        for d, (s, w) in enumerate(zip(shape, window, strict=True)):
+            size, _ = as_bound(w, s, DimExpr(terms=[(idx, d)]))
+            axes.append(Axis(size=size, example=w))
+    elif view is None:
         axes = [Axis(size=DimExpr(terms=[(idx, d)]), example=s) for d, s in enumerate(shape)]
     else:
         axes = _factor(shape, view.shape or [], idx)
@@ -155,6 +177,10 @@ class LazyInput:
 
 
 def materialize(b: Builder, v: object) -> object:
+    if isinstance(v, Window):
+        return materialize_window(b, v)
+    if isinstance(v, ConstBlock):
+        return materialize_const(b, v)
     if isinstance(v, LazyInput):
         axes = v.axes if v.axes is not None else b.align(v.shape)
         return b.input(v.index, axes, v.shape)
@@ -194,6 +220,10 @@ def _finish(g: CapturedGraph, b: Builder, outs: list[tuple[TVal, OpNode]]) -> Ke
     # An index leaf (gather) needs its axis on its own: never merged with a neighbour.
     iotas = [n for n in b.nodes if n.op == "iota"]
     pins = [[k == n.index for k in range(rank)] for n in iotas]
+    # So does an axis an input is read along at an offset, or is longer than the domain on.
+    reads = [n for n in b.nodes if n.read is not None]
+    pins += [[k == n.read.axis for k in range(rank)] for n in reads if n.read is not None]
+    pins += [[k in sp for k in range(rank)] for sp in b.spans.values()]
     keep_axes = [k for k in range(rank) if b.axes[k].example != 1]
     if not keep_axes:
         keep_axes = [rank - 1]
@@ -220,8 +250,15 @@ def _finish(g: CapturedGraph, b: Builder, outs: list[tuple[TVal, OpNode]]) -> Ke
                 reduced=b.axes[grp[0]].reduced,
             )
         )
+
+    def group_of(k: int) -> int:
+        return next(gi for gi, grp in enumerate(groups) if k in grp)
+
     for n in iotas:
-        n.index = next(gi for gi, grp in enumerate(groups) if n.index in grp)
+        n.index = group_of(n.index or 0)
+    for n in reads:
+        if n.read is not None:
+            n.read.axis = group_of(n.read.axis)
     inputs = []
     for i, t in enumerate(g.inputs):
         m = in_masks.get(i)
@@ -234,6 +271,7 @@ def _finish(g: CapturedGraph, b: Builder, outs: list[tuple[TVal, OpNode]]) -> Ke
                 kind=t.kind,
                 mask=mask,
                 used=m is not None,
+                span={group_of(k): e for k, e in b.spans.get(i, {}).items()},
             )
         )
         if (
@@ -275,6 +313,9 @@ def _finish(g: CapturedGraph, b: Builder, outs: list[tuple[TVal, OpNode]]) -> Ke
         nodes=b.nodes,
         stages=b.stages,
     )
+    _check_reads(plan)
+    if b.view_dims:
+        plan.variants = _view_variants(g, b.view_dims)
     for o in plan.outputs:
         if o.level != "scalar" and _uses_global(plan, o.node):
             raise PlanError(
@@ -282,6 +323,42 @@ def _finish(g: CapturedGraph, b: Builder, outs: list[tuple[TVal, OpNode]]) -> Ke
                 "result; that needs two passes (not covered)"
             )
     return plan
+
+
+def _check_reads(plan: KernelPlan) -> None:
+    """Shifted reads the lowering covers: a fill along the vector axis is DataCopyPad's left
+    padding (one 32-byte block at most), so its shift is a constant that fits it."""
+    from kernelgen_lm.lower.kernel import DSIZE  # the element sizes the kernel moves
+
+    for n in plan.nodes:
+        r = n.read
+        if r is None or r.fill is None or r.axis != plan.vector_axis:
+            continue
+        t = plan.inputs[n.index or 0]
+        size = DSIZE[t.dtype]
+        if r.offset.terms or not vector_fill_ok(size, r.offset.mul):
+            raise PlanError(
+                f"input {t.name}: a constant block of more than {PAD_BYTES // size} elements "
+                "ahead of it along the last axis is not supported yet"
+            )
+
+
+def _view_variants(g: CapturedGraph, dims: dict[tuple[int, int], int]) -> list[list[list[int]]]:
+    """The generic shape variants with sliced dims kept consistent: a dim whose slice bounds are
+    fractions p/q grows in steps of q, one with constant bounds keeps its captured size."""
+    from kernelgen_lm.generate import shape_variants
+
+    out: list[list[list[int]]] = []
+    for variant in shape_variants(g):
+        shapes = [list(s) for s in variant]
+        for (i, d), step in dims.items():
+            old = g.inputs[i].shape[d]
+            grow = shapes[i][d] - old
+            if grow:
+                shapes[i][d] = old + grow * step
+        if shapes not in out and shapes != [t.shape for t in g.inputs]:
+            out.append(shapes)
+    return out
 
 
 def _uses_global(plan: KernelPlan, node: int) -> bool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from kernelgen_lm.plan.ir import Axis, DimExpr, Node, ReduceOp, Stage
+from kernelgen_lm.plan.ir import Axis, DimExpr, Node, Read, ReduceOp, Stage
 
 
 class PlanError(ValueError):
@@ -42,6 +42,11 @@ class Builder:
     # Inputs read as class indices (gather): integers, exact in float32 below 2^24, so they may
     # vary along the vector axis (K-dim cross entropy targets).
     index_inputs: set[int] = field(default_factory=set)
+    # Per input read through slices: its extent along those domain axes (see PlanInput.span).
+    spans: dict[int, dict[int, DimExpr]] = field(default_factory=dict)
+    # (input, dim) -> how validation variants may grow that dim: 0 pinned (a constant slice
+    # bound), else in steps of this many (a bound that is a fraction p/q of the dim: q).
+    view_dims: dict[tuple[int, int], int] = field(default_factory=dict)
     _memo: dict[tuple, int] = field(default_factory=dict)
 
     # ---------------------------------------------------------------- nodes (hash-consed)
@@ -51,12 +56,15 @@ class Builder:
         args: list[int] | None = None,
         value: float | None = None,
         index: int | None = None,
+        read: Read | None = None,
     ) -> int:
-        key = (op, tuple(args or ()), value, index)
+        key = (op, tuple(args or ()), value, index, read.model_dump_json() if read else None)
         if key in self._memo:
             return self._memo[key]
         nid = len(self.nodes)
-        self.nodes.append(Node(id=nid, op=op, args=list(args or []), value=value, index=index))
+        self.nodes.append(
+            Node(id=nid, op=op, args=list(args or []), value=value, index=index, read=read)
+        )
         self._memo[key] = nid
         return nid
 
@@ -69,7 +77,15 @@ class Builder:
     def bin(self, op: str, a: int, b: int) -> int:
         return self.add(op, [a, b])
 
-    def input(self, index: int, axes: list[list[int]], shape: list[int]) -> TVal:
+    def input(
+        self,
+        index: int,
+        axes: list[list[int]],
+        shape: list[int],
+        read: Read | None = None,
+        span: dict[int, DimExpr] | None = None,
+    ) -> TVal:
+        """An input leaf laid over `axes`; `read`/`span`: seen through a slice (Window)."""
         mask = [False] * len(self.axes)
         for dim in axes:
             for a in dim:
@@ -82,7 +98,12 @@ class Builder:
         if old is not None and old != mask:
             raise PlanError(f"input {self.input_names[index]} is used with two different layouts")
         self.masks[index] = mask
-        return TVal(self.add("input", index=index), shape, axes)
+        if span:
+            known = self.spans.setdefault(index, {})
+            for k, e in span.items():
+                if known.setdefault(k, e) != e:
+                    raise PlanError(f"input {self.input_names[index]} is sliced inconsistently")
+        return TVal(self.add("input", index=index, read=read), shape, axes)
 
     # ---------------------------------------------------------------- shapes
     def align(self, shape: list[int]) -> list[list[int]]:

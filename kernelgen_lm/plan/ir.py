@@ -65,6 +65,21 @@ class PlanInput(BaseModel):
     kind: str = "input"
     mask: list[bool]  # varies along plan axis k (else stride 0)
     used: bool = True
+    # The input's own extent along plan axes where it is longer than the domain (it is read
+    # through slices): its strides use these sizes, not the domain's.
+    span: dict[int, DimExpr] = {}
+
+
+class Read(BaseModel):
+    """A view of an input at one leaf, along plan axis `axis`: domain position j reads the
+    input's position j + offset (j - offset when `back`). Positions before the input's start
+    read `fill` (a cat of a constant block ahead of the tensor, then a slice: the shifted read
+    of an exclusive cumsum)."""
+
+    axis: int
+    offset: DimExpr
+    back: bool = False
+    fill: float | None = None
 
 
 class PlanOutput(BaseModel):
@@ -81,6 +96,7 @@ class Node(BaseModel):
     args: list[int] = []
     value: float | None = None  # const
     index: int | None = None  # input index / stage index
+    read: Read | None = None  # input leaves read through a slice (None: the plain layout)
 
 
 class Stage(BaseModel):
@@ -103,6 +119,9 @@ class KernelPlan(BaseModel):
     nodes: list[Node]
     stages: list[Stage]
     notes: list[str] = []
+    # Validation shape variants when inputs are read through slices (the generic ones would
+    # change sliced dims the offsets do not follow); None: the generic variants.
+    variants: list[list[list[int]]] | None = None
 
     @property
     def vector_axis(self) -> int:
@@ -157,7 +176,14 @@ def _expr(plan: KernelPlan, i: int, names: dict[int, str]) -> str:
         return names[i]
     n = plan.nodes[i]
     if n.op == "input":
-        return plan.inputs[n.index or 0].name
+        name = plan.inputs[n.index or 0].name
+        r = n.read
+        if r is None:
+            return name
+        sign = "-" if r.back else "+"
+        fill = "" if r.fill is None else f", {r.fill:g} before the start"
+        off = r.offset.text([t.name for t in plan.inputs])
+        return f"{name}[a{r.axis} {sign} {off}{fill}]"
     if n.op == "const":
         return f"{n.value:g}"
     if n.op == "stat":
@@ -187,7 +213,10 @@ def plan_text(plan: KernelPlan) -> str:
     for t in plan.inputs:
         along = ",".join(f"a{k}" for k, m in enumerate(t.mask) if m) or "-"
         unused = "" if t.used else " (unused)"
-        lines.append(f"  {t.name}: {t.dtype}{t.shape} {t.kind}, varies along {along}{unused}")
+        spans = "".join(f", a{k} spans {e.text(in_names)}" for k, e in sorted(t.span.items()))
+        lines.append(
+            f"  {t.name}: {t.dtype}{t.shape} {t.kind}, varies along {along}{spans}{unused}"
+        )
     lines.append("compute: float32 (half/bfloat16 cast on load and store)")
     # Name shared sub-expressions that feed several places, so the text stays short.
     uses: dict[int, int] = {}

@@ -13,6 +13,13 @@ from typing import Any
 from kernelgen_lm.capture import NodeRef, OpNode
 from kernelgen_lm.plan.graph import Builder, PlanError, TVal
 from kernelgen_lm.plan.ir import COMPARE_OPS
+from kernelgen_lm.plan.views import (
+    ConstBlock,
+    cat_handler,
+    slice_handler,
+    split_handler,
+    window_of,
+)
 
 Env = dict[str, Any]
 Value = TVal | float | tuple
@@ -256,6 +263,9 @@ def _unary(fn: Callable[[Builder, Any], TVal]) -> Handler:
 
 
 def _identity(b: Builder, env: Env, n: OpNode) -> Any:
+    lazy = _raw(env, n.args[0])
+    if window_of(lazy) is not None:
+        return lazy  # a copy of a (sliced) input stays a view until compute reads it
     return _args(b, env, n)[0]
 
 
@@ -538,18 +548,39 @@ def _scalar_tensor(b: Builder, env: Env, n: OpNode) -> TVal:
     return lift(b, float(n.args[0]))  # type: ignore[arg-type]
 
 
-def _full(b: Builder, env: Env, n: OpNode) -> TVal:
+def _full(b: Builder, env: Env, n: OpNode) -> ConstBlock:
     """full of a static shape (zeros/ones decompose to it; empty_like's fresh tensor is read as
     zeros): a constant laid over the domain axes the shape matches."""
     shape = list(n.shape or [])
     value = float(n.args[1]) if n.target == "aten.full.default" else 0.0  # type: ignore[arg-type]
-    return TVal(b.const(value), shape, b.align(shape))
+    return ConstBlock(value, shape)
 
 
-def _full_like(b: Builder, env: Env, n: OpNode) -> TVal:
-    """full_like (ones_like, zeros_like, fill_ with a number decompose to it)."""
-    x = _tv(_arg(b, env, n.args[0]))
-    return shaped(lift(b, float(n.args[1])), x)  # type: ignore[arg-type]
+def _full_like(b: Builder, env: Env, n: OpNode) -> TVal | ConstBlock:
+    """full_like (ones_like, zeros_like, fill_ with a number decompose to it). Of a slice of an
+    input only its shape counts (the slice is never read: cat's constant block)."""
+    value = float(n.args[1])  # type: ignore[arg-type]
+    w = window_of(_raw(env, n.args[0]))
+    if w is not None:
+        return ConstBlock(value, list(w.shape))
+    return shaped(lift(b, value), _tv(_arg(b, env, n.args[0])))
+
+
+def _arange(b: Builder, env: Env, n: OpNode) -> TVal:
+    """arange inside tensor math: start + step * (position along the domain axis its length
+    lines up with), an index-generated operand (no tensor read)."""
+    a = [float(v) for v in n.args]  # type: ignore[arg-type]
+    start, step = (0.0, 1.0) if n.target == "aten.arange.default" else (a[0], 1.0)
+    if n.target == "aten.arange.start_step" and len(a) > 2:
+        step = a[2]
+    shape = list(n.shape or [])
+    axes = b.align(shape)
+    if len(axes) != 1 or len(axes[0]) > 1:
+        raise PlanError(f"arange of length {shape} does not line up with one domain axis")
+    if not axes[0]:  # length 1: the start alone
+        return TVal(b.const(start), shape, axes)
+    iota = TVal(b.add("iota", index=axes[0][0]), shape, axes)
+    return add(b, mul(b, iota, step), start) if (step, start) != (1.0, 0.0) else iota
 
 
 def _copy(b: Builder, env: Env, n: OpNode) -> TVal:
@@ -590,8 +621,11 @@ def _modulo(rounding: str) -> Handler:
 def _to_copy(b: Builder, env: Env, n: OpNode) -> Any:
     """Casts: float -> integer truncates toward zero, -> bool tests != 0; float -> float is the
     float32 compute value (half/bfloat16 round on store)."""
-    x = _args(b, env, n)[0]
     dtype = n.kwargs.get("dtype")
+    lazy = _raw(env, n.args[0])
+    if dtype in (None, "float32", "float16", "bfloat16") and window_of(lazy) is not None:
+        return lazy  # a float cast of a (sliced) input: read as float32 in any case
+    x = _args(b, env, n)[0]
     if dtype == "bool":
         return truth(b, x)
     if dtype in INT_DTYPES and isinstance(x, TVal) and b.nodes[x.node].op not in COMPARE_OPS:
@@ -887,4 +921,9 @@ OPS: dict[str, Handler] = {
     "aten.squeeze.dims": _squeeze,
     "aten.squeeze.default": _squeeze,
     "aten.expand.default": _expand,
+    "aten.slice.Tensor": slice_handler,
+    "aten.split.Tensor": split_handler,
+    "aten.split_with_sizes.default": split_handler,
+    "aten.cat.default": cat_handler,
+    **{f"aten.arange.{k}": _arange for k in ("default", "start", "start_step")},
 }
