@@ -57,6 +57,7 @@ class RuleCode(str, Enum):
     TILING_FAILED = "tiling-failed"  # the host TilingFunc (or TilingParse) returned failure
     INFER_SHAPE = "infer-shape"  # InferShape/InferDataType disagree with the expected outputs
     UNKNOWN_API = "unknown-api"
+    VENDOR_INTERNAL = "vendor-internal"  # an undocumented helper of CANN's headers (warning)
     UB_NEAR_LIMIT = "ub-near-limit"
     # Toolchain.
     COMPILE_ERROR = "compile-error"
