@@ -268,6 +268,68 @@ def test_read_past_the_declared_global_buffer_size_passes_with_a_warning(
     assert [w.split(":")[0] for w in row.warnings] == ["[gm-extent]"]
 
 
+def _fmax_with_inputs(projects: Path, tmp_path: Path, n: int, out: str) -> Path:
+    """launch_fmax (4 cores x 256 floats, always 1024 elements) with n-element inputs and
+    `out` as the reference's result: the kernel reaches past shorter tensors."""
+    p = tmp_path / "launch_fmax"
+    shutil.copytree(projects / "launch_fmax", p)
+    (p / "ref.py").write_text(
+        "import torch\nimport torch.nn.functional as F\n\n\n"
+        "class Model(torch.nn.Module):\n"
+        f"    def forward(self, x, y):\n        return {out}\n\n\n"
+        f"def get_inputs():\n    return [torch.randn({n}), torch.randn({n})]\n"
+    )
+    return p
+
+
+def test_access_past_a_tensor_inside_its_allocation_block_runs_with_a_warning(
+    projects: Path, tmp_path: Path
+) -> None:
+    # chips.json gm_allocation: torch_npu pads every allocation by 32 bytes and rounds it up to
+    # 512. 1000 floats (4000 B) sit in a 4096-byte block, so the last core's 256-float copies
+    # read x and y and write z up to byte 4096: that runs on the NPU (mkb_reduce_sum,
+    # ds_group_points_grad), and the output's 1000 elements never see the padding.
+    p = _fmax_with_inputs(projects, tmp_path, 1000, "torch.maximum(x, y)")
+    report = validate_project(p, p / "ref.py")
+    assert report.ok, (report.runtime_errors, report.cases)
+    extent = [n for n in report.notes if "[gm-extent]" in n]
+    line_x = _line_of(p / "fmax.cpp", "DataCopy(xl, xGm")
+    line_z = _line_of(p / "fmax.cpp", "DataCopy(zGm")
+    assert any(f"fmax.cpp:{line_x}: DataCopy(GM->UB) reads bytes [3072, 4096) of GM buffer 'x' "
+               "of 4000 bytes: past the tensor but inside the 4096-byte block" in n
+               for n in extent), extent
+    assert any(f"fmax.cpp:{line_z}: DataCopy(UB->GM) writes bytes [3072, 4096) of GM buffer 'z'"
+               in n and "belong to no tensor" in n for n in extent), extent
+
+
+def test_values_read_from_an_inputs_padding_fail_the_comparison(
+    projects: Path, tmp_path: Path
+) -> None:
+    # 992-float inputs, but a reference that wants all 1024 results (zero-padded): the kernel's
+    # last 32 results come from the inputs' padding, which holds NaN, so the case fails instead
+    # of passing on whatever (zeros) the emulator happened to allocate.
+    p = _fmax_with_inputs(
+        projects, tmp_path, 992, "torch.maximum(F.pad(x, (0, 32)), F.pad(y, (0, 32)))"
+    )
+    report = validate_project(p, p / "ref.py")
+    assert report.compile.ok and not report.runtime_errors, report.runtime_errors
+    [case] = report.cases
+    assert not case.ok and case.mismatches == 32 and case.first_mismatch == [992], case
+
+
+def test_access_past_the_allocation_block_is_out_of_bounds(projects: Path, tmp_path: Path) -> None:
+    # 512 floats (2048 B, plus the allocator's 32-byte pad) get a 2560-byte block: the third
+    # core's copy reaches past every byte the allocator gave the tensor.
+    p = _fmax_with_inputs(projects, tmp_path, 512, "torch.maximum(x, y)")
+    report = validate_project(p, p / "ref.py")
+    assert not report.ok
+    [err] = report.runtime_errors
+    assert (err.code, err.block, err.line) == (
+        "gm-out-of-bounds", 2, _line_of(p / "fmax.cpp", "DataCopy(xl, xGm"))
+    assert "reads bytes [2048, 3072) of GM buffer 'x' of 2048 bytes, past the 2560-byte block" in (
+        err.message)
+
+
 def test_bench_compat_counts_and_groups_first_failures(projects: Path, capsys) -> None:
     missing = projects / "zz_missing_header"
     if not missing.exists():
