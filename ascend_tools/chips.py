@@ -104,6 +104,14 @@ def vector_api_cycles() -> dict[str, float]:
     return {k: float(v) for k, v in _chip_data()["vector_api_cycles"].items() if k != "_source"}
 
 
+def gm_allocation() -> tuple[int, int]:
+    """(block, pad) of a GM tensor's allocation (`gm_allocation` in chips.json, the framework's
+    caching allocator): n bytes live in a block of `block * ceil((n + pad) / block)` bytes, and
+    accesses past the tensor inside that block run on the device."""
+    facts = _chip_data()["gm_allocation"]
+    return int(facts["block_bytes"]), int(facts["pad_bytes"])
+
+
 def get_chip(name: str = DEFAULT_CHIP) -> Chip:
     chips = all_chips()
     key = name.lower().replace("-", "_")

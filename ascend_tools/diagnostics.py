@@ -59,6 +59,7 @@ class RuleCode(str, Enum):
     INFER_SHAPE = "infer-shape"  # InferShape/InferDataType disagree with the expected outputs
     UNKNOWN_API = "unknown-api"
     AUTO_SYNC_INLINE = "auto-sync-inline"  # auto-sync relied on inside a non-inline function
+    VENDOR_INTERNAL = "vendor-internal"  # an undocumented helper of CANN's headers (warning)
     UB_NEAR_LIMIT = "ub-near-limit"
     # Toolchain.
     COMPILE_ERROR = "compile-error"

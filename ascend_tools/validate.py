@@ -19,6 +19,7 @@ from pydantic import BaseModel
 from ascend_tools.binding import BindingError, OpBinding, attr_value, bind_op
 from ascend_tools.chips import DEFAULT_CHIP, Chip, UnknownChipError, get_chip
 from ascend_tools.config import BindingTable, ConfigError, load_project_config, project_reference
+from ascend_tools.lint import LintError, vendor_internal_uses
 from ascend_tools.project import KernelProject, ProjectError, load_project
 from ascend_tools.reference import (
     ReferenceError,
@@ -233,6 +234,19 @@ def _backend_notes(project: KernelProject) -> tuple[list[str], CompileReport | N
     return notes, cann_compile
 
 
+def _vendor_internal_notes(project: KernelProject, chip: Chip) -> list[str]:
+    """One note per call to an undocumented helper of CANN's headers (lint's `vendor-internal`):
+    the build passed because CANN and the emulator define it, which a later release may not."""
+    try:
+        found = vendor_internal_uses(project.root, chip.name)
+    except LintError:
+        return []  # an unreadable file: the build has already said what it could
+    return [
+        f"lint warning [{d.code}]: {_relative(project, d.file, d.line)[0]}:{d.line}: {d.message}"
+        for d in found
+    ]
+
+
 def validate_project(
     project: Path,
     ref: Path | None = None,
@@ -306,6 +320,7 @@ def validate_project(
     compile_report = CompileReport(
         ok=True, seconds=seconds, cached=built.cached and desc.cached, diagnostics=built.diagnostics
     )
+    notes += _vendor_internal_notes(proj, chip_info)
     if cann_compile is not None and not cann_compile.ok:
         return ValidationReport(
             ok=False, chip=chip_info.name, backend="cann", compile=cann_compile, notes=notes

@@ -13,6 +13,7 @@ from ascend_tools.diagnostics import Diagnostic
 from ascend_tools.lint.config import LintConfig, load_config
 from ascend_tools.lint.context import LintContext
 from ascend_tools.lint.rules import PROJECT_RULES, UNIT_RULES, Rule
+from ascend_tools.lint.rules.api import check_vendor_internal
 from ascend_tools.lint.suppress import suppressed
 from ascend_tools.parse.document import Document, SourceEdit
 from ascend_tools.parse.evaluate import Evaluator
@@ -89,13 +90,14 @@ class Analyzer:
         self._unit_cache = fresh
         found += self._run(PROJECT_RULES, LintContext(model, ev, self.chip, catalog,
                                                       auto_sync=self.config.auto_sync))
-        return self._finish(found)
+        return self.finish(found)
 
     @staticmethod
     def _run(rules: tuple[Rule, ...], ctx: LintContext) -> list[Diagnostic]:
         return [d for rule in rules for d in rule(ctx)]
 
-    def _finish(self, found: list[Diagnostic]) -> list[Diagnostic]:
+    def finish(self, found: list[Diagnostic]) -> list[Diagnostic]:
+        """Drops ignored codes, repeats and suppressed lines; sorts by place."""
         ignored = set(self.config.ignore)
         out: list[Diagnostic] = []
         seen: set[tuple] = set()
@@ -165,9 +167,9 @@ def _local_includes(kernel: Path, known: set[Path], depth: int = 2) -> list[Path
     return out
 
 
-def lint_path(path: Path, chip: str | None = None, config: LintConfig | None = None,
-              shapes: list[list[int]] | None = None) -> list[Diagnostic]:
-    """Lints a kernel file or a kernel project directory."""
+def _analyzer(path: Path, chip: str | None, config: LintConfig | None,
+              shapes: list[list[int]] | None) -> Analyzer:
+    """An Analyzer holding the files of the kernel file or project at `path`."""
     if not path.exists():
         raise LintError(f"no such file or directory: {path}")
     root, files = project_files(path)
@@ -181,4 +183,21 @@ def lint_path(path: Path, chip: str | None = None, config: LintConfig | None = N
     analyzer = Analyzer(cfg)
     for f in files:
         analyzer.documents[str(f)] = Document(str(f), _read(f))
-    return analyzer.lint()
+    return analyzer
+
+
+def lint_path(path: Path, chip: str | None = None, config: LintConfig | None = None,
+              shapes: list[list[int]] | None = None) -> list[Diagnostic]:
+    """Lints a kernel file or a kernel project directory."""
+    return _analyzer(path, chip, config, shapes).lint()
+
+
+def vendor_internal_uses(path: Path, chip: str | None = None) -> list[Diagnostic]:
+    """The `vendor-internal` findings alone (calls to CANN's undocumented helpers) for the kernel
+    file or project at `path`: validate notes them next to a build that uses them."""
+    analyzer = _analyzer(path, chip, None, None)
+    model = KernelModel(analyzer.documents)
+    ctx = LintContext(model, Evaluator(model, analyzer.chip, analyzer.config.shapes),
+                      analyzer.chip, load_catalog())
+    found = [d for d in check_vendor_internal(ctx) if d.file in model.kernel_files]
+    return analyzer.finish(found)

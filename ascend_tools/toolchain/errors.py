@@ -3,21 +3,19 @@
 An error inside an emulator header is moved to the project location that led there (the
 innermost `required from` line in the project, else the `#include` chain), so the developer sees
 it on their call, with the header's message. Unknown-name errors get a hint naming close AscendC
-API names from the API catalog; a name that CANN's headers define but the API reference does
-not document (`catalog/tables/vendor_internal.json`) is named with the header the project expected
-it from and a local definition that replaces it.
+API names from the API catalog; a project helper that collides with one of the undocumented
+helpers CANN's headers define and the emulator provides (`catalog/tables/vendor_internal.json`)
+is told how to keep its own.
 """
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable
-from functools import cache
-from importlib import resources
 from pathlib import Path
 
 from ascend_tools.catalog import load_catalog
+from ascend_tools.catalog.vendor import vendor_internal
 from ascend_tools.diagnostics import Diagnostic, RuleCode, Severity
 
 SOURCE = "kernelgen-compile"
@@ -55,49 +53,34 @@ _UNKNOWN_NAME: tuple[tuple[re.Pattern[str], bool], ...] = (
     (re.compile(r"'(?P<name>\w+)' has not been declared"), False),
     (re.compile(r"there are no arguments to '(?P<name>\w+)' that depend on a template"), False),
 )
-# gcc's "no matching function" error, with the argument types of the failed call.
-_NO_MATCH = re.compile(
-    r"no matching function for call to '(?:[\w:]*::)?(?P<name>\w+)\((?P<args>[^)]*)\)'"
+# gcc's errors when a project's own helper meets one of CANN's undocumented ones that the
+# emulator provides (vendor_internal.h): a call both match equally, or the same template again.
+_VENDOR_CLASH = (
+    re.compile(r"call of overloaded '(?P<name>\w+)\([^']*\)' is ambiguous"),
+    re.compile(r"redefinition of '[^']*\bAscendC::(?P<name>\w+)\("),
 )
 
 
-_INTERNAL_HINT = "is not in the AscendC API reference"
-_GCC_GUESS = re.compile(r"; did you mean '[^']*'\?")
-
-
-@cache
-def vendor_internal() -> dict[str, dict]:
-    """The undocumented CANN-internal names by name (`catalog/tables/vendor_internal.json`)."""
-    table = resources.files("ascend_tools.catalog").joinpath("tables/vendor_internal.json")
-    text = table.read_text()
-    return {e["name"]: e for e in json.loads(text)["entries"]}
-
-
 def vendor_internal_hint(message: str) -> str:
-    """`" (X is not in the AscendC API reference: ...)"` when the error is about an undocumented
-    helper of CANN's headers: the emulator defines documented API only, so the fix is a local
-    definition, which the hint gives."""
-    entry = None
-    m = _NO_MATCH.search(message)
-    if m and "LocalTensor" not in m.group("args"):
-        entry = vendor_internal().get(m.group("name"))
-        entry = entry if entry and entry["form"] == "scalar-call" else None
-    if entry is None:
-        name = next((m.group("name") for p, _ in _UNKNOWN_NAME if (m := p.search(message))), None)
-        entry = vendor_internal().get(name) if name else None
-        entry = entry if entry and entry["form"] == "unknown" else None
-    if entry is None:
-        return ""
-    what = entry["name"] + (" on scalars" if entry["form"] == "scalar-call" else "")
-    return (f" ({what} {_INTERNAL_HINT}: CANN's {entry['header']} brings it in "
-            f"from {entry['vendor_file']}, and the emulator implements documented API only. "
-            f"Define it in the project: {entry['replacement']})")
+    """`" (X is also CANN's undocumented helper ...)"` when the error is a project's own helper
+    colliding with one that CANN's kernel_operator.h (and so the emulator) defines in namespace
+    AscendC: the fix is to call the project's own qualified, or rename it."""
+    for pattern in _VENDOR_CLASH:
+        m = pattern.search(message)
+        entry = vendor_internal().get(m.group("name")) if m else None
+        if entry is not None:
+            return (f" ({entry['name']} is also an undocumented helper that CANN's "
+                    f"{entry['header']} defines in namespace AscendC, and the emulator provides "
+                    f"it as CANN does: call the project's own one qualified (::{entry['name']} or "
+                    "its namespace) or give it another name)")
+    return ""
 
 
 def unknown_name_hint(message: str) -> str:
     """`" (did you mean X, Y?)"` for an unknown-name error, from the API catalog; for a real
     AscendC name the emulator lacks, says so instead (the code is right, the emulator is not); for
-    an undocumented CANN-internal helper, names the header it came from (`vendor_internal_hint`)."""
+    an undocumented CANN-internal helper the project's own collides with, says so
+    (`vendor_internal_hint`)."""
     internal = vendor_internal_hint(message)
     if internal:
         return internal
@@ -236,8 +219,6 @@ def parse_compiler_output(text: str, locator: Locator, *, failed: bool) -> list[
                 msg = f"{msg} (in {where})"
             is_error = kind != "warning"
             hint = unknown_name_hint(msg) if is_error else ""
-            if _INTERNAL_HINT in hint:  # gcc's own guess (DivCeil -> Ceil) would mislead
-                msg = _GCC_GUESS.sub("", msg)
             diags.append(make_diagnostic(loc, col, msg + hint, is_error))
             required, included = [], []
             continue

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from ascend_tools.chips import get_chip
+from ascend_tools.chips import get_chip, gm_allocation
 from ascend_tools.runner.case import Case, CaseAttr, CaseTensor, case_text, write_case
 
 
@@ -44,9 +44,16 @@ def test_chip_line_carries_every_chip_field_in_readme_order() -> None:
     ]
 
 
+def test_gm_block_line_gives_the_allocator_rounding_from_the_chip_table() -> None:
+    # chips.json gm_allocation: torch_npu's caching allocator pads each allocation by 32 bytes
+    # and rounds it up to 512.
+    assert gm_allocation() == (512, 32)
+    assert case_text(_case()).splitlines()[1] == "gm_block 512 32"
+
+
 def test_tensor_lines_name_dtype_shape_and_file() -> None:
     lines = case_text(_case()).splitlines()
-    assert lines[1:5] == [
+    assert lines[2:6] == [
         "op AddCustom",
         "kernel add_custom",
         "input x float16 2 4 8 x.bin",

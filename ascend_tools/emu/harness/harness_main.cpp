@@ -80,6 +80,11 @@ struct Case {
     std::string op;  // "-" for single-file kernels
     std::string kernel;
     int64_t block_dim = -1;
+    // Each input and output of n bytes lives in a block of gm_block * ceil((n + gm_pad) /
+    // gm_block) bytes (`gm_block <block> <pad>`: the framework's caching allocator, chips.json
+    // gm_allocation); 32-byte blocks and no pad without the record.
+    uint64_t gm_block = 32;
+    uint64_t gm_pad = 0;
     std::vector<CaseTensor> inputs;
     std::vector<CaseTensor> outputs;
     std::vector<CaseAttr> attrs;
@@ -123,6 +128,11 @@ class CaseParser {
         } else if (kind == "kernel") {
             want(f, 2, "kernel <entry_name>");
             c.kernel = f[1];
+        } else if (kind == "gm_block") {
+            want(f, 3, "gm_block <block_bytes> <pad_bytes>");
+            c.gm_block = u64(f[1], "gm_block");
+            c.gm_pad = u64(f[2], "gm_block pad");
+            if (c.gm_block == 0 || c.gm_block % 32 != 0) error("gm_block's block must be a positive multiple of 32");
         } else if (kind == "block_dim") {
             want(f, 2, "block_dim <n>");
             c.block_dim = integer(f[1], "block_dim");
@@ -131,7 +141,7 @@ class CaseParser {
         } else if (kind == "attr") {
             c.attrs.push_back(attr(f));
         } else {
-            error("unknown record '" + kind + "' (expected chip, op, kernel, block_dim, input, output, attr)");
+            error("unknown record '" + kind + "' (expected chip, gm_block, op, kernel, block_dim, input, output, attr)");
         }
     }
 
@@ -426,20 +436,48 @@ void write_text(const std::string& path, const std::string& text) {
 }
 
 // ---------------------------------------------------------------- GM buffers
-// A GM allocation: memory rounded up to 32 bytes (the NPU allocator pads, so reading the pad is
-// allowed), registered with its real size. Zero-filled memory comes from calloc (large blocks are
+// What the padding of an input's allocation holds: one element's bit pattern per dtype, NaN for
+// floating types and the largest value for integers, so a kernel whose result uses values it
+// reads past the tensor (memory the device leaves as whatever was there) fails the comparison.
+struct PadPoison {
+    ge::DataType type;
+    uint64_t bits;
+};
+inline constexpr PadPoison kPadPoison[] = {
+    {ge::DT_FLOAT, 0x7FC00000u},         {ge::DT_FLOAT16, 0x7E00u},  {ge::DT_BF16, 0x7FC0u},
+    {ge::DT_DOUBLE, 0x7FF8000000000000u}, {ge::DT_COMPLEX64, 0x7FC000007FC00000u},
+    {ge::DT_INT8, 0x7Fu},                {ge::DT_INT16, 0x7FFFu},    {ge::DT_INT32, 0x7FFFFFFFu},
+    {ge::DT_INT64, 0x7FFFFFFFFFFFFFFFu}, {ge::DT_UINT8, 0xFFu},      {ge::DT_UINT16, 0xFFFFu},
+    {ge::DT_UINT32, 0xFFFFFFFFu},        {ge::DT_UINT64, ~0ull},     {ge::DT_BOOL, 0xFFu},
+};
+
+// A GM allocation: `bytes` of tensor in a block of `block * ceil((bytes + pad) / block)` bytes
+// (block at least 32: the framework's allocator hands out padded, rounded blocks, so the
+// padding is memory the kernel may touch), registered with both sizes. Zero-filled memory comes from calloc (large blocks are
 // fresh zero pages, touched only when used: the 16 MiB system workspace costs nothing unless a
 // library API uses it); bytes from `fill_from` on are set to `fill`.
 class GmBuffer {
   public:
-    GmBuffer(uint64_t bytes, uint8_t fill, uint64_t fill_from = 0) : bytes_(bytes) {
-        const uint64_t cap = std::max<uint64_t>(32, ((bytes + 31) / 32) * 32);
-        mem_.reset(static_cast<uint8_t*>(std::calloc(cap, 1)));
+    GmBuffer(uint64_t bytes, uint8_t fill, uint64_t fill_from = 0, uint64_t block = 32, uint64_t pad = 0)
+        : bytes_(bytes) {
+        block = std::max<uint64_t>(block, 32);
+        cap_ = std::max<uint64_t>(block, ((bytes + pad + block - 1) / block) * block);
+        mem_.reset(static_cast<uint8_t*>(std::calloc(cap_, 1)));
         if (!mem_) throw HarnessError("out of memory allocating " + std::to_string(bytes) + " bytes of GM");
-        if (fill != 0 && fill_from < cap) std::memset(mem_.get() + fill_from, fill, cap - fill_from);
+        if (fill != 0 && fill_from < cap_) std::memset(mem_.get() + fill_from, fill, cap_ - fill_from);
     }
     uint8_t* data() const { return mem_.get(); }
     uint64_t bytes() const { return bytes_; }
+    uint64_t block_bytes() const { return cap_; }
+    // Fills the padding past the tensor with the dtype's poison element (kPadPoison).
+    void poison_padding(const ge::DataTypeFacts& dtype) {
+        const PadPoison* p = nullptr;
+        for (const auto& e : kPadPoison)
+            if (e.type == dtype.type) p = &e;
+        const uint64_t width = dtype.bytes;
+        for (uint64_t off = bytes_; p != nullptr && width <= 8 && off < cap_; off += width)
+            std::memcpy(mem_.get() + off, &p->bits, std::min<uint64_t>(width, cap_ - off));
+    }
 
   private:
     struct Free {
@@ -447,6 +485,7 @@ class GmBuffer {
     };
     std::unique_ptr<uint8_t, Free> mem_;
     uint64_t bytes_;
+    uint64_t cap_ = 0;
 };
 
 // Before allocating: the file must exist and hold exactly the shape's bytes.
@@ -484,7 +523,7 @@ class Run {
         kernelgen::state().report_path = report_;
         for (const auto& t : case_.inputs) inputs_.push_back(load_input(t));
         for (size_t i = 0; i < case_.outputs.size(); ++i) {
-            outputs_.emplace_back(case_.outputs[i].bytes(), 0xFF);
+            outputs_.emplace_back(case_.outputs[i].bytes(), 0xFF, 0, case_.gm_block, case_.gm_pad);
             copy_in_place_input(i, outputs_.back());
         }
         const bool project = case_.op != "-";
@@ -537,8 +576,9 @@ class Run {
 
     GmBuffer load_input(const CaseTensor& t) {
         check_input_size(t);
-        GmBuffer b(t.bytes(), 0);
+        GmBuffer b(t.bytes(), 0, 0, case_.gm_block, case_.gm_pad);
         read_file_into(t, b);
+        b.poison_padding(*t.dtype);
         return b;
     }
 
@@ -889,8 +929,10 @@ class Run {
                                                    std::to_string(args.size()) + " (" + arity_rule_ + ")", "", 0);
 
         kernelgen::gm_clear();
-        for (size_t i = 0; i < inputs_.size(); ++i) kernelgen::gm_register(inputs_[i].data(), inputs_[i].bytes(), case_.inputs[i].name);
-        for (size_t i = 0; i < outputs_.size(); ++i) kernelgen::gm_register(outputs_[i].data(), outputs_[i].bytes(), case_.outputs[i].name);
+        for (size_t i = 0; i < inputs_.size(); ++i)
+            kernelgen::gm_register(inputs_[i].data(), inputs_[i].bytes(), case_.inputs[i].name, inputs_[i].block_bytes());
+        for (size_t i = 0; i < outputs_.size(); ++i)
+            kernelgen::gm_register(outputs_[i].data(), outputs_[i].bytes(), case_.outputs[i].name, outputs_[i].block_bytes());
         for (size_t i = 0; i < lists_.size(); ++i) kernelgen::gm_register(lists_[i].data(), lists_[i].bytes(), list_names_[i]);
         kernelgen::gm_register(workspace_->data(), workspace_->bytes(), "workspace");
         kernelgen::gm_register(tiling_buf_->data(), tiling_buf_->bytes(), "tiling");

@@ -26,6 +26,7 @@
 #include "kernelgen/norm.h"
 #include "kernelgen/proposal.h"
 #include "kernelgen/adl_anchors.h"
+#include "kernelgen/vendor_internal.h"
 
 // The device compiler's scalar min/max builtins, called unqualified in kernels. Two type
 // parameters, so a project's own `min(T, T)` template or std::min is more specialised and wins.

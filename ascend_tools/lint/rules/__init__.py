@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+from ascend_tools.catalog.vendor import vendor_internal_source
 from ascend_tools.diagnostics import Diagnostic
 from ascend_tools.lint.context import LintContext
 from ascend_tools.lint.rules import api, copy, cube, pipe, queue, sync, tiling, ub, vector
@@ -27,6 +28,7 @@ UNIT_RULES: tuple[Rule, ...] = (
     sync.check_auto_sync_inline,
     queue.check_queue_protocol,
     api.check_unknown_api,
+    api.check_vendor_internal,
     api.check_chip_support,
 )
 # Rules over the whole project (host and kernel together), run on every lint.
@@ -78,6 +80,11 @@ RULE_DOCS: dict[str, str] = {
     "missing-tail": "work divided by cores or tiles with no remainder path",
     "tiling-mismatch": "kernel and host tiling disagree (fields, layout, parameter order)",
     "unknown-api": "a call or member the API catalog does not know",
+    "vendor-internal": "a helper CANN's kernel_operator.h defines but the AscendC API reference "
+                       "does not document (DivCeil, AlignUp, two-argument Ceil, likely/unlikely, "
+                       "ParamOffset): it builds, and the emulator provides it, but a release may "
+                       "drop it (catalog/tables/vendor_internal.json; reference searched: "
+                       f"{vendor_internal_source()})",
     "pipe-hazard": "a read on one pipe (V, MTE2, MTE3, S; MTE1, M, FIX on the cube path) of "
                    "on-chip data another pipe wrote, "
                    "or a write of data another pipe still reads, with no SetFlag/WaitFlag, queue "

@@ -1,11 +1,13 @@
-"""Unknown APIs (a call or member the catalog does not know, with the closest known names) and
-per-chip support of APIs and data types (7.13)."""
+"""Unknown APIs (a call or member the catalog does not know, with the closest known names),
+undocumented helpers of CANN's headers (`vendor-internal`), and per-chip support of APIs and data
+types (7.13)."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
 
+from ascend_tools.catalog.vendor import vendor_internal, vendor_use_message
 from ascend_tools.diagnostics import Diagnostic, Fix, RuleCode, Severity
 from ascend_tools.lint.context import LintContext
 from ascend_tools.parse.facts import Call, Chunk
@@ -54,6 +56,8 @@ def check_unknown_api(ctx: LintContext) -> Iterator[Diagnostic]:
             continue
         if call.name in user or call.name in _CPP_NAMES or call.name.startswith("set_"):
             continue
+        if _vendor_entry(call) is not None:
+            continue  # check_vendor_internal names it
         qualified = call.qualifier == "AscendC"
         if call.qualifier and not qualified:
             continue  # std::, kernelgen::, the project's own namespaces
@@ -76,6 +80,33 @@ def check_unknown_api(ctx: LintContext) -> Iterator[Diagnostic]:
                        + (f" (AscendC spells it {respelled})" if severity == Severity.ERROR
                           else ""),
                        _fix(ctx, call, close[0]) if close else None,
+                       start=call.abs_name_start, end=call.abs_name_end)
+
+
+def _vendor_entry(call: Call) -> dict | None:
+    """The vendor_internal.json entry of a call to one of CANN's undocumented helpers: a name
+    the table lists, unqualified or AscendC::, and for a `scalar-call` name (two-argument Ceil)
+    only with the table's argument count (the documented vector API of that name takes more)."""
+    entry = vendor_internal().get(call.name)
+    if entry is None or call.receiver is not None or call.qualifier not in ("", "AscendC"):
+        return None
+    if entry["form"] == "scalar-call" and len(call.args) != entry["args"]:
+        return None
+    return entry
+
+
+def check_vendor_internal(ctx: LintContext) -> Iterator[Diagnostic]:
+    """A call to a helper CANN's kernel_operator.h defines but the API reference does not
+    document (DivCeil, AlignUp, scalar Ceil, likely/unlikely, ParamOffset): it builds on CANN and
+    in the emulator, so a warning, naming the local definition that removes the dependency. A
+    name the project defines itself (function or macro) is its own, not the vendor's."""
+    user = _user_names(ctx)
+    for call in ctx.calls:
+        entry = _vendor_entry(call)
+        if entry is None or (call.name in user and not call.qualifier):
+            continue
+        yield ctx.diag(RuleCode.VENDOR_INTERNAL.value, Severity.WARNING, call,
+                       vendor_use_message(entry),
                        start=call.abs_name_start, end=call.abs_name_end)
 
 

@@ -54,7 +54,10 @@ class ListTensorDesc {
         limit_ = length;
         if (!base_) kernelgen::failf("gm-out-of-bounds", file, line, "ListTensorDesc on a null pointer (no tensor list passed)");
         const kernelgen::GmAllocation* a = kernelgen::gm_find(base_);
-        if (a) limit_ = std::min<uint64_t>(limit_, a->bytes - static_cast<uint64_t>(base_ - a->base));
+        if (a) {  // gm_find also answers for the allocation's padding, which holds no descriptor
+            uint64_t off = static_cast<uint64_t>(base_ - a->base);
+            limit_ = std::min<uint64_t>(limit_, off < a->bytes ? a->bytes - off : 0);
+        }
         else if (!kernelgen::gm_allocations().empty())
             kernelgen::failf("gm-out-of-bounds", file, line, "ListTensorDesc: %p is not inside any GM buffer", data);
         table_ = word(0, file, line);

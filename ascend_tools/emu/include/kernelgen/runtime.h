@@ -237,10 +237,14 @@ inline void warn(const char* code, const std::string& message, const char* file,
 }
 
 // ---------------------------------------------------------------- GM allocation registry
+// A tensor of `bytes` in an allocation of `block` bytes (the framework's allocator rounds sizes
+// up: chips.json gm_allocation). Past `bytes` but inside `block` is memory the kernel was given,
+// so an access there runs on the device (a `gm-extent` warning); past `block` it is not.
 struct GmAllocation {
     const uint8_t* base;
     uint64_t bytes;
     std::string name;
+    uint64_t block;
 };
 
 inline std::vector<GmAllocation>& gm_allocations() {
@@ -248,18 +252,27 @@ inline std::vector<GmAllocation>& gm_allocations() {
     return v;
 }
 
-inline void gm_register(const void* base, uint64_t bytes, std::string name) {
-    gm_allocations().push_back({static_cast<const uint8_t*>(base), bytes, std::move(name)});
+// `block` 0: no padding known (a test's own buffer); reads may still touch the tensor's last
+// 32-byte block (gm_readable).
+inline void gm_register(const void* base, uint64_t bytes, std::string name, uint64_t block = 0) {
+    block = std::max<uint64_t>(block, bytes);
+    gm_allocations().push_back({static_cast<const uint8_t*>(base), bytes, std::move(name), block});
 }
 
 inline void gm_clear() { gm_allocations().clear(); }
+
+// Bytes from the allocation's base that an access may reach: its block, and for reads at least
+// the tensor's last whole 32-byte block (DataCopy moves whole blocks; the NPU allocator pads).
+inline uint64_t gm_readable(const GmAllocation& a, bool write) {
+    return write ? a.block : std::max<uint64_t>(a.block, (a.bytes + 31) / 32 * 32);
+}
 
 // The registered allocation containing `p`, or nullptr (pointer not from the harness: host
 // tests, or a kernel computing a wild address).
 inline const GmAllocation* gm_find(const void* p) {
     auto q = static_cast<const uint8_t*>(p);
     for (const auto& a : gm_allocations()) {
-        if (q >= a.base && q < a.base + (a.bytes ? a.bytes : 1)) return &a;
+        if (q >= a.base && q < a.base + (a.block ? a.block : 1)) return &a;
     }
     return nullptr;
 }

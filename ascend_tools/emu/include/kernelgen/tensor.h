@@ -194,12 +194,16 @@ class GlobalTensor {
 
     T* data() const { return addr_; }
 
-    // Elements [first, first + n) of this view must lie inside the real allocation (reads may
-    // touch the 32-byte padding of the allocation). An access past the SetGlobalBuffer extent
-    // but inside the allocation is a `gm-extent` warning: the NPU does not check the extent, so
-    // such a kernel runs there (apply_rotary_pos_emb_ms reads and writes every row through
-    // one-row extents); what it writes is still compared with the reference, and the GM race
-    // model still sees writes into another core's part.
+    // Elements [first, first + n) of this view must lie inside the allocation's block (the
+    // tensor rounded up as the framework's allocator does, runtime.h GmAllocation). An access
+    // past the SetGlobalBuffer extent but inside the block is a `gm-extent` warning: the NPU
+    // does not check the extent, so such a kernel runs there (apply_rotary_pos_emb_ms reads and
+    // writes every row through one-row extents); what it writes is still compared with the
+    // reference, and the GM race model still sees writes into another core's part. So is an
+    // access past the tensor into its block's padding (mkb_reduce_sum writes a 32-byte block to
+    // a 4-byte output), except a read inside the tensor's last 32-byte block (DataCopy reads
+    // whole blocks): an input's padding holds poison (NaN, or the largest integer), so a result
+    // that uses what was read there fails the comparison.
     void check_access(const char* api, uint64_t first, uint64_t n, bool write, const char* file, int line) const {
         if (n == 0) return;
         if (!addr_) kernelgen::failf("gm-out-of-bounds", file, line, "%s on a GlobalTensor with no buffer (SetGlobalBuffer missing)", api);
@@ -213,9 +217,11 @@ class GlobalTensor {
             if (!a) kernelgen::fail("gm-out-of-bounds", what, file, line);
             kernelgen::warn("gm-extent",
                             what + kernelgen::format(", past the size given to SetGlobalBuffer but inside GM buffer '%s' "
-                                                     "of %llu bytes: the NPU does not check that size, so this runs "
-                                                     "there, but the size the kernel declares is not the one it uses",
-                                                     a->name.c_str(), (unsigned long long)a->bytes),
+                                                     "of %llu bytes (a %llu-byte block): the NPU does not check that "
+                                                     "size, so this runs there, but the size the kernel declares is not "
+                                                     "the one it uses",
+                                                     a->name.c_str(), (unsigned long long)a->bytes,
+                                                     (unsigned long long)a->block),
                             file, line);
         }
         // Cross-core order (runtime.h GmModel); operator() hands out a reference, counted as a read
@@ -232,13 +238,31 @@ class GlobalTensor {
         if (!a)
             kernelgen::failf("gm-out-of-bounds", file, line, "%s %s %llu bytes at an address outside every GM buffer", api,
                              write ? "writes" : "reads", (unsigned long long)(end - start));
-        uint64_t limit = write ? a->bytes : kernelgen::align_up(a->bytes, 32);
-        if (start < a->base || end > a->base + limit) {
-            long long lo = static_cast<long long>(start - a->base);
-            long long hi = static_cast<long long>(end - a->base);
-            kernelgen::failf("gm-out-of-bounds", file, line, "%s %s bytes [%lld, %lld) of GM buffer '%s' of %llu bytes", api,
-                             write ? "writes" : "reads", lo, hi, a->name.c_str(), (unsigned long long)a->bytes);
+        long long lo = static_cast<long long>(start - a->base);
+        long long hi = static_cast<long long>(end - a->base);
+        if (start < a->base || end > a->base + kernelgen::gm_readable(*a, write)) {
+            if (a->block == a->bytes)
+                kernelgen::failf("gm-out-of-bounds", file, line, "%s %s bytes [%lld, %lld) of GM buffer '%s' of %llu bytes",
+                                 api, write ? "writes" : "reads", lo, hi, a->name.c_str(), (unsigned long long)a->bytes);
+            kernelgen::failf("gm-out-of-bounds", file, line,
+                             "%s %s bytes [%lld, %lld) of GM buffer '%s' of %llu bytes, past the %llu-byte block its "
+                             "allocation is rounded up to",
+                             api, write ? "writes" : "reads", lo, hi, a->name.c_str(), (unsigned long long)a->bytes,
+                             (unsigned long long)a->block);
         }
+        // Past the tensor (for reads: past its last 32-byte block), inside the block: a warning.
+        if (static_cast<uint64_t>(hi) > (write ? a->bytes : kernelgen::align_up(a->bytes, 32)))
+            kernelgen::warn("gm-extent",
+                            kernelgen::format("%s %s bytes [%lld, %lld) of GM buffer '%s' of %llu bytes: past the tensor but "
+                                              "inside the %llu-byte block the framework's allocator rounds it up to, so "
+                                              "this runs on the NPU, where those bytes %s",
+                                              api, write ? "writes" : "reads", lo, hi, a->name.c_str(),
+                                              (unsigned long long)a->bytes, (unsigned long long)a->block,
+                                              write ? "belong to no tensor (what is written there is lost)"
+                                                    : "hold whatever was there (the emulator fills an input's "
+                                                      "padding with NaN or the largest integer, so a result that "
+                                                      "uses them fails the comparison)"),
+                            file, line);
     }
 
   private:
@@ -249,8 +273,7 @@ class GlobalTensor {
         const kernelgen::GmAllocation* a = kernelgen::gm_find(origin_);
         if (!a) a = kernelgen::gm_find(start);
         if (!a) return nullptr;
-        uint64_t limit = write ? a->bytes : kernelgen::align_up(a->bytes, 32);
-        return start >= a->base && end <= a->base + limit ? a : nullptr;
+        return start >= a->base && end <= a->base + kernelgen::gm_readable(*a, write) ? a : nullptr;
     }
 
     T* addr_ = nullptr;

@@ -1,0 +1,35 @@
+"""The undocumented helpers of CANN's kernel headers (`tables/vendor_internal.json`): the emulator
+provides them, lint and validate report their use, compile errors about them get a hint."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+
+TABLE = "tables/vendor_internal.json"
+
+
+@cache
+def vendor_internal() -> dict[str, dict]:
+    """The table's entries by name."""
+    text = resources.files("ascend_tools.catalog").joinpath(TABLE).read_text()
+    return {e["name"]: e for e in json.loads(text)["entries"]}
+
+
+def vendor_internal_source() -> str:
+    """Where the table says the API reference was searched (for rule documentation)."""
+    text = resources.files("ascend_tools.catalog").joinpath(TABLE).read_text()
+    return "; ".join(json.loads(text)["checked"])
+
+
+def vendor_use_message(entry: dict) -> str:
+    """What a use of `entry`'s helper is told: the kernel builds (CANN and the emulator define it)
+    but depends on an undocumented header, and the local definition that removes that."""
+    what = entry["name"] + (" on scalars" if entry["form"] == "scalar-call" else "")
+    return (
+        f"{what} is not in the AscendC API reference: CANN's {entry['header']} brings it in "
+        f"from {entry['vendor_file']}, so this builds (the emulator provides it too), but a "
+        f"CANN release may change or drop it. A local definition removes the dependency: "
+        f"{entry['replacement']}"
+    )

@@ -1,0 +1,90 @@
+"""CANN's undocumented helpers (vendor_internal.json) as the emulator provides them: unqualified in
+kernels, with plain integer semantics, next to the vector Ceil, and without colliding with a
+project's own DivCeil / AlignUp / Ceil / likely (defined before or after kernel_operator.h, in
+the project's namespace or at global scope): where both fit, the project's own is called."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+from ascend_tools.toolchain.flags import EMU_INCLUDE
+
+FLAGS = [
+    "-std=c++17",
+    "-O0",
+    "-pthread",
+    f"-I{EMU_INCLUDE}",
+    "-D__CCE_AICORE__=220",
+    "-D__CCE_KT_TEST__=1",
+    "-fno-diagnostics-show-caret",
+]
+
+
+def run(tmp_path: Path, source: str) -> subprocess.CompletedProcess:
+    """Builds and runs a program; its exit code is the number of failed checks."""
+    src, exe = tmp_path / "t.cpp", tmp_path / "t"
+    src.write_text(source)
+    built = subprocess.run(
+        ["g++", *FLAGS, str(src), "-o", str(exe)], capture_output=True, text=True
+    )
+    assert built.returncode == 0, built.stderr[-3000:]
+    return subprocess.run([str(exe)], capture_output=True, text=True)
+
+
+def test_helpers_compute_integer_ceil_align_and_core_offset(tmp_path: Path) -> None:
+    res = run(
+        tmp_path,
+        """
+#include "kernel_operator.h"
+using namespace AscendC;
+static_assert(DivCeil(100u, 8) == 13 && DivCeil(96, 8) == 12, "compile-time use");
+int main() {
+    int bad = 0;
+    uint32_t boxCount = 10;
+    uint16_t repeat = Ceil(boxCount * 8, 64);                   // mixed types, as DrivingSDK
+    bad += repeat != 2;
+    bad += Ceil(boxCount * 2, static_cast<uint32_t>(64)) != 1;
+    bad += AlignUp(boxCount, 7u) != 14 || AlignUp(14u, 7) != 14;
+    bad += DivCeil(uint64_t(1) << 40, 3) != ((uint64_t(1) << 40) + 2) / 3;
+    bad += !likely(boxCount > 1) || unlikely(boxCount < 1);
+    uint8_t gm[64] = {};
+    bad += ParamOffset<float>(gm, 4) != gm;                     // block 0 outside a launch
+    auto vectorCeil = [](const LocalTensor<float>& d) { Ceil(d, d, 64); };  // still resolves
+    (void)vectorCeil;
+    return bad;
+}
+""",
+    )
+    assert res.returncode == 0, f"{res.returncode} checks failed"
+
+
+def test_projects_own_helpers_win_and_do_not_collide(tmp_path: Path) -> None:
+    # Each own definition returns a sentinel, so the exit code shows which one a call reached.
+    res = run(
+        tmp_path,
+        """
+#define unlikely(x) (x)
+#include "kernel_operator.h"
+#define likely(x) __builtin_expect((x), 1)
+using namespace AscendC;
+template <typename T> __aicore__ inline T DivCeil(T a, T b) { return 1000; }
+namespace mine {
+template <typename T> __aicore__ inline T DivCeil(T a, T b) { return 2000; }
+template <typename T> __aicore__ inline T Ceil(T a, T b) { return 3000; }
+inline uint32_t Blocks(uint32_t n) { return DivCeil(n, 8u) + Ceil(n, 8u); }
+}
+inline uint32_t AlignUp(uint32_t a, uint32_t b) { return 4000; }
+int main() {
+    int bad = 0;
+    uint32_t n = 100;
+    bad += DivCeil(n, 8u) != 1000;      // the global template beats AscendC's (more specialised)
+    bad += mine::Blocks(n) != 5000;     // the namespace's own hide AscendC's
+    bad += AlignUp(n, 8u) != 4000;      // a plain function beats a template
+    bad += DivCeil(n, 8) != 13;         // only AscendC's takes mixed types
+    bad += !likely(n == 100) || unlikely(n != 100);
+    return bad;
+}
+""",
+    )
+    assert res.returncode == 0, f"{res.returncode} checks failed"

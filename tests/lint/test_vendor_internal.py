@@ -1,0 +1,73 @@
+"""The `vendor-internal` rule: a call to a helper CANN's kernel_operator.h defines but the API
+reference does not document (catalog/tables/vendor_internal.json) is a warning naming the
+helper and the local definition that replaces it; the project's own helpers of those names, and
+the documented vector Ceil, are not reported."""
+
+from __future__ import annotations
+
+from ascend_tools.catalog.vendor import vendor_internal
+from ascend_tools.diagnostics import Severity
+from ascend_tools.lint.rules import RULE_DOCS
+from tests.lint.helpers import lint_texts
+
+KERNEL = """#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR y) {
+    uint32_t n = DivCeil(100u, 8u);
+    uint32_t m = AscendC::AlignUp(n, 8u) + Ceil(n, 4u);
+    if (likely(n > 0) && !unlikely(m == 0)) {
+        GM_ADDR xo = ParamOffset<half>(x, n);
+        (void)xo;
+    }
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> b;
+    pipe.InitBuffer(b, 256 * sizeof(half));
+    LocalTensor<half> t = b.Get<half>();
+    Ceil(t, t, 128);
+}
+"""
+
+
+def _vendor(texts: dict[str, str]) -> dict[str, tuple[int, str]]:
+    return {
+        d.message.split(" is not in")[0]: (d.line, d.message)
+        for d in lint_texts(texts)
+        if d.code == "vendor-internal" and d.severity == Severity.WARNING
+    }
+
+
+def test_each_undocumented_helper_is_a_warning_with_its_replacement() -> None:
+    found = _vendor({"/p/k.cpp": KERNEL})
+    assert {k: v[0] for k, v in found.items()} == {
+        "DivCeil": 4,
+        "AlignUp": 5,
+        "Ceil on scalars": 5,
+        "likely": 6,
+        "unlikely": 6,
+        "ParamOffset": 7,
+    }
+    for name, (_, message) in found.items():
+        entry = vendor_internal()[name.removesuffix(" on scalars")]
+        assert entry["replacement"] in message and entry["vendor_file"] in message
+    assert "vendor_internal.json" in RULE_DOCS["vendor-internal"]
+
+
+def test_vector_ceil_and_unknown_api_do_not_report_the_helpers() -> None:
+    diags = lint_texts({"/p/k.cpp": KERNEL})
+    assert not [d for d in diags if d.code == "unknown-api"], diags
+    assert [
+        d.line
+        for d in diags
+        if d.code == "vendor-internal" and d.message.startswith("Ceil on scalars")
+    ] == [5]
+
+
+def test_projects_own_definitions_are_not_vendor_helpers() -> None:
+    own = (
+        "#define likely(x) __builtin_expect(!!(x), 1)\n"
+        "template <typename T> __aicore__ inline T DivCeil(T a, T b) { return a / b; }\n"
+        'extern "C"'
+    )
+    found = _vendor({"/p/k.cpp": KERNEL.replace('extern "C"', own, 1)})
+    assert "DivCeil" not in found and "likely" not in found
+    assert {"AlignUp", "unlikely", "ParamOffset"} <= set(found)
