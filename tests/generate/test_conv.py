@@ -89,13 +89,20 @@ REFUSED = {
         "nn.Conv3d(3, 4, 3)",
         "self.conv(x)",
         "torch.randn(1, 3, 5, 6, 7)",
-        "conv3d is not generated yet",
+        "conv3d is not generated yet: .* covers 1-D and 2-D convolutions",
     ),
     "transposed": (
         "nn.ConvTranspose2d(3, 4, 3)",
         "self.conv(x)",
         None,
-        "transposed convolution .* is not generated yet",
+        r"transposed convolution \(ConvTranspose, conv_transpose\) is not generated yet: only "
+        "forward 1-D and 2-D",
+    ),
+    "transposed 1d": (
+        "nn.ConvTranspose1d(3, 4, 3, stride=2)",
+        "self.conv(x)",
+        "torch.randn(2, 3, 9)",
+        r"transposed convolution \(ConvTranspose, conv_transpose\) is not generated yet",
     ),
     "two convolutions": ("nn.Conv2d(3, 3, 3)", "self.conv(self.conv(x))", None, "2 convolutions"),
     "prologue": ("nn.Conv2d(3, 4, 3)", "self.conv(torch.relu(x))", None, "ops before the conv"),
