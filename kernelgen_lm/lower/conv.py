@@ -1,7 +1,14 @@
 """ConvPlan -> operator project files: the tiling header (TCubeTiling + im2col geometry + core
-split), the host TilingFunc (MatmulApiTiling for one (image, group, row block) product, UB
-budget of the im2col slab and tables) and the kernel (im2col by Gather into a per-core GM
-workspace, the Matmul high-level API, the epilogue per base block as in the matmul family).
+split), the host TilingFunc (MatmulApiTiling for one (image, group, channel block, row block)
+product, UB budget of the im2col slab and tables) and the kernel (im2col by Gather into a
+per-core GM workspace, the Matmul high-level API, the epilogue per base block as in the matmul
+family).
+
+Speed comes from GM bytes (the cost model, like the chip, is bandwidth-bound here), so the host
+picks the base block with the fewest panel re-reads (the weight rows once per N block, col once
+per M block) that fits L0C and UB, and splits a pointwise unit's output channels when the
+weight rows, not the image columns, dominate its bytes. A gathered unit keeps all its group's
+channels: its im2col block is written and read once for all of them.
 """
 
 from __future__ import annotations
