@@ -1,7 +1,14 @@
 """ConvPlan -> operator project files: the tiling header (TCubeTiling + im2col geometry + core
-split), the host TilingFunc (MatmulApiTiling for one (image, group, row block) product, UB
-budget of the im2col slab and tables) and the kernel (im2col by Gather into a per-core GM
-workspace, the Matmul high-level API, the epilogue per base block as in the matmul family).
+split), the host TilingFunc (MatmulApiTiling for one (image, group, channel block, row block)
+product, UB budget of the im2col slab and tables) and the kernel (im2col by Gather into a
+per-core GM workspace, the Matmul high-level API, the epilogue per base block as in the matmul
+family).
+
+Speed comes from GM bytes (the cost model, like the chip, is bandwidth-bound here), so the host
+picks the base block with the fewest panel re-reads (the weight rows once per N block, col once
+per M block) that fits L0C and UB, and splits a pointwise unit's output channels when the
+weight rows, not the image columns, dominate its bytes. A gathered unit keeps all its group's
+channels: its im2col block is written and read once for all of them.
 """
 
 from __future__ import annotations
@@ -16,7 +23,7 @@ from kernelgen_lm.lower.host import (
     tiling_header_text,
 )
 from kernelgen_lm.lower.kernel import CTYPE, DSIZE
-from kernelgen_lm.lower.matmul import BASE_ALIGN, BASE_CAP, EpiTensor, MatmulEmitter
+from kernelgen_lm.lower.matmul import BASE_ALIGN, EpiTensor, MatmulEmitter
 from kernelgen_lm.lower.move import BLOCK_HELPERS
 from kernelgen_lm.plan.conv import ConvPlan
 
@@ -45,7 +52,9 @@ def fields(p: ConvPlan) -> list[tuple[str, str]]:
         ("wa", "slab row length (left pad, w, right pad; whole 16 elements)"),
         ("pnA", "positions per tap in the im2col tile (R * ow padded to 16)"),
         ("rowBlocks", "output-row blocks per image"),
-        ("unitsPerCore", "(image, group, row block) units of a small core"),
+        ("coutPer", "output channels per work unit (Mb; the group's all but when pointwise)"),
+        ("coutBlocks", "output-channel blocks per group"),
+        ("unitsPerCore", "(image, group, channel block, row block) units of a small core"),
         ("bigCores", "cores that take one unit more"),
         ("chunkRows", "rows of a base block per epilogue chunk"),
     ]
@@ -143,6 +152,7 @@ class ConvEmitter(MatmulEmitter):
             "        nb = td.batch; cin = td.cin; H = td.h; W = td.w; cout = td.cout;",
             "        OH = td.oh; OW = td.ow; R = td.rowsPer; slabRows = td.slabRows; Wa = td.wa;",
             "        pnA = td.pnA; rowBlocks = td.rowBlocks;",
+            "        mPer = td.coutPer; mBlocks = td.coutBlocks;",
             "        cg = cin / GROUPS; cog = cout / GROUPS; K = cg * TAPS;",
             "        N = OH * OW;  // the result's row stride: positions of one channel",
             "        pnMax = R * OW;",
@@ -209,8 +219,13 @@ class ConvEmitter(MatmulEmitter):
             "        for (uint64_t u = unitStart; u < unitEnd; ++u) {",
             "            uint32_t rb = static_cast<uint32_t>(u % rowBlocks);",
             "            uint64_t rest = u / rowBlocks;",
+            "            uint32_t mb = static_cast<uint32_t>(rest % mBlocks);",
+            "            rest /= mBlocks;",
             "            uint32_t g = static_cast<uint32_t>(rest % GROUPS);",
             "            uint64_t b = rest / GROUPS;",
+            "            // This unit's output channels: m0 .. m0 + mRows of the group.",
+            "            uint32_t m0 = mb * mPer;",
+            "            uint32_t mRows = MinU(mPer, cog - m0);",
             "            uint32_t oy0 = rb * R;",
             "            uint32_t pn = MinU(R, OH - oy0) * OW;",
             "            uint64_t xBase = (b * cin + static_cast<uint64_t>(g) * cg) * H * W;",
@@ -224,26 +239,26 @@ class ConvEmitter(MatmulEmitter):
                     "            mm.SetTensorB(gm_col);",
                 ]
             ),
-            "            mm.SetTensorA(gm_w[static_cast<uint64_t>(g) * cog * K]);",
-            "            mm.SetTail(static_cast<int>(cog), static_cast<int>(pn));",
-            "            uint64_t ch0 = b * cout + static_cast<uint64_t>(g) * cog;",
+            "            uint64_t gm0 = static_cast<uint64_t>(g) * cog + m0;",
+            "            mm.SetTensorA(gm_w[gm0 * K]);",
+            "            mm.SetTail(static_cast<int>(mRows), static_cast<int>(pn));",
+            "            uint64_t ch0 = b * cout + gm0;",
             "            uint64_t cBase = ch0 * N + static_cast<uint64_t>(oy0) * OW;",
         ]
         for t in self.epi.values():
             L.append(
                 f"            uint64_t ebase_{t.var} = b * es_{t.var}_b + "
-                f"static_cast<uint64_t>(g) * cog * es_{t.var}_m"
-                + (" + static_cast<uint64_t>(oy0) * OW;" if t.vary_n else ";")
+                f"gm0 * es_{t.var}_m" + (" + static_cast<uint64_t>(oy0) * OW;" if t.vary_n else ";")
             )
         L += [
-            "            uint32_t mIter = (cog + baseM - 1) / baseM;",
+            "            uint32_t mIter = (mRows + baseM - 1) / baseM;",
             "            uint32_t nIter = (pn + baseN - 1) / baseN;",
             "            uint32_t blk = 0;",
             "            while (mm.Iterate()) {",
             "                uint32_t bm = iterOrder == 0 ? blk % mIter : blk / nIter;",
             "                uint32_t bn = iterOrder == 0 ? blk / mIter : blk % nIter;",
             "                ++blk;",
-            "                uint32_t rows = MinU(baseM, cog - bm * baseM);",
+            "                uint32_t rows = MinU(baseM, mRows - bm * baseM);",
             "                uint32_t cols = MinU(baseN, pn - bn * baseN);",
             "                uint32_t ldc = baseN;",
             "                uint64_t r0 = static_cast<uint64_t>(bm) * baseM;",
@@ -303,7 +318,7 @@ class ConvEmitter(MatmulEmitter):
         L += [
             "    uint32_t nb = 0, cin = 0, H = 0, W = 0, cout = 0, OH = 0, OW = 0, R = 1;",
             "    uint32_t slabRows = 0, Wa = 0, pnA = 0, pnMax = 0, rowBlocks = 1;",
-            "    uint32_t cg = 0, cog = 0, K = 0, N = 0;",
+            "    uint32_t cg = 0, cog = 0, K = 0, N = 0, mPer = 1, mBlocks = 1;",
             "    uint64_t unitStart = 0, unitEnd = 0;",
             "};",
             "",
@@ -485,17 +500,44 @@ class ConvEmitter(MatmulEmitter):
             "    uint64_t budget = ubSize > UB_RESERVE ? ubSize - UB_RESERVE : 0;",
             "    // Slab rows: PWA zeros (PW rounded up to 16), the image row, PW zeros.",
             f"    uint64_t wa = Up({_up(pw, ALIGN_ELEMS)} + w + PW, ALIGN);",
-            "    // R output rows per unit: enough units for every core when the images and",
-            "    // groups alone are fewer, at most MAX_POSITIONS positions, and the im2col part",
-            "    // within half of UB (the epilogue's base block and chunks take the rest).",
+            "    // A unit is (image, group, block of Mb output channels, block of R output rows).",
+            "    // A gathered unit keeps all the group's channels (Mb = cog): its im2col block is",
+            "    // gathered once and multiplied by every weight row. A pointwise unit reads the",
+            "    // image in place, so its channels may be split too: each unit then reads fewer",
+            "    // weight rows for more positions. Per split, R gives enough units for every core",
+            "    // (at most MAX_POSITIONS positions, the im2col part within half of UB: the",
+            "    // base block and epilogue chunks take the rest); the split whose busiest core",
+            "    // moves the fewest GM bytes (weight rows, image columns, result) times the",
+            "    // cores moving data (they share the GM bandwidth) is taken.",
             "    uint64_t images = nb * GROUPS;",
-            "    uint64_t parts = images >= cubeCores ? 1 : (cubeCores + images - 1) / images;",
-            "    uint64_t R = (oh + parts - 1) / parts;",
-            "    if (R * ow > MAX_POSITIONS) {",
-            "        R = MAX_POSITIONS / ow > 0 ? MAX_POSITIONS / ow : 1;",
-            "    }",
-            "    while (R > 1 && Im2colBytes(R, ow, wa) > budget / 2) {",
-            "        --R;",
+            "    uint64_t maxSplit = POINTWISE ? (cog + ALIGN - 1) / ALIGN : 1;",
+            "    uint64_t mPer = cog, mBlocks = 1, R = 0, bestCost = 0;",
+            "    for (uint64_t split = 1; split <= maxSplit; ++split) {",
+            "        uint64_t mb = split == 1 ? cog : Up((cog + split - 1) / split, ALIGN);",
+            "        uint64_t blocksM = (cog + mb - 1) / mb;",
+            "        if (split > 1 && blocksM != split) {",
+            "            continue;  // the same Mb as a smaller split",
+            "        }",
+            "        uint64_t tasks = images * blocksM;",
+            "        uint64_t parts = tasks >= cubeCores ? 1 : (cubeCores + tasks - 1) / tasks;",
+            "        uint64_t r = (oh + parts - 1) / parts;",
+            "        if (r * ow > MAX_POSITIONS) {",
+            "            r = MAX_POSITIONS / ow > 0 ? MAX_POSITIONS / ow : 1;",
+            "        }",
+            "        while (r > 1 && Im2colBytes(r, ow, wa) > budget / 2) {",
+            "            --r;",
+            "        }",
+            "        uint64_t unitsS = tasks * ((oh + r - 1) / r);",
+            "        uint64_t cores = unitsS < cubeCores ? unitsS : cubeCores;",
+            "        uint64_t waves = (unitsS + cores - 1) / cores;",
+            "        uint64_t pos = r * ow;",
+            "        uint64_t cost = waves * cores * (mb * K + K * pos + mb * pos);",
+            "        if (R == 0 || cost < bestCost) {",
+            "            mPer = mb;",
+            "            mBlocks = blocksM;",
+            "            R = r;",
+            "            bestCost = cost;",
+            "        }",
             "    }",
             "    if (Im2colBytes(R, ow, wa) > budget / 2) {",
             "        return ge::GRAPH_FAILED;  // one output row's im2col does not fit UB",
@@ -506,24 +548,50 @@ class ConvEmitter(MatmulEmitter):
             f"    mt.SetAType(TPosition::GM, CubeFormat::ND, {dt}, false);",
             f"    mt.SetBType(TPosition::GM, CubeFormat::ND, {dt}, false);",
             "    mt.SetCType(TPosition::VECIN, CubeFormat::ND, ge::DT_FLOAT);",
-            "    mt.SetShape(static_cast<int32_t>(cog), static_cast<int32_t>(pnMax), "
+            "    mt.SetShape(static_cast<int32_t>(mPer), static_cast<int32_t>(pnMax), "
             "static_cast<int32_t>(K));",
             "    // B is col[K, pnMax] (workspace), or the image plane [Cin, oh * ow] (pointwise).",
             "    uint64_t orgN = POINTWISE ? oh * ow : pnMax;",
-            "    mt.SetOrgShape(static_cast<int32_t>(cog), static_cast<int32_t>(orgN), "
+            "    mt.SetOrgShape(static_cast<int32_t>(mPer), static_cast<int32_t>(orgN), "
             "static_cast<int32_t>(K));",
             "    mt.SetBias(false);",
             "    mt.SetBufferSpace(-1, -1, -1);",
-            f"    uint32_t baseN = static_cast<uint32_t>(Up(pnMax, {BASE_ALIGN}));",
-            f"    if (baseN > {BASE_CAP}) {{",
-            f"        baseN = {BASE_CAP};",
+            "    // The base block (one L0C accumulator): the product reads its A panel (weight",
+            "    // rows, Mb x K) once per N block and its B panel (col, K x pnMax) once per M",
+            "    // block, so the block with the fewest GM bytes of such re-reads is taken, within",
+            "    // L0C and the UB left beside the im2col part (GetTensorC brings a whole block).",
+            "    uint64_t l0cSize = 0;",
+            "    ascendc.GetCoreMemSize(platform_ascendc::CoreMemType::L0_C, l0cSize);",
+            "    uint64_t im2col = Im2colBytes(R, ow, wa);",
+            "    uint32_t baseM = 0, baseN = 0;",
+            "    uint64_t bestBytes = 0, bestArea = 0;",
+            f"    for (uint64_t bm = {BASE_ALIGN}; bm <= Up(mPer, {BASE_ALIGN}); "
+            f"bm += {BASE_ALIGN}) {{",
+            f"        for (uint64_t bn = {BASE_ALIGN}; bn <= Up(pnMax, {BASE_ALIGN}); "
+            f"bn += {BASE_ALIGN}) {{",
+            "            uint64_t area = bm * bn;",
+            "            uint64_t ub = im2col + area * sizeof(float) + "
+            "(64 + bn) * CHUNK_BYTES_PER_ELEM;",
+            "            if (area * sizeof(float) > l0cSize || ub > budget) {",
+            "                continue;",
+            "            }",
+            "            uint64_t bytes = mPer * K * ((pnMax + bn - 1) / bn) + K * pnMax * "
+            "((mPer + bm - 1) / bm);",
+            "            bool fewer = bytes < bestBytes || "
+            "(bytes == bestBytes && area < bestArea);",
+            "            if (baseM == 0 || fewer) {",
+            "                baseM = static_cast<uint32_t>(bm);",
+            "                baseN = static_cast<uint32_t>(bn);",
+            "                bestBytes = bytes;",
+            "                bestArea = area;",
+            "            }",
+            "        }",
             "    }",
-            f"    uint32_t baseM = static_cast<uint32_t>(Up(cog, {BASE_ALIGN}));",
-            f"    if (baseM > {BASE_CAP}) {{",
-            f"        baseM = {BASE_CAP};",
+            "    if (baseM == 0) {",
+            "        return ge::GRAPH_FAILED;  // not one 16 x 16 block fits L0C and UB",
             "    }",
             "    uint64_t block = static_cast<uint64_t>(baseM) * baseN * sizeof(float);",
-            "    uint64_t used = Im2colBytes(R, ow, wa) + block + 64 * CHUNK_BYTES_PER_ELEM;",
+            "    uint64_t used = im2col + block + 64 * CHUNK_BYTES_PER_ELEM;",
             "    uint64_t left = budget > used ? budget - used : 0;",
             "    uint64_t chunkRows = left / (baseN * CHUNK_BYTES_PER_ELEM);",
             "    if (chunkRows > baseM) {",
@@ -536,7 +604,7 @@ class ConvEmitter(MatmulEmitter):
             "    if (mt.GetTiling(tiling.cube) == -1) {",
             "        return ge::GRAPH_FAILED;",
             "    }",
-            "    uint64_t units = images * rowBlocks;",
+            "    uint64_t units = images * mBlocks * rowBlocks;",
             "    uint64_t blockDim = units < cubeCores ? units : cubeCores;",
             "    context->SetBlockDim(static_cast<uint32_t>(blockDim));",
             "    tiling.set_batch(static_cast<uint32_t>(nb));",
@@ -551,6 +619,8 @@ class ConvEmitter(MatmulEmitter):
             "    tiling.set_wa(static_cast<uint32_t>(wa));",
             "    tiling.set_pnA(static_cast<uint32_t>(Up(pnMax, ALIGN)));",
             "    tiling.set_rowBlocks(static_cast<uint32_t>(rowBlocks));",
+            "    tiling.set_coutPer(static_cast<uint32_t>(mPer));",
+            "    tiling.set_coutBlocks(static_cast<uint32_t>(mBlocks));",
             "    tiling.set_unitsPerCore(static_cast<uint32_t>(units / blockDim));",
             "    tiling.set_bigCores(static_cast<uint32_t>(units % blockDim));",
             "    tiling.set_chunkRows(static_cast<uint32_t>(chunkRows));",

@@ -401,7 +401,8 @@ def conv_text(p: ConvPlan) -> str:
         "input rows in UB (zero rows for vertical padding), one Gather per kernel tap "
         "(offset table built once per core; horizontal padding reads a zero slot) into a "
         "per-core GM workspace",
-        "split: work units = (image, group, output-row block) over the cube cores, big/small",
+        "split: work units = (image, group, output-row block) over the cube cores, big/small; "
+        "pointwise units also split the output channels when that moves fewer GM bytes",
         *(
             ["pointwise (1 x 1, stride 1, no padding): the product reads the image in place"]
             if p.pointwise

@@ -89,13 +89,20 @@ REFUSED = {
         "nn.Conv3d(3, 4, 3)",
         "self.conv(x)",
         "torch.randn(1, 3, 5, 6, 7)",
-        "conv3d is not generated yet",
+        "conv3d is not generated yet: .* covers 1-D and 2-D convolutions",
     ),
     "transposed": (
         "nn.ConvTranspose2d(3, 4, 3)",
         "self.conv(x)",
         None,
-        "transposed convolution .* is not generated yet",
+        r"transposed convolution \(ConvTranspose, conv_transpose\) is not generated yet: only "
+        "forward 1-D and 2-D",
+    ),
+    "transposed 1d": (
+        "nn.ConvTranspose1d(3, 4, 3, stride=2)",
+        "self.conv(x)",
+        "torch.randn(2, 3, 9)",
+        r"transposed convolution \(ConvTranspose, conv_transpose\) is not generated yet",
     ),
     "two convolutions": ("nn.Conv2d(3, 3, 3)", "self.conv(self.conv(x))", None, "2 convolutions"),
     "prologue": ("nn.Conv2d(3, 4, 3)", "self.conv(torch.relu(x))", None, "ops before the conv"),
@@ -197,3 +204,36 @@ def test_pointwise_convolution_reads_the_image_in_place(tmp_path: Path) -> None:
     write_conv_project(plan("conv_2d_fp32"), chip, tmp_path / "gemm")
     kernel = next((tmp_path / "gemm" / "op_kernel").glob("*.cpp")).read_text()
     assert "Im2col(xBase, oy0, pn);" in kernel and "mm.SetTensorB(gm_col);" in kernel
+
+
+def test_pointwise_units_split_the_output_channels_and_read_each_panel_once(
+    tmp_path: Path, capsys
+) -> None:
+    """1 x 1 conv, 64 -> 72 channels, one 16 x 16 fp16 image: on 24 cube cores the host splits
+    the 72 channels into blocks of 48 and 24 (fewer GM bytes than every unit reading all 72
+    weight rows for one output row), and each unit's product is one base block, so its weight
+    rows and image columns reach L1 once. The odd-size variant (2 images) keeps whole channel
+    blocks; both validate against torch and lint clean."""
+    stub = write(
+        tmp_path,
+        "nn.Conv2d(64, 72, 1).half()",
+        "torch.relu(self.conv(x))",
+        "torch.randn(1, 64, 16, 16, dtype=torch.float16)",
+    )
+    out_dir = tmp_path / "pw_split"
+    code = main(
+        ["generate", str(stub), "-o", str(out_dir), "--format", "json", "--backend", "rules"]
+    )
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and out["ok"] and out["validation"]["ok"], out.get("error")
+    assert any("shape" in c["name"] for c in out["validation"]["cases"])
+    k, pos, size = 64, 2 * 16, 2  # K = Cin, two output rows per unit, fp16
+    units = [b for b in out["validation"]["counters"]["per_block"] if b["cube_macs"]]
+    rows = sorted({b["cube_macs"] // (k * pos) for b in units})
+    assert rows == [24, 48], rows  # two channel blocks, not 72 rows per unit
+    for b in units:
+        m = b["cube_macs"] // (k * pos)
+        assert b["gm_to_l1_bytes"] == (m * k + k * pos) * size, b
+    lint = main(["lint", str(out_dir), "--format", "json"])
+    diags = json.loads(capsys.readouterr().out)
+    assert lint == 0 and not diags.get("diagnostics"), diags
