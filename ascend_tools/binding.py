@@ -8,7 +8,9 @@ Rules (an explicit `[binding]` table in kernelgen.toml pins entries; the rest is
   an OPTIONAL input left over is absent; a None left over is dropped.
 - Attributes: by name where a forward or `Model.__init__` parameter is named like the attribute;
   the other attributes, in declaration order, take the remaining values in order (forward
-  arguments, then init arguments); an attribute left over takes its OpDef default.
+  arguments, then init arguments); an attribute left over takes its OpDef default, and so does
+  a defaulted attribute whose next value does not fit it (an int for a float attribute, a value
+  that does not convert), with a note.
 - Outputs: the results are the returned tensors (`return[i]`), then the arguments the forward
   mutates in place (named after the argument). An OpDef output named like a mutated argument
   (or like the OpDef input it binds to) is compared with it; the rest bind in order, a DYNAMIC
@@ -95,6 +97,20 @@ def _convert(attr: AttrDef, value: object) -> AttrValue:
             raise ValueError(f"{value!r} is not a list of numbers")
         return [int(v) if t == "list_int" else float(v) for v in value]
     raise ValueError(f"unsupported attribute type {t!r}")
+
+
+def _fits_by_position(attr: AttrDef, value: object) -> bool:
+    """Whether a value named unlike `attr` may still take it by position: it converts, and an
+    integer does not become a float attribute. An int init value is a size or a dim
+    (nn.LayerNorm(normalized_shape=1024) next to an OpDef whose one attribute is the float
+    epsilon), never a tolerance or a scale, so a defaulted attribute keeps its default."""
+    if attr.type == "float" and isinstance(value, int):
+        return False
+    try:
+        _convert(attr, value)
+    except (TypeError, ValueError):
+        return False
+    return True
 
 
 def _default(attr: AttrDef) -> object:
@@ -271,9 +287,18 @@ def _bind_attrs(
             chosen[attr.name] = by_key[_key(attr.name)]
     used = {id(v) for v in chosen.values() if isinstance(v, RefArg)}
     free = [a for a in values if a.kind == "value" and id(a) not in used]
+    skipped = []
     for attr in op.attrs:
-        if attr.name not in chosen and free:
-            chosen[attr.name] = free.pop(0)
+        if attr.name in chosen or not free:
+            continue
+        if attr.default is not None and not _fits_by_position(attr, free[0].value):
+            skipped.append(
+                f"reference value {free[0].name}={free[0].value!r} ({free[0].source}) is not "
+                f"bound by position to {attr.type} attribute {attr.name}, which keeps its "
+                f"default {attr.default}"
+            )
+            continue
+        chosen[attr.name] = free.pop(0)
     out = []
     for attr in op.attrs:
         target = chosen.get(attr.name)
@@ -291,7 +316,7 @@ def _bind_attrs(
                 "no value"
             )
         out.append(AttrBinding(name=attr.name, type=attr.type, constant=const))
-    notes = [
+    notes = skipped + [
         f"reference value {a.name}={a.value!r} ({a.source}) binds to no attribute"
         for a in free
         if not a.defaulted and a.source == "forward"

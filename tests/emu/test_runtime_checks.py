@@ -95,8 +95,21 @@ def test_failure_messages_state_the_numbers(emu_build, run_program) -> None:
     assert "[0, 96)" in msgs["gm_read_past_pad"] and "40 bytes" in msgs["gm_read_past_pad"]
 
 
-def test_l1_and_l0_overflow_messages_name_the_memory_and_earlier_buffers(emu_build,
-                                                                        run_program) -> None:
+def test_freeing_another_queues_buffer_names_that_queue_and_its_alloc(
+    emu_build, run_program
+) -> None:
+    """FreeTensor pairs with the same queue's AllocTensor (ds_points_in_box frees its two VECIN
+    buffers through each other's queue): the message says whose buffer it is, not "not a whole
+    buffer"."""
+    err = run_program(emu_build("bugs"), ["free_foreign", "{report}"]).report["errors"][0]
+    alloc = marker_line("bugs.cpp", "alloc: free_foreign")
+    assert "FreeTensor on TQue<VECOUT, 1> with a buffer of another queue" in err["message"], err
+    assert f"(TQue<VECIN, 1>, from its AllocTensor at line {alloc})" in err["message"], err
+
+
+def test_l1_and_l0_overflow_messages_name_the_memory_and_earlier_buffers(
+    emu_build, run_program
+) -> None:
     l1 = run_program(emu_build("bugs"), ["l1_overflow", "{report}"]).report["errors"][0]["message"]
     assert "L1 has 196608 B of 524288 B left" in l1, l1  # 512 KB less 2 x 160 KB of qa
     assert "2 x 131072 = 262144 B" in l1 and "TQue<A1, 1> 2 x 163840 B" in l1, l1
@@ -161,7 +174,8 @@ def test_reading_the_32_byte_padding_of_an_allocation_is_allowed(emu_build, run_
 
 
 def test_read_past_the_set_global_buffer_size_inside_the_allocation_is_a_warning(
-        emu_build, run_program) -> None:
+    emu_build, run_program
+) -> None:
     # #8: a kernel that reads its own tensor past the size it gave SetGlobalBuffer runs on the
     # NPU (apply_rotary_pos_emb_ms); the run goes on and the report warns once per call site.
     res = run_program(emu_build("bugs"), ["ok_gm_read_past_extent", "{report}"])

@@ -183,6 +183,16 @@ def test_missing_free_tensor_is_fixed_by_inserting_it() -> None:
     assert errors(diags) == []
 
 
+def test_free_tensor_through_another_queue_names_the_owning_queue() -> None:
+    """FreeTensor pairs with the same queue's AllocTensor; ds_points_in_box frees its two VECIN
+    buffers through each other's queue."""
+    ok = corpus_texts("softmax_rows")
+    bad = mutate(ok, "inQueue.FreeTensor(xLocal);", "outQueue.FreeTensor(xLocal);")
+    msgs = [d.message for d in lint_texts(bad) if d.code == R.QUEUE_PROTOCOL.value]
+    assert any("outQueue.FreeTensor(xLocal) frees a tensor of inQueue" in m for m in msgs), msgs
+    assert not any("frees a tensor of" in d.message for d in lint_texts(ok))
+
+
 def test_enqueue_without_dequeue_and_tbuf_enqueue() -> None:
     ok = corpus_texts("reduce_sum_rows")
     bad = mutate(ok, "LocalTensor<float> yLocal = outQueue.DeQue<float>();",

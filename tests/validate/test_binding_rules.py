@@ -126,6 +126,27 @@ def test_attributes_by_name_then_the_rest_in_order_forward_before_init(tmp_path:
     assert got == {"eps": "eps", "scale": "alpha", "sizes": "shape", "axis": "dim", "keep": True}
 
 
+def test_an_int_init_value_leaves_a_defaulted_float_attribute_its_default(tmp_path: Path) -> None:
+    """nn.LayerNorm(normalized_shape) against an OpDef whose one attribute is epsilon: the size
+    1024 taken by position made epsilon 1024 and every output wrong (mkb_layer_norm)."""
+    trial = _trial(
+        tmp_path,
+        "class Model(nn.Module):\n"
+        "    def __init__(self, normalized_shape):\n        super().__init__()\n"
+        "    def forward(self, x):\n        return x\n"
+        "def get_inputs():\n    return [torch.randn(4)]\n"
+        "def get_init_inputs():\n    return [1024]\n",
+    )
+    eps = AttrDef(name="epsilon", type="float", default="1e-05")
+    bound = bind_op(_op(["x"], ["y"], [eps, AttrDef(name="axis", type="int")]), trial)
+    got = {a.name: a.arg or a.constant for a in bound.attrs}
+    assert got == {"epsilon": 1e-05, "axis": "normalized_shape"}
+    assert any("normalized_shape=1024" in n and "epsilon" in n for n in bound.notes)
+    # Without a default the value still binds (and a float attribute takes an int then).
+    no_default = bind_op(_op(["x"], ["y"], [AttrDef(name="epsilon", type="float")]), trial)
+    assert no_default.attrs[0].arg == "normalized_shape"
+
+
 def test_attribute_without_default_or_value_is_an_error(tmp_path: Path) -> None:
     trial = _trial(tmp_path, ADD)
     with pytest.raises(BindingError, match="attribute scale of TestOp has no default"):

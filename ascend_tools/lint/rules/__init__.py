@@ -57,7 +57,8 @@ RULE_DOCS: dict[str, str] = {
                    "reduction over 0 elements",
     "tensor-position": "a GlobalTensor as a vector operand, copies into or out of the wrong "
                        "queue position, a TBuf used as a queue",
-    "queue-protocol": "AllocTensor/EnQue/DeQue/FreeTensor out of order or missing",
+    "queue-protocol": "AllocTensor/EnQue/DeQue/FreeTensor out of order or missing, or "
+    "FreeTensor of a tensor another queue gave",
     "queue-depth": "more EnQue in flight than the queue's depth",
     "gm-extent": "a copy past the extent SetGlobalBuffer gave the GlobalTensor "
     "(a fault only past the allocation)",

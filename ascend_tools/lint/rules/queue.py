@@ -8,7 +8,8 @@ from collections.abc import Iterator
 from ascend_tools.diagnostics import Diagnostic, Fix, RuleCode, Severity
 from ascend_tools.lint.context import LintContext, repeats, shared_queue
 from ascend_tools.parse.consts import parse_value_text
-from ascend_tools.parse.facts import Call
+from ascend_tools.parse.expr import Expr
+from ascend_tools.parse.facts import Call, Chunk
 from ascend_tools.parse.model import QueueInfo
 
 _QUEUE_OPS = ("AllocTensor", "EnQue", "DeQue", "FreeTensor")
@@ -25,6 +26,8 @@ def check_queue_protocol(ctx: LintContext) -> Iterator[Diagnostic]:
         if q.kind == "TBuf":
             yield from _tbuf(ctx, q, call)
             continue
+        if call.name == "FreeTensor":
+            yield from _foreign_free(ctx, q, call)
         ops.setdefault(id(q.decl), (q, {k: [] for k in _QUEUE_OPS}))[1][call.name].append(call)
     for q, by in ops.values():
         if shared_queue(ctx.model, q) is not None:
@@ -40,6 +43,50 @@ def _tbuf(ctx: LintContext, q: QueueInfo, call: Call) -> Iterator[Diagnostic]:
     yield ctx.diag(RuleCode.TENSOR_POSITION.value, severity, call,
                    f"{q.name} is a TBuf ({ctx.model.where(q.decl)}), which is not a queue: it has "
                    f"no {call.name}; take its tensor with {q.name}.Get<T>() instead",
+                   start=call.abs_name_start, end=call.abs_name_end)
+
+
+def _name(e: Expr | None) -> str | None:
+    """The variable or member an expression names (`x`, `this->x`), else None."""
+    if e is not None and e[0] == "id":
+        return str(e[1])
+    if e is not None and e[0] == "f":
+        return str(e[2])
+    return None
+
+
+def _queue_sources(ctx: LintContext, chunk: Chunk, var: str) -> list[QueueInfo] | None:
+    """The queues whose AllocTensor/DeQue give `var` (a local of `chunk`, else a member of its
+    class); None when any assignment of it is something else or names no known queue."""
+    local = any(d.name == var and not d.is_member for d in chunk.decls)
+    scope = [chunk] if local or not chunk.class_name else ctx.model.methods(chunk.class_name)
+    values = [(c, d.init) for c in scope for d in c.decls if d.name == var and d.init is not None]
+    values += [(c, a.value) for c in scope for a in c.assigns
+               if _name(a.target) == var and a.op == "="]
+    out: list[QueueInfo] = []
+    for c, v in values:
+        q = ctx.model.queue_for(c, _name(v[2])) if v[0] == "c" else None
+        if q is None or v[1] not in ("AllocTensor", "DeQue"):
+            return None
+        if all(q.decl is not o.decl for o in out):
+            out.append(q)
+    return out or None
+
+
+def _foreign_free(ctx: LintContext, q: QueueInfo, call: Call) -> Iterator[Diagnostic]:
+    """FreeTensor of a tensor that only ever comes from another queue's AllocTensor/DeQue: the
+    API reference pairs FreeTensor with the same queue's AllocTensor ("Releases a specified
+    tensor in a queue"); ds_points_in_box frees its two VECIN buffers through each other's
+    queue."""
+    var = _name(call.args[0].expr) if len(call.args) == 1 else None
+    sources = _queue_sources(ctx, call.chunk, var) if var else None
+    if not sources or any(s.decl is q.decl for s in sources):
+        return
+    names = " / ".join(s.name for s in sources)
+    yield ctx.diag(RuleCode.QUEUE_PROTOCOL.value, Severity.ERROR, call,
+                   f"{q.name}.FreeTensor({var}) frees a tensor of {names} (its AllocTensor/DeQue "
+                   f"gives {var}); a queue frees only the tensors it allocated: free it with "
+                   f"{sources[0].name}.FreeTensor",
                    start=call.abs_name_start, end=call.abs_name_end)
 
 

@@ -174,7 +174,7 @@ static std::map<std::string, Case> cases() {
         TQue<TPosition::VECOUT, 1> qb;
         pipe.InitBuffer(qa, 1, 256);
         pipe.InitBuffer(qb, 1, 256);
-        auto t = qa.AllocTensor<float>();
+        auto t = qa.AllocTensor<float>();  // alloc: free_foreign
         qb.FreeTensor(t);  // BUG: free_foreign
     }};
     c["enque_tbuf"] = {1, [] {

@@ -306,7 +306,8 @@ inline void InitGlobalMemory(const GlobalTensor<T>& gm, uint64_t size, const ker
     kernelgen::counters().ub_to_gm_bytes += size * sizeof(T);
 }
 
-// DataCopy with enhanced parameters: the plain form copies as DataCopyParams does; block modes,
+// DataCopy with enhanced parameters: the plain form copies as DataCopyParams does; CO1 -> CO2
+// (L0C -> UB) in BLOCK_MODE_MATRIX moves whole 16x16 fractals; the other block modes,
 // dequantisation and ReLU on the copy path are not emulated (a run that uses them stops).
 namespace detail {
 inline void check_plain_enhanced(const DataCopyEnhancedParams& e, const char* file, int line) {
@@ -329,9 +330,56 @@ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, cons
     detail::check_plain_enhanced(e, file, line);
     DataCopy(dst, src, p, file, line);
 }
+namespace detail {
+// CO1 -> CO2 (L0C -> UB) with BLOCK_MODE_MATRIX, no dequantisation or ReLU. Units from the
+// enhanced DataCopy reference (CANN 8.5.0, atlasascendc_api_07_0104, table "blockLen等参数单位"):
+// blockLen and srcStride count 16x16 fractals (512 B for half/int16/uint16, 1024 B for
+// float/int32/uint32), dstStride counts 32-byte blocks; the strides are gaps between blocks, as
+// in DataCopyParams. The same page lists CO1 -> CO2 for the Atlas inference AI Core (310P) only:
+// the path exists where cube and vector share a core, so split-core chips refuse it. The copy
+// runs on the vector unit (PIPE_V; a CO1 queue's EnQue/DeQue is the M -> V flag pair).
+template <class T>
+inline void co1_to_co2(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p,
+                       const DataCopyEnhancedParams& e, const char* file, int line) {
+    const char* api = "DataCopy(CO1->CO2, DataCopyEnhancedParams)";
+    static_assert(sizeof(T) == 2 || sizeof(T) == 4, "CO1 -> CO2 copies 16- or 32-bit elements");
+    if (kernelgen::chip().split_cores)
+        kernelgen::failf("chip-support", file, line,
+                         "%s: %s has no L0C -> UB path (cube and vector are separate cores); L0C results leave "
+                         "through Fixpipe/DataCopy to GM",
+                         api, kernelgen::chip().name.c_str());
+    if (e.blockMode != BlockMode::BLOCK_MODE_MATRIX || e.deqScale != DeqScale::DEQ_NONE || e.isRelu)
+        kernelgen::failf("param-range", file, line,
+                         "%s: blockMode %d, deqScale %d, isRelu %d is not emulated (only BLOCK_MODE_MATRIX, "
+                         "DEQ_NONE, no ReLU)",
+                         api, int(e.blockMode), int(e.deqScale), int(e.isRelu));
+    if (!src.valid() || !dst.valid())
+        kernelgen::failf("queue-protocol", file, line, "%s: an operand is a LocalTensor that holds no buffer", api);
+    src.check_live(api, file, line);
+    dst.check_live(api, file, line);
+    if (!AscendC::is_ub_position(dst.GetPosition()) && dst.GetPosition() != TPosition::CO2)
+        kernelgen::failf("tensor-position", file, line, "%s: dst is in position %s; L0C results go to UB (CO2)", api,
+                         AscendC::position_name(dst.GetPosition()));
+    if (dst.ub_offset() % 32 != 0)
+        kernelgen::failf("ub-offset-align", file, line, "%s: dst starts at on-chip offset %llu, not 32-byte aligned",
+                         api, (unsigned long long)dst.ub_offset());
+    kernelgen::check_block_count(api, p.blockCount, file, line);
+    const uint64_t fractal = 16 * 16, per_block = 32 / sizeof(T), len = uint64_t(p.blockLen) * fractal;
+    for (uint32_t i = 0; i < p.blockCount; ++i) {
+        const uint64_t s = i * (len + uint64_t(p.srcStride) * fractal), d = i * (len + uint64_t(p.dstStride) * per_block);
+        kernelgen::check_local_need(api, "src", src, s + len, file, line);
+        kernelgen::check_local_need(api, "dst", dst, d + len, file, line);
+        kernelgen::pipe_model().access(kernelgen::Pipe::V, api, src.data() + s, len * sizeof(T), false, file, line);
+        kernelgen::pipe_model().access(kernelgen::Pipe::V, api, dst.data() + d, len * sizeof(T), true, file, line);
+        std::memmove(dst.data() + d, src.data() + s, len * sizeof(T));
+    }
+    kernelgen::counters().ub_to_ub_bytes += uint64_t(p.blockCount) * len * sizeof(T);
+}
+}  // namespace detail
 template <class T>
 inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p,
                      const DataCopyEnhancedParams& e, KG_LOC) {
+    if (src.valid() && src.GetPosition() == TPosition::CO1) return detail::co1_to_co2(dst, src, p, e, file, line);
     detail::check_plain_enhanced(e, file, line);
     DataCopy(dst, src, p, file, line);
 }

@@ -107,11 +107,28 @@ class QueueCore {
 
     template <class T>
     Slot& own_slot(const char* api, const AscendC::LocalTensor<T>& t, const char* file, int line) {
-        if (t.owner() != this || t.slot() < 0 || static_cast<size_t>(t.slot()) >= slots_.size())
+        const QueueCore* other = t.owner();
+        if (other != nullptr && other != this && !t.is_view()) {
+            // A whole buffer of another queue: the API reference pairs FreeTensor/EnQue with the
+            // same queue's AllocTensor (FreeTensor: "Releases a specified tensor in a queue").
+            int at = other->slot_line(t.slot());
+            failf("queue-protocol", file, line,
+                  "%s on %s with a buffer of another queue (%s, from its AllocTensor at line %d); a queue frees "
+                  "and enqueues only tensors its own AllocTensor gave",
+                  api, label().c_str(), other->label().c_str(), at);
+        }
+        if (other != this || t.slot() < 0 || static_cast<size_t>(t.slot()) >= slots_.size())
             failf("queue-protocol", file, line, "%s on %s with a tensor that is not a whole buffer of this queue%s", api,
                   label().c_str(),
-                  t.owner() == nullptr ? (t.is_view() ? " (a view t[offset])" : " (a TBuf tensor or a view)") : "");
+                  other == nullptr ? (t.is_view() ? " (a view t[offset])" : " (a TBuf tensor or a view)")
+                  : other == this  ? " (a view t[offset] of one of its buffers)"
+                                   : " (a view t[offset] of another queue's buffer)");
         return slots_[static_cast<size_t>(t.slot())];
+    }
+
+    // The AllocTensor line of buffer `slot`'s current use (0 when out of range).
+    int slot_line(int32_t slot) const {
+        return slot >= 0 && static_cast<size_t>(slot) < slots_.size() ? slots_[static_cast<size_t>(slot)].line : 0;
     }
 
     template <class T>
