@@ -185,6 +185,23 @@ def _launch_block_dim(kernel: Path, name: str) -> int | None:
     return None
 
 
+_GM_CAST = re.compile(
+    r"\bSetGlobalBuffer\s*\(\s*\(\s*__gm__\s+([A-Za-z_][\w:]*)\s*\*\s*\)\s*(\w+)\b"
+)
+
+
+def gm_element_types(project: KernelProject) -> dict[str, str]:
+    """The element type each GM_ADDR parameter name is cast to in the project's sources
+    (`xGm.SetGlobalBuffer((__gm__ float*)x, ...)`), namespace dropped. A kernel-launch sample
+    has no OpDef, so this cast is the only place its sources state an output's type; a name
+    cast to two different types is left out."""
+    seen: dict[str, set[str]] = {}
+    for rel in project.sources:
+        for m in _GM_CAST.finditer(blank(_read(project.root / rel))):
+            seen.setdefault(m.group(2), set()).add(m.group(1).rsplit("::", 1)[-1])
+    return {name: types.pop() for name, types in seen.items() if len(types) == 1}
+
+
 def _single_file(root: Path, kernel: Path) -> KernelProject:
     if kernel.suffix not in KERNEL_SUFFIXES:
         raise ProjectError(f"{kernel} is not a C++ or .asc source file")

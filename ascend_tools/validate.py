@@ -20,7 +20,7 @@ from ascend_tools.binding import BindingError, OpBinding, attr_value, bind_op
 from ascend_tools.chips import DEFAULT_CHIP, Chip, UnknownChipError, get_chip
 from ascend_tools.config import BindingTable, ConfigError, load_project_config, project_reference
 from ascend_tools.lint import LintError, vendor_internal_uses
-from ascend_tools.project import KernelProject, ProjectError, load_project
+from ascend_tools.project import KernelProject, ProjectError, gm_element_types, load_project
 from ascend_tools.reference import (
     ReferenceError,
     TrialData,
@@ -40,7 +40,7 @@ from ascend_tools.runner.npu import probe_npu
 from ascend_tools.runner.sandbox import SandboxLimits
 from ascend_tools.toolchain import emulator
 from ascend_tools.toolchain.cann import cann_build, probe_cann
-from ascend_tools.toolchain.dtypes import FLOAT_DTYPES
+from ascend_tools.toolchain.dtypes import FLOAT_DTYPES, dtype_of_c_type
 from ascend_tools.toolchain.models import AttrDef, OpDefinition
 
 # Trials whose blocks take turns in reverse order (core 0 first, then the last down).
@@ -120,6 +120,13 @@ def _bind_single(project: KernelProject, trial: TrialData) -> Binding:
         )
     dtypes = {p: dtype_name(t) for p, t in zip(params, trial.inputs, strict=False)}
     dtypes.update(dict(zip(params[n_in:], trial.output_dtypes, strict=True)))
+    # The reference runs in float32, so a floating output's width is a guess; the kernel's own
+    # SetGlobalBuffer cast of that parameter, where it states one, is what it writes.
+    stated = gm_element_types(project)
+    for p in params[n_in:]:
+        d = dtype_of_c_type(stated.get(p, ""))
+        if d is not None and d.floating and dtypes[p] in FLOAT_DTYPES:
+            dtypes[p] = d.name
     return Binding(op=None, params_in=params[:n_in], params_out=params[n_in:], dtypes=dtypes)
 
 

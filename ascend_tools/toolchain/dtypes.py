@@ -43,3 +43,8 @@ def get_dtype(name: str) -> DType:
     if name not in DTYPES:
         raise UnknownDTypeError(f"unknown dtype {name!r}; known: {', '.join(DTYPES)}")
     return DTYPES[name]
+
+
+def dtype_of_c_type(c_type: str) -> DType | None:
+    """The dtype a kernel's C element type names (`half`, `float`, `int32_t`), if any."""
+    return next((d for d in DTYPES.values() if d.c_type == c_type), None)

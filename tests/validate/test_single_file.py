@@ -5,7 +5,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from ascend_tools.project import load_project
+from ascend_tools.project import gm_element_types, load_project
 from ascend_tools.validate import validate_project
 
 DATA = Path(__file__).parent / "data" / "scale_rows"
@@ -44,4 +44,14 @@ def test_asc_single_source_file_validates_like_a_cpp_file(tmp_path: Path) -> Non
     asc = src.rename(src.with_suffix(".asc"))
     assert load_project(tmp_path / "p").kernel_file == Path("scale_rows.asc")
     report = validate_project(asc, tmp_path / "p" / "ref.py", trials=1)
+    assert report.ok, report
+
+
+def test_output_dtype_comes_from_the_kernels_set_global_buffer_cast() -> None:
+    # The reference runs in float32 and its input is half, so without the kernel's
+    # `(__gm__ float*)y` cast the output would be sized as half and the write would overrun it.
+    data = Path(__file__).parent / "data" / "widen"
+    project = load_project(data / "widen.cpp")
+    assert gm_element_types(project) == {"x": "half", "y": "float"}
+    report = validate_project(data / "widen.cpp", data / "ref.py", trials=1)
     assert report.ok, report
