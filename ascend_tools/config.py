@@ -114,6 +114,14 @@ def load_project_config(root: Path) -> ProjectConfig:
     return ProjectConfig()
 
 
+def configured_chip(path: Path) -> str | None:
+    """The chip the project at `path` (its folder, or a kernel file in it) sets in `[lint] chip`,
+    if it sets one: the project's own target, which validate uses when not told otherwise."""
+    root = path if path.is_dir() else path.parent
+    lint = load_project_config(root).lint
+    return lint.chip if lint is not None and "chip" in lint.model_fields_set else None
+
+
 def project_reference(root: Path, config: ProjectConfig | None = None) -> Path | None:
     """The project's PyTorch reference: `reference` in the configuration (relative to `root`),
     else `ref.py` at `root`, else None (validation then only compiles)."""

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from ascend_tools.chips import DEFAULT_CHIP
+from ascend_tools.config import ConfigError, configured_chip
 from ascend_tools.report import render_text
 from ascend_tools.toolchain.dtypes import FLOAT_DTYPES
 from ascend_tools.validate import ValidationInputError, validate_project
@@ -30,7 +31,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="KernelBench-format reference (Model, get_inputs); default: `reference` in the "
         "project's kernelgen.toml, else its ref.py, else compile only",
     )
-    p.add_argument("--chip", default=DEFAULT_CHIP, help=f"target chip (default {DEFAULT_CHIP})")
+    p.add_argument(
+        "--chip",
+        help=f"target chip (default: the project's `[lint] chip` in kernelgen.toml, else "
+        f"{DEFAULT_CHIP})",
+    )
     p.add_argument("--trials", type=int, default=1, help="random trials (seeds 0..N-1)")
     p.add_argument(
         "--dtype", choices=FLOAT_DTYPES, help="cast floating inputs and parameters to this dtype"
@@ -43,16 +48,17 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
+        chip = args.chip or configured_chip(args.project) or DEFAULT_CHIP
         report = validate_project(
             args.project,
             args.ref,
-            chip=args.chip,
+            chip=chip,
             trials=args.trials,
             dtype=args.dtype,
             atol=args.atol,
             rtol=args.rtol,
         )
-    except ValidationInputError as exc:
+    except (ValidationInputError, ConfigError) as exc:
         print(f"kernelgen validate: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     print(report.model_dump_json(indent=2) if args.format == "json" else render_text(report))

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
 
+from ascend_tools.config import configured_chip
 from server.cli import main
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "bench" / "examples" / "add_unaligned"
@@ -71,3 +73,17 @@ def test_failed_validation_exits_1(tmp_path: Path, capsys: pytest.CaptureFixture
     code = main(["validate", str(EXAMPLE), "--ref", str(ref)])
     out = capsys.readouterr().out
     assert code == 1 and out.startswith("FAIL") and "differ" in out
+
+
+def test_the_projects_configured_chip_is_the_default(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # `[lint] chip` names the project's target; validate uses it when --chip is not given
+    # (an unknown name here shows that it was read, without a build).
+    root = tmp_path / "p"
+    shutil.copytree(EXAMPLE, root)
+    assert configured_chip(root) is None
+    (root / "kernelgen.toml").write_text('[lint]\nchip = "ascend999"\n')
+    assert configured_chip(root) == "ascend999"
+    code, err = _run([str(root)], capsys)
+    assert code == 2 and "ascend999" in err
