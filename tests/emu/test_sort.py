@@ -102,3 +102,14 @@ def test_bad_valid_bit_is_reported(emu_build, run_program) -> None:
     assert res.returncode == 3, res.stderr
     [err] = res.report["errors"]
     assert err["code"] == "param-range" and "validBit" in err["message"], err
+
+
+@pytest.mark.parametrize(
+    ("case", "code"), [("overlap", "operand-overlap"), ("no_sync", "pipe-hazard")]
+)
+def test_operand_checks_cover_sort32(emu_build, run_program, case: str, code: str) -> None:
+    """Sort32's operands go through the common checks: partial src/dst overlap, and a vector
+    read of data MTE2 is still copying in without a sync."""
+    res = run_sort(emu_build, run_program, case, "float32", scores("float32", 128, False, 2))
+    assert res.returncode == 3, res.stderr
+    assert res.report["errors"][0]["code"] == code, res.report["errors"]

@@ -9,6 +9,8 @@
 //               (the sortedNum form), then MrgSort of the two runs of 128 (validBit 0b11).
 //   suspend     N <= 64: Sort32 x2, MrgSort<T, true> of the two runs; prints sortedNum.
 //   layout      N <= 32: Sort32 x1; the values output gets the 32 raw 8-byte structures.
+//   overlap     Sort32 whose dst starts inside src0: must fail with operand-overlap.
+//   no_sync     N <= 128: like merge4, but Sort32 reads x right after the copy in, unsynchronised.
 //   bad_valid   validBit 0b101: must fail with param-range.
 #include <cmath>
 #include <functional>
@@ -73,6 +75,10 @@ std::map<std::string, std::function<uint32_t(Ctx<T>&)>> table() {
              DataCopy(c.gv, c.s, 32 * E<T>);  // the 32 structures, raw
              return 0u;
          }},
+        {"overlap", [](Ctx<T>& c) {
+             Sort32(c.x[16], c.x, c.idx, 1);  // dst starts inside src0
+             return 0u;
+         }},
         {"bad_valid", [](Ctx<T>& c) {
              Sort32(c.s, c.x, c.idx, 4);
              const uint16_t lens[4] = {32, 32, 32, 32};
@@ -85,6 +91,7 @@ std::map<std::string, std::function<uint32_t(Ctx<T>&)>> table() {
 template <class T>
 int run(int argc, char** argv) {
     auto all = table<T>();
+    all["no_sync"] = [](Ctx<T>&) { return 0u; };  // the unsynchronised Sort32 runs before the case
     auto fn = tio::select_case(all, argc, argv, {9}, "sort CASE DTYPE N x idx values indices report");
     constexpr uint32_t cap = 256;  // elements: 8 repeats of 32
     const uint32_t n = static_cast<uint32_t>(std::atoi(argv[3]));
@@ -113,6 +120,10 @@ int run(int argc, char** argv) {
         // x has 256 elements; the host fills those past N with 1e4, which the -inf fill replaces.
         DataCopy(c.x, gx, cap);
         DataCopy(c.idx, gi, cap);
+        if (std::string(argv[1]) == "no_sync") {
+            Sort32(c.s, c.x, c.idx, 4);  // the vector unit reads x before MTE2 has written it
+            return;
+        }
         PipeBarrier<PIPE_ALL>();
         const uint32_t whole = n / 32 * 32, padded = (n + 31) / 32 * 32;
         if (n < cap) Duplicate(c.x[padded], -std::numeric_limits<float>::infinity(), cap - padded);
