@@ -7,6 +7,7 @@
 //   merge4      N <= 128: Sort32 x4, one MrgSort of four lists of 32 (MrgSort4Info form).
 //   repeat2     N <= 256: Sort32 x8, MrgSort repeatTimes 2 over four back-to-back lists of 32
 //               (the sortedNum form), then MrgSort of the two runs of 128 (validBit 0b11).
+//   full_sort   N <= 256: Sort<T, true> over 8 repeats, then Extract.
 //   suspend     N <= 64: Sort32 x2, MrgSort<T, true> of the two runs; prints sortedNum.
 //   layout      N <= 32: Sort32 x1; the values output gets the 32 raw 8-byte structures.
 //   overlap     Sort32 whose dst starts inside src0: must fail with operand-overlap.
@@ -55,6 +56,11 @@ std::map<std::string, std::function<uint32_t(Ctx<T>&)>> table() {
              const uint16_t runs[4] = {128, 128, 0, 0};
              MrgSortSrcList<T> two(c.m, c.m[128 * E<T>], LocalTensor<T>(), LocalTensor<T>());
              MrgSort(c.s, two, runs, sorted, 0b11, 1);
+             Extract(c.values, c.indices, c.s, 8);
+             return 256u;
+         }},
+        {"full_sort", [](Ctx<T>& c) {
+             Sort<T, true>(c.s, c.x, c.idx, c.m, 8);  // m is the scratch space
              Extract(c.values, c.indices, c.s, 8);
              return 256u;
          }},

@@ -84,6 +84,7 @@ inline constexpr DtypeSupport kDtypeSupport[] = {
     {"Sinh", 0, " half float ", " dst src "},
     {"SoftMax", 0, " half float ", " dst sumTensor maxTensor src "},
     {"SoftmaxFlashV2", 0, " half float ", " dst expSumTensor maxTensor src expMaxTensor inExpSumTensor inMaxTensor "},
+    {"Sort", 0, " half float ", " dst concat tmp "},
     {"Sort32", 0, " half float ", " dst src0 "},
     {"Sqrt", 0, " half float ", " dst src "},
     {"Sub", 0, " half float int16_t int32_t ", " dst src0 src1 "},

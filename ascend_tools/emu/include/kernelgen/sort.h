@@ -1,4 +1,4 @@
-// (score, index) sorting of the Atlas A2/A3-class vector unit: Sort32, MrgSort and Extract, from
+// (score, index) sorting of the Atlas A2/A3-class vector unit: Sort32, Sort, MrgSort and Extract, from
 // the documented behaviour (AscendC API reference, Vector computation > sorting). Unlike the
 // region proposals of the 910/310P (proposal.h), a sorted element is one 8-byte structure:
 // the score in the low bytes (4 for float; 2 for half, then 2 reserved bytes) and its uint32_t
@@ -30,7 +30,7 @@ inline constexpr uint32_t sort_struct_elems() {
 
 // Chips whose (score, index) form the emulator models, by __CCE_AICORE__, from each API's
 // product-support table (the catalog's `archs`): Sort32 on Atlas A2/A3 (dav-c220) and Atlas
-// 200I/500 A2 (dav-m300); MrgSort and Extract on Atlas A2/A3. The Atlas inference AI Core
+// 200I/500 A2 (dav-m300); Sort, MrgSort and Extract on Atlas A2/A3. The Atlas inference AI Core
 // (dav-m200) documents MrgSort/Extract over region proposals: use MrgSort4 / ProposalExtract.
 struct SortChipSupport {
     const char* api;
@@ -38,6 +38,7 @@ struct SortChipSupport {
 };
 inline constexpr SortChipSupport kSortChipSupport[] = {
     {"Sort32", {220, 300}},
+    {"Sort", {220, 220}},
     {"MrgSort", {220, 220}},
     {"Extract", {220, 220}},
 };
@@ -72,6 +73,25 @@ inline uint32_t sort_struct_index(const T* at) {
     uint32_t index;
     std::memcpy(&index, reinterpret_cast<const uint8_t*>(at) + kSortIndexByte, sizeof(uint32_t));
     return index;
+}
+
+// Sorts n scores with their indices into (score, index) structures at out, largest first, in
+// independent groups of `group` (equal scores keep their input order, as documented).
+template <class T>
+inline void sort_structs(T* out, const T* score, const uint32_t* index, uint64_t n, uint64_t group) {
+    constexpr uint64_t E = sort_struct_elems<T>();
+    std::vector<T> buf(n * E);
+    std::vector<uint64_t> order(group);
+    for (uint64_t g = 0; g < n; g += group) {
+        const uint64_t len = std::min(group, n - g);
+        order.resize(len);
+        std::iota(order.begin(), order.end(), g);
+        std::stable_sort(order.begin(), order.end(),
+                         [&](uint64_t a, uint64_t b) { return widen(score[a]) > widen(score[b]); });
+        for (uint64_t i = 0; i < len; ++i)
+            write_sort_struct(buf.data() + (g + i) * E, score[order[i]], index[order[i]]);
+    }
+    if (n) std::memcpy(out, buf.data(), buf.size() * sizeof(T));
 }
 
 // Lists taking part for a validBit mask (the documented values 0b11, 0b111, 0b1111); 0 otherwise.
@@ -167,20 +187,26 @@ inline void Sort32(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const 
     kernelgen::check_vec_operand(api, "src1", src1, n, file, line);
     kernelgen::check_vec_operand(api, "dst", dst, n * E, file, line);
     kernelgen::count_repeats(api, uint64_t(repeatTime));
-    std::vector<T> out(n * E);
-    std::vector<uint32_t> order(kernelgen::kSortPerRepeat);
-    for (uint64_t r = 0; r < uint64_t(repeatTime); ++r) {
-        const T* score = src0.data() + r * kernelgen::kSortPerRepeat;
-        const uint32_t* index = src1.data() + r * kernelgen::kSortPerRepeat;
-        std::iota(order.begin(), order.end(), 0u);
-        std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-            return kernelgen::widen(score[a]) > kernelgen::widen(score[b]);
-        });
-        for (uint32_t i = 0; i < kernelgen::kSortPerRepeat; ++i)
-            kernelgen::write_sort_struct(out.data() + (r * kernelgen::kSortPerRepeat + i) * E, score[order[i]],
-                                         index[order[i]]);
-    }
-    if (n) std::memcpy(dst.data(), out.data(), out.size() * sizeof(T));
+    kernelgen::sort_structs(dst.data(), src0.data(), src1.data(), n, kernelgen::kSortPerRepeat);
+}
+
+// The high-level sort: 32 scores of concat (with their indices) per repeat, like Sort32, or with
+// isFullSort all repeatTime * 32 of them as one descending run. tmp is the caller's scratch
+// space (GetSortTmpSize), which the emulator does not need.
+template <class T, bool isFullSort>
+inline void Sort(const LocalTensor<T>& dst, const LocalTensor<T>& concat, const LocalTensor<uint32_t>& index,
+                 LocalTensor<T>& tmp, const int32_t repeatTime, KG_LOC) {
+    const char* api = "Sort";
+    kernelgen::check_sort_chip(api, file, line);
+    kernelgen::check_repeat(api, repeatTime, file, line);
+    constexpr uint64_t E = kernelgen::sort_struct_elems<T>();
+    const uint64_t n = uint64_t(repeatTime) * kernelgen::kSortPerRepeat;
+    kernelgen::check_vec_operand(api, "concat", concat, n, file, line);
+    kernelgen::check_vec_operand(api, "index", index, n, file, line);
+    kernelgen::check_vec_operand(api, "tmp", tmp, 0, file, line);
+    kernelgen::check_vec_operand(api, "dst", dst, n * E, file, line);
+    kernelgen::count_repeats(api, uint64_t(repeatTime));
+    kernelgen::sort_structs(dst.data(), concat.data(), index.data(), n, isFullSort ? n : kernelgen::kSortPerRepeat);
 }
 
 // MrgSort with the parameters in one MrgSort4Info (the form MrgSort4 also takes).
