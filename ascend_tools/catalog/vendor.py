@@ -17,6 +17,26 @@ def vendor_internal() -> dict[str, dict]:
     return {e["name"]: e for e in json.loads(text)["entries"]}
 
 
+def vendor_internal_names() -> set[str]:
+    """Every name the table puts in the emulator's public namespace: helpers and the vendor
+    classes that own `static-member` helpers (the catalog-emulator sync accepts them)."""
+    table = vendor_internal()
+    return set(table) | {e["owner"] for e in table.values() if "owner" in e}
+
+
+def vendor_call_matches(entry: dict, qualifier: str, nargs: int) -> bool:
+    """Whether a call with this `qualifier` (the scopes before the name) and argument count is
+    the helper of `entry`: a `static-member` helper only through its class (`owner::` or
+    `AscendC::owner::`), any other unqualified or `AscendC::`, a `scalar-call` only with the
+    table's argument count (the documented vector API of that name takes more)."""
+    owner = entry.get("owner")
+    if owner is not None:
+        return qualifier in (owner, f"AscendC::{owner}")
+    if qualifier not in ("", "AscendC"):
+        return False
+    return entry["form"] != "scalar-call" or nargs == entry["args"]
+
+
 def vendor_internal_source() -> str:
     """Where the table says the API reference was searched (for rule documentation)."""
     text = resources.files("ascend_tools.catalog").joinpath(TABLE).read_text()
@@ -26,7 +46,8 @@ def vendor_internal_source() -> str:
 def vendor_use_message(entry: dict) -> str:
     """What a use of `entry`'s helper is told: the kernel builds (CANN and the emulator define it)
     but depends on an undocumented header, and the local definition that removes that."""
-    what = entry["name"] + (" on scalars" if entry["form"] == "scalar-call" else "")
+    owner = f"{entry['owner']}::" if "owner" in entry else ""
+    what = owner + entry["name"] + (" on scalars" if entry["form"] == "scalar-call" else "")
     return (
         f"{what} is not in the AscendC API reference: CANN's {entry['header']} brings it in "
         f"from {entry['vendor_file']}, so this builds (the emulator provides it too), but a "

@@ -88,3 +88,24 @@ int main() {
 """,
     )
     assert res.returncode == 0, f"{res.returncode} checks failed"
+
+
+def test_ascendc_utils_get_bit_size_counts_the_bits_of_bytes(tmp_path: Path) -> None:
+    # as a DrivingSDK kernel sizes a bit mask: bytes of mask per element count, 32-byte blocks
+    res = run(
+        tmp_path,
+        """
+#include "kernel_operator.h"
+using namespace AscendC;
+static_assert(AscendCUtils::GetBitSize(sizeof(uint8_t)) == 8, "compile-time use");
+int main() {
+    int bad = 0;
+    uint32_t elems = 1000;
+    uint32_t maskBytes = 32 * Ceil(Ceil(elems, AscendCUtils::GetBitSize(sizeof(uint8_t))), 32);
+    bad += maskBytes != 128;
+    bad += AscendC::AscendCUtils::GetBitSize(4) != 32;
+    return bad;
+}
+""",
+    )
+    assert res.returncode == 0, f"{res.returncode} checks failed"

@@ -71,3 +71,26 @@ def test_projects_own_definitions_are_not_vendor_helpers() -> None:
     found = _vendor({"/p/k.cpp": KERNEL.replace('extern "C"', own, 1)})
     assert "DivCeil" not in found and "likely" not in found
     assert {"AlignUp", "unlikely", "ParamOffset"} <= set(found)
+
+
+STATIC_MEMBER = """#include "kernel_operator.h"
+using namespace AscendC;
+struct MyUtils { static int64_t GetBitSize(int64_t n) { return n; } };
+inline int64_t GetBitSize(int64_t n) { return n; }
+extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR y) {
+    uint32_t bits = AscendCUtils::GetBitSize(sizeof(uint8_t));
+    uint32_t more = AscendC::AscendCUtils::GetBitSize(2);
+    uint32_t own = MyUtils::GetBitSize(3) + GetBitSize(4);
+    (void)bits; (void)more; (void)own;
+}
+"""
+
+
+def test_a_static_member_helper_is_reported_only_through_its_class() -> None:
+    diags = lint_texts({"/p/k.cpp": STATIC_MEMBER})
+    found = [d for d in diags if d.code == "vendor-internal"]
+    assert [(d.line, d.severity) for d in found] == [(6, Severity.WARNING), (7, Severity.WARNING)]
+    entry = vendor_internal()["GetBitSize"]
+    assert found[0].message.startswith("AscendCUtils::GetBitSize is not in")
+    assert entry["replacement"] in found[0].message
+    assert not [d for d in diags if d.code == "unknown-api"], diags

@@ -25,6 +25,7 @@
 #include "kernelgen/list_tensor.h"
 #include "kernelgen/norm.h"
 #include "kernelgen/proposal.h"
+#include "kernelgen/sort.h"
 #include "kernelgen/adl_anchors.h"
 #include "kernelgen/vendor_internal.h"
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from ascend_tools.catalog.vendor import vendor_internal, vendor_use_message
+from ascend_tools.catalog.vendor import vendor_call_matches, vendor_internal, vendor_use_message
 from ascend_tools.diagnostics import Diagnostic, Fix, RuleCode, Severity
 from ascend_tools.lint.context import LintContext
 from ascend_tools.parse.facts import Call, Chunk
@@ -85,21 +85,19 @@ def check_unknown_api(ctx: LintContext) -> Iterator[Diagnostic]:
 
 def _vendor_entry(call: Call) -> dict | None:
     """The vendor_internal.json entry of a call to one of CANN's undocumented helpers: a name
-    the table lists, unqualified or AscendC::, and for a `scalar-call` name (two-argument Ceil)
-    only with the table's argument count (the documented vector API of that name takes more)."""
+    the table lists, called the way the table says (vendor_call_matches)."""
     entry = vendor_internal().get(call.name)
-    if entry is None or call.receiver is not None or call.qualifier not in ("", "AscendC"):
+    if entry is None or call.receiver is not None:
         return None
-    if entry["form"] == "scalar-call" and len(call.args) != entry["args"]:
-        return None
-    return entry
+    return entry if vendor_call_matches(entry, call.qualifier, len(call.args)) else None
 
 
 def check_vendor_internal(ctx: LintContext) -> Iterator[Diagnostic]:
     """A call to a helper CANN's kernel_operator.h defines but the API reference does not
-    document (DivCeil, AlignUp, scalar Ceil, likely/unlikely, ParamOffset): it builds on CANN and
-    in the emulator, so a warning, naming the local definition that removes the dependency. A
-    name the project defines itself (function or macro) is its own, not the vendor's."""
+    document (DivCeil, AlignUp, scalar Ceil, likely/unlikely, ParamOffset,
+    AscendCUtils::GetBitSize): it builds on CANN and in the emulator, so a warning, naming the
+    local definition that removes the dependency. A name the project defines itself (function
+    or macro) is its own, not the vendor's."""
     user = _user_names(ctx)
     for call in ctx.calls:
         entry = _vendor_entry(call)

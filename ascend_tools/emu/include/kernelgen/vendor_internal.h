@@ -14,6 +14,7 @@
 // - likely/unlikely are defined only if the project has not defined them first.
 #pragma once
 
+#include <cstdint>
 #include <type_traits>
 
 #include "sync.h"
@@ -48,6 +49,16 @@ template <class T>
 __aicore__ inline auto(ParamOffset)(GM_ADDR p, uint32_t n) -> GM_ADDR {
     return p + static_cast<uint64_t>(GetBlockIdx()) * n * sizeof(T);
 }
+
+// The vendor's utility class, of which kernels call one static member: GetBitSize(n), the bits
+// in n bytes (AscendCUtils::GetBitSize(sizeof(uint8_t)) is 8). Parenthesised like the names
+// above, so a project macro of that name does not expand here.
+struct AscendCUtils {
+    static constexpr int64_t kBitsPerByte = 8;
+    __aicore__ static inline constexpr auto(GetBitSize)(int64_t byteSize) -> int64_t {
+        return byteSize * kBitsPerByte;
+    }
+};
 
 }  // namespace AscendC
 
