@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import re
 
+from ascend_tools.toolchain.dtypes import FLOAT_DTYPES
 from kernelgen_lm.capture import CapturedGraph, NodeRef, OpNode
 from kernelgen_lm.plan.graph import Builder, PlanError, TVal, split_axis
 from kernelgen_lm.plan.ir import COMPARE_OPS, Axis, DimExpr, KernelPlan, PlanInput, PlanOutput
@@ -25,7 +26,6 @@ from kernelgen_lm.plan.views import (
     vector_fill_ok,
 )
 
-FLOAT_DTYPES = ("float32", "float16", "bfloat16")
 INDEX_DTYPES = ("int32", "int64")
 
 

@@ -18,6 +18,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from ascend_tools.toolchain.dtypes import FLOAT_DTYPES
 from kernelgen_lm.capture import CapturedGraph, NodeRef, OpNode
 from kernelgen_lm.plan.graph import Builder, PlanError, TVal
 from kernelgen_lm.plan.ir import DimExpr, Read
@@ -28,12 +29,11 @@ WINDOW_OPS = (SLICE, *SPLITS)
 GETITEM = "<built-in function getitem>"
 # Ops a window passes through unread: float casts (compute is float32 anyway) and copies.
 PASS_THROUGH = ("aten._to_copy.default", "aten.clone.default", "aten.alias.default")
-FLOAT_DTYPES = ("float32", "float16", "bfloat16")
 # Fractions p/q of a dim a bound is recognised as (chunk(q) pieces), smallest q first.
 MAX_PARTS = 8
 BIG = 2**62  # slice ends at or past this are open ("to the end")
 # A shifted read along the vector axis fills its first elements by DataCopyPad's left padding,
-# which covers at most one 32-byte block (ASCENDC_SPEC.md, DataCopyPad).
+# which covers at most one 32-byte block (docs/ASCENDC_SPEC.md, DataCopyPad).
 PAD_BYTES = 32
 
 
