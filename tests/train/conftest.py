@@ -89,3 +89,28 @@ def seed_dir(tmp_path_factory: pytest.TempPathFactory, held) -> Path:
     build_dataset(DataRequest(out=out, stubs=[SEED_STUB], chips=["ascend910b2"], limit=1,
                               catalog_limit=4), held)
     return out
+
+
+def write_pair_store(path: Path, seed_dir: Path, tasks: tuple[str, ...]) -> Path:
+    """An edit store holding, per task, a validated and a failed generation sample as the
+    generation loop records them: one preference pair per task (short enough for a tiny
+    run). The validated answer is the start of the seed kernel, the failed one a stub."""
+    from kernelgen_lm.train.records import read_dataset
+    from kernelgen_lm.train.store import EditStore
+
+    seed = next(r for r in read_dataset(seed_dir) if r.instruction.kind == "generate")
+    kernel = seed.answer.files["op_kernel/act_relu_fp32_custom.cpp"]
+    store = EditStore(path)
+    for i, task in enumerate(tasks):
+        meta = {"task": task, "op": f"{task}_custom", "chip": "ascend910b2",
+                "prompt": f"Write {task}_custom over float32[{37 + i}, 1023]."}
+        good = (f'<reasoning>elementwise {task}</reasoning>\n<file path="op_kernel/{task}.cpp">'
+                f'\n{kernel[:400 + 100 * i]}\n</file>')
+        bad = (f'<reasoning>guess</reasoning>\n<file path="op_kernel/{task}.cpp">\n'
+               f'int {task};\n</file>')
+        store.add("sample", f"{task}.cpp", good, source="llm", meta=meta,
+                  validation={"ok": True, "compile": {"ok": True}, "cases": [{}, {}]})
+        store.add("sample", f"{task}.cpp", bad, source="llm", meta=meta,
+                  validation={"ok": False, "compile": {"ok": False}, "cases": []})
+    store.close()
+    return path
