@@ -353,7 +353,8 @@ def run_dpo(pairs: list[PreferencePair], base_dir: str, run: Path, cfg: TrainCon
     used["pairs"] = len(rows)
     if not rows:
         return []
-    # With an adapter the reference is the same model with the adapter switched off.
+    # With an adapter TRL keeps a frozen copy of the SFT adapter (named "ref") as the
+    # reference: the policy starts equal to it (the first step's loss is ln 2).
     trainer = DPOTrainer(model=model, args=args, train_dataset=Dataset.from_list(rows),
                          processing_class=tokenizer)
     _train_stage(trainer, run / "dpo", "dpo", ranks, resumed, shares)
