@@ -155,7 +155,7 @@ def test_dpo_and_grpo_on_two_ranks_survive_a_sigkill_and_resume(
     logged = dict(losses["dpo"])[steps + 1]
     each = [_dpo_loss(kept / "base", kept / "ckpt", kept / "sft", pair, tmp_path / f"dpo{i}")
             for i, pair in enumerate(pairs)]
-    assert abs(each[0] - each[1]) > 1e-2, each  # the shards' losses tell apart
+    assert abs(each[0] - each[1]) > 4e-3, each  # each shard alone is off by > 2e-3
     assert logged == pytest.approx(sum(each) / 2, abs=1e-3), (logged, each)
     print(f"resumed 2-rank launch (DPO step {steps + 1}, GRPO 1 step, registration): "
           f"{wall:.0f} s wall")
