@@ -137,8 +137,7 @@ class ValidatorReward:
         # Start every worker now: one that cannot start fails the run before training, and
         # the first step does not pay for the spawns.
         jobs = [self._submit(_started) for _ in range(workers)]
-        self.worker_pids = sorted({p for p in self._collect(jobs, "starting the workers")
-                                   if isinstance(p, int)})
+        self.worker_pids: list[int] = sorted(set(self._collect(jobs, "starting the workers")))
 
     def _submit(self, fn: Any, *args: Any) -> Future[Any]:
         """A job for the pool; a pool already broken (a worker died since the last batch)
