@@ -21,7 +21,7 @@ import pytest
 from kernelgen_lm.train.registry import Registry
 from kernelgen_lm.train.zero import ZeroConfigError, check_config, load_config, zero_config
 from server.cli import main
-from tests.train.conftest import REPO, launch, launch_env, rank_pid
+from tests.train.conftest import REPO, kill_launch, launch, launch_env, rank_pid
 
 # Q/A records only (the seed kernel's chat is longer than 1024 tokens and left out), no
 # generation evaluation: this is about who trains and who writes.
@@ -80,8 +80,8 @@ def test_a_killed_rank_fails_the_launch_and_leaves_the_registry(
         os.kill(pid, signal.SIGKILL)
         out, _ = proc.communicate(timeout=300)
     finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
+        if proc.poll() is None:  # not reaped: the pid is still the launch's
+            kill_launch(proc.pid)  # the ranks too, should the test stop early
             proc.wait()
     assert proc.returncode != 0 and not out.strip()
     assert _snapshot(reg) == before and reg.versions() == []

@@ -120,8 +120,9 @@ def test_dpo_and_grpo_on_two_ranks_survive_a_sigkill_and_resume(
         kill_launch(proc.pid)  # the launcher and both ranks at once
         proc.wait()
     finally:
-        kill_launch(proc.pid)
-        proc.wait()
+        if proc.poll() is None:  # not reaped: the pid is still the launch's
+            kill_launch(proc.pid)
+            proc.wait()
     assert _snapshot(reg) == before
     [run] = list(reg.runs_dir.iterdir())
     # What the resumed step starts from, kept before the rerun deletes the run.
@@ -190,8 +191,9 @@ def test_a_dead_reward_worker_on_one_rank_stops_both_ranks_with_the_reason(
         # Both ranks must end (not wait on each other); the bound only guards the test.
         out, err = proc.communicate(timeout=300)
     finally:
-        kill_launch(proc.pid)
-        proc.wait()
+        if proc.poll() is None:  # not reaped: the pid is still the launch's
+            kill_launch(proc.pid)
+            proc.wait()
     assert proc.returncode != 0 and not out.strip()
     reason = ("kernelgen train: GRPO reward failed, the run stops on every rank (rank 1: "
               "validating the answers: a validation worker failed (BrokenProcessPool")
