@@ -28,7 +28,8 @@ WAIT = timedelta(hours=12)
 
 
 class RankFailed(RuntimeError):
-    """The main process failed after training; the other ranks end with its message."""
+    """A failure every rank ends with, the same message on each: the main process failed
+    after training (`Ranks.from_main`), or a rank's GRPO reward failed (`grpo.RewardFailed`)."""
 
 
 def launched_world() -> int:

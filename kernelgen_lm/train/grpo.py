@@ -10,14 +10,17 @@ bonus for its modelled speed-up over PyTorch eager (capped: the model is a model
 
 from __future__ import annotations
 
+import math
 import multiprocessing
+import os
 import tempfile
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import FIRST_EXCEPTION, Future, ProcessPoolExecutor, wait
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel
 
+from kernelgen_lm.train.dist import RankFailed, Ranks
 from kernelgen_lm.train.formats import prompt_of
 from kernelgen_lm.train.records import CotRecord
 
@@ -95,25 +98,97 @@ def _worker_reward(answer: str, task: str, chip: str, reference: str) -> Reward:
         return Reward(reward=0.0, stage="error", message=f"{type(exc).__name__}: {exc}")
 
 
+class RewardFailed(RankFailed):
+    """The reward could not be computed on some rank (a validation worker died or did not
+    finish in time): every rank of the launch stops with this message instead of waiting
+    for the rewards of that rank forever."""
+
+
+def _started() -> int:
+    return os.getpid()
+
+
 class ValidatorReward:
     """TRL reward function: every completion validated in a pool of worker processes
-    (spawned, not forked: the trainer's process holds torch threads)."""
+    (spawned, not forked: the trainer's process holds torch threads).
 
-    def __init__(self, workers: int) -> None:
+    Under a data-parallel launch TRL hands each rank only its own completions (its share of
+    every prompt's group), so each rank validates a disjoint share; identical answers to the
+    same task within a call are validated once. After its validations every rank reports to
+    the others whether they succeeded (`ranks.gather`): a worker that died, or a batch that
+    did not finish within `timeout_s` per answer and worker, ends the run on every rank with
+    `RewardFailed`, rather than leaving the others blocked in TRL's gather of the rewards."""
+
+    def __init__(self, workers: int, ranks: Ranks | None = None,
+                 timeout_s: float = 900.0) -> None:
         if workers < 1:
             raise ValueError(f"reward workers must be >= 1, not {workers}")
+        if timeout_s <= 0:
+            raise ValueError(f"the reward timeout must be > 0 s, not {timeout_s}")
         self.__name__ = "validator"  # TRL names the reward column after it
+        self._ranks = ranks or Ranks()
+        self._workers = workers
+        self.timeout_s = timeout_s
         self._pool = ProcessPoolExecutor(max_workers=workers,
                                          mp_context=multiprocessing.get_context("spawn"))
         self.last: list[Reward] = []
+        self.validated = 0  # validations this process ran (distinct answers)
+        self.scored = 0  # answers it scored
+        # Start every worker now: one that cannot start fails the run before training, and
+        # the first step does not pay for the spawns.
+        jobs = [self._submit(_started) for _ in range(workers)]
+        self.worker_pids: list[int] = sorted(set(self._collect(jobs, "starting the workers")))
+
+    def _submit(self, fn: Any, *args: Any) -> Future[Any]:
+        """A job for the pool; a pool already broken (a worker died since the last batch)
+        gives a failed job, so that this rank still reports to the others."""
+        try:
+            return self._pool.submit(fn, *args)
+        except RuntimeError as exc:  # BrokenProcessPool, or a pool shut down
+            failed: Future[Any] = Future()
+            failed.set_exception(exc)
+            return failed
+
+    def _collect(self, jobs: list[Future[Any]], what: str) -> list[Any]:
+        """The jobs' results, or RewardFailed on every rank when one of them (on any rank)
+        failed or the batch ran past its time."""
+        budget = self.timeout_s * math.ceil(len(jobs) / self._workers)
+        done, pending = wait(jobs, timeout=budget, return_when=FIRST_EXCEPTION)
+        error = None
+        if pending and not any(j.exception() for j in done):
+            error = (f"{what}: {len(pending)} of {len(jobs)} validation(s) did not finish "
+                     f"within {budget:.0f} s ({self.timeout_s:.0f} s per answer and worker)")
+        for j in done:
+            if (exc := j.exception()) is not None:
+                error = f"{what}: a validation worker failed ({type(exc).__name__}: {exc})"
+                break
+        errors = self._ranks.gather(error)
+        if any(errors):
+            self.close(kill=True)
+            where = "; ".join(f"rank {r}: {e}" for r, e in enumerate(errors) if e)
+            raise RewardFailed(f"GRPO reward failed, the run stops on every rank ({where}); "
+                               "run the same command again to resume from the last checkpoint")
+        return [j.result() for j in jobs]
 
     def __call__(self, prompts: list[Any], completions: list[Any], task: list[str],
                  chip: list[str], reference: list[str], **_: Any) -> list[float]:
         texts = [c[-1]["content"] if isinstance(c, list) else str(c) for c in completions]
-        jobs = [self._pool.submit(_worker_reward, t, k, c, r)
-                for t, k, c, r in zip(texts, task, chip, reference, strict=True)]
-        self.last = [j.result() for j in jobs]
+        keys = list(zip(texts, task, chip, reference, strict=True))
+        unique = list(dict.fromkeys(keys))
+        jobs = [self._submit(_worker_reward, *k) for k in unique]
+        got = dict(zip(unique, self._collect(jobs, "validating the answers"), strict=True))
+        self.validated += len(unique)
+        self.scored += len(keys)
+        self.last = [got[k] for k in keys]
         return [r.reward for r in self.last]
 
-    def close(self) -> None:
-        self._pool.shutdown(wait=True, cancel_futures=True)
+    def close(self, kill: bool = False) -> None:
+        """Stops the workers; `kill` ends those still validating (after a failure or a
+        timeout, waiting for them could take as long as the hang that caused it)."""
+        if kill:
+            # ProcessPoolExecutor has no public way to end running workers before 3.14.
+            processes = dict(getattr(self._pool, "_processes", None) or {})
+            for proc in processes.values():
+                if proc.is_alive():
+                    proc.kill()
+        self._pool.shutdown(wait=not kill, cancel_futures=True)

@@ -22,6 +22,7 @@ others wait). `deepspeed` is a DeepSpeed config handed to the Trainer (ZeRO; `ze
 from __future__ import annotations
 
 import json
+import math
 import os
 import shutil
 from collections.abc import Callable
@@ -64,6 +65,10 @@ class TrainConfig(BaseModel):
     grpo_generations: int = 4
     grpo_max_tokens: int = 2048
     reward_workers: int = 2
+    # How long one answer's validation may take (per worker) before the run stops on every
+    # rank: the validator's own sandbox limits each compile and run, this catches a worker
+    # that hangs outside them.
+    reward_timeout_s: float = 900.0
     # A DeepSpeed config (ZeRO) for the Trainer, as loaded; None: plain DDP when launched on
     # several processes. `zero.py` writes and checks one.
     deepspeed: dict[str, Any] | None = None
@@ -348,13 +353,24 @@ def run_dpo(pairs: list[PreferencePair], base_dir: str, run: Path, cfg: TrainCon
     used["pairs"] = len(rows)
     if not rows:
         return []
-    # With an adapter the reference is the same model with the adapter switched off.
+    # With an adapter TRL keeps a frozen copy of the SFT adapter (named "ref") as the
+    # reference: the policy starts equal to it (the first step's loss is ln 2).
     trainer = DPOTrainer(model=model, args=args, train_dataset=Dataset.from_list(rows),
                          processing_class=tokenizer)
     _train_stage(trainer, run / "dpo", "dpo", ranks, resumed, shares)
     losses = _losses(trainer)
     _finish(trainer, final, tokenizer, losses, ranks)
     return losses
+
+
+def grpo_batch(generations: int, world: int) -> int:
+    """Answers per rank and step: the fewest for which the step's answers (this times the
+    ranks) are whole groups of `generations` (TRL's condition). One prompt's group is
+    split across the ranks where it divides (4 answers on 2 ranks: 2 each, one prompt per
+    step), so each rank samples and validates only its share of it."""
+    if generations < 1 or world < 1:
+        raise ValueError(f"generations ({generations}) and ranks ({world}) must be >= 1")
+    return generations // math.gcd(generations, world)
 
 
 def run_grpo(tasks: list[dict[str, Any]], base_dir: str, run: Path, cfg: TrainConfig,
@@ -383,16 +399,18 @@ def run_grpo(tasks: list[dict[str, Any]], base_dir: str, run: Path, cfg: TrainCo
     common = _common(cfg, run / "grpo", cfg.grpo_steps)
     del common["max_length"]
     common["learning_rate"] = common["learning_rate"] / 4
-    # One optimizer step is one prompt's group of answers (TRL needs the generation batch to
-    # be a whole number of groups).
-    common["per_device_train_batch_size"] = cfg.grpo_generations
+    common["per_device_train_batch_size"] = grpo_batch(cfg.grpo_generations, ranks.world)
     args = GRPOConfig(**common, num_generations=cfg.grpo_generations,
                       max_completion_length=cfg.grpo_max_tokens)
-    reward = ValidatorReward(cfg.reward_workers)
+    reward = ValidatorReward(cfg.reward_workers, ranks, cfg.reward_timeout_s)
     try:
         trainer = GRPOTrainer(model=model, reward_funcs=reward, args=args,
                               train_dataset=Dataset.from_list(rows), processing_class=tokenizer)
         _train_stage(trainer, run / "grpo", "grpo", ranks, resumed, shares)
+        # Each rank's validations: together one per distinct answer, none run twice.
+        counts = ranks.gather((reward.scored, reward.validated))
+        for share, (scored, validated) in zip(shares["grpo"], counts, strict=True):
+            share.update(scored=scored, validated=validated)
     finally:
         reward.close()
     losses = _losses(trainer)
@@ -535,5 +553,7 @@ def _package(run: Path, stage: Path, base_dir: str, cfg: TrainConfig,
         model.save_pretrained(str(tmp / "model"))
         AutoTokenizer.from_pretrained(str(stage)).save_pretrained(str(tmp / "model"))
         model_dir, kind = out / "model", "merged"
+    # The curve's numbers travel with the version, beside its plot.
+    shutil.copyfile(run / "losses.json", tmp / "losses.json")
     tmp.rename(out)
     return model_dir, kind, plot

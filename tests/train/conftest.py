@@ -4,7 +4,9 @@ validated on the emulator once (tens of seconds), and every test reads copies.""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -77,6 +79,55 @@ def kernelgen(*args: str, timeout: float = 600) -> subprocess.CompletedProcess[s
                           text=True, env=cli_env(), cwd=REPO, timeout=timeout)
 
 
+def launch(nproc: int, *args: str) -> list[str]:
+    """The documented command: `accelerate launch --multi_gpu --num_processes N -m server.cli
+    ...` (torch.distributed.run underneath; with no GPU visible each process trains on the
+    CPU over gloo)."""
+    from tests.llm.conftest import free_port
+
+    exe = shutil.which("accelerate", path=str(Path(sys.executable).parent))
+    assert exe, "the `accelerate` CLI is missing: pip install -e '.[train]'"
+    return [exe, "launch", "--multi_gpu", "--num_processes", str(nproc), "--num_machines", "1",
+            "--mixed_precision", "no", "--dynamo_backend", "no",
+            "--main_process_port", str(free_port()), "-m", "server.cli", *args]
+
+
+def launch_env(tmp: Path) -> dict[str, str]:
+    # The CPU whatever the machine has; no user accelerate config: the flags are the launch.
+    return {**cli_env(), "HF_HOME": str(tmp / "hf"), "OMP_NUM_THREADS": "1",
+            "CUDA_VISIBLE_DEVICES": ""}
+
+
+def rank_pid(launcher: int, rank: int) -> int | None:
+    """The pid of rank `rank` of the launch under `launcher` (None until it started)."""
+    import psutil
+
+    for child in psutil.Process(launcher).children(recursive=True):
+        try:
+            if child.environ().get("RANK") == str(rank) and "server.cli" in child.cmdline():
+                return int(child.pid)
+        except (psutil.NoSuchProcess, psutil.AccessDenied):
+            continue
+    return None
+
+
+def kill_launch(launcher: int) -> None:
+    """SIGKILLs the launcher and every process under it at once. The ranks run in sessions
+    of their own (torch.distributed.run starts them so), so killing the launcher's process
+    group would leave them running."""
+    import psutil
+
+    try:
+        root = psutil.Process(launcher)
+        procs = [*root.children(recursive=True), root]
+    except psutil.NoSuchProcess:
+        return
+    for p in procs:
+        with contextlib.suppress(psutil.NoSuchProcess):
+            p.kill()
+    psutil.wait_procs(procs, timeout=30)
+
+
 @pytest.fixture(scope="session")
 def held():
     return held_out_slice(split_stubs(STUBS)[1])
@@ -89,3 +140,33 @@ def seed_dir(tmp_path_factory: pytest.TempPathFactory, held) -> Path:
     build_dataset(DataRequest(out=out, stubs=[SEED_STUB], chips=["ascend910b2"], limit=1,
                               catalog_limit=4), held)
     return out
+
+
+def write_pair_store(path: Path, seed_dir: Path, tasks: tuple[str, ...],
+                     validated: bool = True) -> Path:
+    """An edit store holding, per task, a validated and a failed generation sample as the
+    generation loop records them (with the PyTorch reference: GRPO tasks too): one
+    preference pair per task, short enough for a tiny run. The validated answer is the
+    start of the seed kernel, the failed one a stub; `validated=False` leaves the validated
+    ones out (GRPO tasks, no pair)."""
+    from kernelgen_lm.train.records import read_dataset
+    from kernelgen_lm.train.store import EditStore
+
+    seed = next(r for r in read_dataset(seed_dir) if r.instruction.kind == "generate")
+    kernel = seed.answer.files["op_kernel/act_relu_fp32_custom.cpp"]
+    store = EditStore(path)
+    for i, task in enumerate(tasks):
+        meta = {"task": task, "op": f"{task}_custom", "chip": "ascend910b2",
+                "prompt": f"Write {task}_custom over float32[{37 + i}, 1023].",
+                "reference": SEED_STUB.read_text()}
+        good = (f'<reasoning>elementwise {task}</reasoning>\n<file path="op_kernel/{task}.cpp">'
+                f'\n{kernel[:400 + 100 * i]}\n</file>')
+        bad = (f'<reasoning>guess</reasoning>\n<file path="op_kernel/{task}.cpp">\n'
+               f'int {task};\n</file>')
+        if validated:
+            store.add("sample", f"{task}.cpp", good, source="llm", meta=meta,
+                      validation={"ok": True, "compile": {"ok": True}, "cases": [{}, {}]})
+        store.add("sample", f"{task}.cpp", bad, source="llm", meta=meta,
+                  validation={"ok": False, "compile": {"ok": False}, "cases": []})
+    store.close()
+    return path

@@ -11,10 +11,8 @@ from __future__ import annotations
 import json
 import math
 import os
-import shutil
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -23,31 +21,12 @@ import pytest
 from kernelgen_lm.train.registry import Registry
 from kernelgen_lm.train.zero import ZeroConfigError, check_config, load_config, zero_config
 from server.cli import main
-from tests.train.conftest import REPO, cli_env
+from tests.train.conftest import REPO, kill_launch, launch, launch_env, rank_pid
 
 # Q/A records only (the seed kernel's chat is longer than 1024 tokens and left out), no
 # generation evaluation: this is about who trains and who writes.
 ARGS = ["--base", "tiny", "--max-length", "1024", "--eval-stubs", "0", "--eval-inline", "1",
         "--eval-max-tokens", "8", "--format", "json"]
-
-
-def launch(nproc: int, *args: str) -> list[str]:
-    """The documented command: `accelerate launch --multi_gpu --num_processes N -m server.cli
-    ...` (torch.distributed.run underneath; with no GPU visible each process trains on the
-    CPU over gloo)."""
-    from tests.llm.conftest import free_port
-
-    exe = shutil.which("accelerate", path=str(Path(sys.executable).parent))
-    assert exe, "the `accelerate` CLI is missing: pip install -e '.[train]'"
-    return [exe, "launch", "--multi_gpu", "--num_processes", str(nproc), "--num_machines", "1",
-            "--mixed_precision", "no", "--dynamo_backend", "no",
-            "--main_process_port", str(free_port()), "-m", "server.cli", *args]
-
-
-def launch_env(tmp: Path) -> dict[str, str]:
-    # The CPU whatever the machine has; no user accelerate config: the flags are the launch.
-    return {**cli_env(), "HF_HOME": str(tmp / "hf"), "OMP_NUM_THREADS": "1",
-            "CUDA_VISIBLE_DEVICES": ""}
 
 
 @pytest.mark.slow  # two processes: 45 s of CPU, 2.5-3.5 min on two busy shared cores
@@ -80,18 +59,6 @@ def _snapshot(reg: Registry) -> tuple[list[str], bytes | None]:
     return reg.versions(), pointer.read_bytes() if pointer.is_file() else None
 
 
-def _rank_pid(launcher: int, rank: int) -> int | None:
-    import psutil
-
-    for child in psutil.Process(launcher).children(recursive=True):
-        try:
-            if child.environ().get("RANK") == str(rank) and "server.cli" in child.cmdline():
-                return int(child.pid)
-        except (psutil.NoSuchProcess, psutil.AccessDenied):
-            continue
-    return None
-
-
 @pytest.mark.slow  # two launches of two processes: 6 min on two busy shared cores
 def test_a_killed_rank_fails_the_launch_and_leaves_the_registry(
         seed_dir: Path, tmp_path: Path) -> None:
@@ -108,13 +75,13 @@ def test_a_killed_rank_fails_the_launch_and_leaves_the_registry(
             assert proc.poll() is None, "the launch ended before a rank was killed"
             assert time.monotonic() < deadline, "no checkpoint within 600 s"
             time.sleep(0.5)
-        pid = _rank_pid(proc.pid, 1)
+        pid = rank_pid(proc.pid, 1)
         assert pid is not None, "no rank-1 process under the launcher"
         os.kill(pid, signal.SIGKILL)
         out, _ = proc.communicate(timeout=300)
     finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
+        if proc.poll() is None:  # not reaped: the pid is still the launch's
+            kill_launch(proc.pid)  # the ranks too, should the test stop early
             proc.wait()
     assert proc.returncode != 0 and not out.strip()
     assert _snapshot(reg) == before and reg.versions() == []

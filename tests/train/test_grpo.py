@@ -4,13 +4,22 @@ GRPO step of a tiny model on CPU, rewarded by those workers."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import signal
 from pathlib import Path
 
 import pytest
 
 from kernelgen_lm.train.formats import completion_of
-from kernelgen_lm.train.grpo import REWARD_BY_STAGE, SPEED_BONUS, ValidatorReward, grpo_tasks
+from kernelgen_lm.train.grpo import (
+    REWARD_BY_STAGE,
+    SPEED_BONUS,
+    RewardFailed,
+    ValidatorReward,
+    grpo_tasks,
+)
 from kernelgen_lm.train.records import (
     Answer,
     CotRecord,
@@ -19,7 +28,7 @@ from kernelgen_lm.train.records import (
     Validation,
     read_dataset,
 )
-from kernelgen_lm.train.trainer import TrainConfig, train
+from kernelgen_lm.train.trainer import TrainConfig, grpo_batch, train
 from tests.train.conftest import SEED_STUB
 
 CHIP = "ascend910b2"
@@ -79,3 +88,51 @@ def test_one_grpo_step_of_a_tiny_model_rewarded_by_the_validator(tmp_path: Path)
     logged = [h for h in state["log_history"] if "rewards/validator/mean" in h]
     assert logged and logged[0]["rewards/validator/mean"] == REWARD_BY_STAGE["parse"]
     assert (out.model_dir / "config.json").is_file()
+
+
+def test_a_group_of_answers_is_split_across_the_ranks_where_it_divides() -> None:
+    # generations 4 on 2 ranks: 2 answers each, one prompt per step; 3 on 2 ranks cannot be
+    # split, so each rank takes a whole group (two prompts per step).
+    assert [grpo_batch(4, 1), grpo_batch(4, 2), grpo_batch(2, 2), grpo_batch(3, 2),
+            grpo_batch(4, 8)] == [4, 2, 1, 3, 1]
+    with pytest.raises(ValueError, match="must be >= 1"):
+        grpo_batch(0, 2)
+
+
+def _answer(text: str) -> list[dict[str, str]]:
+    return [{"role": "assistant", "content": text}]
+
+
+def test_a_dead_validation_worker_stops_the_reward_with_its_reason() -> None:
+    reward = ValidatorReward(workers=1)
+    try:
+        [pid] = reward.worker_pids
+        os.kill(pid, signal.SIGKILL)
+        with pytest.raises(RewardFailed, match=r"rank 0: validating the answers: a validation "
+                                               r"worker failed \(BrokenProcessPool"):
+            reward(["p"], [_answer("no files here")], task=["t"], chip=[CHIP],
+                   reference=["x = 1"])
+    finally:
+        reward.close(kill=True)
+
+
+def test_a_hung_validation_stops_the_reward_and_its_worker() -> None:
+    """The reference module sleeps at import (capture runs it in the worker): that validation
+    hangs, the batch runs past its budget (1 s per answer and worker, two distinct answers)
+    and the worker is killed rather than waited for."""
+    import psutil
+
+    reward = ValidatorReward(workers=1)
+    [pid] = reward.worker_pids
+    reward.timeout_s = 1.0
+    try:
+        with pytest.raises(RewardFailed, match=r"validation\(s\) did not finish within 2 s "
+                                               r"\(1 s per answer and worker\)"):
+            reward(["p"] * 3, [_answer("no files here"), _answer("no files here"),
+                               _answer('<file path="op_kernel/k.cpp">\nint k;\n</file>')],
+                   task=["t"] * 3, chip=[CHIP] * 3,
+                   reference=["import time\ntime.sleep(3600)\n"] * 3)
+    finally:
+        reward.close(kill=True)
+    with contextlib.suppress(psutil.NoSuchProcess):  # raises TimeoutExpired while it runs
+        psutil.Process(pid).wait(timeout=30)

@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import io
 import json
+import math
 import os
 import re
 import signal
@@ -160,6 +161,12 @@ def test_refresh_trains_evaluates_and_promotes(refreshed: tuple[Registry, dict],
     assert meta.kind == "merged" and (reg.root / "current" / "model" / "config.json").is_file()
     for png in (reg.versions_dir / "v0001" / "loss.png", reg.root / "metrics.png"):
         assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    # The plot's numbers travel with it; DPO starts from a reference equal to the policy (a
+    # frozen copy of the SFT adapter), so its first loss is ln 2.
+    curve = json.loads((reg.versions_dir / "v0001" / "losses.json").read_text())
+    assert [s for s, _ in curve["sft"]] == [1, 2, 3] and [s for s, _ in curve["dpo"]] == [1]
+    assert curve["dpo"][0][1] == pytest.approx(math.log(2), abs=1e-5)
+    assert res["final_loss"] == curve["dpo"][-1][1]
     assert not any(reg.runs_dir.iterdir())  # the run directory is gone once registered
     # The accepted completion is in the training data, as a FIM chat.
     fim = [r for r in records if r.instruction.kind == "complete"]
