@@ -71,3 +71,12 @@ def test_enhanced_transpose_converts_nchw_to_nhwc_and_back(emu_build, run_progra
     torch.testing.assert_close(y[:96].view(2, 1, 16, 3), nchw.permute(0, 2, 3, 1))
     torch.testing.assert_close(y[96:].view(2, 3, 1, 16), nchw)
     assert report["counters"]["per_block"][0]["vector_repeats"]["Transpose"] == 4  # 384 B twice
+
+
+def test_math_api_whole_tensor_forms_take_the_source_size(emu_build, run_program) -> None:
+    # #8: DrivingSDK's roi_align_rotated_v2 calls Sin(dst, src) and Cos(dst, src), the documented
+    # forms without a count; before, they did not compile ('no matching function for call').
+    x = torch.linspace(-6.0, 6.0, 64)
+    y, _ = run(emu_build, run_program, "whole_tensor_math", x, torch.zeros(8))
+    torch.testing.assert_close(y[:64], torch.sin(x), rtol=1e-5, atol=1e-6)
+    torch.testing.assert_close(y[64:], torch.cos(x), rtol=1e-5, atol=1e-6)

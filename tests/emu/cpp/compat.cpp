@@ -248,6 +248,32 @@ extern "C" __global__ __aicore__ void transpose_nchw(GM_ADDR x, GM_ADDR y) {
     DataCopy(gy[96], back, 96);
 }
 
+// The math library's whole-tensor forms (no count): Sin(dst, src) and Cos(dst, src, tmp) cover
+// the whole source tensor, here a 64-float TBuf; y holds sin(x) then cos(x).
+extern "C" __global__ __aicore__ void whole_tensor_math(GM_ADDR x, GM_ADDR y) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> bx, bs, bc, btmp;
+    pipe.InitBuffer(bx, 64 * sizeof(float));
+    pipe.InitBuffer(bs, 64 * sizeof(float));
+    pipe.InitBuffer(bc, 64 * sizeof(float));
+    pipe.InitBuffer(btmp, 1024);
+    LocalTensor<float> src = bx.Get<float>();
+    LocalTensor<float> s = bs.Get<float>();
+    LocalTensor<float> c = bc.Get<float>();
+    GlobalTensor<float> gx, gy;
+    gx.SetGlobalBuffer((__gm__ float*)x, 64);
+    gy.SetGlobalBuffer((__gm__ float*)y, 128);
+    DataCopy(src, gx, 64);
+    SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    Sin(s, src);
+    Cos(c, src, btmp.Get<uint8_t>());
+    SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    DataCopy(gy, s, 64);
+    DataCopy(gy[64], c, 64);
+}
+
 static std::vector<uint8_t> slice(const std::vector<uint8_t>& v, size_t from, size_t n) {
     return std::vector<uint8_t>(v.begin() + from, v.begin() + from + n);
 }
@@ -283,6 +309,10 @@ int main(int argc, char** argv) {
     } else if (c == "transpose_nchw") {
         tio::Gm x(a, "x"), y(192 * 4, "y");
         tio::run(1, argv[5], [&] { transpose_nchw(x.addr(), y.addr()); });
+        tio::write_bytes(argv[4], y.bytes.data(), y.bytes.size());
+    } else if (c == "whole_tensor_math") {
+        tio::Gm x(a, "x"), y(128 * 4, "y");
+        tio::run(1, argv[5], [&] { whole_tensor_math(x.addr(), y.addr()); });
         tio::write_bytes(argv[4], y.bytes.data(), y.bytes.size());
     } else {
         std::fprintf(stderr, "unknown case %s\n", argv[1]);

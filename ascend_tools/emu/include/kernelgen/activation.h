@@ -26,6 +26,23 @@ inline float frac(float x) { return x - std::trunc(x); }
         kernelgen::unary_count(#NAME, dst, src, count, [](auto x) { return FN(static_cast<float>(x)); }, file, line);  \
     }
 
+// The math library's whole-tensor forms, (dst, src, sharedTmpBuffer) and (dst, src): the whole
+// source tensor takes part ("All source operand tensors are involved in computation"), so the
+// count is src's size. Documented for the APIs listed below (CANN 8.0.0 Ascend C API reference:
+// Sin atlasascendc_api_07_0499, Cos 07_0508, Tanh 07_0489, Trunc 07_0536; Log in pyasc's
+// asc.language.adv.log prototypes); the activation APIs (Sigmoid, Silu, Gelu, FasterGelu)
+// document only the counted forms.
+#define KG_MATH_API_WHOLE(NAME)                                                                                        \
+    template <class T, bool isReuseSource = false>                                                                     \
+    inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint8_t>& sharedTmpBuffer, \
+                     KG_LOC) {                                                                                         \
+        NAME<T, isReuseSource>(dst, src, sharedTmpBuffer, static_cast<int64_t>(src.GetSize()), file, line);           \
+    }                                                                                                                  \
+    template <class T, bool isReuseSource = false>                                                                     \
+    inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, KG_LOC) {                                   \
+        NAME<T, isReuseSource>(dst, src, static_cast<int64_t>(src.GetSize()), file, line);                            \
+    }
+
 namespace AscendC {
 
 // High-level Exp (math library): Exp<T, taylorExpandLevel, isReuseSource>(dst, src, tmp, count).
@@ -64,6 +81,11 @@ KG_MATH_API(Trunc, std::trunc)
 KG_MATH_API(Round, std::nearbyint)
 KG_MATH_API(Sign, kernelgen::op::sign)
 KG_MATH_API(Frac, kernelgen::op::frac)
+KG_MATH_API_WHOLE(Sin)
+KG_MATH_API_WHOLE(Cos)
+KG_MATH_API_WHOLE(Tanh)
+KG_MATH_API_WHOLE(Trunc)
+KG_MATH_API_WHOLE(Log)
 
 // Gelu<T, highPrecision, highPerformance>: the tanh approximation (both flags give the same
 // result here).
