@@ -136,6 +136,32 @@ inline void Power(const LocalTensor<T>& dst, const kernelgen::nd_t<T>& base, con
     kernelgen::unary_count("Power", dst, src, count, [b](auto a) { return std::pow(b, static_cast<float>(a)); }, file, line);
 }
 
+// Fmod: the remainder of a / b element-wise, a - Trunc(a / b) * b as the reference defines it
+// (Fmod(2.0, 1.5) = 0.5, Fmod(-3.0, 1.1) = -0.8), computed in float; the forms without count
+// take the whole src0 (CANN 8.0.0 Ascend C API reference, Fmod, atlasascendc_api_07_0607).
+template <class T, bool isReuseSource = false>
+inline void Fmod(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, int64_t count,
+                 KG_LOC) {
+    kernelgen::binary_count("Fmod", dst, src0, src1, count, [](auto a, auto b) {
+        float x = static_cast<float>(a), y = static_cast<float>(b);
+        return x - std::trunc(x / y) * y;
+    }, file, line);
+}
+template <class T, bool isReuseSource = false>
+inline void Fmod(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+                 const LocalTensor<uint8_t>&, int64_t count, KG_LOC) {
+    Fmod<T, isReuseSource>(dst, src0, src1, count, file, line);
+}
+template <class T, bool isReuseSource = false>
+inline void Fmod(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+                 const LocalTensor<uint8_t>&, KG_LOC) {
+    Fmod<T, isReuseSource>(dst, src0, src1, static_cast<int64_t>(src0.GetSize()), file, line);
+}
+template <class T, bool isReuseSource = false>
+inline void Fmod(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, KG_LOC) {
+    Fmod<T, isReuseSource>(dst, src0, src1, static_cast<int64_t>(src0.GetSize()), file, line);
+}
+
 // ClampMax(x) = min(x, s), ClampMin(x) = max(x, s) (high-level; the scratch buffer is optional:
 // without it the API takes its own).
 template <class T, bool isReuseSource = false>
