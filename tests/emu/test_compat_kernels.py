@@ -80,3 +80,19 @@ def test_math_api_whole_tensor_forms_take_the_source_size(emu_build, run_program
     y, _ = run(emu_build, run_program, "whole_tensor_math", x, torch.zeros(8))
     torch.testing.assert_close(y[:64], torch.sin(x), rtol=1e-5, atol=1e-6)
     torch.testing.assert_close(y[64:], torch.cos(x), rtol=1e-5, atol=1e-6)
+
+
+def test_scalar_cast_rounds_as_documented(emu_build, run_program) -> None:
+    # #8: DrivingSDK's deformable_aggregation floors with ScalarCast<float, int32_t, CAST_FLOOR>;
+    # before, ScalarCast was not declared.
+    x = torch.tensor([-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, -1.2, 1.2, 3.7, -3.7, 0.0, 7.0, 1e-3, 100.49, 2049.5, -0.0])
+    y, _ = run(emu_build, run_program, "scalar_cast", x, torch.zeros(8))
+    torch.testing.assert_close(y[:16], torch.floor(x))
+    torch.testing.assert_close(y[16:32], torch.ceil(x))
+    half_away = torch.sign(x) * torch.floor(x.abs() + 0.5)  # CAST_ROUND: ties away from zero
+    torch.testing.assert_close(y[32:48], half_away)
+    torch.testing.assert_close(y[48:64], torch.round(x))  # CAST_RINT: ties to even
+    # CAST_ODD: truncate to half precision, and an inexact result takes the odd neighbour
+    # (2049.5 lies between the halves 2048 and 2050; the odd significand is 2050's).
+    assert y[64 + 14].item() == 2050.0
+    assert y[64 + 11].item() == 7.0 and y[64 + 4].item() == 1.5

@@ -274,6 +274,22 @@ extern "C" __global__ __aicore__ void whole_tensor_math(GM_ADDR x, GM_ADDR y) {
     DataCopy(gy[64], c, 64);
 }
 
+// ScalarCast in every documented form, on 16 scalars read from GM: y holds floor, ceil, round,
+// rint (float -> int32_t) and CAST_ODD (float -> half), each widened back to float.
+extern "C" __global__ __aicore__ void scalar_cast(GM_ADDR x, GM_ADDR y) {
+    GlobalTensor<float> gx, gy;
+    gx.SetGlobalBuffer((__gm__ float*)x, 16);
+    gy.SetGlobalBuffer((__gm__ float*)y, 80);
+    for (int i = 0; i < 16; ++i) {
+        float v = gx.GetValue(i);
+        gy.SetValue(i, static_cast<float>(ScalarCast<float, int32_t, RoundMode::CAST_FLOOR>(v)));
+        gy.SetValue(16 + i, static_cast<float>(ScalarCast<float, int32_t, RoundMode::CAST_CEIL>(v)));
+        gy.SetValue(32 + i, static_cast<float>(ScalarCast<float, int32_t, RoundMode::CAST_ROUND>(v)));
+        gy.SetValue(48 + i, static_cast<float>(ScalarCast<float, int32_t, RoundMode::CAST_RINT>(v)));
+        gy.SetValue(64 + i, static_cast<float>(ScalarCast<float, half, RoundMode::CAST_ODD>(v)));
+    }
+}
+
 static std::vector<uint8_t> slice(const std::vector<uint8_t>& v, size_t from, size_t n) {
     return std::vector<uint8_t>(v.begin() + from, v.begin() + from + n);
 }
@@ -313,6 +329,10 @@ int main(int argc, char** argv) {
     } else if (c == "whole_tensor_math") {
         tio::Gm x(a, "x"), y(128 * 4, "y");
         tio::run(1, argv[5], [&] { whole_tensor_math(x.addr(), y.addr()); });
+        tio::write_bytes(argv[4], y.bytes.data(), y.bytes.size());
+    } else if (c == "scalar_cast") {
+        tio::Gm x(a, "x"), y(80 * 4, "y");
+        tio::run(1, argv[5], [&] { scalar_cast(x.addr(), y.addr()); });
         tio::write_bytes(argv[4], y.bytes.data(), y.bytes.size());
     } else {
         std::fprintf(stderr, "unknown case %s\n", argv[1]);
