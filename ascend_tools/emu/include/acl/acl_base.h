@@ -1,7 +1,10 @@
-// Stand-in for the ACL runtime header, enough for operator host code that includes it for its
-// types (the emulator runs no ACL runtime): error codes, stream/context handles, aclDataType and
-// aclFormat with the values of the public ACL API reference.
+// Stand-in for the ACL base header (acl/acl_base.h, which acl/acl.h includes), enough for
+// operator host code that includes it for its types (the emulator runs no ACL runtime): error
+// codes, stream/context handles, aclDataType and aclFormat with the values of the public ACL API
+// reference, and the application log call.
 #pragma once
+
+#include <cstdarg>
 
 #include "kernelgen/host_std.h"
 
@@ -42,3 +45,24 @@ typedef enum {
     ACL_FORMAT_FRACTAL_Z = 4,
     ACL_FORMAT_FRACTAL_NZ = 29,
 } aclFormat;
+
+// aclAppLog: the log levels and prototype of the ACL API reference (aclcppdevg_03_0029, CANN
+// 8.0.0: "void aclAppLog(aclLogLevel logLevel, const char *func, const char *file, uint32_t line,
+// const char *fmt, ...)"). Host code logs through it (DrivingSDK's MX_DRIVING_LOG* macros); with no
+// log files here, warnings and errors go to stderr and the lower levels are dropped.
+typedef enum {
+    ACL_DEBUG = 0,
+    ACL_INFO = 1,
+    ACL_WARNING = 2,
+    ACL_ERROR = 3,
+} aclLogLevel;
+
+inline void aclAppLog(aclLogLevel logLevel, const char* func, const char* file, uint32_t line, const char* fmt, ...) {
+    if (logLevel < ACL_WARNING) return;
+    std::fprintf(stderr, "[%s] %s:%u (%s): ", logLevel == ACL_ERROR ? "ERROR" : "WARNING", file, line, func);
+    va_list args;
+    va_start(args, fmt);
+    std::vfprintf(stderr, fmt, args);
+    va_end(args);
+    std::fputc('\n', stderr);
+}
