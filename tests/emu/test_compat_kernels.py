@@ -97,3 +97,13 @@ def test_scalar_cast_rounds_as_documented(emu_build, run_program) -> None:
     # (2049.5 lies between the halves 2048 and 2050; the odd significand is 2050's).
     assert y[64 + 14].item() == 2050.0
     assert y[64 + 11].item() == 7.0 and y[64 + 4].item() == 1.5
+
+
+def test_scalar_abs_of_a_float_stays_a_float(emu_build, run_program) -> None:
+    # #8: DrivingSDK's boxes_overlap_bev returns abs(area2) / 2 on a float; before, the call
+    # resolved to int abs(int) and a rotated box's area 1.9999 / 2 came out 0.5.
+    x = torch.tensor([1.9999, -1.9999, 0.25, -0.25, 3.5, -7.75, 0.0, -0.0, 1e-3, -1e-3])
+    x = torch.cat([x, torch.tensor([65504.0, -2.5, 0.1, -0.1, 100.5, -100.5])])
+    y, _ = run(emu_build, run_program, "scalar_abs", x, torch.zeros(8))
+    torch.testing.assert_close(y[:16], x.abs(), rtol=0, atol=0)
+    torch.testing.assert_close(y[16:], x.half().abs().float(), rtol=0, atol=0)

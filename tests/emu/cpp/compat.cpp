@@ -290,6 +290,19 @@ extern "C" __global__ __aicore__ void scalar_cast(GM_ADDR x, GM_ADDR y) {
     }
 }
 
+// Scalar abs on device floats, as box-geometry kernels write it (abs(cross) / 2): y holds
+// abs(x) in float, then abs of x rounded to half.
+extern "C" __global__ __aicore__ void scalar_abs(GM_ADDR x, GM_ADDR y) {
+    GlobalTensor<float> gx, gy;
+    gx.SetGlobalBuffer((__gm__ float*)x, 16);
+    gy.SetGlobalBuffer((__gm__ float*)y, 32);
+    for (int i = 0; i < 16; ++i) {
+        float v = gx.GetValue(i);
+        gy.SetValue(i, abs(v));
+        gy.SetValue(16 + i, static_cast<float>(abs(static_cast<half>(v))));
+    }
+}
+
 static std::vector<uint8_t> slice(const std::vector<uint8_t>& v, size_t from, size_t n) {
     return std::vector<uint8_t>(v.begin() + from, v.begin() + from + n);
 }
@@ -333,6 +346,10 @@ int main(int argc, char** argv) {
     } else if (c == "scalar_cast") {
         tio::Gm x(a, "x"), y(80 * 4, "y");
         tio::run(1, argv[5], [&] { scalar_cast(x.addr(), y.addr()); });
+        tio::write_bytes(argv[4], y.bytes.data(), y.bytes.size());
+    } else if (c == "scalar_abs") {
+        tio::Gm x(a, "x"), y(32 * 4, "y");
+        tio::run(1, argv[5], [&] { scalar_abs(x.addr(), y.addr()); });
         tio::write_bytes(argv[4], y.bytes.data(), y.bytes.size());
     } else {
         std::fprintf(stderr, "unknown case %s\n", argv[1]);
