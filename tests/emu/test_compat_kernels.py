@@ -107,3 +107,14 @@ def test_scalar_abs_of_a_float_stays_a_float(emu_build, run_program) -> None:
     y, _ = run(emu_build, run_program, "scalar_abs", x, torch.zeros(8))
     torch.testing.assert_close(y[:16], x.abs(), rtol=0, atol=0)
     torch.testing.assert_close(y[16:], x.half().abs().float(), rtol=0, atol=0)
+
+
+def test_create_vec_index_mask_forms_index_the_lanes_they_write(emu_build, run_program) -> None:
+    # #8: DrivingSDK's diff_iou_rotated_sort_vertices calls CreateVecIndex(dst, 0, 32, 1, 1, 4),
+    # the documented mask/repeat form; before, only the count form existed.
+    y, _ = run(emu_build, run_program, "vec_index_mask", torch.zeros(8), torch.zeros(8))
+    minus = torch.full((32,), -1.0)
+    torch.testing.assert_close(y[:64], torch.cat([torch.arange(5, 37).float(), minus]))
+    torch.testing.assert_close(y[64:192], torch.arange(128).float())
+    from_bits = torch.cat([torch.arange(100, 116).float(), minus, minus[:16]])
+    torch.testing.assert_close(y[192:], from_bits)

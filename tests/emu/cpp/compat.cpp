@@ -303,6 +303,36 @@ extern "C" __global__ __aicore__ void scalar_abs(GM_ADDR x, GM_ADDR y) {
     }
 }
 
+// CreateVecIndex's high-dimension forms: y[0:64] from an int32 index over the first 32 lanes
+// of one repeat (the rest left at -1), y[64:192] a float index over two whole repeats, and
+// y[192:256] a float index from a bit mask holding the first 16 lanes (the rest left at -1).
+extern "C" __global__ __aicore__ void vec_index_mask(GM_ADDR x, GM_ADDR y) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> bi, bf, bb, bo;
+    pipe.InitBuffer(bi, 64 * sizeof(int32_t));
+    pipe.InitBuffer(bf, 128 * sizeof(float));
+    pipe.InitBuffer(bb, 64 * sizeof(float));
+    pipe.InitBuffer(bo, 64 * sizeof(float));
+    LocalTensor<int32_t> idx = bi.Get<int32_t>();
+    LocalTensor<float> fidx = bf.Get<float>();
+    LocalTensor<float> bidx = bb.Get<float>();
+    LocalTensor<float> out = bo.Get<float>();
+    GlobalTensor<float> gy;
+    gy.SetGlobalBuffer((__gm__ float*)y, 256);
+    Duplicate(idx, -1, 64);
+    Duplicate(bidx, -1.0f, 64);
+    CreateVecIndex(idx, 5, 32, 1, 1, 8);
+    CreateVecIndex(fidx, 0.0f, 64, 2, 1, 8);
+    uint64_t bits[2] = {0xFFFF, 0};
+    CreateVecIndex(bidx, 100.0f, bits, 1, 1, 8);
+    Cast(out, idx, RoundMode::CAST_NONE, 64);
+    SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    DataCopy(gy, out, 64);
+    DataCopy(gy[64], fidx, 128);
+    DataCopy(gy[192], bidx, 64);
+}
+
 static std::vector<uint8_t> slice(const std::vector<uint8_t>& v, size_t from, size_t n) {
     return std::vector<uint8_t>(v.begin() + from, v.begin() + from + n);
 }
@@ -350,6 +380,10 @@ int main(int argc, char** argv) {
     } else if (c == "scalar_abs") {
         tio::Gm x(a, "x"), y(32 * 4, "y");
         tio::run(1, argv[5], [&] { scalar_abs(x.addr(), y.addr()); });
+        tio::write_bytes(argv[4], y.bytes.data(), y.bytes.size());
+    } else if (c == "vec_index_mask") {
+        tio::Gm x(a, "x"), y(256 * 4, "y");
+        tio::run(1, argv[5], [&] { vec_index_mask(x.addr(), y.addr()); });
         tio::write_bytes(argv[4], y.bytes.data(), y.bytes.size());
     } else {
         std::fprintf(stderr, "unknown case %s\n", argv[1]);
