@@ -2,6 +2,7 @@
 pyproject.toml), read in one place for every tool that needs it.
 
     reference = "tests/ref.py"      # the PyTorch reference (relative to the project root)
+    op = "boxes_overlap_bev_v1"     # which op of a project with several (op_kernel/<op>.cpp)
     auto_sync = false               # compiled without --cce-auto-sync (default true: on)
 
     [lint]                          # ascend_tools.lint.config.LintConfig
@@ -72,6 +73,9 @@ class ProjectConfig(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
     reference: str | None = None
+    op: str | None = None
+    """The op to build and check in an msopgen project whose op_kernel/ holds several kernels
+    (op_kernel/<op>.cpp); None: the only one (ascend_tools.project)."""
     auto_sync: bool = True
     """Whether the kernel is compiled with --cce-auto-sync (module docstring)."""
     lint: LintConfig | None = None

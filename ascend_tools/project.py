@@ -46,6 +46,9 @@ class KernelProject(BaseModel):
     sources: list[Path]
     entry: KernelEntry
     block_dim: int | None = None
+    other_ops: list[str] = []
+    """The other ops whose kernels op_kernel/ holds (an msopgen project with several ops); the
+    configuration's `op` picks which one this is."""
 
     def abs(self, rel: Path) -> Path:
         return self.root / rel
@@ -132,13 +135,14 @@ def load_project(path: Path) -> KernelProject:
 
 def _msopgen(root: Path) -> KernelProject:
     kernel_files = sorted((root / "op_kernel").glob("*.cpp"))
-    hit = _kernel_with_entry(kernel_files)
-    if not hit:
+    kernels = [(f, e) for f in kernel_files if (e := find_entry(_read(f)))]
+    if not kernels:
         raise ProjectError(
             f"no kernel entry in {root / 'op_kernel'}: no .cpp file there defines a "
             "`__global__ __aicore__ void name(...)` function"
         )
-    kernel, entry = hit
+    kernel, entry = _chosen_kernel(root, kernels)
+    other_ops = [f.stem for f, _ in kernels if f != kernel]
     op_name = kernel.stem
     host = sorted((root / "op_host").glob("*.cpp"))
     if not host:
@@ -162,6 +166,26 @@ def _msopgen(root: Path) -> KernelProject:
         tiling_header=tiling.relative_to(root) if tiling else None,
         sources=_sources_under(root, [root / "op_host", root / "op_kernel"]),
         entry=entry,
+        other_ops=other_ops,
+    )
+
+
+def _chosen_kernel(root: Path, kernels: list[tuple[Path, KernelEntry]]) -> tuple[Path, KernelEntry]:
+    """The kernel of the op the project's configuration names (`op`), else the first (a project
+    with several ops, such as DrivingSDK's boxes_overlap_bev and boxes_overlap_bev_v1 in one
+    folder, gets a note naming the others: `KernelProject.other_ops`)."""
+    from ascend_tools.config import load_project_config  # config reads no project: no cycle
+
+    wanted = load_project_config(root).op
+    if wanted is None:
+        return kernels[0]
+    for f, e in kernels:
+        if f.stem == wanted:
+            return f, e
+    names = ", ".join(f.stem for f, _ in kernels)
+    raise ProjectError(
+        f"op = {wanted!r} in kernelgen.toml names no kernel of {root / 'op_kernel'} "
+        f"(kernels with an entry function: {names})"
     )
 
 

@@ -298,6 +298,12 @@ def validate_project(
     except (ProjectError, ReferenceError, ConfigError) as exc:
         raise ValidationInputError(str(exc)) from exc
     notes, cann_compile = _backend_notes(proj)
+    if proj.other_ops and config.op is None:
+        notes.append(
+            f"op_kernel/ holds the kernels of several ops: checked {proj.op_name}, not "
+            f"{', '.join(proj.other_ops)}; name the op to check with op = \"<name>\" at the top "
+            "of kernelgen.toml"
+        )
     start = time.monotonic()
     desc = emulator.describe(proj, chip_info)
     if not desc.ok:

@@ -71,3 +71,50 @@ def test_enhanced_transpose_converts_nchw_to_nhwc_and_back(emu_build, run_progra
     torch.testing.assert_close(y[:96].view(2, 1, 16, 3), nchw.permute(0, 2, 3, 1))
     torch.testing.assert_close(y[96:].view(2, 3, 1, 16), nchw)
     assert report["counters"]["per_block"][0]["vector_repeats"]["Transpose"] == 4  # 384 B twice
+
+
+def test_math_api_whole_tensor_forms_take_the_source_size(emu_build, run_program) -> None:
+    # #8: DrivingSDK's roi_align_rotated_v2 calls Sin(dst, src) and Cos(dst, src), the documented
+    # forms without a count; before, they did not compile ('no matching function for call').
+    x = torch.linspace(-6.0, 6.0, 64)
+    y, _ = run(emu_build, run_program, "whole_tensor_math", x, torch.zeros(8))
+    torch.testing.assert_close(y[:64], torch.sin(x), rtol=1e-5, atol=1e-6)
+    torch.testing.assert_close(y[64:], torch.cos(x), rtol=1e-5, atol=1e-6)
+
+
+def test_scalar_cast_rounds_as_documented(emu_build, run_program) -> None:
+    # #8: DrivingSDK's deformable_aggregation floors with ScalarCast<float, int32_t, CAST_FLOOR>;
+    # before, ScalarCast was not declared.
+    x = torch.tensor([-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, -1.2, 1.2, 3.7, -3.7, 0.0, 7.0, 1e-3])
+    x = torch.cat([x, torch.tensor([100.49, 2049.5, -0.0])])
+    y, _ = run(emu_build, run_program, "scalar_cast", x, torch.zeros(8))
+    torch.testing.assert_close(y[:16], torch.floor(x))
+    torch.testing.assert_close(y[16:32], torch.ceil(x))
+    half_away = torch.sign(x) * torch.floor(x.abs() + 0.5)  # CAST_ROUND: ties away from zero
+    torch.testing.assert_close(y[32:48], half_away)
+    torch.testing.assert_close(y[48:64], torch.round(x))  # CAST_RINT: ties to even
+    # CAST_ODD: truncate to half precision, and an inexact result takes the odd neighbour
+    # (2049.5 lies between the halves 2048 and 2050; the odd significand is 2050's).
+    assert y[64 + 14].item() == 2050.0
+    assert y[64 + 11].item() == 7.0 and y[64 + 4].item() == 1.5
+
+
+def test_scalar_abs_of_a_float_stays_a_float(emu_build, run_program) -> None:
+    # #8: DrivingSDK's boxes_overlap_bev returns abs(area2) / 2 on a float; before, the call
+    # resolved to int abs(int) and a rotated box's area 1.9999 / 2 came out 0.5.
+    x = torch.tensor([1.9999, -1.9999, 0.25, -0.25, 3.5, -7.75, 0.0, -0.0, 1e-3, -1e-3])
+    x = torch.cat([x, torch.tensor([65504.0, -2.5, 0.1, -0.1, 100.5, -100.5])])
+    y, _ = run(emu_build, run_program, "scalar_abs", x, torch.zeros(8))
+    torch.testing.assert_close(y[:16], x.abs(), rtol=0, atol=0)
+    torch.testing.assert_close(y[16:], x.half().abs().float(), rtol=0, atol=0)
+
+
+def test_create_vec_index_mask_forms_index_the_lanes_they_write(emu_build, run_program) -> None:
+    # #8: DrivingSDK's diff_iou_rotated_sort_vertices calls CreateVecIndex(dst, 0, 32, 1, 1, 4),
+    # the documented mask/repeat form; before, only the count form existed.
+    y, _ = run(emu_build, run_program, "vec_index_mask", torch.zeros(8), torch.zeros(8))
+    minus = torch.full((32,), -1.0)
+    torch.testing.assert_close(y[:64], torch.cat([torch.arange(5, 37).float(), minus]))
+    torch.testing.assert_close(y[64:192], torch.arange(128).float())
+    from_bits = torch.cat([torch.arange(100, 116).float(), minus, minus[:16]])
+    torch.testing.assert_close(y[192:], from_bits)

@@ -62,6 +62,8 @@ FLOAT_OPS = {
     "Sin": (lambda x, y, s: torch.sin(x), False, "any"),
     "Asin": (lambda x, y, s: torch.asin(x), False, "unit"),
     "Power": (lambda x, y, s: torch.pow(x, y), False, "positive"),
+    # #8: DrivingSDK's grid_sampler2d_v2 calls Fmod; before, it was not declared.
+    "Fmod": (lambda x, y, s: x - torch.trunc(x / y) * y, False, "nonzero"),
 }
 
 TOL = {"float32": (1e-5, 1e-6), "float16": (2e-3, 2e-3), "bfloat16": (1.6e-2, 1e-2)}

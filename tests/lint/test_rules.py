@@ -409,3 +409,19 @@ def test_unqualified_unknown_function_is_only_a_warning() -> None:
     bad = mutate(ok, "Exp(yLocal, yLocal, COLS);", "Exps(yLocal, yLocal, COLS);")
     d = _only(lint_texts(bad), R.UNKNOWN_API)[0]
     assert d.severity == Severity.WARNING and "Exp" in d.message
+
+
+def test_tensors_allocated_together_in_one_branch_body_count_as_a_warning() -> None:
+    # #8: DrivingSDK's roi_align_rotated_v2 allocates 21 VECCALC tensors at once inside
+    # `if (rois_num_per_core > 0) { ... }`; before, allocations under a branch were not counted.
+    ok = corpus_texts("add_custom")
+    extra = "".join(
+        f"            LocalTensor<DTYPE_X> t{i} = inQueueX.AllocTensor<DTYPE_X>();\n"
+        for i in range(5)
+    )
+    anchor = "        LocalTensor<DTYPE_Y> yLocal = inQueueY.AllocTensor<DTYPE_Y>();\n"
+    bad = mutate(ok, anchor, anchor + "        if (progress >= 0) {\n" + extra + "        }\n")
+    d = _only(lint_texts(bad, chip="ascend910"), R.BUFFER_COUNT)[0]
+    assert d.severity == Severity.WARNING
+    assert "5 tensors of position VECIN" in d.message and "whenever this branch runs" in d.message
+    assert R.BUFFER_COUNT.value not in codes(lint_texts(bad, chip="ascend910b2"))

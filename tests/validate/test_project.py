@@ -65,3 +65,30 @@ def test_msopgen_project_without_host(tmp_path: Path) -> None:
     )
     with pytest.raises(ProjectError, match="no host sources"):
         load_project(tmp_path)
+
+
+def _two_op_project(root: Path, config: str | None) -> Path:
+    (root / "op_kernel").mkdir(parents=True)
+    (root / "op_host").mkdir()
+    for op in ("pair_a", "pair_b"):
+        (root / "op_kernel" / f"{op}.cpp").write_text(
+            f'extern "C" __global__ __aicore__ void {op}(GM_ADDR x, GM_ADDR y) {{}}\n'
+        )
+        (root / "op_host" / f"{op}.cpp").write_text("// host\n")
+    if config is not None:
+        (root / "kernelgen.toml").write_text(config)
+    return root
+
+
+def test_project_with_several_ops_names_the_others_and_the_config_picks_one(
+    tmp_path: Path,
+) -> None:
+    # #8: DrivingSDK keeps boxes_overlap_bev and boxes_overlap_bev_v1 in one op folder; before,
+    # the loader silently took whichever kernel sorted first.
+    first = load_project(_two_op_project(tmp_path / "plain", None))
+    assert (first.op_name, first.other_ops) == ("pair_a", ["pair_b"])
+    chosen = load_project(_two_op_project(tmp_path / "chosen", 'op = "pair_b"\n'))
+    assert chosen.op_name == "pair_b" and chosen.kernel_file == Path("op_kernel/pair_b.cpp")
+    assert chosen.other_ops == ["pair_a"]
+    with pytest.raises(ProjectError, match=r"op = 'pair_c'.*pair_a, pair_b"):
+        load_project(_two_op_project(tmp_path / "wrong", 'op = "pair_c"\n'))

@@ -70,6 +70,21 @@ def test_missing_header_is_named_with_what_the_project_used_from_it(
     assert "the project uses from it: TRACE_LOG_INFO" in d.message
 
 
+def test_host_code_logging_through_acl_app_log_builds(projects: Path, tmp_path: Path) -> None:
+    # #8: DrivingSDK's host code includes its include/log/log.h, which takes aclLogLevel and
+    # aclAppLog from <acl/acl_base.h>; before, the stand-in ACL header had neither.
+    p = tmp_path / "host_vendor"
+    shutil.copytree(projects / "host_vendor", p)
+    src = p / "op_host" / "host_vendor_tiling.cpp"
+    log = '    aclAppLog(ACL_INFO, __FILE__, __FUNCTION__, __LINE__, "tiling %u", total);\n'
+    text = src.read_text().replace('#include "acl/acl.h"', "#include <acl/acl_base.h>")
+    anchor = "    HostVendorTilingData tiling;"
+    src.write_text(text.replace(anchor, log + anchor))
+    report = validate_project(p, p / "ref.py")
+    assert report.compile.ok, [d.message for d in report.compile.diagnostics]
+    assert report.ok, report.cases
+
+
 def test_device_idioms_run_both_tiling_keys_and_assert_stops_at_its_line(projects: Path) -> None:
     p = projects / "device_idioms"
     # 128 elements: tiling key 2 (GET_TILING_DATA_WITH_STRUCT); 48: key 1 (GET_TILING_DATA after

@@ -252,21 +252,38 @@ def check_tensors_per_position(ctx: LintContext) -> Iterator[Diagnostic]:
         if counted and not call.loop_depth:
             by_chunk.setdefault(id(call.chunk), []).append(call)
     for calls in by_chunk.values():
-        live: dict[str, list] = {}
-        for call in sorted(calls, key=lambda c: c.order):
-            q = ctx.model.queue_for(call.chunk, call.receiver_name)
-            if q is None or q.kind == "TBuf":
-                continue
-            held = live.setdefault(q.position, [])
-            if call.name == "AllocTensor":
-                held.append(call)
-            elif held:
-                held.pop(0)
-            if len(held) > limit:
-                yield ctx.diag(
-                    RuleCode.BUFFER_COUNT.value, Severity.ERROR, call,
-                    f"{len(held)} tensors of position {q.position} are allocated at once here "
-                    f"(AllocTensor at {', '.join(ctx.model.where(c) for c in held)} with no "
-                    f"FreeTensor between); {ctx.chip.name} allows {limit} per position",
-                    start=call.abs_name_start, end=call.abs_name_end)
-                break
+        yield from _over_limit(ctx, calls, limit, Severity.ERROR, "")
+    # AllocTensor calls in one branch body run together whenever that body runs (DrivingSDK's
+    # roi_align_rotated_v2 allocates 21 VECCALC tensors under `if (rois_num_per_core > 0)`): the
+    # same count, as a warning, since lint cannot tell whether the branch is taken.
+    by_block: dict[tuple[int, tuple[int, int]], list] = {}
+    for call in ctx.calls:
+        if call.in_branch and not call.loop_depth and call.name in ("AllocTensor", "FreeTensor"):
+            by_block.setdefault((id(call.chunk), call.block), []).append(call)
+    for calls in by_block.values():
+        yield from _over_limit(ctx, calls, limit, Severity.WARNING, " whenever this branch runs")
+
+
+def _over_limit(
+    ctx: LintContext, calls: list, limit: int, severity: Severity, when: str
+) -> Iterator[Diagnostic]:
+    """The first AllocTensor along `calls` (in source order) that holds more than `limit`
+    tensors of one position at once."""
+    live: dict[str, list] = {}
+    for call in sorted(calls, key=lambda c: c.order):
+        q = ctx.model.queue_for(call.chunk, call.receiver_name)
+        if q is None or q.kind == "TBuf":
+            continue
+        held = live.setdefault(q.position, [])
+        if call.name == "AllocTensor":
+            held.append(call)
+        elif held:
+            held.pop(0)
+        if len(held) > limit:
+            yield ctx.diag(
+                RuleCode.BUFFER_COUNT.value, severity, call,
+                f"{len(held)} tensors of position {q.position} are allocated at once here{when} "
+                f"(AllocTensor at {', '.join(ctx.model.where(c) for c in held)} with no "
+                f"FreeTensor between); {ctx.chip.name} allows {limit} per position",
+                start=call.abs_name_start, end=call.abs_name_end)
+            return

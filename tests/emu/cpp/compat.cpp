@@ -248,6 +248,91 @@ extern "C" __global__ __aicore__ void transpose_nchw(GM_ADDR x, GM_ADDR y) {
     DataCopy(gy[96], back, 96);
 }
 
+// The math library's whole-tensor forms (no count): Sin(dst, src) and Cos(dst, src, tmp) cover
+// the whole source tensor, here a 64-float TBuf; y holds sin(x) then cos(x).
+extern "C" __global__ __aicore__ void whole_tensor_math(GM_ADDR x, GM_ADDR y) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> bx, bs, bc, btmp;
+    pipe.InitBuffer(bx, 64 * sizeof(float));
+    pipe.InitBuffer(bs, 64 * sizeof(float));
+    pipe.InitBuffer(bc, 64 * sizeof(float));
+    pipe.InitBuffer(btmp, 1024);
+    LocalTensor<float> src = bx.Get<float>();
+    LocalTensor<float> s = bs.Get<float>();
+    LocalTensor<float> c = bc.Get<float>();
+    GlobalTensor<float> gx, gy;
+    gx.SetGlobalBuffer((__gm__ float*)x, 64);
+    gy.SetGlobalBuffer((__gm__ float*)y, 128);
+    DataCopy(src, gx, 64);
+    SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    Sin(s, src);
+    Cos(c, src, btmp.Get<uint8_t>());
+    SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    DataCopy(gy, s, 64);
+    DataCopy(gy[64], c, 64);
+}
+
+// ScalarCast in every documented form, on 16 scalars read from GM: y holds floor, ceil, round,
+// rint (float -> int32_t) and CAST_ODD (float -> half), each widened back to float.
+extern "C" __global__ __aicore__ void scalar_cast(GM_ADDR x, GM_ADDR y) {
+    GlobalTensor<float> gx, gy;
+    gx.SetGlobalBuffer((__gm__ float*)x, 16);
+    gy.SetGlobalBuffer((__gm__ float*)y, 80);
+    for (int i = 0; i < 16; ++i) {
+        float v = gx.GetValue(i);
+        gy.SetValue(i, static_cast<float>(ScalarCast<float, int32_t, RoundMode::CAST_FLOOR>(v)));
+        gy.SetValue(16 + i, static_cast<float>(ScalarCast<float, int32_t, RoundMode::CAST_CEIL>(v)));
+        gy.SetValue(32 + i, static_cast<float>(ScalarCast<float, int32_t, RoundMode::CAST_ROUND>(v)));
+        gy.SetValue(48 + i, static_cast<float>(ScalarCast<float, int32_t, RoundMode::CAST_RINT>(v)));
+        gy.SetValue(64 + i, static_cast<float>(ScalarCast<float, half, RoundMode::CAST_ODD>(v)));
+    }
+}
+
+// Scalar abs on device floats, as box-geometry kernels write it (abs(cross) / 2): y holds
+// abs(x) in float, then abs of x rounded to half.
+extern "C" __global__ __aicore__ void scalar_abs(GM_ADDR x, GM_ADDR y) {
+    GlobalTensor<float> gx, gy;
+    gx.SetGlobalBuffer((__gm__ float*)x, 16);
+    gy.SetGlobalBuffer((__gm__ float*)y, 32);
+    for (int i = 0; i < 16; ++i) {
+        float v = gx.GetValue(i);
+        gy.SetValue(i, abs(v));
+        gy.SetValue(16 + i, static_cast<float>(abs(static_cast<half>(v))));
+    }
+}
+
+// CreateVecIndex's high-dimension forms: y[0:64] from an int32 index over the first 32 lanes
+// of one repeat (the rest left at -1), y[64:192] a float index over two whole repeats, and
+// y[192:256] a float index from a bit mask holding the first 16 lanes (the rest left at -1).
+extern "C" __global__ __aicore__ void vec_index_mask(GM_ADDR x, GM_ADDR y) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> bi, bf, bb, bo;
+    pipe.InitBuffer(bi, 64 * sizeof(int32_t));
+    pipe.InitBuffer(bf, 128 * sizeof(float));
+    pipe.InitBuffer(bb, 64 * sizeof(float));
+    pipe.InitBuffer(bo, 64 * sizeof(float));
+    LocalTensor<int32_t> idx = bi.Get<int32_t>();
+    LocalTensor<float> fidx = bf.Get<float>();
+    LocalTensor<float> bidx = bb.Get<float>();
+    LocalTensor<float> out = bo.Get<float>();
+    GlobalTensor<float> gy;
+    gy.SetGlobalBuffer((__gm__ float*)y, 256);
+    Duplicate(idx, -1, 64);
+    Duplicate(bidx, -1.0f, 64);
+    CreateVecIndex(idx, 5, 32, 1, 1, 8);
+    CreateVecIndex(fidx, 0.0f, 64, 2, 1, 8);
+    uint64_t bits[2] = {0xFFFF, 0};
+    CreateVecIndex(bidx, 100.0f, bits, 1, 1, 8);
+    Cast(out, idx, RoundMode::CAST_NONE, 64);
+    SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    DataCopy(gy, out, 64);
+    DataCopy(gy[64], fidx, 128);
+    DataCopy(gy[192], bidx, 64);
+}
+
 static std::vector<uint8_t> slice(const std::vector<uint8_t>& v, size_t from, size_t n) {
     return std::vector<uint8_t>(v.begin() + from, v.begin() + from + n);
 }
@@ -283,6 +368,22 @@ int main(int argc, char** argv) {
     } else if (c == "transpose_nchw") {
         tio::Gm x(a, "x"), y(192 * 4, "y");
         tio::run(1, argv[5], [&] { transpose_nchw(x.addr(), y.addr()); });
+        tio::write_bytes(argv[4], y.bytes.data(), y.bytes.size());
+    } else if (c == "whole_tensor_math") {
+        tio::Gm x(a, "x"), y(128 * 4, "y");
+        tio::run(1, argv[5], [&] { whole_tensor_math(x.addr(), y.addr()); });
+        tio::write_bytes(argv[4], y.bytes.data(), y.bytes.size());
+    } else if (c == "scalar_cast") {
+        tio::Gm x(a, "x"), y(80 * 4, "y");
+        tio::run(1, argv[5], [&] { scalar_cast(x.addr(), y.addr()); });
+        tio::write_bytes(argv[4], y.bytes.data(), y.bytes.size());
+    } else if (c == "scalar_abs") {
+        tio::Gm x(a, "x"), y(32 * 4, "y");
+        tio::run(1, argv[5], [&] { scalar_abs(x.addr(), y.addr()); });
+        tio::write_bytes(argv[4], y.bytes.data(), y.bytes.size());
+    } else if (c == "vec_index_mask") {
+        tio::Gm x(a, "x"), y(256 * 4, "y");
+        tio::run(1, argv[5], [&] { vec_index_mask(x.addr(), y.addr()); });
         tio::write_bytes(argv[4], y.bytes.data(), y.bytes.size());
     } else {
         std::fprintf(stderr, "unknown case %s\n", argv[1]);

@@ -18,7 +18,7 @@ using Fn = void (*)(const LocalTensor<T>&, const LocalTensor<T>&, const LocalTen
 template <class T>
 std::map<std::string, Fn<T>> float_ops() {
     return {
-        BIN(Add), BIN(Sub), BIN(Mul), BIN(Div), BIN(Max), BIN(Min), BIN(AddRelu),
+        BIN(Add), BIN(Sub), BIN(Mul), BIN(Div), BIN(Max), BIN(Min), BIN(AddRelu), BIN(Fmod),
         UN(Exp), UN(Ln), UN(Abs), UN(Reciprocal), UN(Sqrt), UN(Rsqrt), UN(Relu),
         UN(Sigmoid), UN(Tanh), UN(Gelu), UN(FasterGelu), UN(Erf), UN(Silu), UN(Log), UN(Sin), UN(Asin), UN(Floor),
         SC(Adds), SC(Muls), SC(Maxs), SC(Mins), SC(LeakyRelu),

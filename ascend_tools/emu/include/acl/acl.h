@@ -1,44 +1,5 @@
-// Stand-in for the ACL runtime header, enough for operator host code that includes it for its
-// types (the emulator runs no ACL runtime): error codes, stream/context handles, aclDataType and
-// aclFormat with the values of the public ACL API reference.
+// Stand-in for the ACL header: as in CANN, it brings in acl/acl_base.h (the types and the log
+// call operator host code uses).
 #pragma once
 
-#include "kernelgen/host_std.h"
-
-typedef int aclError;
-typedef void* aclrtStream;
-typedef void* aclrtContext;
-typedef void* aclrtEvent;
-
-constexpr aclError ACL_SUCCESS = 0;
-constexpr aclError ACL_ERROR_INVALID_PARAM = 100000;
-
-typedef enum {
-    ACL_DT_UNDEFINED = -1,
-    ACL_FLOAT = 0,
-    ACL_FLOAT16 = 1,
-    ACL_INT8 = 2,
-    ACL_INT32 = 3,
-    ACL_UINT8 = 4,
-    ACL_INT16 = 6,
-    ACL_UINT16 = 7,
-    ACL_UINT32 = 8,
-    ACL_INT64 = 9,
-    ACL_UINT64 = 10,
-    ACL_DOUBLE = 11,
-    ACL_BOOL = 12,
-    ACL_STRING = 13,
-    ACL_COMPLEX64 = 16,
-    ACL_COMPLEX128 = 17,
-    ACL_BF16 = 27,
-} aclDataType;
-
-typedef enum {
-    ACL_FORMAT_UNDEFINED = -1,
-    ACL_FORMAT_NCHW = 0,
-    ACL_FORMAT_NHWC = 1,
-    ACL_FORMAT_ND = 2,
-    ACL_FORMAT_NC1HWC0 = 3,
-    ACL_FORMAT_FRACTAL_Z = 4,
-    ACL_FORMAT_FRACTAL_NZ = 29,
-} aclFormat;
+#include "acl/acl_base.h"

@@ -26,6 +26,23 @@ inline float frac(float x) { return x - std::trunc(x); }
         kernelgen::unary_count(#NAME, dst, src, count, [](auto x) { return FN(static_cast<float>(x)); }, file, line);  \
     }
 
+// The math library's whole-tensor forms, (dst, src, sharedTmpBuffer) and (dst, src): the whole
+// source tensor takes part ("All source operand tensors are involved in computation"), so the
+// count is src's size. Documented for the APIs listed below (CANN 8.0.0 Ascend C API reference:
+// Sin atlasascendc_api_07_0499, Cos 07_0508, Tanh 07_0489, Trunc 07_0536; Log in pyasc's
+// asc.language.adv.log prototypes); the activation APIs (Sigmoid, Silu, Gelu, FasterGelu)
+// document only the counted forms.
+#define KG_MATH_API_WHOLE(NAME)                                                                                        \
+    template <class T, bool isReuseSource = false>                                                                     \
+    inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint8_t>& sharedTmpBuffer, \
+                     KG_LOC) {                                                                                         \
+        NAME<T, isReuseSource>(dst, src, sharedTmpBuffer, static_cast<int64_t>(src.GetSize()), file, line);           \
+    }                                                                                                                  \
+    template <class T, bool isReuseSource = false>                                                                     \
+    inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, KG_LOC) {                                   \
+        NAME<T, isReuseSource>(dst, src, static_cast<int64_t>(src.GetSize()), file, line);                            \
+    }
+
 namespace AscendC {
 
 // High-level Exp (math library): Exp<T, taylorExpandLevel, isReuseSource>(dst, src, tmp, count).
@@ -64,6 +81,11 @@ KG_MATH_API(Trunc, std::trunc)
 KG_MATH_API(Round, std::nearbyint)
 KG_MATH_API(Sign, kernelgen::op::sign)
 KG_MATH_API(Frac, kernelgen::op::frac)
+KG_MATH_API_WHOLE(Sin)
+KG_MATH_API_WHOLE(Cos)
+KG_MATH_API_WHOLE(Tanh)
+KG_MATH_API_WHOLE(Trunc)
+KG_MATH_API_WHOLE(Log)
 
 // Gelu<T, highPrecision, highPerformance>: the tanh approximation (both flags give the same
 // result here).
@@ -112,6 +134,32 @@ inline void Power(const LocalTensor<T>& dst, const kernelgen::nd_t<T>& base, con
                   KG_LOC) {
     float b = static_cast<float>(static_cast<T>(base));
     kernelgen::unary_count("Power", dst, src, count, [b](auto a) { return std::pow(b, static_cast<float>(a)); }, file, line);
+}
+
+// Fmod: the remainder of a / b element-wise, a - Trunc(a / b) * b as the reference defines it
+// (Fmod(2.0, 1.5) = 0.5, Fmod(-3.0, 1.1) = -0.8), computed in float; the forms without count
+// take the whole src0 (CANN 8.0.0 Ascend C API reference, Fmod, atlasascendc_api_07_0607).
+template <class T, bool isReuseSource = false>
+inline void Fmod(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, int64_t count,
+                 KG_LOC) {
+    kernelgen::binary_count("Fmod", dst, src0, src1, count, [](auto a, auto b) {
+        float x = static_cast<float>(a), y = static_cast<float>(b);
+        return x - std::trunc(x / y) * y;
+    }, file, line);
+}
+template <class T, bool isReuseSource = false>
+inline void Fmod(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+                 const LocalTensor<uint8_t>&, int64_t count, KG_LOC) {
+    Fmod<T, isReuseSource>(dst, src0, src1, count, file, line);
+}
+template <class T, bool isReuseSource = false>
+inline void Fmod(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+                 const LocalTensor<uint8_t>&, KG_LOC) {
+    Fmod<T, isReuseSource>(dst, src0, src1, static_cast<int64_t>(src0.GetSize()), file, line);
+}
+template <class T, bool isReuseSource = false>
+inline void Fmod(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, KG_LOC) {
+    Fmod<T, isReuseSource>(dst, src0, src1, static_cast<int64_t>(src0.GetSize()), file, line);
 }
 
 // ClampMax(x) = min(x, s), ClampMin(x) = max(x, s) (high-level; the scratch buffer is optional:

@@ -242,4 +242,20 @@ inline void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src, RoundMode
     detail::cast_mask(dst, src, mode, l, p, file, line);
 }
 
+// ScalarCast<T, U, roundMode>(valueIn): one scalar converted by Cast's precision rules. The
+// reference documents float -> half with CAST_ODD and float -> int32_t with CAST_ROUND,
+// CAST_CEIL, CAST_FLOOR or CAST_RINT only (CANN 8.0.0 API reference, ScalarCast,
+// atlasascendc_api_07_0018); another combination does not build.
+template <class T, class U, RoundMode roundMode>
+inline U ScalarCast(T valueIn) {
+    static_assert(std::is_same_v<T, float>, "ScalarCast: the source type must be float (API reference)");
+    static_assert((std::is_same_v<U, half> && roundMode == RoundMode::CAST_ODD) ||
+                      (std::is_same_v<U, int32_t> &&
+                       (roundMode == RoundMode::CAST_ROUND || roundMode == RoundMode::CAST_CEIL ||
+                        roundMode == RoundMode::CAST_FLOOR || roundMode == RoundMode::CAST_RINT)),
+                  "ScalarCast converts float to half with CAST_ODD, or float to int32_t with CAST_ROUND, "
+                  "CAST_CEIL, CAST_FLOOR or CAST_RINT (API reference)");
+    return kernelgen::cast_value<U>(valueIn, roundMode);
+}
+
 }  // namespace AscendC

@@ -44,6 +44,7 @@ inline constexpr DtypeSupport kDtypeSupport[] = {
     {"Extract", 0, " half float ", " dstValue sorted "},
     {"FasterGelu", 0, " half float ", " dst src "},
     {"Floor", 0, " half float ", " dst src "},
+    {"Fmod", 0, " half float ", " dst src0 src1 "},
     {"Frac", 0, " half float ", " dst src "},
     {"FusedMulAdd", 0, " half float ", " dst src0 src1 "},
     {"Gelu", 0, " half float ", " dst src "},

@@ -186,6 +186,54 @@ inline void CreateVecIndex(const LocalTensor<T>& dst, const kernelgen::nd_t<T>& 
     for (uint64_t i = 0; i < n; ++i) dst.data()[i] = kernelgen::narrow<T>(base + static_cast<decltype(base)>(i));
 }
 
+// The high-dimension forms, CreateVecIndex(dst, firstValue, mask | mask[], repeatTime,
+// dstBlkStride, dstRepStride) (API reference, CreateVecIndex, atlasascendc_api_07_0090): lane k
+// of repeat r gets firstValue + r * (elements per repeat) + k, the index of the element in the
+// run the repeats cover. The reference states the values only where that equals the element's
+// ordinal among those written (counter mode, a prefix of lanes in one repeat, or whole repeats);
+// any other mask stops as not emulated rather than guess.
+namespace detail {
+template <class T>
+inline void create_vec_index_mask(const LocalTensor<T>& dst, T first, const kernelgen::Lanes& l, uint32_t blk,
+                                  uint32_t rep, const char* file, int line) {
+    const char* api = "CreateVecIndex";
+    if (!l.counter) {
+        uint32_t n = 0;
+        while (n < l.per_repeat && l.active(0, n)) ++n;
+        bool prefix = true;
+        for (uint32_t k = n; k < l.per_repeat; ++k) prefix = prefix && !l.active(0, k);
+        if (!prefix || (l.repeats > 1 && n != l.per_repeat))
+            kernelgen::failf("param-range", file, line,
+                             "%s: a mask that is not a prefix of lanes, or a partial mask over %u repeats, is not "
+                             "emulated (the API reference does not give the index each element then holds)",
+                             api, l.repeats);
+    }
+    auto s = kernelgen::stride_of<T>(blk, rep);
+    kernelgen::check_strided(api, "dst", dst, l, s, file, line);
+    kernelgen::count_mask_repeats(api, l);
+    auto base = kernelgen::widen(first);
+    kernelgen::for_lanes(l, [&](uint32_t r, uint32_t k) {
+        uint64_t i = uint64_t(r) * l.per_repeat + k;
+        dst.data()[s.at(r, k)] = kernelgen::narrow<T>(base + static_cast<decltype(base)>(i));
+    });
+}
+}  // namespace detail
+
+template <class T, bool isSetMask = true>
+inline void CreateVecIndex(const LocalTensor<T>& dst, const kernelgen::nd_t<T>& firstValue, uint64_t mask,
+                           int64_t repeatTime, uint16_t dstBlkStride, uint8_t dstRepStride, KG_LOC) {
+    auto l = kernelgen::lanes_from_count_mask("CreateVecIndex", mask, repeatTime, kernelgen::per_repeat<T>(),
+                                              isSetMask, file, line);
+    detail::create_vec_index_mask(dst, static_cast<T>(firstValue), l, dstBlkStride, dstRepStride, file, line);
+}
+template <class T, bool isSetMask = true>
+inline void CreateVecIndex(const LocalTensor<T>& dst, const kernelgen::nd_t<T>& firstValue, const uint64_t mask[],
+                           int64_t repeatTime, uint16_t dstBlkStride, uint8_t dstRepStride, KG_LOC) {
+    auto l = kernelgen::lanes_from_bit_mask("CreateVecIndex", mask, repeatTime, kernelgen::per_repeat<T>(),
+                                            isSetMask, file, line);
+    detail::create_vec_index_mask(dst, static_cast<T>(firstValue), l, dstBlkStride, dstRepStride, file, line);
+}
+
 // dst[i] += src[i] * scalar (dst may be wider than src, e.g. float += half * half).
 template <class T, class U>
 inline void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const kernelgen::nd_t<U>& scalar, int64_t count,

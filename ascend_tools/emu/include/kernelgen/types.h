@@ -45,6 +45,14 @@ using GM_ADDR = uint8_t*;
 // The element type AscendC code names unqualified.
 using half = _Float16;
 
+// Scalar abs of a float is a float in device code: bisheng compiles it as C++ with the <cmath>
+// overloads in the global namespace (bisheng guide, "Scalars": C++ scalar types and operators on
+// the device; AscendC::Std::abs is declared for float and int types alike), while g++ with the C
+// <stdlib.h> alone has only int abs(int) and would truncate (abs(1.9999f) == 1). half gets its own
+// overload so abs(half) stays unambiguous.
+using std::abs;
+inline half abs(half x) { return x < half(0) ? half(-x) : x; }
+
 // bfloat16: the top 16 bits of a float; conversion from float rounds to nearest even.
 struct bfloat16_t {
     uint16_t bits = 0;
