@@ -118,3 +118,15 @@ def test_create_vec_index_mask_forms_index_the_lanes_they_write(emu_build, run_p
     torch.testing.assert_close(y[64:192], torch.arange(128).float())
     from_bits = torch.cat([torch.arange(100, 116).float(), minus, minus[:16]])
     torch.testing.assert_close(y[192:], from_bits)
+
+
+def test_veccalc_queue_tensors_past_the_position_limit_warn_and_run(emu_build, run_program) -> None:
+    # #8: the per-position limit is the pool of events queue buffers hold between pipes; a
+    # VECCALC queue crosses no pipe (DrivingSDK's roi_align_rotated_v2 holds 18 and runs on the
+    # NPU), so 10 of them are a warning and the kernel computes; VECIN/VECOUT stay an error
+    # (tests/emu/test_runtime_checks.py).
+    x = torch.randn(64, generator=torch.Generator().manual_seed(3))
+    y, report = run(emu_build, run_program, "veccalc_queues", x, torch.zeros(8))
+    torch.testing.assert_close(y, x * 55.0)
+    [w] = [w for w in report["warnings"] if w["code"] == "buffer-count"]
+    assert "9 tensors of position VECCALC" in w["message"] and "allows 8" in w["message"]

@@ -425,3 +425,23 @@ def test_tensors_allocated_together_in_one_branch_body_count_as_a_warning() -> N
     assert d.severity == Severity.WARNING
     assert "5 tensors of position VECIN" in d.message and "whenever this branch runs" in d.message
     assert R.BUFFER_COUNT.value not in codes(lint_texts(bad, chip="ascend910b2"))
+
+
+def test_veccalc_queue_tensors_past_the_position_limit_are_a_warning() -> None:
+    # #8: the limit is the pool of events queue buffers hold between pipes; a VECCALC queue
+    # crosses no pipe, so holding more than the chip's count is not a proved fault.
+    ok = corpus_texts("add_custom")
+    decl = "".join(f"    TQue<TPosition::VECCALC, 1> calc{i};\n" for i in range(5))
+    init = "".join(f"        pipe.InitBuffer(calc{i}, 1, 256);\n" for i in range(5))
+    alloc = "".join(
+        f"        LocalTensor<DTYPE_X> c{i} = calc{i}.AllocTensor<DTYPE_X>();\n" for i in range(5)
+    )
+    free = "".join(f"        calc{i}.FreeTensor(c{i});\n" for i in range(5))
+    anchor = "        LocalTensor<DTYPE_Y> yLocal = inQueueY.AllocTensor<DTYPE_Y>();\n"
+    bad = mutate(ok, anchor, anchor + alloc + free)
+    bad = mutate(bad, "    TPipe pipe;\n", "    TPipe pipe;\n" + decl)
+    first_init = "        pipe.InitBuffer(inQueueX,"
+    bad = mutate(bad, first_init, init + first_init)
+    d = _only(lint_texts(bad, chip="ascend910"), R.BUFFER_COUNT)[0]
+    assert d.severity == Severity.WARNING
+    assert "5 tensors of position VECCALC" in d.message and "crosses no pipe" in d.message

@@ -303,6 +303,27 @@ extern "C" __global__ __aicore__ void scalar_abs(GM_ADDR x, GM_ADDR y) {
     }
 }
 
+// Ten VECCALC queue tensors held at once, as kernels with many intermediates write them
+// (DrivingSDK's roi_align_rotated_v2 holds 18): y[k] = x[k] * (1 + 2 + ... + 10).
+extern "C" __global__ __aicore__ void veccalc_queues(GM_ADDR x, GM_ADDR y) {
+    TPipe pipe;
+    TQue<TPosition::VECCALC, 1> q[10];
+    for (auto& one : q) pipe.InitBuffer(one, 1, 64 * sizeof(float));
+    LocalTensor<float> t[10];
+    GlobalTensor<float> gx, gy;
+    gx.SetGlobalBuffer((__gm__ float*)x, 64);
+    gy.SetGlobalBuffer((__gm__ float*)y, 64);
+    for (int i = 0; i < 10; ++i) t[i] = q[i].AllocTensor<float>();
+    DataCopy(t[0], gx, 64);
+    PipeBarrier<PIPE_ALL>();
+    for (int i = 1; i < 10; ++i) Muls(t[i], t[0], static_cast<float>(i + 1), 64);
+    for (int i = 1; i < 10; ++i) Add(t[0], t[0], t[i], 64);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(gy, t[0], 64);
+    PipeBarrier<PIPE_ALL>();
+    for (int i = 0; i < 10; ++i) q[i].FreeTensor(t[i]);
+}
+
 // CreateVecIndex's high-dimension forms: y[0:64] from an int32 index over the first 32 lanes
 // of one repeat (the rest left at -1), y[64:192] a float index over two whole repeats, and
 // y[192:256] a float index from a bit mask holding the first 16 lanes (the rest left at -1).
@@ -384,6 +405,10 @@ int main(int argc, char** argv) {
     } else if (c == "vec_index_mask") {
         tio::Gm x(a, "x"), y(256 * 4, "y");
         tio::run(1, argv[5], [&] { vec_index_mask(x.addr(), y.addr()); });
+        tio::write_bytes(argv[4], y.bytes.data(), y.bytes.size());
+    } else if (c == "veccalc_queues") {
+        tio::Gm x(a, "x"), y(64 * 4, "y");
+        tio::run(1, argv[5], [&] { veccalc_queues(x.addr(), y.addr()); });
         tio::write_bytes(argv[4], y.bytes.data(), y.bytes.size());
     } else {
         std::fprintf(stderr, "unknown case %s\n", argv[1]);
