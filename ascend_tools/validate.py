@@ -375,7 +375,7 @@ def validate_project(
         return ValidationReport(
             ok=False, chip=chip_info.name, backend="cann", compile=cann_compile, notes=notes
         )
-    initial = _initial_values(binding, dtypes)
+    initial = _initial_values(binding, dtypes) if trial_data else {}
     cases: list[CaseReport] = []
     runtime: list[RuntimeErrorReport] = []
     counters: dict = {}
