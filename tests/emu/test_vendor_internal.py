@@ -109,3 +109,33 @@ int main() {
 """,
     )
     assert res.returncode == 0, f"{res.returncode} checks failed"
+
+
+def test_bit_mask_walk_with_sff_value_and_the_compilers_sbitset(tmp_path: Path) -> None:
+    # DrivingSDK's scatter_add walks the set bits of a mask: ScalarGetSFFValue<1> (documented
+    # scalar API) finds the lowest one, the bisheng intrinsic sbitset0 clears it.
+    res = run(
+        tmp_path,
+        """
+#include "kernel_operator.h"
+using namespace AscendC;
+int main() {
+    int bad = 0;
+    bad += ScalarGetSFFValue<1>(28) != 2 || ScalarGetSFFValue<0>(28) != 0;
+    bad += ScalarGetSFFValue<1>(0) != -1 || ScalarGetSFFValue<0>(~0ULL) != -1;
+    bad += ScalarGetSFFValue<0>(0xFFULL) != 8;
+    bad += ScalarGetCountOfValue<1>(28) != 3 || ScalarGetCountOfValue<0>(28) != 61;
+    bad += ScalarCountLeadingZero(0x0fffffffffffffffULL) != 4 || ScalarCountLeadingZero(0) != 64;
+    uint64_t mask = (1ULL << 63) | (1ULL << 5) | 1ULL;
+    int64_t seen[4] = {}, n = 0;
+    for (int64_t p = ScalarGetSFFValue<1>(mask); p >= 0 && n < 4; p = ScalarGetSFFValue<1>(mask)) {
+        seen[n++] = p;
+        mask = sbitset0(mask, p);
+    }
+    bad += n != 3 || seen[0] != 0 || seen[1] != 5 || seen[2] != 63 || mask != 0;
+    bad += sbitset1(0, 63) != (1ULL << 63) || sbitset1(4, 2) != 4;
+    return bad;
+}
+""",
+    )
+    assert res.returncode == 0, f"{res.returncode} checks failed"

@@ -27,6 +27,7 @@
 #include "kernelgen/proposal.h"
 #include "kernelgen/sort.h"
 #include "kernelgen/adl_anchors.h"
+#include "kernelgen/scalar.h"
 #include "kernelgen/vendor_internal.h"
 
 // The device compiler's scalar min/max builtins, called unqualified in kernels. Two type
