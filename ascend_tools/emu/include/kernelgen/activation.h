@@ -2,6 +2,7 @@
 // sharedTmpBuffer (ignored here: the CPU needs no scratch) and computes in float, rounding to T.
 #pragma once
 
+#include "vec_binary.h"
 #include "vec_core.h"
 
 namespace kernelgen::op {
@@ -24,6 +25,26 @@ inline float frac(float x) { return x - std::trunc(x); }
     template <class T, bool isReuseSource = false>                                                                     \
     inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, int64_t count, KG_LOC) {                  \
         kernelgen::unary_count(#NAME, dst, src, count, [](auto x) { return FN(static_cast<float>(x)); }, file, line);  \
+    }
+
+// The math library's whole-tensor forms, (dst, src, sharedTmpBuffer) and (dst, src): the
+// whole source tensor takes part (count = src.GetSize()). Documented for Sin, Cos, Tan and
+// Tanh (AscendC API reference: Math library > Sin, "源操作数Tensor全部参与计算"). src is
+// taken as a SitedOperand so the call site is recorded without a trailing defaulted
+// parameter that a count argument could also fill.
+#define KG_MATH_API_WHOLE(NAME, FN)                                                                          \
+    template <class T, bool isReuseSource = false>                                                           \
+    inline void NAME(const LocalTensor<T>& dst,                                                              \
+                     const typename kernelgen::same_type<kernelgen::SitedOperand<T>>::type& src,             \
+                     const LocalTensor<uint8_t>&) {                                                          \
+        kernelgen::unary_count(#NAME, dst, src.tensor, src.tensor.GetSize(),                                 \
+                               [](auto x) { return FN(static_cast<float>(x)); }, src.file, src.line);        \
+    }                                                                                                        \
+    template <class T, bool isReuseSource = false>                                                           \
+    inline void NAME(const LocalTensor<T>& dst,                                                              \
+                     const typename kernelgen::same_type<kernelgen::SitedOperand<T>>::type& src) {           \
+        kernelgen::unary_count(#NAME, dst, src.tensor, src.tensor.GetSize(),                                 \
+                               [](auto x) { return FN(static_cast<float>(x)); }, src.file, src.line);        \
     }
 
 namespace AscendC {
@@ -64,6 +85,10 @@ KG_MATH_API(Trunc, std::trunc)
 KG_MATH_API(Round, std::nearbyint)
 KG_MATH_API(Sign, kernelgen::op::sign)
 KG_MATH_API(Frac, kernelgen::op::frac)
+KG_MATH_API_WHOLE(Sin, std::sin)
+KG_MATH_API_WHOLE(Cos, std::cos)
+KG_MATH_API_WHOLE(Tan, std::tan)
+KG_MATH_API_WHOLE(Tanh, std::tanh)
 
 // Gelu<T, highPrecision, highPerformance>: the tanh approximation (both flags give the same
 // result here).
