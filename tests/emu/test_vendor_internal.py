@@ -139,3 +139,26 @@ int main() {
 """,
     )
     assert res.returncode == 0, f"{res.returncode} checks failed"
+
+
+def test_unqualified_abs_of_a_float_or_half_keeps_the_fraction(tmp_path: Path) -> None:
+    # DrivingSDK's box_iou skips near-parallel edges with `abs(det) <= 1e-14` on a float: the
+    # device compiler's abs is the floating one, where C's int abs(int) would make it 0.
+    res = run(
+        tmp_path,
+        """
+#include "kernel_operator.h"
+using namespace AscendC;
+template <class T> T magnitude(T x) { return abs(x); }
+int main() {
+    int bad = 0;
+    float det = -0.25f;
+    bad += abs(det) != 0.25f || magnitude(-0.5f) != 0.5f || abs(-2.5) != 2.5;
+    bad += abs(det) <= 1e-14f;  // the kernel's test: not parallel
+    bad += static_cast<float>(abs(half(-1.5f))) != 1.5f;
+    bad += abs(-3) != 3 || abs(int64_t(-4)) != 4;
+    return bad;
+}
+""",
+    )
+    assert res.returncode == 0, f"{res.returncode} checks failed"

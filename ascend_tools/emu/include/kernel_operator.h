@@ -3,6 +3,8 @@
 // a kernel defines before including it.
 #pragma once
 
+#include <cmath>
+#include <cstdlib>
 #include <type_traits>
 
 #include "kernelgen/types.h"
@@ -40,6 +42,12 @@ template <class T, class U, class = std::enable_if_t<std::is_arithmetic_v<T> && 
 __aicore__ inline constexpr std::common_type_t<T, U> max(T a, U b) {
     return a < b ? b : a;
 }
+
+// Unqualified abs of a float or half in a kernel is the floating abs, as the device compiler
+// gives it (DrivingSDK's box_iou tests `abs(det) <= 1e-14` on a float): with only C's
+// `int abs(int)` at global scope, a host build would truncate to an integer first.
+using std::abs;
+__aicore__ inline half abs(half x) { return half(std::fabs(static_cast<float>(x))); }
 
 // tik2: the namespace AscendC had in early CANN releases; its samples still say `using namespace tik2`.
 namespace tik2 = AscendC;
