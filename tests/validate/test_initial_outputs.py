@@ -87,3 +87,10 @@ def test_case_file_names_the_initial_bytes_of_a_prefilled_output(tmp_path: Path)
     write_case(tmp_path, case, {"x": bytes(64)})
     assert (tmp_path / "y.initial.bin").read_bytes() == bytes(32)
     assert not (tmp_path / "z.initial.bin").exists()
+
+
+def test_a_project_without_reference_still_only_compiles(rowsum: Path) -> None:
+    (rowsum / "ref.py").unlink()
+    report = validate_project(rowsum)
+    assert report.ok and report.compile.ok and not report.cases
+    assert any("no reference" in n for n in report.notes)
