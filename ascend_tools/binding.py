@@ -15,6 +15,8 @@ Rules (an explicit `[binding]` table in kernelgen.toml pins entries; the rest is
   mutates in place (named after the argument). An OpDef output named like a mutated argument
   (or like the OpDef input it binds to) is compared with it; the rest bind in order, a DYNAMIC
   output taking a returned list (or the run of tensors the other outputs leave).
+- Initial values: every output starts as poison unless the table's `initial` gives the value the
+  caller fills it with (never inferred: a reference cannot say it).
 Names match ignoring case and underscores (`negative_slope` = `negativeSlope`).
 """
 
@@ -57,6 +59,8 @@ class OutputBinding(BaseModel):
     results: list[str]
     """The reference results compared with it (several for a DYNAMIC output fed tensor by
     tensor)."""
+    initial: float | None = None
+    """The value it holds before the launch (`[binding.initial]`); None: poison."""
 
 
 class OpBinding(BaseModel):
@@ -395,6 +399,19 @@ def _check_table(op: OpDefinition, trial: TrialData, table: BindingTable) -> Non
                     f"[binding] {section}.{d_name} = {target!r} names no reference value; "
                     f"{what}: {', '.join(names) or 'none'}"
                 )
+    outputs = [d.name for d in op.outputs]
+    inputs = {d.name for d in op.inputs}
+    for name in table.initial:
+        if name not in outputs:
+            raise BindingError(
+                f"[binding] initial names {name!r}, which is not one of OpDef {op.name}'s "
+                f"outputs ({', '.join(outputs) or 'none'})"
+            )
+        if name in inputs:
+            raise BindingError(
+                f"[binding] initial names {name!r}, an output named like an input: the tensor "
+                "is updated in place and starts with the input's values"
+            )
 
 
 def bind_op(op: OpDefinition, trial: TrialData, table: BindingTable | None = None) -> OpBinding:
@@ -406,6 +423,8 @@ def bind_op(op: OpDefinition, trial: TrialData, table: BindingTable | None = Non
         inputs = _bind_inputs(op, trial, given.inputs)
         attrs, notes = _bind_attrs(op, trial, given.attrs)
         outputs = _bind_outputs(op, trial, inputs, given.outputs)
+        for o in outputs:
+            o.initial = given.initial.get(o.name)
     except BindingError as exc:
         raise BindingError(
             f"the reference does not bind to OpDef {op.name}: {exc}\n"

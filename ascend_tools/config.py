@@ -14,6 +14,9 @@ pyproject.toml), read in one place for every tool that needs it.
     attrs = {alpha = "scale", beta = 0.5}
     outputs = {y = "return[0]", var = "var"}
 
+    [binding.initial]               # outputs the framework fills before the launch
+    grad_points = 0.0
+
 The project's reference is `reference` when given, else `ref.py` at the project root, else none.
 
 `auto_sync` says whether the BiSheng compiler's automatic synchronization (`--cce-auto-sync`) is
@@ -60,6 +63,11 @@ class BindingTable(BaseModel):
     attrs: OpDef attribute -> forward or `__init__` parameter name, or a constant (not a string).
     outputs: OpDef output -> `return[i]` (i-th returned tensor) or the name of a forward
     parameter the forward mutates in place.
+    initial: OpDef output -> the value every element holds before the launch. Validate fills an
+    output with poison (NaN, or the largest integer) so that elements the kernel leaves unwritten
+    fail; a kernel that accumulates into an output the caller creates filled (`at::zeros` before
+    SetAtomicAdd, `at::full(-inf)` before SetAtomicMax) needs that value stated here, since a
+    reference cannot say what its output held before the call.
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -67,6 +75,7 @@ class BindingTable(BaseModel):
     inputs: dict[str, str] = {}
     attrs: dict[str, str | AttrConstant] = {}
     outputs: dict[str, str] = {}
+    initial: dict[str, float] = {}
 
 
 class ProjectConfig(BaseModel):
@@ -155,7 +164,7 @@ def write_reference(root: Path, reference: Path) -> Path:
     text = config.read_text(encoding="utf-8") if config.is_file() else ""
     head = _top_level(text)
     if _REFERENCE_LINE.search(head):
-        text = _REFERENCE_LINE.sub(line.replace("\\", "\\\\"), head, count=1) + text[len(head):]
+        text = _REFERENCE_LINE.sub(line.replace("\\", "\\\\"), head, count=1) + text[len(head) :]
     else:
         text = f"{line}\n{text}"
     tomllib.loads(text)  # never write a file the next read cannot parse

@@ -58,6 +58,21 @@ class KernelProject(BaseModel):
         """The OpDef name msopgen derives from the snake-case op name (add_custom -> AddCustom)."""
         return "".join(part.capitalize() for part in self.op_name.split("_"))
 
+    def is_op(self, op_type: str) -> bool:
+        """Whether OpDef `op_type` is this project's op: its kernel is named `op_name`, whether
+        the OpType is the plain capitalisation (AddCustom) or holds an acronym (BEVPoolV2 ->
+        bev_pool_v2, DrivingSDK's kernels/bev_pool_v2)."""
+        return op_type == self.op_type or kernel_name(op_type) == self.op_name
+
+
+def kernel_name(op_type: str) -> str:
+    """The snake-case kernel name of an OpType: an underscore before each capital that follows a
+    lower-case letter or digit, and before the last capital of an acronym that a word follows
+    (AddCustom -> add_custom, BEVPoolV2 -> bev_pool_v2, RoipointPool3dForward ->
+    roipoint_pool3d_forward)."""
+    text = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", op_type)
+    return re.sub(r"([A-Z])([A-Z][a-z])", r"\1_\2", text).lower()
+
 
 def blank(text: str, strings: bool = True) -> str:
     """Comments and (unless `strings` is False) string literals replaced by spaces, newlines
@@ -153,8 +168,11 @@ def _msopgen(root: Path) -> KernelProject:
     if not tilings:
         # The toolchain takes the tiling struct from whichever host header defines it
         # (`op_host/max_pool2d.h` holding BEGIN_TILING_DATA_DEF is as good as `*_tiling.h`).
-        tilings = [h for h in sorted((root / "op_host").glob("*.h"))
-                   if "BEGIN_TILING_DATA_DEF" in blank(_read(h))]
+        tilings = [
+            h
+            for h in sorted((root / "op_host").glob("*.h"))
+            if "BEGIN_TILING_DATA_DEF" in blank(_read(h))
+        ]
     preferred = root / "op_host" / f"{op_name}_tiling.h"
     tiling = preferred if preferred in tilings else (tilings[0] if tilings else None)
     return KernelProject(

@@ -439,6 +439,20 @@ def to_bytes(t: torch.Tensor) -> bytes:
     return t.numpy().tobytes()
 
 
+def filled_bytes(dtype: str, shape: Sequence[int], value: float) -> bytes:
+    """The case-file bytes of a `shape` tensor of `dtype` every element of which is `value`;
+    ValueError when the dtype cannot hold it (a fraction or an out-of-range integer)."""
+    td = TORCH_DTYPES[dtype]
+    if not td.is_floating_point:
+        info = torch.iinfo(td) if td != torch.bool else None
+        if not float(value).is_integer() or (
+            info is not None and not info.min <= value <= info.max
+        ):
+            raise ValueError(f"{value!r} is not a value of {dtype}")
+        value = int(value)
+    return to_bytes(torch.full(tuple(shape), value, dtype=td))
+
+
 def from_bytes(data: bytes, dtype: str, shape: Sequence[int]) -> torch.Tensor:
     td = TORCH_DTYPES[dtype]
     if td == torch.bfloat16:

@@ -26,6 +26,7 @@ from ascend_tools.reference import (
     TrialData,
     compare,
     dtype_name,
+    filled_bytes,
     from_bytes,
     load_reference,
     make_trial,
@@ -156,6 +157,45 @@ def _case_values(binding: Binding, trial: TrialData) -> CaseValues:
     return ins, outs, attrs
 
 
+def _initial_values(binding: Binding, dtypes: dict[str, str]) -> dict[str, float]:
+    """OpDef output -> the value `[binding.initial]` fills it with before the launch."""
+    if binding.op is None:
+        return {}
+    out = {b.name: b.initial for b in binding.op.outputs if b.initial is not None}
+    for name, value in out.items():
+        try:
+            filled_bytes(dtypes[name], [1], value)
+        except ValueError as exc:
+            raise ValidationInputError(f"[binding] initial.{name}: {exc}") from None
+    return out
+
+
+# The value a caller fills an output with before a kernel accumulates into it, by atomic mode.
+ATOMIC_IDENTITY = {"add": "0.0", "max": "-inf", "min": "inf"}
+
+
+def _atomic_hint(name: str, report: dict, actual: torch.Tensor) -> str:
+    """For a mismatched output the kernel accumulated into with atomic writes while it started
+    as poison: the `[binding.initial]` entry that states what the caller pre-fills it with. A
+    floating output summed into poison is NaN throughout; one with a number anywhere went wrong
+    some other way, so it gets no hint."""
+    modes = [
+        t[1]
+        for t in report.get("atomic_targets", [])
+        if isinstance(t, list) and len(t) == 2 and t[0] == name
+    ]
+    if not modes or modes[0] not in ATOMIC_IDENTITY:
+        return ""
+    if modes[0] == "add" and actual.is_floating_point() and not bool(actual.isnan().all()):
+        return ""
+    return (
+        f" (the kernel accumulates into {name} with SetAtomic{modes[0].capitalize()}, but here "
+        "it started as poison: if its caller creates it filled, as at::zeros before "
+        "SetAtomicAdd, say so in kernelgen.toml's [binding] table: "
+        f"initial = {{{name} = {ATOMIC_IDENTITY[modes[0]]}}})"
+    )
+
+
 def _relative(project: KernelProject, file: str, wrapper_line: int) -> tuple[str, int | None]:
     p = Path(file)
     if p.name == emulator.WRAPPER:
@@ -209,7 +249,10 @@ def _check_case(
         if not cmp.ok:
             worst.ok = False
             worst.first_mismatch = worst.first_mismatch or cmp.first_mismatch
-            messages.append(f"output {label}: {cmp.message}")
+            hint = (
+                "" if tensor.initial is not None else _atomic_hint(tensor.name, run.report, actual)
+            )
+            messages.append(f"output {label}: {cmp.message}{hint}")
     worst.message = "; ".join(messages)
     return worst
 
@@ -338,6 +381,7 @@ def validate_project(
         return ValidationReport(
             ok=False, chip=chip_info.name, backend="cann", compile=cann_compile, notes=notes
         )
+    initial = _initial_values(binding, dtypes) if trial_data else {}
     cases: list[CaseReport] = []
     runtime: list[RuntimeErrorReport] = []
     counters: dict = {}
@@ -349,7 +393,10 @@ def validate_project(
             kernel=proj.entry.name,
             block_dim=(proj.block_dim or 1) if binding.op is None else None,
             inputs=[CaseTensor(name=n, dtype=dtypes[n], shape=list(t.shape)) for n, t in ins],
-            outputs=[CaseTensor(name=n, dtype=dtypes[n], shape=list(t.shape)) for n, t in outs],
+            outputs=[
+                CaseTensor(name=n, dtype=dtypes[n], shape=list(t.shape), initial=initial.get(n))
+                for n, t in outs
+            ],
             attrs=attrs,
         )
         data = {c.stem: to_bytes(t) for c, (_, t) in zip(case.inputs, ins, strict=True)}

@@ -9,6 +9,7 @@ from pathlib import Path
 from pydantic import BaseModel, model_validator
 
 from ascend_tools.chips import Chip, gm_allocation
+from ascend_tools.reference import filled_bytes
 from ascend_tools.toolchain.dtypes import get_dtype
 
 AttrValue = bool | int | float | str | list[int] | list[float]
@@ -23,6 +24,10 @@ class CaseTensor(BaseModel):
     case repeats the name (a dynamic list: `xs.0`, `xs.1`; an output named like an input:
     `x.out`). `Case` assigns it."""
 
+    initial: float | None = None
+    """Outputs: the value every element holds before the launch (`[binding.initial]`); None:
+    the harness's poison."""
+
     @property
     def nbytes(self) -> int:
         return math.prod(self.shape) * get_dtype(self.dtype).size
@@ -34,6 +39,11 @@ class CaseTensor(BaseModel):
     @property
     def file(self) -> str:
         return f"{self.stem}.bin"
+
+    @property
+    def initial_file(self) -> str:
+        """The file of its initial bytes ("" when it starts as poison)."""
+        return "" if self.initial is None else f"{self.stem}.initial.bin"
 
 
 class CaseAttr(BaseModel):
@@ -123,16 +133,15 @@ def case_text(case: Case) -> str:
     for kind, tensors in (("input", case.inputs), ("output", case.outputs)):
         for t in tensors:
             dims = " ".join(map(str, t.shape))
-            lines.append(
-                " ".join(x for x in (kind, t.name, t.dtype, str(len(t.shape)), dims, t.file) if x)
-            )
+            fields = (kind, t.name, t.dtype, str(len(t.shape)), dims, t.file, t.initial_file)
+            lines.append(" ".join(x for x in fields if x))
     lines += [f"attr {a.name} {_attr_text(a)}" for a in case.attrs]
     return "\n".join(lines) + "\n"
 
 
 def write_case(directory: Path, case: Case, inputs: dict[str, bytes]) -> Path:
-    """Writes `case.txt` and one raw file per input (`inputs` keyed by `CaseTensor.stem`) into
-    `directory`; returns the case path."""
+    """Writes `case.txt`, one raw file per input (`inputs` keyed by `CaseTensor.stem`) and one
+    per output with an initial value into `directory`; returns the case path."""
     for t in case.inputs:
         data = inputs[t.stem]
         if len(data) != t.nbytes:
@@ -140,6 +149,9 @@ def write_case(directory: Path, case: Case, inputs: dict[str, bytes]) -> Path:
                 f"input {t.name}: {len(data)} bytes given, shape {t.shape} needs {t.nbytes}"
             )
         (directory / t.file).write_bytes(data)
+    for t in case.outputs:
+        if t.initial is not None:
+            (directory / t.initial_file).write_bytes(filled_bytes(t.dtype, t.shape, t.initial))
     path = directory / "case.txt"
     path.write_text(case_text(case))
     return path

@@ -231,7 +231,7 @@ def _read_description(project: KernelProject, host_dir: Path, step: _Step) -> De
             diagnostics=[make_diagnostic(loc, 1, f"unreadable --describe output: {exc}", True)],
         )
     wanted = project.op_type
-    match = [o for o in ops if o.name == wanted] or (ops if len(ops) == 1 else [])
+    match = [o for o in ops if project.is_op(o.name)] or (ops if len(ops) == 1 else [])
     if not match:
         names = ", ".join(o.name for o in ops) or "none"
         msg = (

@@ -106,3 +106,13 @@ def test_high_level_exp_form_matches_the_basic_one(emu_build, run_program) -> No
     y = from_bytes(run(emu_build, run_program, "exp_high_level", x), "float32")
     torch.testing.assert_close(y[:64], torch.exp(x))
     assert torch.equal(y[:64], y[64:])
+
+
+def test_math_whole_tensor_forms_cover_every_source_element(emu_build, run_program) -> None:
+    x = torch.rand(64, generator=torch.Generator().manual_seed(15)) * 2 - 1
+    y = from_bytes(run(emu_build, run_program, "trig_whole_tensor", x), "float32")
+    torch.testing.assert_close(y[:64], torch.sin(x))
+    torch.testing.assert_close(y[64:128], torch.cos(x))
+    torch.testing.assert_close(y[128:192], torch.tanh(x))
+    torch.testing.assert_close(y[192:224], torch.tan(x[:32]))
+    assert torch.equal(y[224:], torch.zeros(32))  # the count form stops at its count

@@ -109,3 +109,56 @@ int main() {
 """,
     )
     assert res.returncode == 0, f"{res.returncode} checks failed"
+
+
+def test_bit_mask_walk_with_sff_value_and_the_compilers_sbitset(tmp_path: Path) -> None:
+    # DrivingSDK's scatter_add walks the set bits of a mask: ScalarGetSFFValue<1> (documented
+    # scalar API) finds the lowest one, the bisheng intrinsic sbitset0 clears it.
+    res = run(
+        tmp_path,
+        """
+#include "kernel_operator.h"
+using namespace AscendC;
+int main() {
+    int bad = 0;
+    bad += ScalarGetSFFValue<1>(28) != 2 || ScalarGetSFFValue<0>(28) != 0;
+    bad += ScalarGetSFFValue<1>(0) != -1 || ScalarGetSFFValue<0>(~0ULL) != -1;
+    bad += ScalarGetSFFValue<0>(0xFFULL) != 8;
+    bad += ScalarGetCountOfValue<1>(28) != 3 || ScalarGetCountOfValue<0>(28) != 61;
+    bad += ScalarCountLeadingZero(0x0fffffffffffffffULL) != 4 || ScalarCountLeadingZero(0) != 64;
+    uint64_t mask = (1ULL << 63) | (1ULL << 5) | 1ULL;
+    int64_t seen[4] = {}, n = 0;
+    for (int64_t p = ScalarGetSFFValue<1>(mask); p >= 0 && n < 4; p = ScalarGetSFFValue<1>(mask)) {
+        seen[n++] = p;
+        mask = sbitset0(mask, p);
+    }
+    bad += n != 3 || seen[0] != 0 || seen[1] != 5 || seen[2] != 63 || mask != 0;
+    bad += sbitset1(0, 63) != (1ULL << 63) || sbitset1(4, 2) != 4;
+    return bad;
+}
+""",
+    )
+    assert res.returncode == 0, f"{res.returncode} checks failed"
+
+
+def test_unqualified_abs_of_a_float_or_half_keeps_the_fraction(tmp_path: Path) -> None:
+    # DrivingSDK's box_iou skips near-parallel edges with `abs(det) <= 1e-14` on a float: the
+    # device compiler's abs is the floating one, where C's int abs(int) would make it 0.
+    res = run(
+        tmp_path,
+        """
+#include "kernel_operator.h"
+using namespace AscendC;
+template <class T> T magnitude(T x) { return abs(x); }
+int main() {
+    int bad = 0;
+    float det = -0.25f;
+    bad += abs(det) != 0.25f || magnitude(-0.5f) != 0.5f || abs(-2.5) != 2.5;
+    bad += abs(det) <= 1e-14f;  // the kernel's test: not parallel
+    bad += static_cast<float>(abs(half(-1.5f))) != 1.5f;
+    bad += abs(-3) != 3 || abs(int64_t(-4)) != 4;
+    return bad;
+}
+""",
+    )
+    assert res.returncode == 0, f"{res.returncode} checks failed"

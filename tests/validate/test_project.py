@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from ascend_tools.project import ProjectError, find_entry, load_project
+from ascend_tools.project import ProjectError, find_entry, kernel_name, load_project
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "bench" / "examples"
 
@@ -92,3 +92,28 @@ def test_project_with_several_ops_names_the_others_and_the_config_picks_one(
     assert chosen.other_ops == ["pair_a"]
     with pytest.raises(ProjectError, match=r"op = 'pair_c'.*pair_a, pair_b"):
         load_project(_two_op_project(tmp_path / "wrong", 'op = "pair_c"\n'))
+
+
+def test_opdef_with_an_acronym_in_its_type_is_the_op_of_its_snake_case_kernel(
+    tmp_path: Path,
+) -> None:
+    """DrivingSDK registers BEVPoolV2 and BEVPoolV2Grad in one host file for the kernel
+    bev_pool_v2: the project's op is the one whose snake-case name is the kernel's."""
+    (tmp_path / "op_kernel").mkdir()
+    (tmp_path / "op_host").mkdir()
+    (tmp_path / "op_kernel" / "bev_pool_v2.cpp").write_text(
+        'extern "C" __global__ __aicore__ void bev_pool_v2(GM_ADDR x) {}\n'
+    )
+    (tmp_path / "op_host" / "bev_pool.cpp").write_text("// OpDefs\n")
+    project = load_project(tmp_path)
+    assert project.is_op("BEVPoolV2")
+    assert not project.is_op("BEVPoolV2Grad") and not project.is_op("BevPool")
+    assert project.is_op("BevPoolV2")  # the plain capitalisation still names it
+    assert [
+        kernel_name(t) for t in ("AddCustom", "RoipointPool3dForward", "KNN", "Nms3dNormal")
+    ] == [
+        "add_custom",
+        "roipoint_pool3d_forward",
+        "knn",
+        "nms3d_normal",
+    ]

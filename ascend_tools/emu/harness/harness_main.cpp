@@ -47,6 +47,7 @@ struct CaseTensor {
     const ge::DataTypeFacts* dtype = nullptr;
     std::vector<int64_t> dims;
     std::string path;
+    std::string initial_path;  // outputs: the bytes it holds before the launch ("" = poison)
     int line = 0;
 
     uint64_t elements() const {
@@ -171,7 +172,9 @@ class CaseParser {
     }
 
     CaseTensor tensor(const std::vector<std::string>& f) {
-        const char* usage = "<input|output> <name> <dtype> <ndim> <d0> ... <file>";
+        const bool output = f[0] == "output";
+        const char* usage = output ? "output <name> <dtype> <ndim> <d0> ... <file> [<initial_file>]"
+                                   : "input <name> <dtype> <ndim> <d0> ... <file>";
         if (f.size() < 5) error(std::string("too few fields; expected ") + usage);
         CaseTensor t;
         t.line = line_;
@@ -182,7 +185,8 @@ class CaseParser {
         int64_t ndim = integer(f[3], "ndim");
         if (ndim < 0 || static_cast<size_t>(ndim) > gert::Shape::kMaxDimNum)
             error("ndim " + f[3] + " out of range [0, 25]");
-        want(f, static_cast<size_t>(5 + ndim), usage);
+        const size_t fields = static_cast<size_t>(5 + ndim);
+        if (!(output && f.size() == fields + 1)) want(f, fields, usage);
         for (int64_t k = 0; k < ndim; ++k) {
             int64_t d = integer(f[4 + k], "dimension");
             if (d < 0) error("negative dimension " + f[4 + k]);
@@ -191,6 +195,10 @@ class CaseParser {
         if (t.too_large()) error("tensor " + t.name + " is too large (over 1 TiB)");
         const std::string& file = f[4 + ndim];
         t.path = !file.empty() && file[0] == '/' ? file : dir_ + file;
+        if (f.size() == fields + 1) {
+            const std::string& init = f[fields];
+            t.initial_path = init[0] == '/' ? init : dir_ + init;
+        }
         return t;
     }
 
@@ -525,6 +533,7 @@ class Run {
         for (size_t i = 0; i < case_.outputs.size(); ++i) {
             outputs_.emplace_back(case_.outputs[i].bytes(), 0xFF, 0, case_.gm_block, case_.gm_pad);
             copy_in_place_input(i, outputs_.back());
+            load_initial(case_.outputs[i], outputs_.back());
         }
         const bool project = case_.op != "-";
         std::vector<uint8_t*> args = project ? project_setup() : single_file_setup();
@@ -543,6 +552,16 @@ class Run {
     void copy_in_place_input(size_t o, GmBuffer& buf) const {
         long i = in_place_input(o);
         if (i >= 0) std::memcpy(buf.data(), inputs_[i].data(), buf.bytes());
+    }
+
+    // An output the framework fills before the launch (at::zeros before SetAtomicAdd): its
+    // case line names a file of those bytes; the padding past it stays poison.
+    static void load_initial(const CaseTensor& t, GmBuffer& buf) {
+        if (t.initial_path.empty()) return;
+        CaseTensor from = t;
+        from.path = t.initial_path;
+        check_input_size(from);
+        read_file_into(from, buf);
     }
 
     // The input output `o` updates in place (same name, same size), or -1.

@@ -3,6 +3,8 @@
 // a kernel defines before including it.
 #pragma once
 
+#include <cmath>
+#include <cstdlib>
 #include <type_traits>
 
 #include "kernelgen/types.h"
@@ -27,6 +29,7 @@
 #include "kernelgen/proposal.h"
 #include "kernelgen/sort.h"
 #include "kernelgen/adl_anchors.h"
+#include "kernelgen/scalar.h"
 #include "kernelgen/vendor_internal.h"
 
 // The device compiler's scalar min/max builtins, called unqualified in kernels. Two type

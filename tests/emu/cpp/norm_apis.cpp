@@ -140,6 +140,28 @@ static std::map<std::string, std::function<void()>> cases() {
         put(y, 64);
         put(z, 64);
     };
+    // The whole-tensor forms of the math library (box_iou of DrivingSDK calls Sin(dst, src)):
+    // every element of src, with and without a shared buffer, then the count form on 32 of them.
+    c["trig_whole_tensor"] = [] {
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> bx, bs, bc, bt, tmp;
+        pipe.InitBuffer(bx, 64 * 4);
+        pipe.InitBuffer(bs, 64 * 4);
+        pipe.InitBuffer(bc, 64 * 4);
+        pipe.InitBuffer(bt, 64 * 4);
+        pipe.InitBuffer(tmp, 1024);
+        auto x = bx.Get<float>(), s = bs.Get<float>(), c = bc.Get<float>(), t = bt.Get<float>();
+        fill(x, 64);
+        Sin(s, x);
+        Cos(c, x, tmp.Get<uint8_t>());
+        Tanh(t, x);
+        put(s, 64);
+        put(c, 64);
+        put(t, 64);
+        Duplicate(t, 0.0f, 64);
+        Tan(t, x, 32);
+        put(t, 64);
+    };
     // SoftMax over [8, 64] floats with a tiling made for the whole source at once: a buffer of the
     // one-row minimum is short for it.
     c["softmax_short_tmp"] = [] {

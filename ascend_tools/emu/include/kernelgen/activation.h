@@ -2,6 +2,7 @@
 // sharedTmpBuffer (ignored here: the CPU needs no scratch) and computes in float, rounding to T.
 #pragma once
 
+#include "vec_binary.h"
 #include "vec_core.h"
 
 namespace kernelgen::op {
@@ -29,7 +30,7 @@ inline float frac(float x) { return x - std::trunc(x); }
 // The math library's whole-tensor forms, (dst, src, sharedTmpBuffer) and (dst, src): the whole
 // source tensor takes part ("All source operand tensors are involved in computation"), so the
 // count is src's size. Documented for the APIs listed below (CANN 8.0.0 Ascend C API reference:
-// Sin atlasascendc_api_07_0499, Cos 07_0508, Tanh 07_0489, Trunc 07_0536; Log in pyasc's
+// Sin atlasascendc_api_07_0499, Cos 07_0508, Tan and Tanh 07_0489, Trunc 07_0536; Log in pyasc's
 // asc.language.adv.log prototypes); the activation APIs (Sigmoid, Silu, Gelu, FasterGelu)
 // document only the counted forms.
 #define KG_MATH_API_WHOLE(NAME)                                                                                        \
@@ -83,6 +84,7 @@ KG_MATH_API(Sign, kernelgen::op::sign)
 KG_MATH_API(Frac, kernelgen::op::frac)
 KG_MATH_API_WHOLE(Sin)
 KG_MATH_API_WHOLE(Cos)
+KG_MATH_API_WHOLE(Tan)
 KG_MATH_API_WHOLE(Tanh)
 KG_MATH_API_WHOLE(Trunc)
 KG_MATH_API_WHOLE(Log)

@@ -49,6 +49,24 @@ inline void check_block_count(const char* api, uint32_t blockCount, const char* 
         failf("datacopy-align", file, line, "%s: blockCount is %u, must be <= 4095", api, blockCount);
 }
 
+// GM buffers the kernel accumulated into, reported as `atomic_targets` ([[buffer, "add" | "max"
+// | "min"], ...]): an output that comes back as poison after atomic writes was most likely pre-filled by
+// its caller (at::zeros before SetAtomicAdd), which validate has to be told ([binding.initial]).
+inline void note_atomic_target(const void* dst, AtomicMode m) {
+    static std::vector<std::pair<std::string, AtomicMode>> seen;
+    const GmAllocation* a = gm_find(dst);
+    if (a == nullptr) return;
+    for (const auto& [name, mode] : seen)
+        if (name == a->name && mode == m) return;
+    seen.emplace_back(a->name, m);
+    std::string json = "[";
+    for (size_t i = 0; i < seen.size(); ++i) {
+        const char* mode = seen[i].second == AtomicMode::ADD ? "add" : seen[i].second == AtomicMode::MAX ? "max" : "min";
+        json += std::string(i ? "," : "") + "[\"" + json_escape(seen[i].first) + "\",\"" + mode + "\"]";
+    }
+    report_set_field("atomic_targets", json + "]");
+}
+
 // Writes `n` elements to GM, honouring the atomic mode of SetAtomicAdd/Max/Min.
 template <class T>
 inline void gm_store(T* dst, const T* src, uint64_t n) {
@@ -57,6 +75,7 @@ inline void gm_store(T* dst, const T* src, uint64_t n) {
         std::memmove(dst, src, n * sizeof(T));
         return;
     }
+    note_atomic_target(dst, m);
     for (uint64_t i = 0; i < n; ++i) {
         auto a = widen(dst[i]);
         auto b = widen(src[i]);

@@ -62,6 +62,11 @@ struct AscendCUtils {
 
 }  // namespace AscendC
 
+// The bisheng compiler's scalar bit intrinsics, global like every compiler builtin: x with bit
+// n cleared (sbitset0) or set (sbitset1). n outside [0, 63] is undefined, as a shift is.
+__aicore__ inline constexpr uint64_t(sbitset0)(uint64_t x, int64_t n) { return x & ~(1ULL << n); }
+__aicore__ inline constexpr uint64_t(sbitset1)(uint64_t x, int64_t n) { return x | (1ULL << n); }
+
 // Branch hints as the vendor headers define them (the emulator ignores the hint).
 #ifndef likely
 #define likely(x) __builtin_expect(!!(x), 1)

@@ -1,5 +1,9 @@
 // The OpDef, with the project's own OP_LOGE / OP_CHECK_IF (host_vendor_log.h) next to the
-// framework's OPS_CHECK_NULL_WITH_CONTEXT.
+// framework's OPS_CHECK_NULL_WITH_CONTEXT, and the OpDef header itself included by its own name
+// in angle brackets, as DrivingSDK's bev_pool does.
+#include <graph/types.h>
+#include <register/op_def.h>
+
 #include "host_vendor_log.h"
 
 namespace optiling {

@@ -3,6 +3,7 @@
 #include "acl/acl.h"
 #include "aclnn/aclnn_base.h"
 #include "error/ops_error.h"
+#include "graph/ge_error_codes.h"
 #include "graph/utils/type_utils.h"
 #include "host_vendor/op_host/host_vendor_tiling.h"
 #include "log/ops_log.h"
