@@ -8,8 +8,11 @@
 
 using namespace AscendC;
 
-static GM_ADDR g_x, g_y, g_small;
+static GM_ADDR g_x, g_y, g_small, g_seg;
 constexpr uint32_t N = 1024;  // floats in x and y; g_small holds 10 floats (40 bytes)
+// g_seg: 16 floats (64 bytes) in a 512-byte block carved from a 2048-byte segment (the
+// allocator's layout that the harness registers from chips.json gm_allocation)
+constexpr uint64_t kSegTensor = 64, kSegBlock = 512, kSegBytes = 2048;
 
 struct Case {
     uint32_t blocks;
@@ -453,6 +456,38 @@ static std::map<std::string, Case> cases() {
         auto t = buf.Get<float>();
         DataCopy(t, gs, 24);  // BUG: gm_read_past_pad
     }};
+    // Past the block, inside the segment: a read lands on mapped memory (a warning), a write
+    // would overwrite whatever the allocator placed there, and past the segment nothing is known.
+    c["ok_gm_read_past_block"] = {1, [] {
+        TPipe pipe;
+        TBuf<TPosition::VECIN> buf;
+        pipe.InitBuffer(buf, 4096);
+        GlobalTensor<float> gs;
+        gs.SetGlobalBuffer((__gm__ float*)g_seg);
+        auto t = buf.Get<float>();
+        DataCopy(t, gs, 256);  // WARN: ok_gm_read_past_block
+    }};
+    c["gm_read_past_segment"] = {1, [] {
+        TPipe pipe;
+        TBuf<TPosition::VECIN> buf;
+        pipe.InitBuffer(buf, 4096);
+        GlobalTensor<float> gs;
+        gs.SetGlobalBuffer((__gm__ float*)g_seg);
+        auto t = buf.Get<float>();
+        DataCopy(t, gs, 520);  // BUG: gm_read_past_segment
+    }};
+    c["gm_write_past_block"] = {1, [] {
+        TPipe pipe;
+        TBuf<TPosition::VECOUT> buf;
+        pipe.InitBuffer(buf, 4096);
+        GlobalTensor<float> gs;
+        gs.SetGlobalBuffer((__gm__ float*)g_seg);
+        auto t = buf.Get<float>();
+        Duplicate(t, 1.0f, 256);
+        SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+        WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+        DataCopy(gs, t, 136);  // BUG: gm_write_past_block
+    }};
     c["gm_scalar_write"] = {1, [] {
         GlobalTensor<float> gx;
         gx.SetGlobalBuffer((__gm__ float*)g_x + N - 16, 16);
@@ -575,9 +610,12 @@ int main(int argc, char** argv) {
         std::memcpy(&xs[i * 4], &v, 4);
     }
     tio::Gm x(xs, "x"), y(N * sizeof(float), "y"), small(40, "small");
+    std::vector<uint8_t> seg(kSegBytes, 0xFF);
+    kernelgen::gm_register(seg.data(), kSegTensor, "seg", kSegBlock, kSegBytes);
     g_x = x.addr();
     g_y = y.addr();
     g_small = small.addr();
+    g_seg = seg.data();
     tio::run(chosen.blocks, argv[2], chosen.body);
     std::printf("y[0..3] = %g %g %g %g\n", ((float*)g_y)[0], ((float*)g_y)[1], ((float*)g_y)[2], ((float*)g_y)[1023]);
     return 0;
