@@ -193,6 +193,54 @@ def test_undocumented_cann_helpers_build_run_and_are_noted(projects: Path, tmp_p
     assert "early (CANN 6.x) releases" in offset and "GetBlockIdx()" in offset
 
 
+def _fmax_scaled_by(projects: Path, tmp_path: Path, own: str, factor: str) -> Path:
+    """launch_fmax whose result is multiplied by `factor` (1 when PI means what the test says),
+    with `own` inserted after `using namespace AscendC;`."""
+    p = tmp_path / "launch_fmax"
+    shutil.copytree(projects / "launch_fmax", p)
+    kernel = p / "fmax.cpp"
+    kernel.write_text(
+        kernel.read_text()
+        .replace("using namespace AscendC;", f"using namespace AscendC;\n{own}")
+        .replace(
+            "    Max(xl, xl, yl, BLOCK_LENGTH);",
+            f"    Max(xl, xl, yl, BLOCK_LENGTH);\n    Muls(xl, xl, {factor}, BLOCK_LENGTH);",
+        )
+    )
+    return p
+
+
+def test_undeclared_pi_is_supplied_after_that_compile_error_and_warned(
+    projects: Path, tmp_path: Path
+) -> None:
+    # ds_cal_anchors_heading, ds_cylinder_query: CANN's headers declare PI, so kernels use it
+    # undeclared. The build fails with "'PI' was not declared", is retried with the table's
+    # float PI force-included, and says so; lint notes the use. PI / 3.14159265f is 1 exactly
+    # for float(pi), so a wrong value fails the comparison.
+    p = _fmax_scaled_by(projects, tmp_path, "", "PI / 3.14159265f")
+    report = validate_project(p, p / "ref.py")
+    assert report.ok, (report.compile.diagnostics, report.runtime_errors, report.cases)
+    line = _line_of(p / "fmax.cpp", "Muls(")
+    [built] = [d for d in report.compile.diagnostics if d.code == "vendor-internal"]
+    assert (built.severity, built.file, built.line) == ("warning", "fmax.cpp", line)
+    assert "The emulator supplied 'PI' to this build" in built.message
+    assert any(n.startswith(f"lint warning [vendor-internal]: fmax.cpp:{line}: PI is not declared")
+               for n in report.notes), report.notes
+
+
+@pytest.mark.parametrize("own", ["constexpr float PI = 1.0f;", "#define PI 1.0f"])
+def test_a_projects_own_pi_is_used_and_not_warned(
+    projects: Path, tmp_path: Path, own: str
+) -> None:
+    # The project's own PI (1 here, so the result only matches when its own is the one used)
+    # builds without the retry and draws no vendor-internal warning.
+    p = _fmax_scaled_by(projects, tmp_path, own, "PI")
+    report = validate_project(p, p / "ref.py")
+    assert report.ok, (report.compile.diagnostics, report.runtime_errors, report.cases)
+    assert not [d for d in report.compile.diagnostics if d.code == "vendor-internal"]
+    assert not [n for n in report.notes if "PI is not declared" in n], report.notes
+
+
 def test_projects_own_vendor_named_helpers_are_its_own(projects: Path, tmp_path: Path) -> None:
     # A project that defines likely itself and its own DivCeil templates (in its namespace and at
     # global scope) builds next to the emulator's, runs, and nothing calls them CANN's. Its own
