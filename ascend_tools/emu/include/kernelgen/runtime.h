@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <map>
 #include <mutex>
@@ -24,6 +25,19 @@
 #include <vector>
 
 namespace kernelgen {
+
+// ---------------------------------------------------------------- environment switches
+// A switch is set when its variable is non-empty and does not start with '0'
+// (KERNELGEN_NO_GM_RACE=1 turns the GM race model off; unset, "" or "0" leave it on).
+inline bool env_switch(const char* name) {
+    const char* v = std::getenv(name);
+    return v && *v && *v != '0';
+}
+// Whether the variable `name` holds exactly `value`.
+inline bool env_equals(const char* name, const char* value) {
+    const char* v = std::getenv(name);
+    return v && std::strcmp(v, value) == 0;
+}
 
 // ---------------------------------------------------------------- chip
 struct ChipInfo {
@@ -424,10 +438,7 @@ class GmModel {
     }
 
     static bool enabled() {
-        static const bool on = [] {
-            const char* v = std::getenv("KERNELGEN_NO_GM_RACE");
-            return !(v && *v && *v != '0');
-        }();
+        static const bool on = !env_switch("KERNELGEN_NO_GM_RACE");
         return on;
     }
 
@@ -756,10 +767,7 @@ class Scheduler {
     // and then the others from the last down (core 0 still starts first: it may declare the
     // kernel's layout). A second order is a cheap check for kernels that depend on one.
     void set_order() {
-        static const bool reverse = [] {
-            const char* v = std::getenv("KERNELGEN_BLOCK_ORDER");
-            return v && std::string(v) == "reverse";
-        }();
+        static const bool reverse = env_equals("KERNELGEN_BLOCK_ORDER", "reverse");
         order_.resize(cores_);
         rank_.resize(cores_);
         for (uint32_t i = 0; i < cores_; ++i) order_[i] = reverse && i > 0 ? cores_ - i : i;
