@@ -4,6 +4,7 @@
 #include <functional>
 #include <map>
 
+#include "cube_product.h"
 #include "test_io.h"
 
 using namespace AscendC;
@@ -18,69 +19,6 @@ struct Case {
     uint32_t blocks;
     std::function<void()> body;
 };
-
-// The low-level cube path on one 16 x 16 x 16 half product: GM -> L1 (MTE2), L1 -> L0A/L0B
-// (LoadData, MTE1), Mmad into L0C (M), Fixpipe to GM (FIX), then L0A reloaded for a second
-// product. Each flag pair is left out by the case of its name (the failing call carries that
-// case's BUG marker); `ok_cube_flags` keeps them all.
-static void cube_product(const std::string& skip) {
-    TPipe pipe;
-    TBuf<TPosition::A1> ba1;
-    TBuf<TPosition::B1> bb1;
-    TBuf<TPosition::A2> ba2;
-    TBuf<TPosition::B2> bb2;
-    TBuf<TPosition::CO1> bc1;
-    pipe.InitBuffer(ba1, 512);
-    pipe.InitBuffer(bb1, 512);
-    pipe.InitBuffer(ba2, 512);
-    pipe.InitBuffer(bb2, 512);
-    pipe.InitBuffer(bc1, 1024);
-    GlobalTensor<half> ga;
-    ga.SetGlobalBuffer((__gm__ half*)g_x, 512);
-    GlobalTensor<float> gc;
-    gc.SetGlobalBuffer((__gm__ float*)g_y, 256);
-    auto a1 = ba1.Get<half>(), b1 = bb1.Get<half>(), a2 = ba2.Get<half>(), b2 = bb2.Get<half>();
-    auto c1 = bc1.Get<float>();
-    DataCopy(a1, ga, Nd2NzParams(1, 16, 16, 0, 16, 16, 1, 0));
-    DataCopy(b1, ga[256], Nd2NzParams(1, 16, 16, 0, 16, 16, 1, 0));
-    if (skip != "cube_mte2_mte1") {
-        SetFlag<HardEvent::MTE2_MTE1>(EVENT_ID0);
-        WaitFlag<HardEvent::MTE2_MTE1>(EVENT_ID0);
-    }
-    LoadData(a2, a1, LoadData2DParams(0, 1, 1, 0, 0, false, 0));  // BUG: cube_mte2_mte1
-    LoadData(b2, b1, LoadData2DParams(0, 1, 1, 0, 0, true, 0));
-    if (skip != "cube_mte1_m") {
-        SetFlag<HardEvent::MTE1_M>(EVENT_ID0);
-        WaitFlag<HardEvent::MTE1_M>(EVENT_ID0);
-    }
-    MmadParams mp;
-    mp.m = 16;
-    mp.n = 16;
-    mp.k = 16;
-    Mmad(c1, a2, b2, mp);  // BUG: cube_mte1_m
-    if (skip != "cube_m_fix") {
-        SetFlag<HardEvent::M_FIX>(EVENT_ID0);
-        WaitFlag<HardEvent::M_FIX>(EVENT_ID0);
-    }
-    FixpipeParamsV220 fp;
-    fp.nSize = 16;
-    fp.mSize = 16;
-    fp.srcStride = 16;
-    fp.dstStride = 16;
-    Fixpipe<float, float, CFG_ROW_MAJOR>(gc, c1, fp);  // BUG: cube_m_fix
-    if (skip != "cube_war_m_mte1") {
-        SetFlag<HardEvent::M_MTE1>(EVENT_ID1);
-        WaitFlag<HardEvent::M_MTE1>(EVENT_ID1);
-    }
-    LoadData(a2, a1, LoadData2DParams(0, 1, 1, 0, 0, false, 0));  // BUG: cube_war_m_mte1
-    SetFlag<HardEvent::MTE1_M>(EVENT_ID0);
-    WaitFlag<HardEvent::MTE1_M>(EVENT_ID0);
-    if (skip != "cube_war_fix_m") {  // L0C is rewritten: Fixpipe must have read it
-        SetFlag<HardEvent::FIX_M>(EVENT_ID0);
-        WaitFlag<HardEvent::FIX_M>(EVENT_ID0);
-    }
-    Mmad(c1, a2, b2, mp);  // BUG: cube_war_fix_m
-}
 
 static std::map<std::string, Case> cases() {
     std::map<std::string, Case> c;
@@ -422,7 +360,7 @@ static std::map<std::string, Case> cases() {
     })};
     for (const char* name : {"cube_mte2_mte1", "cube_mte1_m", "cube_m_fix", "cube_war_m_mte1", "cube_war_fix_m",
                              "ok_cube_flags"})
-        c[name] = {1, [name] { cube_product(name); }};
+        c[name] = {1, [name] { cube_product(g_x, g_y, CubeProduct{name, 0, 0, 0, 16, true}); }};
     // A scalar read of a ReduceMax result with no V_S flag: --cce-auto-sync (on by default) has the
     // compiler insert it, so the run passes; with KERNELGEN_AUTO_SYNC=0 it is a pipe-hazard.
     c["scalar_after_reduce"] = {1, [] {
