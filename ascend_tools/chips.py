@@ -112,6 +112,26 @@ def gm_allocation() -> tuple[int, int]:
     return int(facts["block_bytes"]), int(facts["pad_bytes"])
 
 
+_SEGMENT_FIELDS = (
+    "small_max_bytes",
+    "small_bytes",
+    "large_below_bytes",
+    "large_bytes",
+    "round_bytes",
+)
+
+
+def gm_segments() -> tuple[int, int, int, int, int]:
+    """(small_max, small, large_below, large, round) of the segments the framework's caching
+    allocator carves blocks from (`gm_allocation.segment` in chips.json): a block of at most
+    small_max bytes lies in a `small`-byte segment, one below large_below in a `large`-byte one,
+    a bigger one in its size rounded up to `round`. A read past a block inside its segment does
+    not fault on the NPU; the emulator lets it through with a warning and poison."""
+    facts = _chip_data()["gm_allocation"]["segment"]
+    small_max, small, large_below, large, round_ = (int(facts[k]) for k in _SEGMENT_FIELDS)
+    return small_max, small, large_below, large, round_
+
+
 def get_chip(name: str = DEFAULT_CHIP) -> Chip:
     chips = all_chips()
     key = name.lower().replace("-", "_")

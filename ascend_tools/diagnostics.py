@@ -34,6 +34,8 @@ class RuleCode(str, Enum):
     TENSOR_POSITION = "tensor-position"
     GM_OUT_OF_BOUNDS = "gm-out-of-bounds"
     GM_EXTENT = "gm-extent"  # past the SetGlobalBuffer size, inside the allocation (warning)
+    # a read past the allocation's block, inside the allocator's segment (warning, emulator)
+    GM_READ_PAST_ALLOCATION = "gm-read-past-allocation"
     BLOCK_DIM = "block-dim"
     SINGLE_TPIPE = "single-tpipe"
     CHIP_SUPPORT = "chip-support"

@@ -17,6 +17,12 @@ def vendor_internal() -> dict[str, dict]:
     return {e["name"]: e for e in json.loads(text)["entries"]}
 
 
+def vendor_constants() -> dict[str, dict]:
+    """The named constants of the table (`form` `constant`): declared by CANN's headers, not by
+    the emulator's, and supplied to a build only after it fails without them."""
+    return {n: e for n, e in vendor_internal().items() if e["form"] == "constant"}
+
+
 def vendor_internal_names() -> set[str]:
     """Every name the table puts in the emulator's public namespace: helpers and the vendor
     classes that own `static-member` helpers (the catalog-emulator sync accepts them)."""
@@ -29,6 +35,8 @@ def vendor_call_matches(entry: dict, qualifier: str, nargs: int) -> bool:
     the helper of `entry`: a `static-member` helper only through its class (`owner::` or
     `AscendC::owner::`), any other unqualified or `AscendC::`, a `scalar-call` only with the
     table's argument count (the documented vector API of that name takes more)."""
+    if entry["form"] == "constant":
+        return False  # a constant is never called
     owner = entry.get("owner")
     if owner is not None:
         return qualifier in (owner, f"AscendC::{owner}")
@@ -48,6 +56,14 @@ def vendor_use_message(entry: dict) -> str:
     but depends on an undocumented header, and the local definition that removes that."""
     owner = f"{entry['owner']}::" if "owner" in entry else ""
     what = owner + entry["name"] + (" on scalars" if entry["form"] == "scalar-call" else "")
+    if entry["form"] == "constant":
+        return (
+            f"{what} is not declared by the project and is not in the AscendC API reference: "
+            f"CANN's {entry['header']} declares it ({entry['vendor_file']}), so this builds "
+            "there, and the emulator supplies it to a build that fails without it, but a CANN "
+            f"release may change or drop it. A local definition removes the dependency: "
+            f"{entry['replacement']}"
+        )
     return (
         f"{what} is not in the AscendC API reference: CANN's {entry['header']} brings it in "
         f"from {entry['vendor_file']}, so this builds (the emulator provides it too), but a "

@@ -13,7 +13,7 @@ from ascend_tools.diagnostics import Diagnostic
 from ascend_tools.lint.config import LintConfig, load_config
 from ascend_tools.lint.context import LintContext
 from ascend_tools.lint.rules import PROJECT_RULES, UNIT_RULES, Rule
-from ascend_tools.lint.rules.api import check_vendor_internal
+from ascend_tools.lint.rules.api import check_vendor_constants, check_vendor_internal
 from ascend_tools.lint.suppress import suppressed
 from ascend_tools.parse.document import Document, SourceEdit
 from ascend_tools.parse.evaluate import Evaluator
@@ -199,5 +199,6 @@ def vendor_internal_uses(path: Path, chip: str | None = None) -> list[Diagnostic
     model = KernelModel(analyzer.documents)
     ctx = LintContext(model, Evaluator(model, analyzer.chip, analyzer.config.shapes),
                       analyzer.chip, load_catalog())
-    found = [d for d in check_vendor_internal(ctx) if d.file in model.kernel_files]
+    found = [d for rule in (check_vendor_internal, check_vendor_constants) for d in rule(ctx)
+             if d.file in model.kernel_files]
     return analyzer.finish(found)

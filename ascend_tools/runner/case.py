@@ -8,7 +8,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, model_validator
 
-from ascend_tools.chips import Chip, gm_allocation
+from ascend_tools.chips import Chip, gm_allocation, gm_segments
 from ascend_tools.reference import filled_bytes
 from ascend_tools.toolchain.dtypes import get_dtype
 
@@ -125,6 +125,7 @@ def case_text(case: Case) -> str:
     lines = [
         "chip " + " ".join(chip_fields(case.chip)),
         "gm_block " + " ".join(map(str, gm_allocation())),
+        "gm_segment " + " ".join(map(str, gm_segments())),
         f"op {case.op or '-'}",
         f"kernel {case.kernel}",
     ]

@@ -15,8 +15,9 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from ascend_tools.catalog.vendor import vendor_constants, vendor_use_message
 from ascend_tools.chips import Chip
-from ascend_tools.diagnostics import Diagnostic
+from ascend_tools.diagnostics import Diagnostic, RuleCode, Severity
 from ascend_tools.project import KernelProject
 from ascend_tools.runner.sandbox import SandboxLimits, SandboxResult, run_sandboxed
 from ascend_tools.toolchain import compat
@@ -55,6 +56,14 @@ _UNREADABLE_PCH = re.compile(
 _MISSING_HEADER = re.compile(r"fatal error: (?P<header>[^:\s]+): No such file or directory")
 # Rounds of empty stand-ins when explaining missing headers (each may reveal another one).
 _EXPLAIN_ROUNDS = 4
+# gcc's and clang's words for a name used but declared nowhere: the only errors a constant of
+# CANN's headers (vendor_internal.json, form `constant`) is supplied for.
+_UNDECLARED = (
+    re.compile(r"'(?P<name>\w+)' was not declared in this scope"),
+    re.compile(r"use of undeclared identifier '(?P<name>\w+)'"),
+)
+# Force-included (from the build folder, the compiler's working directory) on the retry.
+VENDOR_CONSTANTS_HEADER = "kernelgen_vendor_constants.h"
 
 
 class _Step:
@@ -114,6 +123,52 @@ def _missing_use(
         diags = parse_compiler_output(text, locator, failed=False)
         names += [n for n in unknown_names(d.message for d in diags) if n not in names]
     return missing, names
+
+
+def _undeclared_vendor_constants(text: str) -> list[str]:
+    """The vendor constants these compiler messages call undeclared, in order, once each."""
+    table = vendor_constants()
+    names: list[str] = []
+    for pattern in _UNDECLARED:
+        for m in pattern.finditer(text):
+            if m.group("name") in table and m.group("name") not in names:
+                names.append(m.group("name"))
+    return names
+
+
+def _supply_vendor_constants(
+    out: SandboxResult, step: _Step, argv: list[str | Path], at: int, cwd: Path,
+    locator: Locator,
+) -> tuple[SandboxResult, list[str | Path], list[Diagnostic]]:
+    """A kernel compile that failed because the project uses a constant CANN's headers declare
+    (PI) and never declares it, compiled again with the table's definition force-included at
+    `at` (after the precompiled header): a global of ours for every build would collide with
+    the projects that declare their own. Returns the last result, its argv, and one
+    `vendor-internal` warning per constant supplied, at its first use."""
+    supplied: list[str] = []
+    warnings: list[Diagnostic] = []
+    for _ in range(len(vendor_constants())):
+        text = out.stderr + out.stdout
+        new = [n for n in _undeclared_vendor_constants(text) if n not in supplied]
+        if out.returncode == 0 or not new:
+            break
+        for d in parse_compiler_output(text, locator, failed=True):
+            name = next((n for n in new if f"'{n}'" in d.message), None)
+            if name is not None and not any(f"'{name}'" in w.message for w in warnings):
+                message = vendor_use_message(vendor_constants()[name]) + (
+                    f" The emulator supplied '{name}' to this build.")
+                warnings.append(d.model_copy(update={
+                    "severity": Severity.WARNING, "code": RuleCode.VENDOR_INTERNAL.value,
+                    "message": message}))
+        supplied += new
+        (cwd / VENDOR_CONSTANTS_HEADER).write_text(
+            "// CANN's constants this project uses undeclared (vendor_internal.json)\n"
+            + "".join(vendor_constants()[n]["replacement"] + "\n" for n in supplied)
+        )
+        if VENDOR_CONSTANTS_HEADER not in argv:
+            argv = [*argv[:at], "-include", VENDOR_CONSTANTS_HEADER, *argv[at:]]
+        out = step.compile(argv, cwd)
+    return out, argv, warnings if out.returncode == 0 else []
 
 
 def _locator(project: KernelProject, remap: dict[Path, tuple[str, int]] | None = None) -> Locator:
@@ -436,6 +491,8 @@ def build(project: KernelProject, chip: Chip, dtypes: dict[str, str]) -> BuildRe
                     _pch_entry(chip).discard()
                 argv = argv[len(pch_flags) :]
                 out = step.compile(argv, stage)
+            at = len(pch_flags) if argv[: len(pch_flags)] == pch_flags else 0
+            out, argv, supplied = _supply_vendor_constants(out, step, argv, at, stage, locator)
             if out.returncode != 0:
                 return BuildResult(
                     ok=False,
@@ -443,7 +500,7 @@ def build(project: KernelProject, chip: Chip, dtypes: dict[str, str]) -> BuildRe
                     cached=False,
                     diagnostics=_failed(out, locator, step, argv, stage),
                 )
-            warnings = parse_compiler_output(out.stderr, locator, failed=False)
+            warnings = supplied + parse_compiler_output(out.stderr, locator, failed=False)
             # How the unit was compiled, to re-run it by hand (or check the PCH is taken).
             (stage / COMPILE_ARGV).write_text(json.dumps([CXX, *map(str, argv)]))
             (stage / "warnings.json").write_text(json.dumps([d.model_dump() for d in warnings]))

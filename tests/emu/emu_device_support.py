@@ -43,8 +43,13 @@ def from_bytes(data: bytes, dtype: str) -> torch.Tensor:
 
 
 def marker_line(source: str, marker: str) -> int:
-    """1-based line of the test source that carries the comment `// <marker>`."""
+    """1-based line of the test source whose trailing comment is `// <marker>`, or lists it
+    among others (`// BUG: a; BUG: b`: a call shared by cases of two programs)."""
     lines = (CPP / source).read_text().splitlines()
-    hits = [i + 1 for i, text in enumerate(lines) if text.rstrip().endswith(f"// {marker}")]
+    hits = [
+        i + 1
+        for i, text in enumerate(lines)
+        if "// " in text and marker in text.rstrip().rsplit("// ", 1)[1].split("; ")
+    ]
     assert len(hits) == 1, f"marker {marker!r} found {len(hits)} times in {source}"
     return hits[0]

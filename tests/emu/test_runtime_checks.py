@@ -33,6 +33,8 @@ CASES = {
     "gm_extent_read_past_allocation": "gm-out-of-bounds",
     "gm_allocation": "gm-out-of-bounds",
     "gm_read_past_pad": "gm-out-of-bounds",
+    "gm_read_past_segment": "gm-out-of-bounds",
+    "gm_write_past_block": "gm-out-of-bounds",
     "gm_scalar_write": "gm-out-of-bounds",
     "gm_call_operator_write": "gm-out-of-bounds",
     "ub_call_operator_write": "count-exceeds-tensor",
@@ -77,8 +79,9 @@ def test_seeded_bug_reports_rule_and_line(emu_build, run_program, case: str, cod
     assert res.report is not None and res.report["status"] == "error"
     [err] = res.report["errors"]
     assert err["code"] == code, err
-    assert err["line"] == marker_line("bugs.cpp", f"BUG: {case}"), err
-    assert err["file"].endswith("bugs.cpp")
+    source = "cube_product.h" if case.startswith("cube_") else "bugs.cpp"  # shared cube fixture
+    assert err["line"] == marker_line(source, f"BUG: {case}"), err
+    assert err["file"].endswith(source)
     assert err["block"] >= 0
     assert f"[{code}]" in res.stderr
 
@@ -192,6 +195,37 @@ def test_read_past_the_set_global_buffer_size_inside_the_allocation_is_a_warning
     [warning] = res.report["warnings"]
     assert warning["code"] == "gm-extent"
     assert "writes elements [16, 80) of a GlobalTensor<float> set with 16" in warning["message"]
+
+
+def test_read_past_the_block_inside_the_segment_is_a_warning(emu_build, run_program) -> None:
+    # torch_npu's allocator carves blocks from 2 MiB / 20 MiB segments (chips.json
+    # gm_allocation.segment): reading past a block lands on mapped memory and does not fault.
+    res = run_program(emu_build("bugs"), ["ok_gm_read_past_block", "{report}"])
+    assert res.returncode == 0, res.stderr
+    assert res.report["errors"] == []
+    [warning] = res.report["warnings"]
+    assert warning["code"] == "gm-read-past-allocation"
+    assert warning["line"] == marker_line("bugs.cpp", "WARN: ok_gm_read_past_block")
+    assert (
+        "reads bytes [0, 1024) of GM buffer 'seg' of 64 bytes, 512 bytes past the 512-byte block"
+        in warning["message"]
+    ), warning
+    assert "inside the 2048-byte segment" in warning["message"], warning
+
+
+def test_write_past_the_block_and_read_past_the_segment_name_the_limit(
+    emu_build, run_program
+) -> None:
+    write = run_program(emu_build("bugs"), ["gm_write_past_block", "{report}"]).report["errors"][0]
+    assert (
+        "writes bytes [0, 544) of GM buffer 'seg' of 64 bytes, past the 512-byte block"
+        in write["message"]
+    ), write
+    read = run_program(emu_build("bugs"), ["gm_read_past_segment", "{report}"]).report["errors"][0]
+    assert (
+        "reads bytes [0, 2080) of GM buffer 'seg' of 64 bytes, past the 2048-byte segment"
+        in (read["message"])
+    ), read
 
 
 def test_correct_double_buffered_kernel_runs_and_counts(emu_build, run_program) -> None:

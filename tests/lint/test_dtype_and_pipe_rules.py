@@ -27,6 +27,32 @@ def test_documented_types_and_template_types_are_not_flagged() -> None:
         assert RuleCode.DTYPE_SUPPORT.value not in codes(lint_texts(corpus_texts(name))), name
 
 
+BROADCAST_KERNEL = """#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void k(GM_ADDR x)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 4096);
+    uint32_t dst[2] = {8, 16}, src[2] = {8, 1};
+    LocalTensor<TYPE> a = buf.Get<TYPE>(), b = a[512 / sizeof(TYPE)];
+    BroadCast<TYPE, 2, 1>(b, a, dst, src);
+}
+"""
+
+
+def test_broadcast_takes_the_documented_8_bit_types_but_not_int32() -> None:
+    # The API reference lists uint8_t/int8_t/half/float for BroadCast on Atlas A2/A3 and the
+    # inference AI Core (ds_cylinder_query broadcasts int32_t, which it does not list).
+    for dtype in ("uint8_t", "int8_t", "half", "float"):
+        found = lint_texts({"/p/k.cpp": BROADCAST_KERNEL.replace("TYPE", dtype)})
+        assert RuleCode.DTYPE_SUPPORT.value not in codes(found), dtype
+    found = [d for d in lint_texts({"/p/k.cpp": BROADCAST_KERNEL.replace("TYPE", "int32_t")})
+             if d.code == RuleCode.DTYPE_SUPPORT.value]
+    assert [d.severity for d in found] == [Severity.ERROR]
+    assert "BroadCast has no int32_t form" in found[0].message
+
+
 TBUF_KERNEL = """#include "kernel_operator.h"
 using namespace AscendC;
 extern "C" __global__ __aicore__ void scale(GM_ADDR x, GM_ADDR y)

@@ -94,3 +94,36 @@ def test_a_static_member_helper_is_reported_only_through_its_class() -> None:
     assert found[0].message.startswith("AscendCUtils::GetBitSize is not in")
     assert entry["replacement"] in found[0].message
     assert not [d for d in diags if d.code == "unknown-api"], diags
+
+
+PI_KERNEL = """#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR y) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> b;
+    pipe.InitBuffer(b, 256 * sizeof(float));
+    LocalTensor<float> t = b.Get<float>();
+    // scale by PI (a comment: not a use)
+    Muls(t, t, PI / 2, 64);
+    Adds(t, t, -AscendC::PI, 64);
+}
+"""
+
+
+def test_a_use_of_pi_the_project_never_declares_is_a_warning() -> None:
+    # CANN's headers declare PI (vendor_internal.json, form `constant`); the emulator supplies
+    # it only to a build that fails without it, so lint names each use and the local definition.
+    found = [d for d in lint_texts({"/p/k.cpp": PI_KERNEL}) if d.code == "vendor-internal"]
+    assert [(d.line, d.column, d.severity) for d in found] == [
+        (9, 16, Severity.WARNING),
+        (10, 26, Severity.WARNING),
+    ]
+    assert found[0].message.startswith("PI is not declared by the project")
+    assert vendor_internal()["PI"]["replacement"] in found[0].message
+
+
+def test_a_project_that_declares_pi_gets_no_warning() -> None:
+    for own in ("constexpr float PI = 3.14159265f;", "#define PI 3.14159265f"):
+        text = PI_KERNEL.replace("using namespace AscendC;", f"using namespace AscendC;\n{own}")
+        found = [d for d in lint_texts({"/p/k.cpp": text}) if d.code == "vendor-internal"]
+        assert found == [], (own, found)

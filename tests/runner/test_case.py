@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from ascend_tools.chips import get_chip, gm_allocation
+from ascend_tools.chips import get_chip, gm_allocation, gm_segments
 from ascend_tools.runner.case import Case, CaseAttr, CaseTensor, case_text, write_case
 
 
@@ -51,9 +51,18 @@ def test_gm_block_line_gives_the_allocator_rounding_from_the_chip_table() -> Non
     assert case_text(_case()).splitlines()[1] == "gm_block 512 32"
 
 
+def test_gm_segment_line_gives_the_allocator_segments_from_the_chip_table() -> None:
+    # chips.json gm_allocation.segment: torch_npu packs blocks up to 1 MiB into 2 MiB segments,
+    # blocks below 10 MiB into 20 MiB ones, bigger ones into their size rounded up to 2 MiB.
+    assert gm_segments() == (1 << 20, 2 << 20, 10 << 20, 20 << 20, 2 << 20)
+    assert (
+        case_text(_case()).splitlines()[2] == "gm_segment 1048576 2097152 10485760 20971520 2097152"
+    )
+
+
 def test_tensor_lines_name_dtype_shape_and_file() -> None:
     lines = case_text(_case()).splitlines()
-    assert lines[2:6] == [
+    assert lines[3:7] == [
         "op AddCustom",
         "kernel add_custom",
         "input x float16 2 4 8 x.bin",

@@ -208,6 +208,54 @@ def test_undocumented_cann_helpers_build_run_and_are_noted(projects: Path, tmp_p
     assert "early (CANN 6.x) releases" in offset and "GetBlockIdx()" in offset
 
 
+def _fmax_scaled_by(projects: Path, tmp_path: Path, own: str, factor: str) -> Path:
+    """launch_fmax whose result is multiplied by `factor` (1 when PI means what the test says),
+    with `own` inserted after `using namespace AscendC;`."""
+    p = tmp_path / "launch_fmax"
+    shutil.copytree(projects / "launch_fmax", p)
+    kernel = p / "fmax.cpp"
+    kernel.write_text(
+        kernel.read_text()
+        .replace("using namespace AscendC;", f"using namespace AscendC;\n{own}")
+        .replace(
+            "    Max(xl, xl, yl, BLOCK_LENGTH);",
+            f"    Max(xl, xl, yl, BLOCK_LENGTH);\n    Muls(xl, xl, {factor}, BLOCK_LENGTH);",
+        )
+    )
+    return p
+
+
+def test_undeclared_pi_is_supplied_after_that_compile_error_and_warned(
+    projects: Path, tmp_path: Path
+) -> None:
+    # ds_cal_anchors_heading, ds_cylinder_query: CANN's headers declare PI, so kernels use it
+    # undeclared. The build fails with "'PI' was not declared", is retried with the table's
+    # float PI force-included, and says so; lint notes the use. PI / 3.14159265f is 1 exactly
+    # for float(pi), so a wrong value fails the comparison.
+    p = _fmax_scaled_by(projects, tmp_path, "", "PI / 3.14159265f")
+    report = validate_project(p, p / "ref.py")
+    assert report.ok, (report.compile.diagnostics, report.runtime_errors, report.cases)
+    line = _line_of(p / "fmax.cpp", "Muls(")
+    [built] = [d for d in report.compile.diagnostics if d.code == "vendor-internal"]
+    assert (built.severity, built.file, built.line) == ("warning", "fmax.cpp", line)
+    assert "The emulator supplied 'PI' to this build" in built.message
+    assert any(n.startswith(f"lint warning [vendor-internal]: fmax.cpp:{line}: PI is not declared")
+               for n in report.notes), report.notes
+
+
+@pytest.mark.parametrize("own", ["constexpr float PI = 1.0f;", "#define PI 1.0f"])
+def test_a_projects_own_pi_is_used_and_not_warned(
+    projects: Path, tmp_path: Path, own: str
+) -> None:
+    # The project's own PI (1 here, so the result only matches when its own is the one used)
+    # builds without the retry and draws no vendor-internal warning.
+    p = _fmax_scaled_by(projects, tmp_path, own, "PI")
+    report = validate_project(p, p / "ref.py")
+    assert report.ok, (report.compile.diagnostics, report.runtime_errors, report.cases)
+    assert not [d for d in report.compile.diagnostics if d.code == "vendor-internal"]
+    assert not [n for n in report.notes if "PI is not declared" in n], report.notes
+
+
 def test_projects_own_vendor_named_helpers_are_its_own(projects: Path, tmp_path: Path) -> None:
     # A project that defines likely itself and its own DivCeil templates (in its namespace and at
     # global scope) builds next to the emulator's, runs, and nothing calls them CANN's. Its own
@@ -332,17 +380,69 @@ def test_values_read_from_an_inputs_padding_fail_the_comparison(
     assert not case.ok and case.mismatches == 32 and case.first_mismatch == [992], case
 
 
-def test_access_past_the_allocation_block_is_out_of_bounds(projects: Path, tmp_path: Path) -> None:
+def test_write_past_the_allocation_block_is_out_of_bounds(projects: Path, tmp_path: Path) -> None:
     # 512 floats (2048 B, plus the allocator's 32-byte pad) get a 2560-byte block: the third
-    # core's copy reaches past every byte the allocator gave the tensor.
+    # core's reads land past x's and y's blocks inside their 2 MiB segments (warnings), but its
+    # write reaches past z's block, over whatever the allocator put there: an error.
     p = _fmax_with_inputs(projects, tmp_path, 512, "torch.maximum(x, y)")
     report = validate_project(p, p / "ref.py")
     assert not report.ok
     [err] = report.runtime_errors
     assert (err.code, err.block, err.line) == (
-        "gm-out-of-bounds", 2, _line_of(p / "fmax.cpp", "DataCopy(xl, xGm"))
-    assert "reads bytes [2048, 3072) of GM buffer 'x' of 2048 bytes, past the 2560-byte block" in (
-        err.message)
+        "gm-out-of-bounds",
+        2,
+        _line_of(p / "fmax.cpp", "DataCopy(zGm"),
+    )
+    assert "writes bytes [2048, 3072) of GM buffer 'z' of 2048 bytes, past the 2560-byte block" in (
+        err.message
+    )
+    past = [n for n in report.notes if "[gm-read-past-allocation]" in n]
+    assert any(
+        "reads bytes [2048, 3072) of GM buffer 'x' of 2048 bytes, 512 bytes past the "
+        "2560-byte block"
+        in n
+        and "2097152-byte segment" in n
+        for n in past
+    ), past
+
+
+def test_read_past_the_block_whose_values_are_unused_passes_with_a_warning(
+    projects: Path, tmp_path: Path
+) -> None:
+    # The kernel reads whole 256-float tiles but computes and writes only the 512 valid
+    # elements (as ds_points_in_box_all reads a box row past the end for a tile of no points):
+    # the reads past x's and y's 2560-byte blocks land in the allocator's segment, which does
+    # not fault on the NPU, and nothing read there reaches z.
+    p = _fmax_with_inputs(projects, tmp_path, 512, "torch.maximum(x, y)")
+    kernel = p / "fmax.cpp"
+    text = kernel.read_text()
+    compute = "    Max(xl, xl, yl, BLOCK_LENGTH);"
+    assert compute in text
+    skip = "    if (BLOCK_LENGTH * int32_t(GetBlockIdx()) >= 512) return;  // no valid elements\n"
+    kernel.write_text(text.replace(compute, skip + compute))
+    report = validate_project(p, p / "ref.py")
+    assert report.ok, (report.runtime_errors, report.cases)
+    past = [n for n in report.notes if "[gm-read-past-allocation]" in n]
+    line_x = _line_of(kernel, "DataCopy(xl, xGm")
+    assert any(
+        f"fmax.cpp:{line_x}: DataCopy(GM->UB) reads bytes [2048, 3072) of GM buffer 'x' of "
+        "2048 bytes, 512 bytes past the 2560-byte block" in n
+        for n in past
+    ), past
+    row = compat_bench.run_project(p, "ascend910b2")
+    assert row.passed and "[gm-read-past-allocation]" in [w.split(":")[0] for w in row.warnings]
+
+
+def test_values_read_past_the_block_fail_the_comparison(projects: Path, tmp_path: Path) -> None:
+    # 512-float inputs, a reference that wants 1024 results (zero-padded): the last two cores
+    # compute from what lies past the inputs' blocks, which the emulator fills with NaN.
+    p = _fmax_with_inputs(
+        projects, tmp_path, 512, "torch.maximum(F.pad(x, (0, 512)), F.pad(y, (0, 512)))"
+    )
+    report = validate_project(p, p / "ref.py")
+    assert report.compile.ok and not report.runtime_errors, report.runtime_errors
+    [case] = report.cases
+    assert not case.ok and case.mismatches == 512 and case.first_mismatch == [512], case
 
 
 def test_bench_compat_counts_and_groups_first_failures(projects: Path, capsys) -> None:

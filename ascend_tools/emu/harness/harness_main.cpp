@@ -75,6 +75,21 @@ struct CaseAttr {
     int line = 0;
 };
 
+// The segments a caching allocator carves blocks from (`gm_segment <small_max> <small> <large_below>
+// <large> <round>`, chips.json gm_allocation.segment, torch_npu's get_allocation_size): a block of
+// at most small_max bytes lies in a segment of `small` bytes, one below large_below in a segment of
+// `large` bytes, a bigger one in its own size rounded up to `round`. Without the record a block is
+// its own segment (nothing readable past it).
+struct GmSegments {
+    uint64_t small_max = 0, small = 0, large_below = 0, large = 0, round = 0;
+    uint64_t for_block(uint64_t block) const {
+        if (small == 0) return block;
+        if (block <= small_max) return std::max(block, small);
+        if (block < large_below) return std::max(block, large);
+        return (block + round - 1) / round * round;
+    }
+};
+
 struct Case {
     bool has_chip = false;
     bool has_op = false;
@@ -86,6 +101,7 @@ struct Case {
     // gm_allocation); 32-byte blocks and no pad without the record.
     uint64_t gm_block = 32;
     uint64_t gm_pad = 0;
+    GmSegments gm_segments;
     std::vector<CaseTensor> inputs;
     std::vector<CaseTensor> outputs;
     std::vector<CaseAttr> attrs;
@@ -134,6 +150,16 @@ class CaseParser {
             c.gm_block = u64(f[1], "gm_block");
             c.gm_pad = u64(f[2], "gm_block pad");
             if (c.gm_block == 0 || c.gm_block % 32 != 0) error("gm_block's block must be a positive multiple of 32");
+        } else if (kind == "gm_segment") {
+            want(f, 6, "gm_segment <small_max_bytes> <small_bytes> <large_below_bytes> <large_bytes> <round_bytes>");
+            GmSegments& g = c.gm_segments;
+            g.small_max = u64(f[1], "gm_segment small_max");
+            g.small = u64(f[2], "gm_segment small");
+            g.large_below = u64(f[3], "gm_segment large_below");
+            g.large = u64(f[4], "gm_segment large");
+            g.round = u64(f[5], "gm_segment round");
+            if (g.small == 0 || g.large == 0 || g.round == 0 || g.small_max > g.small || g.large_below > g.large)
+                error("gm_segment: segments must be positive and hold the blocks they serve");
         } else if (kind == "block_dim") {
             want(f, 2, "block_dim <n>");
             c.block_dim = integer(f[1], "block_dim");
@@ -142,7 +168,7 @@ class CaseParser {
         } else if (kind == "attr") {
             c.attrs.push_back(attr(f));
         } else {
-            error("unknown record '" + kind + "' (expected chip, gm_block, op, kernel, block_dim, input, output, attr)");
+            error("unknown record '" + kind + "' (expected chip, gm_block, gm_segment, op, kernel, block_dim, input, output, attr)");
         }
     }
 
@@ -461,30 +487,36 @@ inline constexpr PadPoison kPadPoison[] = {
 
 // A GM allocation: `bytes` of tensor in a block of `block * ceil((bytes + pad) / block)` bytes
 // (block at least 32: the framework's allocator hands out padded, rounded blocks, so the
-// padding is memory the kernel may touch), registered with both sizes. Zero-filled memory comes from calloc (large blocks are
-// fresh zero pages, touched only when used: the 16 MiB system workspace costs nothing unless a
-// library API uses it); bytes from `fill_from` on are set to `fill`.
+// padding is memory the kernel may touch), backed up to the end of the segment the allocator
+// carves such a block from (`segments`: a read past the block lands there on the NPU and must
+// not fault here), registered with all three sizes. Zero-filled memory comes from calloc (large
+// blocks are fresh zero pages, touched only when used: the 16 MiB system workspace costs nothing
+// unless a library API uses it); bytes from `fill_from` on are set to `fill`.
 class GmBuffer {
   public:
-    GmBuffer(uint64_t bytes, uint8_t fill, uint64_t fill_from = 0, uint64_t block = 32, uint64_t pad = 0)
+    GmBuffer(uint64_t bytes, uint8_t fill, uint64_t fill_from = 0, uint64_t block = 32, uint64_t pad = 0,
+             const GmSegments& segments = {})
         : bytes_(bytes) {
         block = std::max<uint64_t>(block, 32);
         cap_ = std::max<uint64_t>(block, ((bytes + pad + block - 1) / block) * block);
-        mem_.reset(static_cast<uint8_t*>(std::calloc(cap_, 1)));
+        seg_ = std::max(cap_, segments.for_block(cap_));
+        mem_.reset(static_cast<uint8_t*>(std::calloc(seg_, 1)));
         if (!mem_) throw HarnessError("out of memory allocating " + std::to_string(bytes) + " bytes of GM");
-        if (fill != 0 && fill_from < cap_) std::memset(mem_.get() + fill_from, fill, cap_ - fill_from);
+        if (fill != 0 && fill_from < seg_) std::memset(mem_.get() + fill_from, fill, seg_ - fill_from);
     }
     uint8_t* data() const { return mem_.get(); }
     uint64_t bytes() const { return bytes_; }
     uint64_t block_bytes() const { return cap_; }
-    // Fills the padding past the tensor with the dtype's poison element (kPadPoison).
+    uint64_t segment_bytes() const { return seg_; }
+    // Fills everything past the tensor (its block's padding and the rest of the segment) with the
+    // dtype's poison element (kPadPoison).
     void poison_padding(const ge::DataTypeFacts& dtype) {
         const PadPoison* p = nullptr;
         for (const auto& e : kPadPoison)
             if (e.type == dtype.type) p = &e;
         const uint64_t width = dtype.bytes;
-        for (uint64_t off = bytes_; p != nullptr && width <= 8 && off < cap_; off += width)
-            std::memcpy(mem_.get() + off, &p->bits, std::min<uint64_t>(width, cap_ - off));
+        for (uint64_t off = bytes_; p != nullptr && width <= 8 && off < seg_; off += width)
+            std::memcpy(mem_.get() + off, &p->bits, std::min<uint64_t>(width, seg_ - off));
     }
 
   private:
@@ -494,6 +526,7 @@ class GmBuffer {
     std::unique_ptr<uint8_t, Free> mem_;
     uint64_t bytes_;
     uint64_t cap_ = 0;
+    uint64_t seg_ = 0;
 };
 
 // Before allocating: the file must exist and hold exactly the shape's bytes.
@@ -531,7 +564,7 @@ class Run {
         kernelgen::state().report_path = report_;
         for (const auto& t : case_.inputs) inputs_.push_back(load_input(t));
         for (size_t i = 0; i < case_.outputs.size(); ++i) {
-            outputs_.emplace_back(case_.outputs[i].bytes(), 0xFF, 0, case_.gm_block, case_.gm_pad);
+            outputs_.emplace_back(case_.outputs[i].bytes(), 0xFF, 0, case_.gm_block, case_.gm_pad, case_.gm_segments);
             copy_in_place_input(i, outputs_.back());
             load_initial(case_.outputs[i], outputs_.back());
         }
@@ -595,7 +628,7 @@ class Run {
 
     GmBuffer load_input(const CaseTensor& t) {
         check_input_size(t);
-        GmBuffer b(t.bytes(), 0, 0, case_.gm_block, case_.gm_pad);
+        GmBuffer b(t.bytes(), 0, 0, case_.gm_block, case_.gm_pad, case_.gm_segments);
         read_file_into(t, b);
         b.poison_padding(*t.dtype);
         return b;
@@ -949,9 +982,11 @@ class Run {
 
         kernelgen::gm_clear();
         for (size_t i = 0; i < inputs_.size(); ++i)
-            kernelgen::gm_register(inputs_[i].data(), inputs_[i].bytes(), case_.inputs[i].name, inputs_[i].block_bytes());
+            kernelgen::gm_register(inputs_[i].data(), inputs_[i].bytes(), case_.inputs[i].name, inputs_[i].block_bytes(),
+                                   inputs_[i].segment_bytes());
         for (size_t i = 0; i < outputs_.size(); ++i)
-            kernelgen::gm_register(outputs_[i].data(), outputs_[i].bytes(), case_.outputs[i].name, outputs_[i].block_bytes());
+            kernelgen::gm_register(outputs_[i].data(), outputs_[i].bytes(), case_.outputs[i].name, outputs_[i].block_bytes(),
+                                   outputs_[i].segment_bytes());
         for (size_t i = 0; i < lists_.size(); ++i) kernelgen::gm_register(lists_[i].data(), lists_[i].bytes(), list_names_[i]);
         kernelgen::gm_register(workspace_->data(), workspace_->bytes(), "workspace");
         kernelgen::gm_register(tiling_buf_->data(), tiling_buf_->bytes(), "tiling");

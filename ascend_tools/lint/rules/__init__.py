@@ -29,6 +29,7 @@ UNIT_RULES: tuple[Rule, ...] = (
     queue.check_queue_protocol,
     api.check_unknown_api,
     api.check_vendor_internal,
+    api.check_vendor_constants,
     api.check_chip_support,
 )
 # Rules over the whole project (host and kernel together), run on every lint.
@@ -83,8 +84,9 @@ RULE_DOCS: dict[str, str] = {
     "unknown-api": "a call or member the API catalog does not know",
     "vendor-internal": "a helper CANN's kernel_operator.h defines but the AscendC API reference "
                        "does not document (DivCeil, AlignUp, two-argument Ceil, likely/unlikely, "
-                       "ParamOffset): it builds, and the emulator provides it, but a release may "
-                       "drop it (catalog/tables/vendor_internal.json; reference searched: "
+                       "ParamOffset), or a constant its headers declare that the project uses "
+                       "undeclared (PI): it builds, and the emulator provides it, but a release "
+                       "may drop it (catalog/tables/vendor_internal.json; reference searched: "
                        f"{vendor_internal_source()})",
     "pipe-hazard": "a read on one pipe (V, MTE2, MTE3, S; MTE1, M, FIX on the cube path) of "
                    "on-chip data another pipe wrote, "

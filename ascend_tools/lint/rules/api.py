@@ -7,11 +7,17 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from ascend_tools.catalog.vendor import vendor_call_matches, vendor_internal, vendor_use_message
+from ascend_tools.catalog.vendor import (
+    vendor_call_matches,
+    vendor_constants,
+    vendor_internal,
+    vendor_use_message,
+)
 from ascend_tools.diagnostics import Diagnostic, Fix, RuleCode, Severity
-from ascend_tools.lint.context import LintContext
+from ascend_tools.lint.context import SOURCE, LintContext
 from ascend_tools.parse.facts import Call, Chunk
 from ascend_tools.parse.types import expr_type
+from ascend_tools.project import blank
 
 # Types whose members the catalog lists; a member call on one of these must be known.
 _ASCEND_TYPES = {"TPipe", "TQue", "TQueBind", "TBuf", "LocalTensor", "GlobalTensor", "Matmul"}
@@ -106,6 +112,28 @@ def check_vendor_internal(ctx: LintContext) -> Iterator[Diagnostic]:
         yield ctx.diag(RuleCode.VENDOR_INTERNAL.value, Severity.WARNING, call,
                        vendor_use_message(entry),
                        start=call.abs_name_start, end=call.abs_name_end)
+
+
+def check_vendor_constants(ctx: LintContext) -> Iterator[Diagnostic]:
+    """A use of a constant CANN's headers declare (PI) that the project never declares itself
+    (no #define, global, member or local of that name): it builds on CANN, and the emulator
+    supplies it to a build that fails without it, so a warning naming the local definition that
+    removes the dependency. Members (`x.PI`, `Foo::PI`) are other names."""
+    user = _user_names(ctx)
+    wanted = {n: e for n, e in vendor_constants().items() if n not in user}
+    if not wanted:
+        return
+    token = re.compile(r"(?<![\w.>:])(?:AscendC::)?(" + "|".join(map(re.escape, wanted)) + r")\b")
+    for chunk in ctx.chunks():
+        raw = ctx.model.documents[chunk.file].data[chunk.base:chunk.base + chunk.length]
+        text = blank(raw.decode("utf-8", "surrogateescape"))  # comments and strings out
+        for m in token.finditer(text):
+            start = chunk.base + len(text[:m.start(1)].encode("utf-8", "surrogateescape"))
+            r = ctx.range_of(chunk.file, start, start + len(m.group(1)))
+            yield Diagnostic(file=chunk.file, line=r.line, column=r.column, end_line=r.end_line,
+                             end_column=r.end_column, severity=Severity.WARNING,
+                             code=RuleCode.VENDOR_INTERNAL.value,
+                             message=vendor_use_message(wanted[m.group(1)]), source=SOURCE)
 
 
 def _respelling(name: str, known: list[str]) -> str | None:

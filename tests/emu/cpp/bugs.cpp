@@ -4,80 +4,21 @@
 #include <functional>
 #include <map>
 
+#include "cube_product.h"
 #include "test_io.h"
 
 using namespace AscendC;
 
-static GM_ADDR g_x, g_y, g_small;
+static GM_ADDR g_x, g_y, g_small, g_seg;
 constexpr uint32_t N = 1024;  // floats in x and y; g_small holds 10 floats (40 bytes)
+// g_seg: 16 floats (64 bytes) in a 512-byte block carved from a 2048-byte segment (the
+// allocator's layout that the harness registers from chips.json gm_allocation)
+constexpr uint64_t kSegTensor = 64, kSegBlock = 512, kSegBytes = 2048;
 
 struct Case {
     uint32_t blocks;
     std::function<void()> body;
 };
-
-// The low-level cube path on one 16 x 16 x 16 half product: GM -> L1 (MTE2), L1 -> L0A/L0B
-// (LoadData, MTE1), Mmad into L0C (M), Fixpipe to GM (FIX), then L0A reloaded for a second
-// product. Each flag pair is left out by the case of its name (the failing call carries that
-// case's BUG marker); `ok_cube_flags` keeps them all.
-static void cube_product(const std::string& skip) {
-    TPipe pipe;
-    TBuf<TPosition::A1> ba1;
-    TBuf<TPosition::B1> bb1;
-    TBuf<TPosition::A2> ba2;
-    TBuf<TPosition::B2> bb2;
-    TBuf<TPosition::CO1> bc1;
-    pipe.InitBuffer(ba1, 512);
-    pipe.InitBuffer(bb1, 512);
-    pipe.InitBuffer(ba2, 512);
-    pipe.InitBuffer(bb2, 512);
-    pipe.InitBuffer(bc1, 1024);
-    GlobalTensor<half> ga;
-    ga.SetGlobalBuffer((__gm__ half*)g_x, 512);
-    GlobalTensor<float> gc;
-    gc.SetGlobalBuffer((__gm__ float*)g_y, 256);
-    auto a1 = ba1.Get<half>(), b1 = bb1.Get<half>(), a2 = ba2.Get<half>(), b2 = bb2.Get<half>();
-    auto c1 = bc1.Get<float>();
-    DataCopy(a1, ga, Nd2NzParams(1, 16, 16, 0, 16, 16, 1, 0));
-    DataCopy(b1, ga[256], Nd2NzParams(1, 16, 16, 0, 16, 16, 1, 0));
-    if (skip != "cube_mte2_mte1") {
-        SetFlag<HardEvent::MTE2_MTE1>(EVENT_ID0);
-        WaitFlag<HardEvent::MTE2_MTE1>(EVENT_ID0);
-    }
-    LoadData(a2, a1, LoadData2DParams(0, 1, 1, 0, 0, false, 0));  // BUG: cube_mte2_mte1
-    LoadData(b2, b1, LoadData2DParams(0, 1, 1, 0, 0, true, 0));
-    if (skip != "cube_mte1_m") {
-        SetFlag<HardEvent::MTE1_M>(EVENT_ID0);
-        WaitFlag<HardEvent::MTE1_M>(EVENT_ID0);
-    }
-    MmadParams mp;
-    mp.m = 16;
-    mp.n = 16;
-    mp.k = 16;
-    Mmad(c1, a2, b2, mp);  // BUG: cube_mte1_m
-    if (skip != "cube_m_fix") {
-        SetFlag<HardEvent::M_FIX>(EVENT_ID0);
-        WaitFlag<HardEvent::M_FIX>(EVENT_ID0);
-    }
-    FixpipeParamsV220 fp;
-    fp.nSize = 16;
-    fp.mSize = 16;
-    fp.srcStride = 16;
-    fp.dstStride = 16;
-    Fixpipe<float, float, CFG_ROW_MAJOR>(gc, c1, fp);  // BUG: cube_m_fix
-    if (skip != "cube_war_m_mte1") {
-        SetFlag<HardEvent::M_MTE1>(EVENT_ID1);
-        WaitFlag<HardEvent::M_MTE1>(EVENT_ID1);
-    }
-    LoadData(a2, a1, LoadData2DParams(0, 1, 1, 0, 0, false, 0));  // BUG: cube_war_m_mte1
-    SetFlag<HardEvent::MTE1_M>(EVENT_ID0);
-    WaitFlag<HardEvent::MTE1_M>(EVENT_ID0);
-    if (skip != "cube_war_fix_m") {  // L0C is rewritten: Fixpipe must have read it
-        SetFlag<HardEvent::FIX_M>(EVENT_ID0);
-        WaitFlag<HardEvent::FIX_M>(EVENT_ID0);
-    }
-    Mmad(c1, a2, b2, mp);  // BUG: cube_war_fix_m
-}
 
 static std::map<std::string, Case> cases() {
     std::map<std::string, Case> c;
@@ -419,7 +360,7 @@ static std::map<std::string, Case> cases() {
     })};
     for (const char* name : {"cube_mte2_mte1", "cube_mte1_m", "cube_m_fix", "cube_war_m_mte1", "cube_war_fix_m",
                              "ok_cube_flags"})
-        c[name] = {1, [name] { cube_product(name); }};
+        c[name] = {1, [name] { cube_product(g_x, g_y, CubeProduct{name, 0, 0, 0, 16, true}); }};
     // A scalar read of a ReduceMax result with no V_S flag: --cce-auto-sync (on by default) has the
     // compiler insert it, so the run passes; with KERNELGEN_AUTO_SYNC=0 it is a pipe-hazard.
     c["scalar_after_reduce"] = {1, [] {
@@ -452,6 +393,38 @@ static std::map<std::string, Case> cases() {
         gs.SetGlobalBuffer((__gm__ float*)g_small);
         auto t = buf.Get<float>();
         DataCopy(t, gs, 24);  // BUG: gm_read_past_pad
+    }};
+    // Past the block, inside the segment: a read lands on mapped memory (a warning), a write
+    // would overwrite whatever the allocator placed there, and past the segment nothing is known.
+    c["ok_gm_read_past_block"] = {1, [] {
+        TPipe pipe;
+        TBuf<TPosition::VECIN> buf;
+        pipe.InitBuffer(buf, 4096);
+        GlobalTensor<float> gs;
+        gs.SetGlobalBuffer((__gm__ float*)g_seg);
+        auto t = buf.Get<float>();
+        DataCopy(t, gs, 256);  // WARN: ok_gm_read_past_block
+    }};
+    c["gm_read_past_segment"] = {1, [] {
+        TPipe pipe;
+        TBuf<TPosition::VECIN> buf;
+        pipe.InitBuffer(buf, 4096);
+        GlobalTensor<float> gs;
+        gs.SetGlobalBuffer((__gm__ float*)g_seg);
+        auto t = buf.Get<float>();
+        DataCopy(t, gs, 520);  // BUG: gm_read_past_segment
+    }};
+    c["gm_write_past_block"] = {1, [] {
+        TPipe pipe;
+        TBuf<TPosition::VECOUT> buf;
+        pipe.InitBuffer(buf, 4096);
+        GlobalTensor<float> gs;
+        gs.SetGlobalBuffer((__gm__ float*)g_seg);
+        auto t = buf.Get<float>();
+        Duplicate(t, 1.0f, 256);
+        SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+        WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+        DataCopy(gs, t, 136);  // BUG: gm_write_past_block
     }};
     c["gm_scalar_write"] = {1, [] {
         GlobalTensor<float> gx;
@@ -575,9 +548,12 @@ int main(int argc, char** argv) {
         std::memcpy(&xs[i * 4], &v, 4);
     }
     tio::Gm x(xs, "x"), y(N * sizeof(float), "y"), small(40, "small");
+    std::vector<uint8_t> seg(kSegBytes, 0xFF);
+    kernelgen::gm_register(seg.data(), kSegTensor, "seg", kSegBlock, kSegBytes);
     g_x = x.addr();
     g_y = y.addr();
     g_small = small.addr();
+    g_seg = seg.data();
     tio::run(chosen.blocks, argv[2], chosen.body);
     std::printf("y[0..3] = %g %g %g %g\n", ((float*)g_y)[0], ((float*)g_y)[1], ((float*)g_y)[2], ((float*)g_y)[1023]);
     return 0;

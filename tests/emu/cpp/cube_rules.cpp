@@ -7,6 +7,7 @@
 #include <map>
 
 #include "lib/matmul_intf.h"
+#include "cube_product.h"
 #include "test_io.h"
 
 using namespace AscendC;
@@ -16,53 +17,6 @@ static GM_ADDR g_x, g_y;
 using MM = matmul::Matmul<matmul::MatmulType<TPosition::GM, CubeFormat::ND, half>,
                           matmul::MatmulType<TPosition::GM, CubeFormat::ND, half>,
                           matmul::MatmulType<TPosition::GM, CubeFormat::ND, float>>;
-
-// A 16 x 16 x 16 half product on the low-level path, the operand offsets (in elements) given
-// by the case: a1Off/a2Off/c1Off move the L1 source of A, its L0A copy and the L0C result.
-struct Offsets {
-    uint32_t a1 = 0, a2 = 0, c1 = 0;
-    uint16_t k = 16;
-};
-static void cube_product(const Offsets& o) {
-    TPipe pipe;
-    TBuf<TPosition::A1> ba1;
-    TBuf<TPosition::B1> bb1;
-    TBuf<TPosition::A2> ba2;
-    TBuf<TPosition::B2> bb2;
-    TBuf<TPosition::CO1> bc1;
-    pipe.InitBuffer(ba1, 1024);
-    pipe.InitBuffer(bb1, 512);
-    pipe.InitBuffer(ba2, 1024);
-    pipe.InitBuffer(bb2, 512);
-    pipe.InitBuffer(bc1, 2048);
-    GlobalTensor<half> gx;
-    gx.SetGlobalBuffer((__gm__ half*)g_x, 512);
-    GlobalTensor<float> gy;
-    gy.SetGlobalBuffer((__gm__ float*)g_y, 256);
-    auto a1 = ba1.Get<half>(), b1 = bb1.Get<half>(), a2 = ba2.Get<half>(), b2 = bb2.Get<half>();
-    auto c1 = bc1.Get<float>();
-    DataCopy(a1, gx, Nd2NzParams(1, 16, 16, 0, 16, 16, 1, 0));
-    DataCopy(b1, gx[256], Nd2NzParams(1, 16, 16, 0, 16, 16, 1, 0));
-    SetFlag<HardEvent::MTE2_MTE1>(EVENT_ID0);
-    WaitFlag<HardEvent::MTE2_MTE1>(EVENT_ID0);
-    LoadData(a2[o.a2], a1[o.a1], LoadData2DParams(0, 1, 1, 0, 0, false, 0));  // BUG: load_data_l0a_unaligned
-    LoadData(b2, b1, LoadData2DParams(0, 1, 1, 0, 0, true, 0));
-    SetFlag<HardEvent::MTE1_M>(EVENT_ID0);
-    WaitFlag<HardEvent::MTE1_M>(EVENT_ID0);
-    MmadParams mp;
-    mp.m = 16;
-    mp.n = 16;
-    mp.k = o.k;
-    Mmad(c1[o.c1], a2, b2, mp);  // BUG: mmad_l0c_unaligned
-    SetFlag<HardEvent::M_FIX>(EVENT_ID0);
-    WaitFlag<HardEvent::M_FIX>(EVENT_ID0);
-    FixpipeParamsV220 fp;
-    fp.nSize = 16;
-    fp.mSize = 16;
-    fp.srcStride = 16;
-    fp.dstStride = 16;
-    Fixpipe<float, float, CFG_ROW_MAJOR>(gy, c1, fp);
-}
 
 // A TCubeTiling for a 128 x 128 x 256 half product with the given base block and L1 depths.
 static TCubeTiling tiling(int baseM, int baseN, int baseK, int depth) {
@@ -76,8 +30,8 @@ static TCubeTiling tiling(int baseM, int baseN, int baseK, int depth) {
 
 static std::map<std::string, std::pair<uint32_t, std::function<void()>>> cases() {
     std::map<std::string, std::pair<uint32_t, std::function<void()>>> c;
-    c["ok_cube_product"] = {1, [] { cube_product({}); }};
-    c["load_data_l0a_unaligned"] = {1, [] { cube_product({0, 16, 0, 16}); }};  // L0A + 32 B
+    c["ok_cube_product"] = {1, [] { cube_product(g_x, g_y, {}); }};
+    c["load_data_l0a_unaligned"] = {1, [] { cube_product(g_x, g_y, {"", 0, 16, 0, 16}); }};  // L0A + 32 B
     c["load_data_l1_src_unaligned"] = {1, [] {
         TPipe pipe;
         TBuf<TPosition::A1> ba1;
@@ -87,7 +41,7 @@ static std::map<std::string, std::pair<uint32_t, std::function<void()>>> cases()
         auto a1 = ba1.Get<half>();
         LoadData(ba2.Get<half>(), a1[8], LoadData2DParams(0, 1, 1, 0, 0, false, 0));  // BUG: load_data_l1_src_unaligned
     }};
-    c["mmad_l0c_unaligned"] = {1, [] { cube_product({0, 0, 8, 16}); }};  // L0C + 32 B
+    c["mmad_l0c_unaligned"] = {1, [] { cube_product(g_x, g_y, {"", 0, 0, 8, 16}); }};  // L0C + 32 B
     c["mmad_k_range"] = {1, [] {
         TPipe pipe;
         TBuf<TPosition::A2> ba2;

@@ -28,7 +28,7 @@ inline constexpr DtypeSupport kDtypeSupport[] = {
     {"BlockReduceMax", 0, " half float ", " dst src "},
     {"BlockReduceMin", 0, " half float ", " dst src "},
     {"BlockReduceSum", 0, " half float ", " dst src "},
-    {"BroadCast", 0, " half float ", " dst src "},
+    {"BroadCast", 0, " uint8_t int8_t half float ", " dst src "},
     {"Ceil", 0, " half float ", " dst src "},
     {"ClampMax", 0, " half float ", " dst src "},
     {"ClampMin", 0, " half float ", " dst src "},

@@ -17,7 +17,6 @@
 #pragma once
 
 #include <cstdint>
-#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -59,10 +58,7 @@ class OperandFrame {
 
     // KERNELGEN_NO_OPERAND_OVERLAP=1 turns this check off (the engines' own checks stay).
     static bool enabled() {
-        static const bool on = [] {
-            const char* v = std::getenv("KERNELGEN_NO_OPERAND_OVERLAP");
-            return !(v && *v && *v != '0');
-        }();
+        static const bool on = !env_switch("KERNELGEN_NO_OPERAND_OVERLAP");
         return on;
     }
 

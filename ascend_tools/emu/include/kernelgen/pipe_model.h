@@ -35,7 +35,6 @@
 #pragma once
 
 #include <array>
-#include <cstdlib>
 #include <deque>
 #include <map>
 #include <tuple>
@@ -224,19 +223,13 @@ class PipeModel {
     // KERNELGEN_NO_PIPE_MODEL=1 turns the model off (a kernel known to be synchronised some
     // way the model does not see).
     static bool enabled() {
-        static const bool on = [] {
-            const char* v = std::getenv("KERNELGEN_NO_PIPE_MODEL");
-            return !(v && *v && *v != '0');
-        }();
+        static const bool on = !env_switch("KERNELGEN_NO_PIPE_MODEL");
         return on;
     }
     // KERNELGEN_AUTO_SYNC=0: the kernel is compiled without --cce-auto-sync, so every pipe
     // pair needs its own flag (default: on, as in the projects the compiler builds).
     static bool auto_sync() {
-        static const bool on = [] {
-            const char* v = std::getenv("KERNELGEN_AUTO_SYNC");
-            return !(v && *v == '0' && v[1] == '\0');
-        }();
+        static const bool on = !env_equals("KERNELGEN_AUTO_SYNC", "0");
         return on;
     }
     // The pipe pairs the compiler synchronises under --cce-auto-sync (its documented list: MTE2,
@@ -249,10 +242,7 @@ class PipeModel {
 
     // KERNELGEN_NO_PIPE_WAR=1 keeps the read-after-write checks only.
     static bool war_enabled() {
-        static const bool on = [] {
-            const char* v = std::getenv("KERNELGEN_NO_PIPE_WAR");
-            return !(v && *v && *v != '0');
-        }();
+        static const bool on = !env_switch("KERNELGEN_NO_PIPE_WAR");
         return on;
     }
 

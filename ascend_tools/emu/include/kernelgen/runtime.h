@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <map>
 #include <mutex>
@@ -24,6 +25,19 @@
 #include <vector>
 
 namespace kernelgen {
+
+// ---------------------------------------------------------------- environment switches
+// A switch is set when its variable is non-empty and does not start with '0'
+// (KERNELGEN_NO_GM_RACE=1 turns the GM race model off; unset, "" or "0" leave it on).
+inline bool env_switch(const char* name) {
+    const char* v = std::getenv(name);
+    return v && *v && *v != '0';
+}
+// Whether the variable `name` holds exactly `value`.
+inline bool env_equals(const char* name, const char* value) {
+    const char* v = std::getenv(name);
+    return v && std::strcmp(v, value) == 0;
+}
 
 // ---------------------------------------------------------------- chip
 struct ChipInfo {
@@ -238,13 +252,20 @@ inline void warn(const char* code, const std::string& message, const char* file,
 
 // ---------------------------------------------------------------- GM allocation registry
 // A tensor of `bytes` in an allocation of `block` bytes (the framework's allocator rounds sizes
-// up: chips.json gm_allocation). Past `bytes` but inside `block` is memory the kernel was given,
-// so an access there runs on the device (a `gm-extent` warning); past `block` it is not.
+// up: chips.json gm_allocation), carved out of a `segment` of device memory the allocator holds
+// (torch_npu's caching allocator packs small blocks into 2 MiB segments and mid-sized ones into
+// 20 MiB: chips.json gm_allocation.segment). Past `bytes` but inside `block` is memory the kernel
+// was given, so an access there runs on the device (a `gm-extent` warning). A read past `block`
+// but inside `segment` lands on mapped memory that holds whatever is there (another tensor, or
+// nothing): it does not fault, so it is a `gm-read-past-allocation` warning, and the harness
+// fills those bytes with poison. A write there corrupts what lives there: `gm-out-of-bounds`, as
+// is any access past `segment`.
 struct GmAllocation {
     const uint8_t* base;
     uint64_t bytes;
     std::string name;
     uint64_t block;
+    uint64_t segment;
 };
 
 inline std::vector<GmAllocation>& gm_allocations() {
@@ -253,26 +274,30 @@ inline std::vector<GmAllocation>& gm_allocations() {
 }
 
 // `block` 0: no padding known (a test's own buffer); reads may still touch the tensor's last
-// 32-byte block (gm_readable).
-inline void gm_register(const void* base, uint64_t bytes, std::string name, uint64_t block = 0) {
+// 32-byte block (gm_readable). `segment` 0: nothing readable past the block. The caller owns
+// `segment` bytes (at least `block`) from `base`.
+inline void gm_register(const void* base, uint64_t bytes, std::string name, uint64_t block = 0, uint64_t segment = 0) {
     block = std::max<uint64_t>(block, bytes);
-    gm_allocations().push_back({static_cast<const uint8_t*>(base), bytes, std::move(name), block});
+    segment = std::max<uint64_t>(segment, block);
+    gm_allocations().push_back({static_cast<const uint8_t*>(base), bytes, std::move(name), block, segment});
 }
 
 inline void gm_clear() { gm_allocations().clear(); }
 
-// Bytes from the allocation's base that an access may reach: its block, and for reads at least
-// the tensor's last whole 32-byte block (DataCopy moves whole blocks; the NPU allocator pads).
+// Bytes from the allocation's base that an access may reach without a fault: for writes its
+// block; for reads its segment, and at least the tensor's last whole 32-byte block (DataCopy
+// moves whole blocks; the NPU allocator pads).
 inline uint64_t gm_readable(const GmAllocation& a, bool write) {
-    return write ? a.block : std::max<uint64_t>(a.block, (a.bytes + 31) / 32 * 32);
+    return write ? a.block : std::max<uint64_t>(a.segment, (a.bytes + 31) / 32 * 32);
 }
 
-// The registered allocation containing `p`, or nullptr (pointer not from the harness: host
-// tests, or a kernel computing a wild address).
+// The registered allocation whose segment contains `p`, or nullptr (pointer not from the
+// harness: host tests, or a kernel computing a wild address). Each allocation is backed by its
+// own memory up to its segment, so segments never overlap.
 inline const GmAllocation* gm_find(const void* p) {
     auto q = static_cast<const uint8_t*>(p);
     for (const auto& a : gm_allocations()) {
-        if (q >= a.base && q < a.base + (a.block ? a.block : 1)) return &a;
+        if (q >= a.base && q < a.base + std::max<uint64_t>(a.segment, 1)) return &a;
     }
     return nullptr;
 }
@@ -413,10 +438,7 @@ class GmModel {
     }
 
     static bool enabled() {
-        static const bool on = [] {
-            const char* v = std::getenv("KERNELGEN_NO_GM_RACE");
-            return !(v && *v && *v != '0');
-        }();
+        static const bool on = !env_switch("KERNELGEN_NO_GM_RACE");
         return on;
     }
 
@@ -745,10 +767,7 @@ class Scheduler {
     // and then the others from the last down (core 0 still starts first: it may declare the
     // kernel's layout). A second order is a cheap check for kernels that depend on one.
     void set_order() {
-        static const bool reverse = [] {
-            const char* v = std::getenv("KERNELGEN_BLOCK_ORDER");
-            return v && std::string(v) == "reverse";
-        }();
+        static const bool reverse = env_equals("KERNELGEN_BLOCK_ORDER", "reverse");
         order_.resize(cores_);
         rank_.resize(cores_);
         for (uint32_t i = 0; i < cores_; ++i) order_[i] = reverse && i > 0 ? cores_ - i : i;

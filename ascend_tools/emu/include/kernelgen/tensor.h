@@ -203,7 +203,10 @@ class GlobalTensor {
     // access past the tensor into its block's padding (mkb_reduce_sum writes a 32-byte block to
     // a 4-byte output), except a read inside the tensor's last 32-byte block (DataCopy reads
     // whole blocks): an input's padding holds poison (NaN, or the largest integer), so a result
-    // that uses what was read there fails the comparison.
+    // that uses what was read there fails the comparison. A read past the block but inside the
+    // allocator's segment is a `gm-read-past-allocation` warning (mapped memory: no fault; the
+    // harness poisons it too); a write past the block, or any access past the segment, is
+    // `gm-out-of-bounds`.
     void check_access(const char* api, uint64_t first, uint64_t n, bool write, const char* file, int line) const {
         if (n == 0) return;
         if (!addr_) kernelgen::failf("gm-out-of-bounds", file, line, "%s on a GlobalTensor with no buffer (SetGlobalBuffer missing)", api);
@@ -214,15 +217,21 @@ class GlobalTensor {
                                                  (unsigned long long)(base + first + n), kernelgen::type_name<T>(),
                                                  (unsigned long long)(size_ + base));
             const kernelgen::GmAllocation* a = inside_allocation(first, n, write);
-            if (!a) kernelgen::fail("gm-out-of-bounds", what, file, line);
-            kernelgen::warn("gm-extent",
-                            what + kernelgen::format(", past the size given to SetGlobalBuffer but inside GM buffer '%s' "
-                                                     "of %llu bytes (a %llu-byte block): the NPU does not check that "
-                                                     "size, so this runs there, but the size the kernel declares is not "
-                                                     "the one it uses",
-                                                     a->name.c_str(), (unsigned long long)a->bytes,
-                                                     (unsigned long long)a->block),
-                            file, line);
+            if (!a) {
+                const kernelgen::GmAllocation* owner = allocation_of(first);
+                if (!owner) kernelgen::fail("gm-out-of-bounds", what, file, line);
+                fail_outside(api, *owner, first, n, write, file, line);
+            }
+            // Past the block (a read into the segment): the warning below names it.
+            if (reinterpret_cast<const uint8_t*>(addr_ + first + n) <= a->base + std::max(a->block, kernelgen::align_up(a->bytes, 32)))
+                kernelgen::warn("gm-extent",
+                                what + kernelgen::format(", past the size given to SetGlobalBuffer but inside GM buffer '%s' "
+                                                         "of %llu bytes (a %llu-byte block): the NPU does not check that "
+                                                         "size, so this runs there, but the size the kernel declares is not "
+                                                         "the one it uses",
+                                                         a->name.c_str(), (unsigned long long)a->bytes,
+                                                         (unsigned long long)a->block),
+                                file, line);
         }
         // Cross-core order (runtime.h GmModel); operator() hands out a reference, counted as a read
         // there (it is the usual way to read a scalar), and scalar stores never accumulate.
@@ -240,18 +249,22 @@ class GlobalTensor {
                              write ? "writes" : "reads", (unsigned long long)(end - start));
         long long lo = static_cast<long long>(start - a->base);
         long long hi = static_cast<long long>(end - a->base);
-        if (start < a->base || end > a->base + kernelgen::gm_readable(*a, write)) {
-            if (a->block == a->bytes)
-                kernelgen::failf("gm-out-of-bounds", file, line, "%s %s bytes [%lld, %lld) of GM buffer '%s' of %llu bytes",
-                                 api, write ? "writes" : "reads", lo, hi, a->name.c_str(), (unsigned long long)a->bytes);
-            kernelgen::failf("gm-out-of-bounds", file, line,
-                             "%s %s bytes [%lld, %lld) of GM buffer '%s' of %llu bytes, past the %llu-byte block its "
-                             "allocation is rounded up to",
-                             api, write ? "writes" : "reads", lo, hi, a->name.c_str(), (unsigned long long)a->bytes,
-                             (unsigned long long)a->block);
-        }
-        // Past the tensor (for reads: past its last 32-byte block), inside the block: a warning.
-        if (static_cast<uint64_t>(hi) > (write ? a->bytes : kernelgen::align_up(a->bytes, 32)))
+        if (start < a->base || end > a->base + kernelgen::gm_readable(*a, write)) fail_outside(api, *a, first, n, write, file, line);
+        if (!write && static_cast<uint64_t>(hi) > std::max(a->block, kernelgen::align_up(a->bytes, 32))) {
+            // Past the block, inside the segment: mapped memory the kernel was not given.
+            kernelgen::warn("gm-read-past-allocation",
+                            kernelgen::format("%s reads bytes [%lld, %lld) of GM buffer '%s' of %llu bytes, %llu bytes past "
+                                              "the %llu-byte block the framework's allocator gives it but inside the "
+                                              "%llu-byte segment it carves that block from: this does not fault on the "
+                                              "NPU, but it reads whatever lies there (another tensor, or free memory); "
+                                              "the emulator fills those bytes with NaN or the largest integer, so a "
+                                              "result that uses them fails the comparison",
+                                              api, lo, hi, a->name.c_str(), (unsigned long long)a->bytes,
+                                              (unsigned long long)(static_cast<uint64_t>(hi) - a->block),
+                                              (unsigned long long)a->block, (unsigned long long)a->segment),
+                            file, line);
+        } else if (static_cast<uint64_t>(hi) > (write ? a->bytes : kernelgen::align_up(a->bytes, 32))) {
+            // Past the tensor (for reads: past its last 32-byte block), inside the block: a warning.
             kernelgen::warn("gm-extent",
                             kernelgen::format("%s %s bytes [%lld, %lld) of GM buffer '%s' of %llu bytes: past the tensor but "
                                               "inside the %llu-byte block the framework's allocator rounds it up to, so "
@@ -263,17 +276,48 @@ class GlobalTensor {
                                                       "padding with NaN or the largest integer, so a result that "
                                                       "uses them fails the comparison)"),
                             file, line);
+        }
     }
 
   private:
+    // The registered allocation this view belongs to (by its origin, else by the access's start).
+    const kernelgen::GmAllocation* allocation_of(uint64_t first) const {
+        const kernelgen::GmAllocation* a = kernelgen::gm_find(origin_);
+        return a ? a : kernelgen::gm_find(addr_ + first);
+    }
+
     // The registered allocation that holds all of elements [first, first + n), or nullptr.
     const kernelgen::GmAllocation* inside_allocation(uint64_t first, uint64_t n, bool write) const {
         const auto* start = reinterpret_cast<const uint8_t*>(addr_ + first);
         const auto* end = reinterpret_cast<const uint8_t*>(addr_ + first + n);
-        const kernelgen::GmAllocation* a = kernelgen::gm_find(origin_);
-        if (!a) a = kernelgen::gm_find(start);
+        const kernelgen::GmAllocation* a = allocation_of(first);
         if (!a) return nullptr;
         return start >= a->base && end <= a->base + kernelgen::gm_readable(*a, write) ? a : nullptr;
+    }
+
+    // `gm-out-of-bounds` for an access to `a` that leaves what may be reached without a fault:
+    // a write past its block, a read past its segment (or, with none known, past the tensor).
+    [[noreturn]] void fail_outside(const char* api, const kernelgen::GmAllocation& a, uint64_t first, uint64_t n, bool write,
+                                   const char* file, int line) const {
+        long long lo = static_cast<long long>(reinterpret_cast<const uint8_t*>(addr_ + first) - a.base);
+        long long hi = static_cast<long long>(reinterpret_cast<const uint8_t*>(addr_ + first + n) - a.base);
+        const char* verb = write ? "writes" : "reads";
+        if (a.segment == a.bytes)
+            kernelgen::failf("gm-out-of-bounds", file, line, "%s %s bytes [%lld, %lld) of GM buffer '%s' of %llu bytes", api,
+                             verb, lo, hi, a.name.c_str(), (unsigned long long)a.bytes);
+        if (write || a.segment == a.block)
+            kernelgen::failf("gm-out-of-bounds", file, line,
+                             "%s %s bytes [%lld, %lld) of GM buffer '%s' of %llu bytes, past the %llu-byte block its "
+                             "allocation is rounded up to%s",
+                             api, verb, lo, hi, a.name.c_str(), (unsigned long long)a.bytes, (unsigned long long)a.block,
+                             write ? ": on the NPU this overwrites whatever the framework's allocator placed there "
+                                     "(another tensor, or free memory)"
+                                   : "");
+        kernelgen::failf("gm-out-of-bounds", file, line,
+                         "%s reads bytes [%lld, %lld) of GM buffer '%s' of %llu bytes, past the %llu-byte segment of device "
+                         "memory the framework's allocator carves its %llu-byte block from",
+                         api, lo, hi, a.name.c_str(), (unsigned long long)a.bytes, (unsigned long long)a.segment,
+                         (unsigned long long)a.block);
     }
 
     T* addr_ = nullptr;
