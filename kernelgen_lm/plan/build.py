@@ -16,14 +16,15 @@ from kernelgen_lm.plan.graph import Builder, PlanError, TVal, split_axis
 from kernelgen_lm.plan.ir import COMPARE_OPS, Axis, DimExpr, KernelPlan, PlanInput, PlanOutput
 from kernelgen_lm.plan.ops import OPS, VIEW_OPS, Env
 from kernelgen_lm.plan.views import (
-    PAD_BYTES,
+    Cat,
     ConstBlock,
     Window,
     as_bound,
+    cat_domain,
     domain_windows,
+    materialize_cat,
     materialize_const,
     materialize_window,
-    vector_fill_ok,
 )
 
 INDEX_DTYPES = ("int32", "int64")
@@ -93,6 +94,10 @@ def _domain(g: CapturedGraph) -> tuple[list[Axis], int, OpNode | None]:
     if not cands:
         raise PlanError("the model has no tensor inputs")
     _, _, idx, view, window = max(cands, key=lambda c: (c[0], c[3] is not None, c[1]))
+    # A cat of inputs that compute reads whole is the domain when it is larger (cat([a, b]))
+    cat = max(cat_domain(g), key=lambda c: math.prod(a.example for a in c), default=None)
+    if cat is not None and math.prod(a.example for a in cat) > max(c[0] for c in cands):
+        return cat, -1, None
     shape = g.inputs[idx].shape
     if window is not None:
         axes = []
@@ -114,7 +119,7 @@ def build_plan(g: CapturedGraph) -> KernelPlan:
     for n in g.nodes:
         if n.target == "aten.native_group_norm.default":
             x = n.args[0]
-            if not (isinstance(x, NodeRef) and x.ref == names[base] and base_view is None):
+            if base < 0 or not (isinstance(x, NodeRef) and x.ref == names[base] and not base_view):
                 raise PlanError("group norm is supported on the model's main input only")
             groups = int(n.args[6])  # type: ignore[arg-type]
             if split is not None and split != groups:
@@ -179,6 +184,8 @@ class LazyInput:
 def materialize(b: Builder, v: object) -> object:
     if isinstance(v, Window):
         return materialize_window(b, v)
+    if isinstance(v, Cat):
+        return materialize_cat(b, v)
     if isinstance(v, ConstBlock):
         return materialize_const(b, v)
     if isinstance(v, LazyInput):
@@ -313,7 +320,6 @@ def _finish(g: CapturedGraph, b: Builder, outs: list[tuple[TVal, OpNode]]) -> Ke
         nodes=b.nodes,
         stages=b.stages,
     )
-    _check_reads(plan)
     if b.view_dims:
         plan.variants = _view_variants(g, b.view_dims)
     for o in plan.outputs:
@@ -323,24 +329,6 @@ def _finish(g: CapturedGraph, b: Builder, outs: list[tuple[TVal, OpNode]]) -> Ke
                 "result; that needs two passes (not covered)"
             )
     return plan
-
-
-def _check_reads(plan: KernelPlan) -> None:
-    """Shifted reads the lowering covers: a fill along the vector axis is DataCopyPad's left
-    padding (one 32-byte block at most), so its shift is a constant that fits it."""
-    from kernelgen_lm.lower.kernel import DSIZE  # the element sizes the kernel moves
-
-    for n in plan.nodes:
-        r = n.read
-        if r is None or r.fill is None or r.axis != plan.vector_axis:
-            continue
-        t = plan.inputs[n.index or 0]
-        size = DSIZE[t.dtype]
-        if r.offset.terms or not vector_fill_ok(size, r.offset.mul):
-            raise PlanError(
-                f"input {t.name}: a constant block of more than {PAD_BYTES // size} elements "
-                "ahead of it along the last axis is not supported yet"
-            )
 
 
 def _view_variants(g: CapturedGraph, dims: dict[tuple[int, int], int]) -> list[list[list[int]]]:

@@ -102,13 +102,7 @@ def test_arange_is_an_index_operand_along_the_axis_it_lines_up_with(tmp_path: Pa
     ("body", "reason"),
     [
         ("torch.sigmoid(x)[:, :37] * x[:, 37:]", "slices are fused only on model inputs"),
-        ("torch.cat([x, torch.zeros_like(x[:, :1])], 1)[:, 1:].cumsum(1)", "after the tensor"),
-        (
-            "torch.cat([torch.zeros(7, 9), x], 1)[:, :-9].cumsum(1)",
-            "more than 8 elements ahead",
-        ),
-        ("x[:, ::2] * 2", "step 1"),
-        ("torch.cat([x, x], 1) * 2", "cat of two tensors"),
+        ("x[:, ::2] * 2", "step 2 is not fused"),
     ],
 )
 def test_uncovered_fusions_are_refused(tmp_path: Path, body: str, reason: str) -> None:
