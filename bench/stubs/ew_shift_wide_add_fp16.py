@@ -9,7 +9,7 @@ class Model(nn.Module):
         super().__init__()
 
     def forward(self, x):
-        return torch.cat([torch.zeros(7, 20, dtype=torch.float16), x], dim=1)[:, :-20] + x
+        return torch.cat([torch.zeros_like(x[:, :20]), x], dim=1)[:, :-20] + x
 
 
 def get_inputs():

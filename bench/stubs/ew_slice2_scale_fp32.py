@@ -1,4 +1,4 @@
-"""A slice along two dims inside compute: x[1:, :-1] * 2 on (7, 37) float32 (rows from 1, the last column dropped)."""
+"""A slice along two dims inside compute: x[:, 1:, :-1] * 2 on (3, 7, 37) float32 (rows from 1, the last column dropped)."""
 
 import torch
 import torch.nn as nn
@@ -9,11 +9,11 @@ class Model(nn.Module):
         super().__init__()
 
     def forward(self, x):
-        return x[1:, :-1] * 2
+        return x[:, 1:, :-1] * 2
 
 
 def get_inputs():
-    return [torch.randn(7, 37)]
+    return [torch.randn(3, 7, 37)]
 
 
 def get_init_inputs():

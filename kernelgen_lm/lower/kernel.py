@@ -88,6 +88,10 @@ def view_fields(plan: KernelPlan) -> list[tuple[str, DimExpr, str]]:
                     f"offset of a read of {name} along a{r.axis}: {'-' if r.back else '+'}{text}",
                 )
             )
+            for k, e in sorted(r.shifts.items()):
+                out.append(
+                    (f"sh{n.id}_{k}", e, f"offset of that read along a{k}: +{e.text(names)}")
+                )
             for side, e in (("lo", r.lo), ("hi", r.hi)):
                 if e is not None and r.fill is not None:
                     what = "before" if side == "lo" else "from"
@@ -280,6 +284,8 @@ class KernelEmitter:
             # of a cat with a constant block) the condition of reading the fill instead.
             lv = f"l_{t.var}" if r is None else f"l_{t.var}_n{i}"
             outside = None if r is None else self.outside(r, i, self.position(r.axis))
+            for k in sorted(r.shifts) if r is not None else []:
+                off += f" + sh{i}_{k} * st_{t.var}_{k}"  # plain offsets along other axes
             if r is not None and r.axis != self.V:
                 pos = self.position(r.axis)
                 st = f"st_{t.var}_{r.axis}"

@@ -230,6 +230,7 @@ def _finish(g: CapturedGraph, b: Builder, outs: list[tuple[TVal, OpNode]]) -> Ke
     # So does an axis an input is read along at an offset, or is longer than the domain on.
     reads = [n for n in b.nodes if n.read is not None]
     pins += [[k == n.read.axis for k in range(rank)] for n in reads if n.read is not None]
+    pins += [[k == a for k in range(rank)] for n in reads if n.read for a in n.read.shifts]
     pins += [[k in sp for k in range(rank)] for sp in b.spans.values()]
     keep_axes = [k for k in range(rank) if b.axes[k].example != 1]
     if not keep_axes:
@@ -266,6 +267,7 @@ def _finish(g: CapturedGraph, b: Builder, outs: list[tuple[TVal, OpNode]]) -> Ke
     for n in reads:
         if n.read is not None:
             n.read.axis = group_of(n.read.axis)
+            n.read.shifts = {group_of(k): e for k, e in n.read.shifts.items()}
     inputs = []
     for i, t in enumerate(g.inputs):
         m = in_masks.get(i)

@@ -84,6 +84,8 @@ class Read(BaseModel):
     fill: float | None = None
     lo: DimExpr | None = None
     hi: DimExpr | None = None
+    # Plain forward offsets along other axes (x[1:, 1:]: rows and columns both from 1).
+    shifts: dict[int, DimExpr] = {}
 
 
 class PlanOutput(BaseModel):
@@ -194,7 +196,8 @@ def _expr(plan: KernelPlan, i: int, names: dict[int, str]) -> str:
             lo = "0" if r.lo is None else r.lo.text(ins)
             hi = f"a{r.axis} end" if r.hi is None else r.hi.text(ins)
             fill = f", {r.fill:g} outside a{r.axis} in [{lo}, {hi})"
-        return f"{name}[a{r.axis} {sign} {off}{fill}]"
+        more = "".join(f", a{k} + {e.text(ins)}" for k, e in sorted(r.shifts.items()))
+        return f"{name}[a{r.axis} {sign} {off}{fill}{more}]"
     if n.op == "const":
         return f"{n.value:g}"
     if n.op == "stat":

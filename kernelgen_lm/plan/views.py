@@ -56,6 +56,9 @@ class Window:
     fill: float | None = None
     valid: list[tuple[int, int]] | None = None
     part: str = ""
+    # dims sliced relative to the end (x[:, 1:], x[:, :-1]): a bound other than the whole dim
+    # is dim - c, no runtime size the plan expresses, so validation keeps the dim
+    affine: frozenset[int] = frozenset()
 
     def range(self, d: int) -> tuple[int, int]:
         return self.valid[d] if self.valid is not None else (0, self.full[d])
@@ -129,7 +132,7 @@ def sliced(w: Window, dim: int, start: int, length: int) -> Window:
     valid = [w.range(d) for d in range(len(w.full))]
     lo, hi = valid[dim]
     valid[dim] = (max(lo, st[dim]), min(hi, st[dim] + length))
-    return Window(w.index, w.full, w.axes, st, shape, w.fill, valid, w.part)
+    return Window(w.index, w.full, w.axes, st, shape, w.fill, valid, w.part, w.affine)
 
 
 def is_view(v: Any) -> bool:
@@ -172,7 +175,13 @@ def slice_handler(b: Builder, env: dict[str, Any], n: OpNode) -> Window | Cat:
     size = ws[0].shape[dim]
     lo = _norm(args[0], size, 0)
     hi = _norm(args[1], size, size)
-    return _pack([sliced(w, dim, lo, max(0, hi - lo)) for w in ws], cat)
+    neg = any(a is not None and int(a) < 0 for a in args[:2])  # type: ignore[arg-type]
+    open_end = args[1] is None or int(args[1]) >= BIG  # type: ignore[arg-type]
+    out = [sliced(w, dim, lo, max(0, hi - lo)) for w in ws]
+    if neg or (open_end and lo > 0):
+        for w in out:
+            w.affine = w.affine | {dim}
+    return _pack(out, cat)
 
 
 def split_handler(b: Builder, env: dict[str, Any], n: OpNode) -> tuple[Window | Cat, ...]:
@@ -258,9 +267,10 @@ def cat_handler(b: Builder, env: dict[str, Any], n: OpNode) -> Window | Cat:
 
 
 def materialize_window(b: Builder, w: Window) -> TVal:
-    """The window as an input leaf. Along one dim at most it is read at an offset or over a
-    bounded range (that dim must be one domain axis); along others it may only be narrower
-    than the input (x[1:, :-1]: rows from 1, the last column dropped)."""
+    """The window as an input leaf. Along one dim at most it is read over a bounded range (a
+    cat, a constant block); along others at a plain offset (x[1:, 1:]) or only narrower than
+    the input (x[1:, :-1]: rows from 1, the last column dropped). Each such dim must be one
+    domain axis."""
     axes = w.axes if w.axes is not None else b.align(w.shape)
     name = b.input_names[w.index]
     if any(w.range(d)[0] >= w.range(d)[1] for d in range(len(w.shape))):
@@ -283,19 +293,29 @@ def materialize_window(b: Builder, w: Window) -> TVal:
         if extent != size:
             span[k] = e
 
-        def bound(v: int, e: DimExpr = e, extent: int = extent) -> tuple[DimExpr, int]:
-            if w.part == "mixed" and v != extent:
+        pin = w.part == "mixed" or d in w.affine
+
+        def bound(
+            v: int, e: DimExpr = e, extent: int = extent, pin: bool = pin
+        ) -> tuple[DimExpr, int]:
+            if pin and v != extent:
                 return DimExpr(mul=v), 0
             return as_bound(v, extent, e)
 
         steps = [bound(size)[1]]
-        if start != 0 or bounded:
-            if read is not None:
+        plain = start > 0 and not bounded  # a forward offset and nothing else
+        if plain and read is not None:
+            offset, g_off = bound(start)
+            read.shifts[k] = offset  # a second plain offset: x[1:, 1:]
+            steps.append(g_off)
+        elif start != 0 or bounded:
+            if read is not None and not (read.fill is None and not read.back):
                 raise PlanError(
-                    f"{name}: read at an offset along two dims inside compute (x[1:, 1:]) is "
-                    "not supported; an offset along one dim with the others only narrowed "
-                    "(x[1:, :-1]) is"
+                    f"{name}: read at an offset along two dims with a fill on one of them "
+                    "is not supported; offsets along several dims (x[1:, 1:]) are, and one "
+                    "bounded read (a cat or a constant block) with the others only narrowed"
                 )
+            moved = {read.axis: read.offset, **read.shifts} if read is not None else {}
             if bounded and w.fill is None:
                 raise PlanError(f"{name}: a slice reaches outside the tensor")
             # a shift made by constant blocks is a constant at any size; a cat part's shift
@@ -314,7 +334,9 @@ def materialize_window(b: Builder, w: Window) -> TVal:
                 steps.append(g_hi)
             steps.append(g_off)
             fill = w.fill if bounded else None
-            read = Read(axis=k, offset=offset, back=start < 0, fill=fill, lo=lo_e, hi=hi_e)
+            read = Read(
+                axis=k, offset=offset, back=start < 0, fill=fill, lo=lo_e, hi=hi_e, shifts=moved
+            )
         old = b.view_dims.get((w.index, d), 1)
         steps.append(old)
         nz = [x for x in steps if x]
@@ -363,7 +385,7 @@ def _traced_input(g: CapturedGraph, a: Any) -> int | None:
 
 def cat_domain(g: CapturedGraph) -> list[list[Axis]]:
     """Domain candidates from cats of inputs that compute reads whole (not only through a
-    slice, as the exclusive cumsum does): the cat's shape, each dim a runtime size where it is
+    slice, as the exclusive cumsum does, or as part of an outer cat): the cat's shape, each dim a runtime size where it is
     a fraction of the first tensor's input dim, else its captured size."""
     out: list[list[Axis]] = []
     for n in g.nodes:
@@ -371,7 +393,7 @@ def cat_domain(g: CapturedGraph) -> list[list[Axis]]:
             continue
         users = [m for m in g.nodes if any(_refs(a, n.name) for a in m.args)]
         outputs = n.name in g.outputs
-        if users and all(m.target in WINDOW_OPS for m in users) and not outputs:
+        if users and all(m.target in (*WINDOW_OPS, CAT) for m in users) and not outputs:
             continue
         found = [_traced_input(g, p) for p in n.args[0]]
         ins = [f for f in found if f is not None]

@@ -21,13 +21,13 @@ FORMS = ("move_cat2_", "ew_roll_", "ew_pad_after_", "ew_shift_wide_", "ew_slice2
 FORM_STUBS = sorted(p.stem for p in STUBS.glob("*.py") if p.stem.startswith(FORMS))
 # One stub per form in the default run: a cat of two inputs along the last axis (fp16), a roll
 # (a cat of two slices of one input), a zero after the tensor, a 20-element zero block ahead
-# (fp16: 40 bytes), rows and columns sliced at once.
+# (fp16: 40 bytes), a stencil read at offsets along two dims.
 DEFAULT = (
     "move_cat2_relu_fp16",
     "ew_roll_diff_fp32",
     "ew_pad_after_diff_fp32",
     "ew_shift_wide_add_fp16",
-    "ew_slice2_scale_fp32",
+    "ew_slice2_stencil_fp32",
 )
 
 
@@ -87,10 +87,24 @@ def test_two_dim_slice_reads_rows_at_an_offset_and_columns_narrowed(tmp_path: Pa
     assert sorted(x.span) == [0, 1]  # strides use x's own 7 x 37
 
 
+def test_offsets_along_two_dims_are_one_read_with_a_second_shift(tmp_path: Path) -> None:
+    plan = _plan(tmp_path, "x[:, 1:, 1:] - x[:, :-1, :-1]", "[torch.randn(3, 7, 37)]")
+    assert [a.example for a in plan.axes] == [3, 6, 36]
+    (r,) = _reads(plan)
+    assert r.axis == 1 and r.offset.mul == 1 and r.shifts[2].mul == 1
+    assert "sub(x[a1 + 1, a2 + 1], x)" in plan_text(plan)
+    # dims sliced relative to their end stay at their captured size; the batch grows
+    assert plan.variants == [[[6, 7, 37]]]
+
+
 @pytest.mark.parametrize(
     ("body", "reason"),
     [
-        ("x[1:, 1:] - x[:-1, :-1]", "offset along two dims"),
+        (
+            "torch.cat([torch.zeros(8, 1), torch.cat([torch.zeros(1, 37), x], 0)], 1)"
+            "[:-1, :-1] * 2",
+            "with a fill on one of them",
+        ),
         ("torch.cat([x, torch.ones_like(x[:, :1]), x], 1) * 2", "zero blocks only"),
         ("torch.cat([x, x * 2], 1) + 1", "has a computed tensor"),
         ("(x * 2)[:, 1:] + x[:, :-1]", "slices a computed value"),
