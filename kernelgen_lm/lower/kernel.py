@@ -27,7 +27,7 @@ from ascend_tools.catalog import load_catalog
 from ascend_tools.catalog.cast_table import cast_problem
 from ascend_tools.chips import Chip
 from kernelgen_lm.lower.expr import Operand, Program, flit
-from kernelgen_lm.plan.ir import DimExpr, KernelPlan, Read
+from kernelgen_lm.plan.ir import GATHER_STEP_PATTERN, DimExpr, KernelPlan, Read
 
 CTYPE = {
     "float32": "float",
@@ -199,7 +199,9 @@ class KernelEmitter:
             if used.used and t.mask[self.V] and i in self.plain_reads:
                 b += 2 * DSIZE[t.dtype]
         for nid in self.view_queues:
-            b += 2 * DSIZE[self.ins[self.plan.nodes[nid].index or 0].dtype]
+            n = self.plan.nodes[nid]
+            step = n.read.step if n.read is not None else 1  # a stepped read loads step x
+            b += 2 * step * DSIZE[self.ins[n.index or 0].dtype]
         for t in self.outs:
             b += 2 * DSIZE[t.dtype]
         b += 4 * self.nslots
@@ -298,7 +300,7 @@ class KernelEmitter:
                     off += f" + ({outside} ? 0 : off{i}) * {st} - ({outside} ? {pos} : 0) * {st}"
             vchunk = chunk
             if r is not None and r.axis == self.V and not r.back:
-                vchunk = f"{chunk} + off{i}"
+                vchunk = f"{chunk} + off{i}" if r.step == 1 else f"{chunk} * {r.step} + off{i}"
             if not t.mask[self.V] or small:
                 name = f"v_{t.var}" if r is None else f"v_{t.var}_n{i}"
                 at = off
@@ -306,6 +308,8 @@ class KernelEmitter:
                     outside = self.outside(r, i, chunk)
                     sign = "-" if r.back else "+"
                     at = f"{off} + {chunk} {sign} off{i}"
+                    if r.step != 1:
+                        at = f"{off} + {vchunk}"
                     if outside is not None:
                         at = f"{outside} ? {off} : {at}"
                 value = f"static_cast<float>(gm_{t.var}.GetValue({at}))"
@@ -325,12 +329,17 @@ class KernelEmitter:
                 if r is not None and r.axis == self.V and outside is not None:
                     ranged = self.ranged_copy(i, t, lv, off, chunk)
                     pre += ranged
+                elif r is not None and r.step != 1:
+                    span = f"{r.step} * (len - 1) + 1"  # the tile's elements and those between
+                    pre.append(f"CopyInTile({lv}, gm_{t.var}[{off} + {vchunk}], {span});")
                 else:
                     pre.append(f"CopyInTile({lv}, gm_{t.var}[{off} + {vchunk}], len);")
                 pre.append(f"{q}.EnQue({lv});")
                 pre.append(f"{lv} = {q}.DeQue<{ct}>();")
             free = [] if resident else [f"{q}.FreeTensor({lv});"]
-            if t.dtype == "float32":
+            if r is not None and r.step != 1:
+                op = self.gathered(prog, i, t, lv, free)
+            elif t.dtype == "float32":
                 op = Operand("T", src)
                 cleanup.extend(free)
             elif t.dtype == "bool":
@@ -1002,6 +1011,46 @@ class KernelEmitter:
             out.append((q, self.ins[self.plan.nodes[nid].index or 0]))
         return out
 
+    def queue_len(self, q: str) -> str:
+        """Elements of one buffer of a VECIN queue: a tile, or step tiles for a stepped read."""
+        for nid, name in self.view_queues.items():
+            r = self.plan.nodes[nid].read
+            if name == q and r is not None and r.step != 1:
+                return f"{r.step} * tileLen"
+        return "tileLen"
+
+    def gathered(self, prog: Program, i: int, t: Tensor, lv: str, free: list[str]) -> Operand:
+        """Every step-th element of a loaded span, packed into a float tile: GatherMask with
+        the built-in pattern keeping lane 0 of every `step` (repeats of 256 bytes, at most
+        255 per call), then a Cast for half/bfloat16."""
+        r = self.plan.nodes[i].read
+        assert r is not None
+        ct = CTYPE[t.dtype]
+        per = 256 // DSIZE[t.dtype]  # elements of one repeat
+        pattern = GATHER_STEP_PATTERN[r.step]
+        s, tile = prog.slot()
+        dst, half = tile, None
+        if t.dtype != "float32":
+            half = prog.slot()
+            dst = f"g_{t.var}_n{i}"
+            prog.lines.append(f"LocalTensor<{ct}> {dst} = {half[1]}.ReinterpretCast<{ct}>();")
+        prog.lines += [
+            f"// every {r.step}th element of the span: GatherMask pattern {pattern}",
+            f"uint64_t kept{i} = 0;",
+            f"uint32_t reps{i} = ({r.step} * len * sizeof({ct}) + 255) / 256;",
+            f"for (uint32_t r0 = 0; r0 < reps{i}; r0 += 255) {{",
+            f"    uint16_t n0 = static_cast<uint16_t>(reps{i} - r0 < 255 ? reps{i} - r0 : 255);",
+            f"    GatherMask({dst}[r0 * {per // r.step}], {lv}[r0 * {per}], "
+            f"static_cast<uint8_t>({pattern}), false, 0, GatherMaskParams{{1, n0, 8, 0}}, "
+            f"kept{i});",
+            "}",
+        ]
+        prog.lines.extend(free)
+        if half is not None:
+            prog.lines.append(f"Cast({tile}, {dst}, RoundMode::CAST_NONE, len);")
+            prog.release(Operand("T", half[1], half[0]))
+        return Operand("T", tile, s)
+
     def outside(self, r: Read, i: int, pos: str) -> str | None:
         """The C++ condition of domain position `pos` reading the fill instead of the input
         (None: the read has no fill)."""
@@ -1215,7 +1264,7 @@ class KernelEmitter:
             extent = self.numel(t)
             L.append(f"{i}gm_{t.var}.SetGlobalBuffer((__gm__ {ct}*){t.var}, {extent});")
         for q, t in self.input_queues():
-            size = f"tileLen * sizeof({CTYPE[t.dtype]})"
+            size = f"{self.queue_len(q)} * sizeof({CTYPE[t.dtype]})"
             L.append(f"{i}pipe->InitBuffer({q}, BUFFER_NUM, {size});")
         for t in self.outs:
             L.append(

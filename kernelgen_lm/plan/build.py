@@ -13,7 +13,16 @@ import re
 from ascend_tools.toolchain.dtypes import FLOAT_DTYPES
 from kernelgen_lm.capture import CapturedGraph, NodeRef, OpNode
 from kernelgen_lm.plan.graph import Builder, PlanError, TVal, split_axis
-from kernelgen_lm.plan.ir import COMPARE_OPS, Axis, DimExpr, KernelPlan, PlanInput, PlanOutput
+from kernelgen_lm.plan.ir import (
+    COMPARE_OPS,
+    GATHER_STEP_PATTERN,
+    Axis,
+    DimExpr,
+    KernelPlan,
+    PlanInput,
+    PlanOutput,
+    Read,
+)
 from kernelgen_lm.plan.ops import OPS, VIEW_OPS, Env
 from kernelgen_lm.plan.views import (
     Cat,
@@ -268,6 +277,7 @@ def _finish(g: CapturedGraph, b: Builder, outs: list[tuple[TVal, OpNode]]) -> Ke
         if n.read is not None:
             n.read.axis = group_of(n.read.axis)
             n.read.shifts = {group_of(k): e for k, e in n.read.shifts.items()}
+            _check_step(n.read, len(groups) - 1, b.input_names[n.index or 0])
     inputs = []
     for i, t in enumerate(g.inputs):
         m = in_masks.get(i)
@@ -331,6 +341,21 @@ def _finish(g: CapturedGraph, b: Builder, outs: list[tuple[TVal, OpNode]]) -> Ke
                 "result; that needs two passes (not covered)"
             )
     return plan
+
+
+def _check_step(r: Read, vector_axis: int, name: str) -> None:
+    """A stepped slice is a gather of every step-th element of a loaded tile: along the vector
+    axis, with a step GatherMask has a built-in pattern for."""
+    if r.step == 1:
+        return
+    if r.axis != vector_axis:
+        raise PlanError(f"{name}: a stepped slice is fused along the last axis only")
+    if r.step not in GATHER_STEP_PATTERN:
+        steps = ", ".join(str(s) for s in sorted(GATHER_STEP_PATTERN))
+        raise PlanError(
+            f"{name}: a slice with step {r.step} along the last axis is not supported (steps "
+            f"{steps} are: GatherMask's built-in patterns)"
+        )
 
 
 def _view_variants(g: CapturedGraph, dims: dict[tuple[int, int], int]) -> list[list[list[int]]]:

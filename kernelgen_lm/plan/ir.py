@@ -28,6 +28,9 @@ UNARY_OPS += ("floor", "ceil", "trunc", "rint")  # rounding: float -> int32 -> f
 BINARY_OPS = ("add", "sub", "mul", "div", "max", "min")
 COMPARE_OPS = ("lt", "le", "gt", "ge", "eq", "ne")
 LEAF_OPS = ("input", "const", "stat", "count", "gcount", "iota")
+# Step of a stepped slice -> GatherMask's built-in src1Pattern keeping lane 0 of every `step`
+# lanes (catalog: GatherMask; 1 keeps the even lanes, 3 lane 0 of every four).
+GATHER_STEP_PATTERN = {2: 1, 4: 3}
 ReduceOp = Literal["sum", "max", "min", "prod", "argmax", "argmin"]
 Mode = Literal["elementwise", "row", "column"]
 
@@ -86,6 +89,8 @@ class Read(BaseModel):
     hi: DimExpr | None = None
     # Plain forward offsets along other axes (x[1:, 1:]: rows and columns both from 1).
     shifts: dict[int, DimExpr] = {}
+    # A stepped slice (x[:, 1::2]): position j reads offset + j * step (forward reads only).
+    step: int = 1
 
 
 class PlanOutput(BaseModel):
@@ -197,7 +202,8 @@ def _expr(plan: KernelPlan, i: int, names: dict[int, str]) -> str:
             hi = f"a{r.axis} end" if r.hi is None else r.hi.text(ins)
             fill = f", {r.fill:g} outside a{r.axis} in [{lo}, {hi})"
         more = "".join(f", a{k} + {e.text(ins)}" for k, e in sorted(r.shifts.items()))
-        return f"{name}[a{r.axis} {sign} {off}{fill}{more}]"
+        at = f"a{r.axis}" if r.step == 1 else f"{r.step}*a{r.axis}"
+        return f"{name}[{at} {sign} {off}{fill}{more}]"
     if n.op == "const":
         return f"{n.value:g}"
     if n.op == "stat":

@@ -59,6 +59,11 @@ class Window:
     # dims sliced relative to the end (x[:, 1:], x[:, :-1]): a bound other than the whole dim
     # is dim - c, no runtime size the plan expresses, so validation keeps the dim
     affine: frozenset[int] = frozenset()
+    # dim -> step of a stepped slice along it (window position p reads start + p * step)
+    steps: dict[int, int] | None = None
+
+    def step(self, d: int) -> int:
+        return self.steps.get(d, 1) if self.steps else 1
 
     def range(self, d: int) -> tuple[int, int]:
         return self.valid[d] if self.valid is not None else (0, self.full[d])
@@ -132,7 +137,9 @@ def sliced(w: Window, dim: int, start: int, length: int) -> Window:
     valid = [w.range(d) for d in range(len(w.full))]
     lo, hi = valid[dim]
     valid[dim] = (max(lo, st[dim]), min(hi, st[dim] + length))
-    return Window(w.index, w.full, w.axes, st, shape, w.fill, valid, w.part, w.affine)
+    if w.step(dim) != 1:
+        raise PlanError("a slice of a stepped slice along the same dim is not supported")
+    return Window(w.index, w.full, w.axes, st, shape, w.fill, valid, w.part, w.affine, w.steps)
 
 
 def is_view(v: Any) -> bool:
@@ -167,14 +174,11 @@ def slice_handler(b: Builder, env: dict[str, Any], n: OpNode) -> Window | Cat:
     ws, cat, dim = _source(env, n, 1)
     args = [*n.args, None, None, None][2:5]
     step = 1 if args[2] is None else int(args[2])  # type: ignore[arg-type]
-    if step != 1:
-        raise PlanError(
-            f"a slice with step {step} is not fused into compute (step-1 slices, splits and "
-            "chunks are); a strided slice alone is a data-movement kernel"
-        )
     size = ws[0].shape[dim]
     lo = _norm(args[0], size, 0)
     hi = _norm(args[1], size, size)
+    if step != 1:
+        return _stepped(ws, cat, dim, lo, hi, step)
     neg = any(a is not None and int(a) < 0 for a in args[:2])  # type: ignore[arg-type]
     open_end = args[1] is None or int(args[1]) >= BIG  # type: ignore[arg-type]
     out = [sliced(w, dim, lo, max(0, hi - lo)) for w in ws]
@@ -182,6 +186,25 @@ def slice_handler(b: Builder, env: dict[str, Any], n: OpNode) -> Window | Cat:
         for w in out:
             w.affine = w.affine | {dim}
     return _pack(out, cat)
+
+
+def _stepped(ws: list[Window], cat: bool, dim: int, lo: int, hi: int, step: int) -> Window:
+    """x[..., lo:hi:step] of a plain window: read later with a gather of every step-th element
+    (along the vector axis only; build checks that)."""
+    w = ws[0]
+    if cat or w.fill is not None or w.part or w.steps:
+        raise PlanError(
+            f"a slice with step {step} is fused only on a model input (or a step-1 slice of "
+            "one), not on a cat or another stepped slice"
+        )
+    n = max(0, -(-(hi - lo) // step))
+    st = list(w.start)
+    st[dim] += lo
+    shape = list(w.shape)
+    shape[dim] = n
+    valid = [w.range(d) for d in range(len(w.full))]
+    valid[dim] = (st[dim], st[dim] + max(0, (n - 1) * step + 1))
+    return Window(w.index, w.full, w.axes, st, shape, None, valid, "", w.affine, {dim: step})
 
 
 def split_handler(b: Builder, env: dict[str, Any], n: OpNode) -> tuple[Window | Cat, ...]:
@@ -281,6 +304,9 @@ def materialize_window(b: Builder, w: Window) -> TVal:
         start, size, extent = w.start[d], w.shape[d], w.full[d]
         v_lo, v_hi = w.range(d)
         lo, hi = v_lo - start, v_hi - start  # window positions where the input's range is
+        step = w.step(d)
+        if step != 1:
+            lo, hi = 0, size  # a stepped slice reads inside the input only
         bounded = lo > 0 or hi < size
         if start == 0 and not bounded and size == extent:
             continue
@@ -303,13 +329,13 @@ def materialize_window(b: Builder, w: Window) -> TVal:
             return as_bound(v, extent, e)
 
         steps = [bound(size)[1]]
-        plain = start > 0 and not bounded  # a forward offset and nothing else
+        plain = start > 0 and not bounded and step == 1  # a forward offset, nothing else
         if plain and read is not None:
             offset, g_off = bound(start)
             read.shifts[k] = offset  # a second plain offset: x[1:, 1:]
             steps.append(g_off)
-        elif start != 0 or bounded:
-            if read is not None and not (read.fill is None and not read.back):
+        elif start != 0 or bounded or step != 1:
+            if read is not None and not (read.fill is None and not read.back and read.step == 1):
                 raise PlanError(
                     f"{name}: read at an offset along two dims with a fill on one of them "
                     "is not supported; offsets along several dims (x[1:, 1:]) are, and one "
@@ -323,6 +349,8 @@ def materialize_window(b: Builder, w: Window) -> TVal:
             const = not w.part
             if start < 0 and const:
                 offset, g_off = DimExpr(mul=-start), 1
+            elif 0 <= start < step:  # x[:, 1::2]: a constant start within one step
+                offset, g_off = DimExpr(mul=start), 1
             else:
                 offset, g_off = bound(abs(start))
             lo_e = hi_e = None
@@ -335,7 +363,14 @@ def materialize_window(b: Builder, w: Window) -> TVal:
             steps.append(g_off)
             fill = w.fill if bounded else None
             read = Read(
-                axis=k, offset=offset, back=start < 0, fill=fill, lo=lo_e, hi=hi_e, shifts=moved
+                axis=k,
+                offset=offset,
+                back=start < 0,
+                fill=fill,
+                lo=lo_e,
+                hi=hi_e,
+                shifts=moved,
+                step=step,
             )
         old = b.view_dims.get((w.index, d), 1)
         steps.append(old)
@@ -385,8 +420,9 @@ def _traced_input(g: CapturedGraph, a: Any) -> int | None:
 
 def cat_domain(g: CapturedGraph) -> list[list[Axis]]:
     """Domain candidates from cats of inputs that compute reads whole (not only through a
-    slice, as the exclusive cumsum does, or as part of an outer cat): the cat's shape, each dim a runtime size where it is
-    a fraction of the first tensor's input dim, else its captured size."""
+    slice, as the exclusive cumsum does, or as part of an outer cat): the cat's shape, each
+    dim a runtime size where it is a fraction of the first tensor's input dim, else its
+    captured size."""
     out: list[list[Axis]] = []
     for n in g.nodes:
         if n.target != CAT or not n.shape or not isinstance(n.args[0], list):

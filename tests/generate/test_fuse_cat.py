@@ -1,9 +1,10 @@
-"""Cats of several tensors, constant blocks after the tensor or wider than a 32-byte block, and
-slices along two dims fused into the vector kernel (plan/views.py): each tensor of a cat is read
-over its own range with 0 elsewhere and the parts added; a read over a bounded range along the
-vector axis pads the partial blocks at its ends by DataCopyPad and fills whole blocks after the
-load. Each form validates on the emulator (odd shapes, shape variants) and lints clean; what
-is still not covered is refused naming what is."""
+"""Cats of several tensors, constant blocks after the tensor or wider than a 32-byte block,
+slices along two dims and stepped slices along the last axis fused into the vector kernel
+(plan/views.py): each tensor of a cat is read over its own range with 0 elsewhere and the parts
+added; a read over a bounded range along the vector axis pads the partial blocks at its ends by
+DataCopyPad and fills whole blocks after the load; a stepped slice loads the span and keeps
+every step-th element with GatherMask. Each form validates on the emulator (odd shapes, shape
+variants) and lints clean; what is still not covered is refused naming what is."""
 
 from __future__ import annotations
 
@@ -17,17 +18,18 @@ from kernelgen_lm.plan.graph import PlanError
 from kernelgen_lm.plan.ir import plan_text
 from tests.generate.test_fuse import STUBS, _plan, _stub, check_validated
 
-FORMS = ("move_cat2_", "ew_roll_", "ew_pad_after_", "ew_shift_wide_", "ew_slice2_")
+FORMS = ("move_cat2_", "ew_roll_", "ew_pad_after_", "ew_shift_wide_", "ew_slice2_", "ew_step")
 FORM_STUBS = sorted(p.stem for p in STUBS.glob("*.py") if p.stem.startswith(FORMS))
 # One stub per form in the default run: a cat of two inputs along the last axis (fp16), a roll
 # (a cat of two slices of one input), a zero after the tensor, a 20-element zero block ahead
-# (fp16: 40 bytes), a stencil read at offsets along two dims.
+# (fp16: 40 bytes), a stencil read at offsets along two dims, even and odd columns (fp16).
 DEFAULT = (
     "move_cat2_relu_fp16",
     "ew_roll_diff_fp32",
     "ew_pad_after_diff_fp32",
     "ew_shift_wide_add_fp16",
     "ew_slice2_stencil_fp32",
+    "ew_step_pairs_fp16",
 )
 
 
@@ -97,6 +99,16 @@ def test_offsets_along_two_dims_are_one_read_with_a_second_shift(tmp_path: Path)
     assert plan.variants == [[[6, 7, 37]]]
 
 
+def test_stepped_slices_read_every_second_column_from_their_start(tmp_path: Path) -> None:
+    plan = _plan(tmp_path, "x[:, ::2] * x[:, 1::2]", "[torch.randn(7, 74)]")
+    assert [a.example for a in plan.axes] == [7, 37]
+    even, odd = _reads(plan)
+    assert (even.step, even.offset.mul, odd.step, odd.offset.mul) == (2, 0, 2, 1)
+    assert "mul(x[2*a1 + 0], x[2*a1 + 1])" in plan_text(plan)
+    # the domain is half the input's columns: the sliced dim grows in steps of 2
+    assert plan.variants == [[[10, 74]], [[7, 76]]]
+
+
 @pytest.mark.parametrize(
     ("body", "reason"),
     [
@@ -108,6 +120,8 @@ def test_offsets_along_two_dims_are_one_read_with_a_second_shift(tmp_path: Path)
         ("torch.cat([x, torch.ones_like(x[:, :1]), x], 1) * 2", "zero blocks only"),
         ("torch.cat([x, x * 2], 1) + 1", "has a computed tensor"),
         ("(x * 2)[:, 1:] + x[:, :-1]", "slices a computed value"),
+        ("x[:, ::3] * 2", "steps 2, 4 are"),
+        ("x[::2] * 2", "along the last axis only"),
     ],
 )
 def test_forms_still_not_covered_are_refused(tmp_path: Path, body: str, reason: str) -> None:
