@@ -24,6 +24,7 @@ from kernelgen_lm.plan.ir import (
     Read,
 )
 from kernelgen_lm.plan.ops import OPS, VIEW_OPS, Env
+from kernelgen_lm.plan.slicedown import push_slices
 from kernelgen_lm.plan.views import (
     Cat,
     ConstBlock,
@@ -121,6 +122,7 @@ def _domain(g: CapturedGraph) -> tuple[list[Axis], int, OpNode | None]:
 
 
 def build_plan(g: CapturedGraph) -> KernelPlan:
+    g = push_slices(g)  # slices of elementwise results read the inputs at an offset
     axes, base, base_view = _domain(g)
     names = g.input_names()
     # Group norm splits the channel axis into (group, channel-in-group) before the walk.

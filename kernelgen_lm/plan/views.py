@@ -159,8 +159,9 @@ def _source(env: dict[str, Any], n: OpNode, at: int) -> tuple[list[Window], bool
         ws, cat = [w], False
     else:
         raise PlanError(
-            "slices are fused only on model inputs and on cats of them (with each other or "
-            "with constant blocks); this one slices a computed value"
+            "slices are fused on model inputs, on cats of them (with each other or with "
+            "constant blocks) and on elementwise results (moved onto the operands); this one "
+            "slices another computed value (a reduction, a scan, a reshape)"
         )
     dim = int(n.args[at]) % len(ws[0].shape) if len(n.args) > at else 0  # type: ignore[arg-type]
     return ws, cat, dim
@@ -427,7 +428,7 @@ def cat_domain(g: CapturedGraph) -> list[list[Axis]]:
     for n in g.nodes:
         if n.target != CAT or not n.shape or not isinstance(n.args[0], list):
             continue
-        users = [m for m in g.nodes if any(_refs(a, n.name) for a in m.args)]
+        users = [m for m in g.nodes if any(refs(a, n.name) for a in m.args)]
         outputs = n.name in g.outputs
         if users and all(m.target in (*WINDOW_OPS, CAT) for m in users) and not outputs:
             continue
@@ -456,7 +457,7 @@ def domain_windows(g: CapturedGraph, name: str) -> list[list[int]] | None:
     seen = {name}
     uses: list[OpNode] = []
     for n in g.nodes:
-        if not any(_refs(a, s) for a in [*n.args, *n.kwargs.values()] for s in seen):
+        if not any(refs(a, s) for a in [*n.args, *n.kwargs.values()] for s in seen):
             continue
         if n.target in PASS_THROUGH and n.dtype in FLOAT_DTYPES:
             seen.add(n.name)  # fp16 glu upcasts before slicing: the cast is no read
@@ -469,7 +470,7 @@ def domain_windows(g: CapturedGraph, name: str) -> list[list[int]] | None:
         if n.target == SLICE:
             # a chain of slices (x[1:, :-1]) offers the last one's shape
             while True:
-                nxt = [m for m in g.nodes if any(_refs(a, n.name) for a in m.args)]
+                nxt = [m for m in g.nodes if any(refs(a, n.name) for a in m.args)]
                 if len(nxt) != 1 or nxt[0].target != SLICE:
                     break
                 n = nxt[0]
@@ -478,14 +479,14 @@ def domain_windows(g: CapturedGraph, name: str) -> list[list[int]] | None:
             shapes += [
                 list(m.shape or [])
                 for m in g.nodes
-                if m.target == GETITEM and m.args and _refs(m.args[0], n.name)
+                if m.target == GETITEM and m.args and refs(m.args[0], n.name)
             ]
     return shapes
 
 
-def _refs(a: Any, name: str) -> bool:
+def refs(a: Any, name: str) -> bool:
     if isinstance(a, NodeRef):
         return a.ref == name
     if isinstance(a, list):
-        return any(_refs(x, name) for x in a)
+        return any(refs(x, name) for x in a)
     return False

@@ -1,10 +1,12 @@
 """Cats of several tensors, constant blocks after the tensor or wider than a 32-byte block,
-slices along two dims and stepped slices along the last axis fused into the vector kernel
-(plan/views.py): each tensor of a cat is read over its own range with 0 elsewhere and the parts
-added; a read over a bounded range along the vector axis pads the partial blocks at its ends by
-DataCopyPad and fills whole blocks after the load; a stepped slice loads the span and keeps
-every step-th element with GatherMask. Each form validates on the emulator (odd shapes, shape
-variants) and lints clean; what is still not covered is refused naming what is."""
+slices along two dims, stepped slices along the last axis and slices of elementwise results
+fused into the vector kernel (plan/views.py, plan/slicedown.py): each tensor of a cat is read
+over its own range with 0 elsewhere and the parts added; a read over a bounded range along the
+vector axis pads the partial blocks at its ends by DataCopyPad and fills whole blocks after the
+load; a stepped slice loads the span and keeps every step-th element with GatherMask; a slice
+of an elementwise result becomes the op on slices of its operands. Each form validates on the
+emulator (odd shapes, shape variants) and lints clean; what is still not covered is refused
+naming what is."""
 
 from __future__ import annotations
 
@@ -19,10 +21,12 @@ from kernelgen_lm.plan.ir import plan_text
 from tests.generate.test_fuse import STUBS, _plan, _stub, check_validated
 
 FORMS = ("move_cat2_", "ew_roll_", "ew_pad_after_", "ew_shift_wide_", "ew_slice2_", "ew_step")
+FORMS += ("ew_slice_computed_",)
 FORM_STUBS = sorted(p.stem for p in STUBS.glob("*.py") if p.stem.startswith(FORMS))
 # One stub per form in the default run: a cat of two inputs along the last axis (fp16), a roll
 # (a cat of two slices of one input), a zero after the tensor, a 20-element zero block ahead
-# (fp16: 40 bytes), a stencil read at offsets along two dims, even and odd columns (fp16).
+# (fp16: 40 bytes), a stencil read at offsets along two dims, even and odd columns (fp16), two
+# slices of a computed value.
 DEFAULT = (
     "move_cat2_relu_fp16",
     "ew_roll_diff_fp32",
@@ -30,6 +34,7 @@ DEFAULT = (
     "ew_shift_wide_add_fp16",
     "ew_slice2_stencil_fp32",
     "ew_step_pairs_fp16",
+    "ew_slice_computed_diff_fp32",
 )
 
 
@@ -109,6 +114,16 @@ def test_stepped_slices_read_every_second_column_from_their_start(tmp_path: Path
     assert plan.variants == [[[10, 74]], [[7, 76]]]
 
 
+def test_slices_of_a_computed_value_move_onto_the_input(tmp_path: Path) -> None:
+    body = "(torch.sigmoid(x) * 2)[:, 1:] + (torch.sigmoid(x) * 2)[:, :-1]"
+    plan = _plan(tmp_path, body, "[torch.randn(7, 37)]")
+    assert [a.example for a in plan.axes] == [7, 36]
+    (r,) = _reads(plan)
+    assert r.offset.mul == 1 and r.fill is None
+    text = plan_text(plan)
+    assert "x[a1 + 1]" in text and text.count("exp(") == 2  # computed once per slice
+
+
 @pytest.mark.parametrize(
     ("body", "reason"),
     [
@@ -119,7 +134,7 @@ def test_stepped_slices_read_every_second_column_from_their_start(tmp_path: Path
         ),
         ("torch.cat([x, torch.ones_like(x[:, :1]), x], 1) * 2", "zero blocks only"),
         ("torch.cat([x, x * 2], 1) + 1", "has a computed tensor"),
-        ("(x * 2)[:, 1:] + x[:, :-1]", "slices a computed value"),
+        ("torch.softmax(x, 1)[:, 1:] * 2", "slices another computed value"),
         ("x[:, ::3] * 2", "steps 2, 4 are"),
         ("x[::2] * 2", "along the last axis only"),
     ],
