@@ -10,6 +10,7 @@ naming what is."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,7 @@ from kernelgen_lm.capture import capture
 from kernelgen_lm.plan.build import build_plan
 from kernelgen_lm.plan.graph import PlanError
 from kernelgen_lm.plan.ir import plan_text
+from server.cli import main
 from tests.generate.test_fuse import STUBS, _plan, _stub, check_validated
 
 FORMS = ("move_cat2_", "ew_roll_", "ew_pad_after_", "ew_shift_wide_", "ew_slice2_", "ew_step")
@@ -53,12 +55,34 @@ def _reads(plan) -> list:
     return [n.read for n in plan.nodes if n.op == "input" and n.read is not None]
 
 
-def test_cat_of_two_inputs_adds_two_reads_each_zero_outside_its_columns(tmp_path: Path) -> None:
-    p = _stub(
-        tmp_path, "torch.cat([x, y], dim=-1).relu()", "[torch.randn(7, 37), torch.randn(7, 21)]"
-    )
+def _stub2(tmp_path: Path, body: str, inputs: str) -> Path:
+    """A stub whose forward takes two tensors, x and y."""
+    p = _stub(tmp_path, body, inputs)
     p.write_text(p.read_text().replace("def forward(self, x)", "def forward(self, x, y)"))
-    plan = build_plan(capture(p))
+    return p
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("body", "inputs"),
+    [
+        # row mode: a softmax over the cat (each stage streams both parts' tiles)
+        ("torch.softmax(torch.cat([x, y], -1), -1)", "[torch.randn(7, 37), torch.randn(7, 21)]"),
+        # column mode: a sum over the rows of a cat along the rows
+        ("torch.cat([x, y], 0).sum(0)", "[torch.randn(7, 37), torch.randn(5, 37)]"),
+    ],
+)
+def test_cats_feeding_reductions_validate(tmp_path: Path, capsys, body: str, inputs: str) -> None:
+    args = ["-o", str(tmp_path / "out"), "--format", "json", "--backend", "rules"]
+    code = main(["generate", str(_stub2(tmp_path, body, inputs)), *args])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0, out.get("error")
+    assert out["ok"] and out["validation"]["ok"]
+
+
+def test_cat_of_two_inputs_adds_two_reads_each_zero_outside_its_columns(tmp_path: Path) -> None:
+    inputs = "[torch.randn(7, 37), torch.randn(7, 21)]"
+    plan = build_plan(capture(_stub2(tmp_path, "torch.cat([x, y], dim=-1).relu()", inputs)))
     assert [a.example for a in plan.axes] == [7, 58]
     first, second = _reads(plan)
     # x: columns [0, x.shape[1]); y: from column 37 on, read at a1 - 37
