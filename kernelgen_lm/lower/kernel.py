@@ -27,7 +27,7 @@ from ascend_tools.catalog import load_catalog
 from ascend_tools.catalog.cast_table import cast_problem
 from ascend_tools.chips import Chip
 from kernelgen_lm.lower.expr import Operand, Program, flit
-from kernelgen_lm.plan.ir import DimExpr, KernelPlan
+from kernelgen_lm.plan.ir import GATHER_STEP_PATTERN, DimExpr, KernelPlan, Read
 
 CTYPE = {
     "float32": "float",
@@ -77,16 +77,32 @@ def view_fields(plan: KernelPlan) -> list[tuple[str, DimExpr, str]]:
             for k, e in sorted(t.span.items()):
                 out.append((f"span{i}_{k}", e, f"{t.name}'s extent along a{k}: {e.text(names)}"))
     for n in plan.nodes:
-        if n.read is not None and plan.inputs[n.index or 0].used:
-            text = n.read.offset.text(names)
+        r = n.read
+        if r is not None and plan.inputs[n.index or 0].used:
+            name = names[n.index or 0]
+            text = r.offset.text(names)
             out.append(
                 (
                     f"off{n.id}",
-                    n.read.offset,
-                    f"offset of a read of {names[n.index or 0]} "
-                    f"along a{n.read.axis}: {'-' if n.read.back else '+'}{text}",
+                    r.offset,
+                    f"offset of a read of {name} along a{r.axis}: {'-' if r.back else '+'}{text}",
                 )
             )
+            for k, e in sorted(r.shifts.items()):
+                out.append(
+                    (f"sh{n.id}_{k}", e, f"offset of that read along a{k}: +{e.text(names)}")
+                )
+            for side, e in (("lo", r.lo), ("hi", r.hi)):
+                if e is not None and r.fill is not None:
+                    what = "before" if side == "lo" else "from"
+                    out.append(
+                        (
+                            f"{side}{n.id}",
+                            e,
+                            f"the read of {name} along a{r.axis} is the fill {what} "
+                            f"position {e.text(names)}",
+                        )
+                    )
     return out
 
 
@@ -145,7 +161,7 @@ class KernelEmitter:
             if n.op == "input" and n.read is not None and plan.inputs[n.index or 0].mask[-1]
         }
         self.plain_reads = {n.index or 0 for n in plan.nodes if n.op == "input" and n.read is None}
-        self.shifted = any(
+        self.ranged = any(
             n.read is not None and n.read.fill is not None and n.read.axis == len(plan.axes) - 1
             for n in plan.nodes
         )
@@ -183,7 +199,9 @@ class KernelEmitter:
             if used.used and t.mask[self.V] and i in self.plain_reads:
                 b += 2 * DSIZE[t.dtype]
         for nid in self.view_queues:
-            b += 2 * DSIZE[self.ins[self.plan.nodes[nid].index or 0].dtype]
+            n = self.plan.nodes[nid]
+            step = n.read.step if n.read is not None else 1  # a stepped read loads step x
+            b += 2 * step * DSIZE[self.ins[n.index or 0].dtype]
         for t in self.outs:
             b += 2 * DSIZE[t.dtype]
         b += 4 * self.nslots
@@ -267,27 +285,33 @@ class KernelEmitter:
             # A sliced read: its own tile name, the offset along its axis, and (shifted reads
             # of a cat with a constant block) the condition of reading the fill instead.
             lv = f"l_{t.var}" if r is None else f"l_{t.var}_n{i}"
-            outside = None
+            outside = None if r is None else self.outside(r, i, self.position(r.axis))
+            for k in sorted(r.shifts) if r is not None else []:
+                off += f" + sh{i}_{k} * st_{t.var}_{k}"  # plain offsets along other axes
             if r is not None and r.axis != self.V:
                 pos = self.position(r.axis)
-                if r.back:
-                    # before the input's start: read its first row, then fill the tile
-                    outside = f"{pos} < off{i}"
-                    off += f" - ({outside} ? {pos} : off{i}) * st_{t.var}_{r.axis}"
+                st = f"st_{t.var}_{r.axis}"
+                if outside is None:
+                    off += f" {'-' if r.back else '+'} off{i} * {st}"
+                elif r.back:
+                    # outside the input's range: read its first row, then fill the tile
+                    off += f" - ({outside} ? {pos} : off{i}) * {st}"
                 else:
-                    off += f" + off{i} * st_{t.var}_{r.axis}"
+                    off += f" + ({outside} ? 0 : off{i}) * {st} - ({outside} ? {pos} : 0) * {st}"
             vchunk = chunk
             if r is not None and r.axis == self.V and not r.back:
-                vchunk = f"{chunk} + off{i}"
+                vchunk = f"{chunk} + off{i}" if r.step == 1 else f"{chunk} * {r.step} + off{i}"
             if not t.mask[self.V] or small:
                 name = f"v_{t.var}" if r is None else f"v_{t.var}_n{i}"
                 at = off
                 if r is not None and r.axis == self.V:
-                    if r.back:
-                        outside = f"{chunk} < off{i}"
-                        at = f"{off} + {chunk} - ({outside} ? {chunk} : off{i})"
-                    else:
+                    outside = self.outside(r, i, chunk)
+                    sign = "-" if r.back else "+"
+                    at = f"{off} + {chunk} {sign} off{i}"
+                    if r.step != 1:
                         at = f"{off} + {vchunk}"
+                    if outside is not None:
+                        at = f"{outside} ? {off} : {at}"
                 value = f"static_cast<float>(gm_{t.var}.GetValue({at}))"
                 if outside is not None:
                     value = f"({outside}) ? {flit(r.fill or 0.0)} : {value}"  # type: ignore[union-attr]
@@ -302,22 +326,20 @@ class KernelEmitter:
             src = f"r_{t.var}" if resident else lv  # r_: held for the row
             if not resident:
                 pre.append(f"LocalTensor<{ct}> {lv} = {q}.AllocTensor<{ct}>();")
-                if r is not None and r.axis == self.V and r.back:
-                    fill = f"static_cast<{ct}>({flit(r.fill or 0.0)})"
-                    pre.append(
-                        f"uint32_t lp{i} = {chunk} < off{i} ? "
-                        f"static_cast<uint32_t>(off{i} - {chunk}) : 0;  // fill ahead of the input"
-                    )
-                    pre.append(
-                        f"CopyInShifted({lv}, gm_{t.var}[{off} + {chunk} + lp{i} - off{i}], "
-                        f"len, lp{i}, {fill});"
-                    )
+                if r is not None and r.axis == self.V and outside is not None:
+                    ranged = self.ranged_copy(i, t, lv, off, chunk)
+                    pre += ranged
+                elif r is not None and r.step != 1:
+                    span = f"{r.step} * (len - 1) + 1"  # the tile's elements and those between
+                    pre.append(f"CopyInTile({lv}, gm_{t.var}[{off} + {vchunk}], {span});")
                 else:
                     pre.append(f"CopyInTile({lv}, gm_{t.var}[{off} + {vchunk}], len);")
                 pre.append(f"{q}.EnQue({lv});")
                 pre.append(f"{lv} = {q}.DeQue<{ct}>();")
             free = [] if resident else [f"{q}.FreeTensor({lv});"]
-            if t.dtype == "float32":
+            if r is not None and r.step != 1:
+                op = self.gathered(prog, i, t, lv, free)
+            elif t.dtype == "float32":
                 op = Operand("T", src)
                 cleanup.extend(free)
             elif t.dtype == "bool":
@@ -338,10 +360,18 @@ class KernelEmitter:
                 pre.append(f"Cast({tile}, {src}, RoundMode::{mode}, len);")
                 pre.extend(free)
                 op = Operand("T", tile, s)
-            if outside is not None:
-                fv = flit(r.fill or 0.0)  # type: ignore[union-attr]
-                pre.append(f"if ({outside}) {{  // before the input's start: the cat's constant")
+            if outside is not None and r is not None and r.axis != self.V:
+                fv = flit(r.fill or 0.0)
+                pre.append(f"if ({outside}) {{  // outside the input's range: the cat's constant")
                 pre.append(f"    Duplicate({op.text}, {fv}, len);")
+                pre.append("}")
+            elif outside is not None and r is not None:
+                fv = flit(r.fill or 0.0)
+                pre.append(f"if (h{i} > 0) {{  // whole blocks before the input's range")
+                pre.append(f"    Duplicate({op.text}, {fv}, h{i});")
+                pre.append("}")
+                pre.append(f"if (e{i} < len) {{  // whole blocks after it")
+                pre.append(f"    Duplicate({op.text}[e{i}], {fv}, len - e{i});")
                 pre.append("}")
             loaded[i] = op
             return op
@@ -981,48 +1011,116 @@ class KernelEmitter:
             out.append((q, self.ins[self.plan.nodes[nid].index or 0]))
         return out
 
-    def shifted_helper(self) -> list[str]:
-        """CopyInShifted: a tile whose first `left` elements are a constant and the rest the
-        input from its start (a cat of a constant block ahead of a tensor, sliced back to the
-        domain). DataCopyPad's left padding writes the constant in the same copy; without
-        DataCopyPad the tile goes through the scalar unit (first tile of a row only)."""
+    def queue_len(self, q: str) -> str:
+        """Elements of one buffer of a VECIN queue: a tile, or step tiles for a stepped read."""
+        for nid, name in self.view_queues.items():
+            r = self.plan.nodes[nid].read
+            if name == q and r is not None and r.step != 1:
+                return f"{r.step} * tileLen"
+        return "tileLen"
+
+    def gathered(self, prog: Program, i: int, t: Tensor, lv: str, free: list[str]) -> Operand:
+        """Every step-th element of a loaded span, packed into a float tile: GatherMask with
+        the built-in pattern keeping lane 0 of every `step` (repeats of 256 bytes, at most
+        255 per call), then a Cast for half/bfloat16."""
+        r = self.plan.nodes[i].read
+        assert r is not None
+        ct = CTYPE[t.dtype]
+        per = 256 // DSIZE[t.dtype]  # elements of one repeat
+        pattern = GATHER_STEP_PATTERN[r.step]
+        s, tile = prog.slot()
+        dst, half = tile, None
+        if t.dtype != "float32":
+            half = prog.slot()
+            dst = f"g_{t.var}_n{i}"
+            prog.lines.append(f"LocalTensor<{ct}> {dst} = {half[1]}.ReinterpretCast<{ct}>();")
+        prog.lines += [
+            f"// every {r.step}th element of the span: GatherMask pattern {pattern}",
+            f"uint64_t kept{i} = 0;",
+            f"uint32_t reps{i} = ({r.step} * len * sizeof({ct}) + 255) / 256;",
+            f"for (uint32_t r0 = 0; r0 < reps{i}; r0 += 255) {{",
+            f"    uint16_t n0 = static_cast<uint16_t>(reps{i} - r0 < 255 ? reps{i} - r0 : 255);",
+            f"    GatherMask({dst}[r0 * {per // r.step}], {lv}[r0 * {per}], "
+            f"static_cast<uint8_t>({pattern}), false, 0, GatherMaskParams{{1, n0, 8, 0}}, "
+            f"kept{i});",
+            "}",
+        ]
+        prog.lines.extend(free)
+        if half is not None:
+            prog.lines.append(f"Cast({tile}, {dst}, RoundMode::CAST_NONE, len);")
+            prog.release(Operand("T", half[1], half[0]))
+        return Operand("T", tile, s)
+
+    def outside(self, r: Read, i: int, pos: str) -> str | None:
+        """The C++ condition of domain position `pos` reading the fill instead of the input
+        (None: the read has no fill)."""
+        if r.fill is None:
+            return None
+        conds = [f"{pos} < lo{i}"] if r.lo is not None else []
+        conds += [f"{pos} >= hi{i}"] if r.hi is not None else []
+        return f"({' || '.join(conds)})" if conds else None
+
+    def ranged_copy(self, i: int, t: Tensor, lv: str, off: str, chunk: str) -> list[str]:
+        """The copy of a tile read over a bounded range along the vector axis: UB [a, z) from
+        the input, the partial blocks at its ends padded with the fill by DataCopyPad; the
+        whole blocks outside (h, e) are filled after the load (Duplicate on the float tile)."""
+        r = self.plan.nodes[i].read
+        assert r is not None
+        ct = CTYPE[t.dtype]
+        block = 32 // DSIZE[t.dtype]
+        fill = f"static_cast<{ct}>({flit(r.fill or 0.0)})"
+        a = f"{chunk} < lo{i} ? (lo{i} - {chunk} < len ? lo{i} - {chunk} : len) : 0"
+        z = f"hi{i} > {chunk} ? (hi{i} - {chunk} < len ? hi{i} - {chunk} : len) : 0"
+        sign = "-" if r.back else "+"
+        return [
+            f"// the input's range in this tile: [a{i}, z{i}); the rest is the fill",
+            f"uint32_t a{i} = {a if r.lo is not None else '0'};",
+            f"uint32_t z{i} = {z if r.hi is not None else 'len'};",
+            f"z{i} = z{i} < a{i} ? a{i} : z{i};",
+            f"uint32_t h{i} = a{i} < z{i} ? a{i} / {block} * {block} : len;",
+            f"uint32_t e{i} = a{i} < z{i} ? (z{i} + {block - 1}) / {block} * {block} : len;",
+            f"uint64_t g{i} = a{i} < z{i} ? {off} + {chunk} + a{i} {sign} off{i} : 0;",
+            f"CopyInRange({lv}, gm_{t.var}[g{i}], a{i}, z{i}, {fill});",
+        ]
+
+    def range_helper(self) -> list[str]:
+        """CopyInRange: UB [a, z) of a tile from the input, the rest of the 32-byte blocks at
+        its ends the fill (a cat with a constant block or with another tensor). DataCopyPad
+        places the first element at an unaligned UB position by its left padding; without
+        DataCopyPad the tile goes through the scalar unit."""
         head = [
-            "// dst[k] = fill for k < left, src[k - left] after: a cat of a constant block ahead",
-            "// of the input, read in one shifted copy (left: at most one 32-byte block).",
+            "// dst[a, z) = src[0, z - a), the rest of the blocks around it = fill (the caller",
+            "// fills whole blocks outside them): one tile of a read over a bounded range.",
             "template <typename T>",
-            "__aicore__ inline void CopyInShifted(const LocalTensor<T>& dst, "
-            "const GlobalTensor<T>& src, uint32_t len, uint32_t left, T fill)",
+            "__aicore__ inline void CopyInRange(const LocalTensor<T>& dst, "
+            "const GlobalTensor<T>& src, uint32_t a, uint32_t z, T fill)",
             "{",
-            "    if (left == 0) {",
-            "        CopyInTile(dst, src, len);",
+            "    if (a >= z) {",
             "        return;",
             "    }",
         ]
+        blocks = [
+            "    uint32_t block = 32 / sizeof(T);",
+            "    uint32_t h = a / block * block;",
+            "    uint32_t e = (z + block - 1) / block * block;",
+        ]
         if self.chip.has_datacopypad:
             body = [
-                "    if (left < len) {",
-                "        DataCopyExtParams params{1, static_cast<uint32_t>((len - left) * "
-                "sizeof(T)), 0, 0, 0};",
-                "        DataCopyPadExtParams<T> pad{true, static_cast<uint8_t>(left), 0, fill};",
-                "        DataCopyPad(dst, src, params, pad);",
-                "        return;",
-                "    }",
-                "    for (uint32_t k = 0; k < len; ++k) {  // the whole tile is the constant",
-                "        dst.SetValue(k, fill);",
-                "    }",
+                "    DataCopyExtParams params{1, static_cast<uint32_t>((z - a) * sizeof(T)), 0, "
+                "0, 0};",
+                "    DataCopyPadExtParams<T> pad{true, static_cast<uint8_t>(a - h), "
+                "static_cast<uint8_t>(e - z), fill};",
+                "    DataCopyPad(dst[h], src, params, pad);",
             ]
         else:
             body = [
-                "    for (uint32_t k = 0; k < len; ++k) {",
-                "        dst.SetValue(k, k < left ? fill : src.GetValue(k - left));",
+                "    for (uint32_t k = h; k < e; ++k) {",
+                "        dst.SetValue(k, k >= a && k < z ? src.GetValue(k - a) : fill);",
                 "    }",
+                "    SetFlag<HardEvent::S_V>(EVENT_ID0);",
+                "    WaitFlag<HardEvent::S_V>(EVENT_ID0);",
             ]
-        tail = [
-            "    SetFlag<HardEvent::S_V>(EVENT_ID0);",
-            "    WaitFlag<HardEvent::S_V>(EVENT_ID0);",
-            "}",
-        ]
-        return head + body + tail
+        return [*head, *blocks, *body, "}"]
 
     def copy_helpers(self) -> list[str]:
         return self.copy_helpers_for(self.chip)
@@ -1114,8 +1212,8 @@ class KernelEmitter:
         L.append("}")
         L.append("")
         L += self.copy_helpers()
-        if self.shifted:
-            L += self.shifted_helper()
+        if self.ranged:
+            L += self.range_helper()
         L.append("")
         L.append(f"class Kernel{plan.op_name} {{")
         L.append("public:")
@@ -1166,7 +1264,7 @@ class KernelEmitter:
             extent = self.numel(t)
             L.append(f"{i}gm_{t.var}.SetGlobalBuffer((__gm__ {ct}*){t.var}, {extent});")
         for q, t in self.input_queues():
-            size = f"tileLen * sizeof({CTYPE[t.dtype]})"
+            size = f"{self.queue_len(q)} * sizeof({CTYPE[t.dtype]})"
             L.append(f"{i}pipe->InitBuffer({q}, BUFFER_NUM, {size});")
         for t in self.outs:
             L.append(

@@ -13,17 +13,28 @@ import re
 from ascend_tools.toolchain.dtypes import FLOAT_DTYPES
 from kernelgen_lm.capture import CapturedGraph, NodeRef, OpNode
 from kernelgen_lm.plan.graph import Builder, PlanError, TVal, split_axis
-from kernelgen_lm.plan.ir import COMPARE_OPS, Axis, DimExpr, KernelPlan, PlanInput, PlanOutput
+from kernelgen_lm.plan.ir import (
+    COMPARE_OPS,
+    GATHER_STEP_PATTERN,
+    Axis,
+    DimExpr,
+    KernelPlan,
+    PlanInput,
+    PlanOutput,
+    Read,
+)
 from kernelgen_lm.plan.ops import OPS, VIEW_OPS, Env
+from kernelgen_lm.plan.slicedown import push_slices
 from kernelgen_lm.plan.views import (
-    PAD_BYTES,
+    Cat,
     ConstBlock,
     Window,
     as_bound,
+    cat_domain,
     domain_windows,
+    materialize_cat,
     materialize_const,
     materialize_window,
-    vector_fill_ok,
 )
 
 INDEX_DTYPES = ("int32", "int64")
@@ -93,6 +104,10 @@ def _domain(g: CapturedGraph) -> tuple[list[Axis], int, OpNode | None]:
     if not cands:
         raise PlanError("the model has no tensor inputs")
     _, _, idx, view, window = max(cands, key=lambda c: (c[0], c[3] is not None, c[1]))
+    # A cat of inputs that compute reads whole is the domain when it is larger (cat([a, b]))
+    cat = max(cat_domain(g), key=lambda c: math.prod(a.example for a in c), default=None)
+    if cat is not None and math.prod(a.example for a in cat) > max(c[0] for c in cands):
+        return cat, -1, None
     shape = g.inputs[idx].shape
     if window is not None:
         axes = []
@@ -107,6 +122,7 @@ def _domain(g: CapturedGraph) -> tuple[list[Axis], int, OpNode | None]:
 
 
 def build_plan(g: CapturedGraph) -> KernelPlan:
+    g = push_slices(g)  # slices of elementwise results read the inputs at an offset
     axes, base, base_view = _domain(g)
     names = g.input_names()
     # Group norm splits the channel axis into (group, channel-in-group) before the walk.
@@ -114,7 +130,7 @@ def build_plan(g: CapturedGraph) -> KernelPlan:
     for n in g.nodes:
         if n.target == "aten.native_group_norm.default":
             x = n.args[0]
-            if not (isinstance(x, NodeRef) and x.ref == names[base] and base_view is None):
+            if base < 0 or not (isinstance(x, NodeRef) and x.ref == names[base] and not base_view):
                 raise PlanError("group norm is supported on the model's main input only")
             groups = int(n.args[6])  # type: ignore[arg-type]
             if split is not None and split != groups:
@@ -179,6 +195,8 @@ class LazyInput:
 def materialize(b: Builder, v: object) -> object:
     if isinstance(v, Window):
         return materialize_window(b, v)
+    if isinstance(v, Cat):
+        return materialize_cat(b, v)
     if isinstance(v, ConstBlock):
         return materialize_const(b, v)
     if isinstance(v, LazyInput):
@@ -223,6 +241,7 @@ def _finish(g: CapturedGraph, b: Builder, outs: list[tuple[TVal, OpNode]]) -> Ke
     # So does an axis an input is read along at an offset, or is longer than the domain on.
     reads = [n for n in b.nodes if n.read is not None]
     pins += [[k == n.read.axis for k in range(rank)] for n in reads if n.read is not None]
+    pins += [[k == a for k in range(rank)] for n in reads if n.read for a in n.read.shifts]
     pins += [[k in sp for k in range(rank)] for sp in b.spans.values()]
     keep_axes = [k for k in range(rank) if b.axes[k].example != 1]
     if not keep_axes:
@@ -259,6 +278,8 @@ def _finish(g: CapturedGraph, b: Builder, outs: list[tuple[TVal, OpNode]]) -> Ke
     for n in reads:
         if n.read is not None:
             n.read.axis = group_of(n.read.axis)
+            n.read.shifts = {group_of(k): e for k, e in n.read.shifts.items()}
+            _check_step(n.read, len(groups) - 1, b.input_names[n.index or 0])
     inputs = []
     for i, t in enumerate(g.inputs):
         m = in_masks.get(i)
@@ -313,7 +334,6 @@ def _finish(g: CapturedGraph, b: Builder, outs: list[tuple[TVal, OpNode]]) -> Ke
         nodes=b.nodes,
         stages=b.stages,
     )
-    _check_reads(plan)
     if b.view_dims:
         plan.variants = _view_variants(g, b.view_dims)
     for o in plan.outputs:
@@ -325,22 +345,19 @@ def _finish(g: CapturedGraph, b: Builder, outs: list[tuple[TVal, OpNode]]) -> Ke
     return plan
 
 
-def _check_reads(plan: KernelPlan) -> None:
-    """Shifted reads the lowering covers: a fill along the vector axis is DataCopyPad's left
-    padding (one 32-byte block at most), so its shift is a constant that fits it."""
-    from kernelgen_lm.lower.kernel import DSIZE  # the element sizes the kernel moves
-
-    for n in plan.nodes:
-        r = n.read
-        if r is None or r.fill is None or r.axis != plan.vector_axis:
-            continue
-        t = plan.inputs[n.index or 0]
-        size = DSIZE[t.dtype]
-        if r.offset.terms or not vector_fill_ok(size, r.offset.mul):
-            raise PlanError(
-                f"input {t.name}: a constant block of more than {PAD_BYTES // size} elements "
-                "ahead of it along the last axis is not supported yet"
-            )
+def _check_step(r: Read, vector_axis: int, name: str) -> None:
+    """A stepped slice is a gather of every step-th element of a loaded tile: along the vector
+    axis, with a step GatherMask has a built-in pattern for."""
+    if r.step == 1:
+        return
+    if r.axis != vector_axis:
+        raise PlanError(f"{name}: a stepped slice is fused along the last axis only")
+    if r.step not in GATHER_STEP_PATTERN:
+        steps = ", ".join(str(s) for s in sorted(GATHER_STEP_PATTERN))
+        raise PlanError(
+            f"{name}: a slice with step {r.step} along the last axis is not supported (steps "
+            f"{steps} are: GatherMask's built-in patterns)"
+        )
 
 
 def _view_variants(g: CapturedGraph, dims: dict[tuple[int, int], int]) -> list[list[list[int]]]:

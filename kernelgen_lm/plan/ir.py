@@ -28,6 +28,9 @@ UNARY_OPS += ("floor", "ceil", "trunc", "rint")  # rounding: float -> int32 -> f
 BINARY_OPS = ("add", "sub", "mul", "div", "max", "min")
 COMPARE_OPS = ("lt", "le", "gt", "ge", "eq", "ne")
 LEAF_OPS = ("input", "const", "stat", "count", "gcount", "iota")
+# Step of a stepped slice -> GatherMask's built-in src1Pattern keeping lane 0 of every `step`
+# lanes (catalog: GatherMask; 1 keeps the even lanes, 3 lane 0 of every four).
+GATHER_STEP_PATTERN = {2: 1, 4: 3}
 ReduceOp = Literal["sum", "max", "min", "prod", "argmax", "argmin"]
 Mode = Literal["elementwise", "row", "column"]
 
@@ -65,21 +68,29 @@ class PlanInput(BaseModel):
     kind: str = "input"
     mask: list[bool]  # varies along plan axis k (else stride 0)
     used: bool = True
-    # The input's own extent along plan axes where it is longer than the domain (it is read
-    # through slices): its strides use these sizes, not the domain's.
+    # The input's own extent along plan axes where it differs from the domain (it is read
+    # through slices, or is one part of a cat): its strides use these sizes, not the domain's.
     span: dict[int, DimExpr] = {}
 
 
 class Read(BaseModel):
     """A view of an input at one leaf, along plan axis `axis`: domain position j reads the
-    input's position j + offset (j - offset when `back`). Positions before the input's start
-    read `fill` (a cat of a constant block ahead of the tensor, then a slice: the shifted read
-    of an exclusive cumsum)."""
+    input's position j + offset (j - offset when `back`). With a `fill`, positions j < `lo` and
+    j >= `hi` (domain positions; None: no bound on that side) read the fill instead: a cat of a
+    constant block ahead of the tensor, then a slice (the shifted read of an exclusive cumsum:
+    lo = offset), a constant block after it (hi = the tensor's end), or one part of a cat of
+    several tensors (each part read over its own range, 0 elsewhere, and the parts added)."""
 
     axis: int
     offset: DimExpr
     back: bool = False
     fill: float | None = None
+    lo: DimExpr | None = None
+    hi: DimExpr | None = None
+    # Plain forward offsets along other axes (x[1:, 1:]: rows and columns both from 1).
+    shifts: dict[int, DimExpr] = {}
+    # A stepped slice (x[:, 1::2]): position j reads offset + j * step (forward reads only).
+    step: int = 1
 
 
 class PlanOutput(BaseModel):
@@ -181,9 +192,18 @@ def _expr(plan: KernelPlan, i: int, names: dict[int, str]) -> str:
         if r is None:
             return name
         sign = "-" if r.back else "+"
-        fill = "" if r.fill is None else f", {r.fill:g} before the start"
-        off = r.offset.text([t.name for t in plan.inputs])
-        return f"{name}[a{r.axis} {sign} {off}{fill}]"
+        ins = [t.name for t in plan.inputs]
+        off = r.offset.text(ins)
+        fill = ""
+        if r.fill is not None and r.hi is None and r.back and r.lo == r.offset:
+            fill = f", {r.fill:g} before the start"
+        elif r.fill is not None:
+            lo = "0" if r.lo is None else r.lo.text(ins)
+            hi = f"a{r.axis} end" if r.hi is None else r.hi.text(ins)
+            fill = f", {r.fill:g} outside a{r.axis} in [{lo}, {hi})"
+        more = "".join(f", a{k} + {e.text(ins)}" for k, e in sorted(r.shifts.items()))
+        at = f"a{r.axis}" if r.step == 1 else f"{r.step}*a{r.axis}"
+        return f"{name}[{at} {sign} {off}{fill}{more}]"
     if n.op == "const":
         return f"{n.value:g}"
     if n.op == "stat":

@@ -16,6 +16,7 @@ from kernelgen_lm.plan.ir import COMPARE_OPS
 from kernelgen_lm.plan.views import (
     ConstBlock,
     cat_handler,
+    is_view,
     slice_handler,
     split_handler,
     window_of,
@@ -264,7 +265,7 @@ def _unary(fn: Callable[[Builder, Any], TVal]) -> Handler:
 
 def _identity(b: Builder, env: Env, n: OpNode) -> Any:
     lazy = _raw(env, n.args[0])
-    if window_of(lazy) is not None:
+    if is_view(lazy):
         return lazy  # a copy of a (sliced) input stays a view until compute reads it
     return _args(b, env, n)[0]
 
@@ -623,7 +624,7 @@ def _to_copy(b: Builder, env: Env, n: OpNode) -> Any:
     float32 compute value (half/bfloat16 round on store)."""
     dtype = n.kwargs.get("dtype")
     lazy = _raw(env, n.args[0])
-    if dtype in (None, "float32", "float16", "bfloat16") and window_of(lazy) is not None:
+    if dtype in (None, "float32", "float16", "bfloat16") and is_view(lazy):
         return lazy  # a float cast of a (sliced) input: read as float32 in any case
     x = _args(b, env, n)[0]
     if dtype == "bool":

@@ -1,0 +1,20 @@
+"""Circular difference along the last axis (a cat of two slices) on (7, 37) float16."""
+
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        return torch.cat([x[:, 1:], x[:, :1]], dim=1) - x
+
+
+def get_inputs():
+    return [torch.randn(7, 37, dtype=torch.float16)]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,20 @@
+"""Stepped slices inside compute: x[:, ::2] * x[:, 1::2] on (7, 74) float16."""
+
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        return x[:, ::2] * x[:, 1::2]
+
+
+def get_inputs():
+    return [torch.randn(7, 74, dtype=torch.float16)]
+
+
+def get_init_inputs():
+    return []
