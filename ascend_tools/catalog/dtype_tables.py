@@ -10,7 +10,9 @@ also lists those operand names.
 
 from __future__ import annotations
 
+import json
 import re
+from functools import cache
 from pathlib import Path
 
 from ascend_tools.catalog import load_catalog
@@ -18,7 +20,34 @@ from ascend_tools.catalog.catalog import Catalog
 from ascend_tools.chips import all_chips
 
 HEADER = Path(__file__).resolve().parents[1] / "emu" / "include" / "kernelgen" / "dtype_tables.h"
+WIDTH_ONLY = Path(__file__).resolve().parent / "tables" / "width_only.json"
 T_OPERAND = re.compile(r"LocalTensor<T>\s*&\s*(\w+)")
+
+# Bytes per element of the catalog's element type names.
+ELEMENT_BYTES = {"int8_t": 1, "uint8_t": 1, "half": 2, "bfloat16_t": 2, "int16_t": 2,
+                 "uint16_t": 2, "float": 4, "int32_t": 4, "uint32_t": 4, "int64_t": 8,
+                 "uint64_t": 8, "double": 8}
+
+
+@cache
+def width_only() -> dict[str, str]:
+    """API -> "bitwise" or "move": the APIs whose result depends only on element widths."""
+    data = json.loads(WIDTH_ONLY.read_text(encoding="utf-8"))
+    return {e["name"]: e["kind"] for e in data["entries"]}
+
+
+def runs_as_documented_width(api: str, elem: str, allowed: list[str]) -> str | None:
+    """The documented type an undocumented `elem` computes exactly like, for a width-only API
+    (tables/width_only.json): one of the same width, or for bitwise logic one whose width
+    `elem` divides; None when the call is not proved to compute like any documented type."""
+    kind, size = width_only().get(api), ELEMENT_BYTES.get(elem)
+    if kind is None or size is None:
+        return None
+    for other in allowed:
+        w = ELEMENT_BYTES.get(other)
+        if w == size or (kind == "bitwise" and w is not None and w % size == 0):
+            return other
+    return None
 
 
 def dtype_rows(catalog: Catalog) -> list[tuple[str, int, list[str], list[str]]]:
@@ -58,13 +87,20 @@ def render_header(catalog: Catalog | None = None) -> str:
         "    unsigned cce_aicore;",
         "    const char* types;",
         "    const char* operands;",
+        "    // width-only APIs (catalog/tables/width_only.json): 1 an undocumented type of a",
+        "    // documented width runs with a warning, 2 also one whose width divides one",
+        "    unsigned width_only;",
+        "    const char* widths;  // ' '-delimited byte widths of the documented types",
         "};",
         "",
         "inline constexpr DtypeSupport kDtypeSupport[] = {",
     ]
+    modes = {"move": 1, "bitwise": 2}
     for api, aicore, types, operands in rows:
+        widths = sorted({ELEMENT_BYTES[t] for t in types if t in ELEMENT_BYTES})
         lines.append(
-            f'    {{"{api}", {aicore}, " {" ".join(types)} ", " {" ".join(operands)} "}},'
+            f'    {{"{api}", {aicore}, " {" ".join(types)} ", " {" ".join(operands)} ", '
+            f'{modes.get(width_only().get(api, ""), 0)}, " {" ".join(map(str, widths))} "}},'
         )
     lines += ["};", "", "}  // namespace kernelgen", ""]
     return "\n".join(lines)

@@ -41,16 +41,35 @@ extern "C" __global__ __aicore__ void k(GM_ADDR x)
 """
 
 
-def test_broadcast_takes_the_documented_8_bit_types_but_not_int32() -> None:
+def test_broadcast_takes_the_documented_8_bit_types_and_warns_on_other_widths_it_moves() -> None:
     # The API reference lists uint8_t/int8_t/half/float for BroadCast on Atlas A2/A3 and the
-    # inference AI Core (ds_cylinder_query broadcasts int32_t, which it does not list).
+    # inference AI Core. ds_cylinder_query broadcasts int32_t, which it does not list, and runs on
+    # the NPU: BroadCast only moves elements, so int32_t computes as float does (a warning);
+    # a width no documented type has (int64_t) stays an error.
     for dtype in ("uint8_t", "int8_t", "half", "float"):
         found = lint_texts({"/p/k.cpp": BROADCAST_KERNEL.replace("TYPE", dtype)})
         assert RuleCode.DTYPE_SUPPORT.value not in codes(found), dtype
     found = [d for d in lint_texts({"/p/k.cpp": BROADCAST_KERNEL.replace("TYPE", "int32_t")})
              if d.code == RuleCode.DTYPE_SUPPORT.value]
+    assert [d.severity for d in found] == [Severity.WARNING]
+    assert "BroadCast on int32_t is not among the documented" in found[0].message
+    assert "computes as on float" in found[0].message
+    found = [d for d in lint_texts({"/p/k.cpp": BROADCAST_KERNEL.replace("TYPE", "int64_t")})
+             if d.code == RuleCode.DTYPE_SUPPORT.value]
     assert [d.severity for d in found] == [Severity.ERROR]
-    assert "BroadCast has no int32_t form" in found[0].message
+
+
+def test_bitwise_logic_on_bytes_is_a_warning_and_arithmetic_stays_an_error() -> None:
+    # And on uint8_t masks (ds_cylinder_query): the reference lists int16_t/uint16_t, and a
+    # byte-wise AND is the AND of the 16-bit lanes, so not a proved fault. Add on uint8_t is.
+    kernel = BROADCAST_KERNEL.replace("BroadCast<TYPE, 2, 1>(b, a, dst, src);", "OP(b, a, b, 64);")
+    def found(op: str) -> list:
+        text = kernel.replace("TYPE", "uint8_t").replace("OP", op)
+        return [d for d in lint_texts({"/p/k.cpp": text}) if d.code == RuleCode.DTYPE_SUPPORT.value]
+
+    [warning] = found("And")
+    assert warning.severity == Severity.WARNING and "computes as on int16_t" in warning.message
+    assert [d.severity for d in found("Add")] == [Severity.ERROR]
 
 
 TBUF_KERNEL = """#include "kernel_operator.h"

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ascend_tools.catalog.cast_table import cast_problem, through_deq_scale
-from ascend_tools.catalog.dtype_tables import T_OPERAND
+from ascend_tools.catalog.dtype_tables import T_OPERAND, runs_as_documented_width
 from ascend_tools.chips import MAX_REPEAT, REPEAT_BYTES
 from ascend_tools.diagnostics import Diagnostic, RuleCode, Severity
 from ascend_tools.lint.context import LintContext, elem_size
@@ -172,6 +172,15 @@ def check_dtype_support(ctx: LintContext) -> Iterator[Diagnostic]:
             elem = _TYPE_ALIASES.get(elem, elem)
             if elem not in KNOWN_ELEMENT_TYPES or elem in allowed:
                 continue
+            alike = runs_as_documented_width(call.name, elem, allowed)
+            if alike is not None:
+                yield ctx.diag(RuleCode.DTYPE_SUPPORT.value, Severity.WARNING, call.args[i],
+                               f"{call.name} on {elem} is not among the documented element types "
+                               f"on {ctx.chip.name} ({', '.join(allowed)}); its result depends "
+                               f"only on the bits, so it computes as on {alike}: "
+                               f"ReinterpretCast<{alike}>() (the count in {alike} elements) "
+                               "states that")
+                break
             yield ctx.diag(RuleCode.DTYPE_SUPPORT.value, Severity.ERROR, call.args[i],
                            f"{call.name} has no {elem} form on {ctx.chip.name}: the documented "
                            f"element types are {', '.join(allowed)} (Cast to one of them first)")

@@ -49,6 +49,14 @@ std::map<std::string, Fn<T>> int_ops() {
     };
 }
 
+// Bitwise logic on bytes (masks), which the reference documents for 16-bit types only.
+template <class T>
+std::map<std::string, Fn<T>> byte_ops() {
+    return {BIN(And), BIN(Or), UN(Not),
+            {"Xor", [](const LocalTensor<T>& z, const LocalTensor<T>& x, const LocalTensor<T>& y, uint32_t n) {
+                 Xor(z, x, y, n); }}};
+}
+
 template <class T>
 int run(const std::map<std::string, Fn<T>>& ops, char** argv) {
     std::string op = argv[1];
@@ -104,6 +112,7 @@ int main(int argc, char** argv) {
     if (dt == "bfloat16") return run<bfloat16_t>(float_ops<bfloat16_t>(), argv);
     if (dt == "int32") return run<int32_t>(int_ops<int32_t>(), argv);
     if (dt == "int16") return run<int16_t>(int_ops<int16_t>(), argv);
+    if (dt == "uint8") return run<uint8_t>(byte_ops<uint8_t>(), argv);
     std::fprintf(stderr, "unknown dtype %s\n", argv[2]);
     return 2;
 }

@@ -360,6 +360,19 @@ inline void check_dtype_support(const char* api, const char* role, const char* f
     }
     const DtypeSupport* r = mine ? mine : any;
     if (!r || !has_word(r->operands, role) || has_word(r->types, type_name<T>())) return;
+    // A width-only API (catalog/tables/width_only.json) computes an undocumented type exactly
+    // as a documented one of its width (bitwise logic: of a width it divides): not proved wrong.
+    for (unsigned w = 1; r->width_only != 0 && w <= 8; w *= 2) {
+        bool fits = w == sizeof(T) || (r->width_only == 2 && w % sizeof(T) == 0);
+        if (fits && has_word(r->widths, std::to_string(w).c_str())) {
+            warn("dtype-support",
+                 std::string(api) + " on " + type_name<T>() + " is not among the documented element types on " +
+                     chip().name + " (" + r->types + "); its result depends only on the bits, so it runs as on a "
+                     "documented type of that width",
+                 file, line);
+            return;
+        }
+    }
     failf("dtype-support", file, line,
           "%s has no %s form on %s: the documented element types are%s(the NPU build fails; Cast to one of them "
           "first)",
