@@ -5,6 +5,8 @@ API; the epilogue on the vector unit per base block, lowered by the fused planne
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ascend_tools.chips import Chip
 from kernelgen_lm.lower.expr import Operand, Program, flit
 from kernelgen_lm.lower.host import (
@@ -226,6 +228,82 @@ class MatmulEmitter:
             )
         ]
 
+    # ---------------------------------------------------------------- epilogue set-up
+    # One copy of the epilogue's UB buffers, members and per-block loop, shared by every
+    # emitter whose product comes to UB block by block (matmul, conv): they read the same
+    # tiling fields (the TCubeTiling's base block, chunkRows) and name the same variables.
+    def _epi_buffers(self) -> list[str]:
+        """Init lines: the result block queue, the chunk tiles, the float pool, the mask."""
+        ot = CTYPE[self.p.out_dtype]
+        L = [
+            "        baseM = td.cube.baseM; baseN = td.cube.baseN;",
+            "        iterOrder = td.cube.iterateOrder;",
+            "        chunk = td.chunkRows;",
+            "        // Work tiles hold one chunk of rows (whole 256-byte float repeats).",
+            "        tileElems = (chunk * baseN + 63) / 64 * 64;",
+            "        pipe->InitBuffer(q_c, 1, baseM * baseN * sizeof(float));",
+            f"        pipe->InitBuffer(q_out, 1, tileElems * sizeof({ot}));",
+        ]
+        for t in self.epi.values():
+            if t.tile:
+                L.append(
+                    f"        pipe->InitBuffer(q_{t.var}, 1, tileElems * sizeof({CTYPE[t.dtype]}));"
+                )
+        if self.nslots:
+            L += [
+                f"        pipe->InitBuffer(poolBuf, {self.nslots} * tileElems * sizeof(float));",
+                "        pool = poolBuf.Get<float>();",
+            ]
+        if self.uses_compare:
+            L += [
+                "        pipe->InitBuffer(cmpBuf, tileElems);",
+                "        cmpMask = cmpBuf.Get<uint8_t>();",
+            ]
+        return L
+
+    def _epi_members(
+        self, vecin: str = "q_c", vecout: str = "q_out", extra: tuple[str, ...] = ()
+    ) -> list[str]:
+        """Member declarations of `_epi_buffers`' buffers; `vecin`/`vecout` may name the
+        caller's own queues of the same kind, `extra` its other members, declared between."""
+        L = [
+            f"    TQue<QuePosition::VECIN, 1> {vecin};",
+            f"    TQue<QuePosition::VECOUT, 1> {vecout};",
+            *extra,
+            "    uint32_t baseM = 0, baseN = 0, iterOrder = 0, tileElems = 0, chunk = 1;",
+        ]
+        if self.nslots:
+            L += ["    TBuf<QuePosition::VECCALC> poolBuf;", "    LocalTensor<float> pool;"]
+        if self.uses_compare:
+            L += ["    TBuf<QuePosition::VECCALC> cmpBuf;", "    LocalTensor<uint8_t> cmpMask;"]
+        return L
+
+    def _epi_block(self, row_stride: Callable[[EpiTensor], str], notes: list[str]) -> list[str]:
+        """Inside `while (mm.Iterate())`, after `rows`, `cols`, `ldc`, `boff` and each input's
+        `eblk_` are set: GetTensorC into UB, then the epilogue per chunk of rows.
+        `row_stride(t)`: input t's element stride between result rows."""
+        ind = " " * 16
+        return [
+            ind + "LocalTensor<float> cTile = q_c.AllocTensor<float>();",
+            ind + "mm.GetTensorC(cTile);",
+            ind + "q_c.EnQue(cTile);",
+            ind + "cTile = q_c.DeQue<float>();",
+            *[ind + x for x in notes],
+            ind + "for (uint32_t rc = 0; rc < rows; rc += chunk) {",
+            ind + "    uint32_t crow = MinU(chunk, rows - rc);",
+            ind + "    uint32_t cnt = crow * ldc;",
+            ind + "    uint32_t cnt64 = (cnt + 63) / 64 * 64;",
+            ind + "    uint64_t coff = boff + static_cast<uint64_t>(rc) * N;",
+            *[
+                f"{ind}    uint64_t eoff_{t.var} = eblk_{t.var} + "
+                f"static_cast<uint64_t>(rc) * {row_stride(t)};"
+                for t in self.epi.values()
+            ],
+            *["    " + x for x in self.epi_lines],
+            ind + "}",
+            ind + "q_c.FreeTensor(cTile);",
+        ]
+
     # ---------------------------------------------------------------- kernel file
     def kernel(self) -> str:
         p = self.p
@@ -312,32 +390,7 @@ class MatmulEmitter:
                 L.append(f"        es_{t.var}[{d}] = td.e{t.index}s{d};")
             L.append(f"        es_{t.var}_m = td.e{t.index}s{r - 2};")
         if not p.direct:
-            L += [
-                "        baseM = td.cube.baseM; baseN = td.cube.baseN;",
-                "        iterOrder = td.cube.iterateOrder;",
-                "        chunk = td.chunkRows;",
-                "        // Work tiles hold one chunk of rows (whole 256-byte float repeats).",
-                "        tileElems = (chunk * baseN + 63) / 64 * 64;",
-                "        pipe->InitBuffer(q_c, 1, baseM * baseN * sizeof(float));",
-                f"        pipe->InitBuffer(q_out, 1, tileElems * sizeof({ot}));",
-            ]
-            for t in self.epi.values():
-                if t.tile:
-                    L.append(
-                        f"        pipe->InitBuffer(q_{t.var}, 1, tileElems * "
-                        f"sizeof({CTYPE[t.dtype]}));"
-                    )
-            if self.nslots:
-                L += [
-                    f"        pipe->InitBuffer(poolBuf, {self.nslots} * tileElems"
-                    " * sizeof(float));",
-                    "        pool = poolBuf.Get<float>();",
-                ]
-            if self.uses_compare:
-                L += [
-                    "        pipe->InitBuffer(cmpBuf, tileElems);",
-                    "        cmpMask = cmpBuf.Get<uint8_t>();",
-                ]
+            L += self._epi_buffers()
         L += [
             "    }",
             "",
@@ -404,28 +457,14 @@ class MatmulEmitter:
                     f"                uint64_t eblk_{t.var} = ebase_{t.var} + r0 * es_{t.var}"
                     f"[{r - 2}] + c0 * es_{t.var}[{r - 1}];"
                 )
-            L += [
-                "                LocalTensor<float> cTile = q_c.AllocTensor<float>();",
-                "                mm.GetTensorC(cTile);",
-                "                q_c.EnQue(cTile);",
-                "                cTile = q_c.DeQue<float>();",
-                "                // The epilogue walks the block in chunks of rows (its tiles are",
-                "                // chunk x baseN, so the base block is not bound by them).",
-                "                for (uint32_t rc = 0; rc < rows; rc += chunk) {",
-                "                    uint32_t crow = MinU(chunk, rows - rc);",
-                "                    uint32_t cnt = crow * ldc;",
-                "                    uint32_t cnt64 = (cnt + 63) / 64 * 64;",
-                "                    uint64_t coff = boff + static_cast<uint64_t>(rc) * N;",
-                *[
-                    f"                    uint64_t eoff_{t.var} = eblk_{t.var} + "
-                    f"static_cast<uint64_t>(rc) * es_{t.var}[{r - 2}];"
-                    for t in self.epi.values()
+            L += self._epi_block(
+                lambda t: f"es_{t.var}[{r - 2}]",
+                [
+                    "// The epilogue walks the block in chunks of rows (its tiles are",
+                    "// chunk x baseN, so the base block is not bound by them).",
                 ],
-                *["    " + x for x in self.epi_lines],
-                "                }",
-                "                q_c.FreeTensor(cTile);",
-                "            }",
-            ]
+            )
+            L.append("            }")
         L += [
             "        }",
             "        mm.End();",
@@ -444,15 +483,7 @@ class MatmulEmitter:
             if t.tile and not p.direct:
                 L.append(f"    TQue<QuePosition::VECIN, 1> q_{t.var};")
         if not p.direct:
-            L += [
-                "    TQue<QuePosition::VECIN, 1> q_c;",
-                "    TQue<QuePosition::VECOUT, 1> q_out;",
-                "    uint32_t baseM = 0, baseN = 0, iterOrder = 0, tileElems = 0, chunk = 1;",
-            ]
-            if self.nslots:
-                L += ["    TBuf<QuePosition::VECCALC> poolBuf;", "    LocalTensor<float> pool;"]
-            if self.uses_compare:
-                L += ["    TBuf<QuePosition::VECCALC> cmpBuf;", "    LocalTensor<uint8_t> cmpMask;"]
+            L += self._epi_members()
         if nb:
             L.append(f"    uint64_t bat[{nb}] = {{0}}, aBs[{nb}] = {{0}}, bBs[{nb}] = {{0}};")
         L += [
