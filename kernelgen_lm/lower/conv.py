@@ -263,7 +263,7 @@ class ConvEmitter(MatmulEmitter):
                 f"    GlobalTensor<{CTYPE[t.dtype]}> gm_{t.var};",
                 f"    uint64_t es_{t.var}_b = 0, es_{t.var}_m = 0;",
             ]
-            if t.tile:
+            if t.tile or t.rows:
                 L.append(f"    TQue<QuePosition::VECIN, 1> q_{t.var};")
         # The im2col queues and tables beside the epilogue's own.
         L += self._epi_members(
