@@ -179,30 +179,7 @@ class ConvEmitter(MatmulEmitter):
                 f"        es_{t.var}_b = td.e{t.index}sb;",
                 f"        es_{t.var}_m = td.e{t.index}sc;",
             ]
-        L += [
-            "        baseM = td.cube.baseM; baseN = td.cube.baseN;",
-            "        iterOrder = td.cube.iterateOrder;",
-            "        chunk = td.chunkRows;",
-            "        // Work tiles hold one chunk of rows (whole 256-byte float repeats).",
-            "        tileElems = (chunk * baseN + 63) / 64 * 64;",
-            "        pipe->InitBuffer(q_c, 1, baseM * baseN * sizeof(float));",
-            f"        pipe->InitBuffer(q_out, 1, tileElems * sizeof({ot}));",
-        ]
-        for t in self.epi.values():
-            if t.tile:
-                L.append(
-                    f"        pipe->InitBuffer(q_{t.var}, 1, tileElems * sizeof({CTYPE[t.dtype]}));"
-                )
-        if self.nslots:
-            L += [
-                f"        pipe->InitBuffer(poolBuf, {self.nslots} * tileElems * sizeof(float));",
-                "        pool = poolBuf.Get<float>();",
-            ]
-        if self.uses_compare:
-            L += [
-                "        pipe->InitBuffer(cmpBuf, tileElems);",
-                "        cmpMask = cmpBuf.Get<uint8_t>();",
-            ]
+        L += self._epi_buffers()
         if pointwise:
             L += [
                 "        // 1 x 1, stride 1, no padding: the image plane [Cin, OH * OW] is col.",
@@ -270,24 +247,8 @@ class ConvEmitter(MatmulEmitter):
                 f"                uint64_t eblk_{t.var} = ebase_{t.var} + r0 * es_{t.var}_m"
                 + (" + c0;" if t.vary_n else ";")
             )
+        L += self._epi_block(lambda t: f"es_{t.var}_m", [])
         L += [
-            "                LocalTensor<float> cTile = q_c.AllocTensor<float>();",
-            "                mm.GetTensorC(cTile);",
-            "                q_c.EnQue(cTile);",
-            "                cTile = q_c.DeQue<float>();",
-            "                for (uint32_t rc = 0; rc < rows; rc += chunk) {",
-            "                    uint32_t crow = MinU(chunk, rows - rc);",
-            "                    uint32_t cnt = crow * ldc;",
-            "                    uint32_t cnt64 = (cnt + 63) / 64 * 64;",
-            "                    uint64_t coff = boff + static_cast<uint64_t>(rc) * N;",
-            *[
-                f"                    uint64_t eoff_{t.var} = eblk_{t.var} + "
-                f"static_cast<uint64_t>(rc) * es_{t.var}_m;"
-                for t in self.epi.values()
-            ],
-            *["    " + x for x in self.epi_lines],
-            "                }",
-            "                q_c.FreeTensor(cTile);",
             "            }",
             "        }",
             "        mm.End();",
@@ -302,19 +263,17 @@ class ConvEmitter(MatmulEmitter):
                 f"    GlobalTensor<{CTYPE[t.dtype]}> gm_{t.var};",
                 f"    uint64_t es_{t.var}_b = 0, es_{t.var}_m = 0;",
             ]
-            if t.tile:
+            if t.tile or t.rows:
                 L.append(f"    TQue<QuePosition::VECIN, 1> q_{t.var};")
-        L += [
-            "    TQue<QuePosition::VECIN, 1> q_c, q_slab;",
-            "    TQue<QuePosition::VECOUT, 1> q_out, q_col;",
-            "    TBuf<QuePosition::VECCALC> tabBuf, scratchBuf;",
-            "    LocalTensor<uint32_t> tab;",
-            "    uint32_t baseM = 0, baseN = 0, iterOrder = 0, tileElems = 0, chunk = 1;",
-        ]
-        if self.nslots:
-            L += ["    TBuf<QuePosition::VECCALC> poolBuf;", "    LocalTensor<float> pool;"]
-        if self.uses_compare:
-            L += ["    TBuf<QuePosition::VECCALC> cmpBuf;", "    LocalTensor<uint8_t> cmpMask;"]
+        # The im2col queues and tables beside the epilogue's own.
+        L += self._epi_members(
+            "q_c, q_slab",
+            "q_out, q_col",
+            (
+                "    TBuf<QuePosition::VECCALC> tabBuf, scratchBuf;",
+                "    LocalTensor<uint32_t> tab;",
+            ),
+        )
         L += [
             "    uint32_t nb = 0, cin = 0, H = 0, W = 0, cout = 0, OH = 0, OW = 0, R = 1;",
             "    uint32_t slabRows = 0, Wa = 0, pnA = 0, pnMax = 0, rowBlocks = 1;",

@@ -5,6 +5,8 @@ API; the epilogue on the vector unit per base block, lowered by the fused planne
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ascend_tools.chips import Chip
 from kernelgen_lm.lower.expr import Operand, Program, flit
 from kernelgen_lm.lower.host import (
@@ -36,8 +38,14 @@ class EpiTensor:
 
     @property
     def tile(self) -> bool:
-        """Read into a UB tile (varies along N); else scalars from GM per row or per block."""
+        """Read into a UB tile (varies along N); else per-row values or one scalar per block."""
         return self.vary_n
+
+    @property
+    def rows(self) -> bool:
+        """One value per result row (a bias per output channel, a row scale): read as a run
+        of values and spread over the rows by Brcb."""
+        return self.vary_m and not self.vary_n
 
 
 def _epi_tensors(p: MatmulPlan) -> dict[int, EpiTensor]:
@@ -117,6 +125,11 @@ class MatmulEmitter:
         block comes on top."""
         b = DSIZE[self.p.out_dtype] + 4 * self.nslots
         b += sum(DSIZE[t.dtype] for t in self.epi.values() if t.tile)
+        # A per-row input's values (chunk rows, and their float copy when cast) take at most
+        # 4 + 4 bytes a row, rounded to 16 rows: a byte per element each covers that, as a
+        # chunk row has baseN >= 16 elements and the 64-element slack covers the rounding.
+        rows = [t for t in self.epi.values() if t.rows]
+        b += len(rows) + (1 if any(t.dtype != "float32" for t in rows) else 0)
         return b + (1 if self.uses_compare else 0)
 
     # ---------------------------------------------------------------- epilogue body
@@ -149,16 +162,11 @@ class MatmulEmitter:
                 lines.append(f"float {name} = static_cast<float>(gm_{v}.GetValue({off}));")
                 return Operand("S", name)
             s, tile = prog.slot()
-            if not t.vary_n:  # per-row values: one Duplicate per row of the block
-                lines += [
-                    "for (uint32_t r = 0; r < crow; ++r) {",
-                    f"    float rv = static_cast<float>(gm_{v}.GetValue({off} + r * es_{v}_m));",
-                    f"    Duplicate({tile}[r * ldc], rv, ldc);",
-                    "}",
-                ]
-                return Operand("T", tile, s)
             ct = CTYPE[t.dtype]
             q = f"q_{v}"
+            if t.rows:
+                lines += self._row_values(t, tile, off)
+                return Operand("T", tile, s)
             nrows = "crow" if t.vary_m else "1"
             lines += [
                 f"LocalTensor<{ct}> l_{v} = {q}.AllocTensor<{ct}>();",
@@ -206,6 +214,49 @@ class MatmulEmitter:
         pre += [ind + x for x in prog.lines]
         return pre + self._store(res, ind) + frees
 
+    def _row_values(self, t: EpiTensor, tile: str, off: str) -> list[str]:
+        """Fills `tile` (crow rows of ldc floats) with one value per row of input `t`. The
+        values of whole 8-row groups come in with one copy (a per-row input is contiguous
+        along the rows, so its row stride is 1) and Brcb spreads 8 of them a repeat into
+        one 32-byte block of each row, a call per block column; the rest (a last partial
+        group, or another stride) are read one by one on the scalar unit, which costs ~30
+        cycles a value where the copy and Brcb cost a few."""
+        v = t.var
+        ct = CTYPE[t.dtype]
+        q = f"q_{v}"
+        src = f"l_{v}" if t.dtype == "float32" else "rowf"
+        cast = (
+            []
+            if t.dtype == "float32"
+            else [f"        Cast(rowf, l_{v}, RoundMode::CAST_NONE, full);"]
+        )
+        return [
+            "{",
+            f"    uint32_t full = es_{v}_m == 1 ? crow / 8 * 8 : 0;",
+            "    if (full > 0) {",
+            f"        LocalTensor<{ct}> l_{v} = {q}.AllocTensor<{ct}>();",
+            f"        LoadBlock(l_{v}, gm_{v}[{off}], 1, full, full, (full + 15) / 16 * 16);",
+            f"        {q}.EnQue(l_{v});",
+            f"        l_{v} = {q}.DeQue<{ct}>();",
+            *cast,
+            "        // Brcb takes at most 255 repeats (2040 rows) a call.",
+            "        for (uint32_t r0 = 0; r0 < full; r0 += 2040) {",
+            "            uint8_t reps = static_cast<uint8_t>(MinU(full - r0, 2040) / 8);",
+            "            for (uint32_t j = 0; j < ldc / 8; ++j) {",
+            f"                Brcb({tile}[r0 * ldc + j * 8], {src}[r0], reps,",
+            "                     BrcbRepeatParams(static_cast<uint16_t>(ldc / 8), "
+            "static_cast<uint16_t>(ldc)));",
+            "            }",
+            "        }",
+            f"        {q}.FreeTensor(l_{v});",
+            "    }",
+            "    for (uint32_t r = full; r < crow; ++r) {",
+            f"        float rv = static_cast<float>(gm_{v}.GetValue({off} + r * es_{v}_m));",
+            f"        Duplicate({tile}[r * ldc], rv, ldc);",
+            "    }",
+            "}",
+        ]
+
     def _store(self, res: Operand, ind: str) -> list[str]:
         ot = self.p.out_dtype
         ct = CTYPE[ot]
@@ -224,6 +275,98 @@ class MatmulEmitter:
                 "StoreBlock(gm_out[coff], o_out, crow, cols, N, ldc);",
                 "q_out.FreeTensor(o_out);",
             )
+        ]
+
+    # ---------------------------------------------------------------- epilogue set-up
+    # One copy of the epilogue's UB buffers, members and per-block loop, shared by every
+    # emitter whose product comes to UB block by block (matmul, conv): they read the same
+    # tiling fields (the TCubeTiling's base block, chunkRows) and name the same variables.
+    def _epi_buffers(self) -> list[str]:
+        """Init lines: the result block queue, the chunk tiles, the float pool, the mask."""
+        ot = CTYPE[self.p.out_dtype]
+        L = [
+            "        baseM = td.cube.baseM; baseN = td.cube.baseN;",
+            "        iterOrder = td.cube.iterateOrder;",
+            "        chunk = td.chunkRows;",
+            "        // Work tiles hold one chunk of rows (whole 256-byte float repeats).",
+            "        tileElems = (chunk * baseN + 63) / 64 * 64;",
+            "        pipe->InitBuffer(q_c, 1, baseM * baseN * sizeof(float));",
+            f"        pipe->InitBuffer(q_out, 1, tileElems * sizeof({ot}));",
+        ]
+        for t in self.epi.values():
+            if t.tile:
+                L.append(
+                    f"        pipe->InitBuffer(q_{t.var}, 1, tileElems * sizeof({CTYPE[t.dtype]}));"
+                )
+            elif t.rows:
+                L.append(
+                    f"        pipe->InitBuffer(q_{t.var}, 1, (chunk + 15) / 16 * 16 * "
+                    f"sizeof({CTYPE[t.dtype]}));"
+                )
+        if self._row_cast():
+            L += [
+                "        pipe->InitBuffer(rowBuf, (chunk + 15) / 16 * 16 * sizeof(float));",
+                "        rowf = rowBuf.Get<float>();",
+            ]
+        if self.nslots:
+            L += [
+                f"        pipe->InitBuffer(poolBuf, {self.nslots} * tileElems * sizeof(float));",
+                "        pool = poolBuf.Get<float>();",
+            ]
+        if self.uses_compare:
+            L += [
+                "        pipe->InitBuffer(cmpBuf, tileElems);",
+                "        cmpMask = cmpBuf.Get<uint8_t>();",
+            ]
+        return L
+
+    def _row_cast(self) -> bool:
+        """A per-row input that is not float32: its values are cast into `rowf` for Brcb."""
+        return any(t.rows and t.dtype != "float32" for t in self.epi.values())
+
+    def _epi_members(
+        self, vecin: str = "q_c", vecout: str = "q_out", extra: tuple[str, ...] = ()
+    ) -> list[str]:
+        """Member declarations of `_epi_buffers`' buffers; `vecin`/`vecout` may name the
+        caller's own queues of the same kind, `extra` its other members, declared between."""
+        L = [
+            f"    TQue<QuePosition::VECIN, 1> {vecin};",
+            f"    TQue<QuePosition::VECOUT, 1> {vecout};",
+            *extra,
+            "    uint32_t baseM = 0, baseN = 0, iterOrder = 0, tileElems = 0, chunk = 1;",
+        ]
+        if self._row_cast():
+            L += ["    TBuf<QuePosition::VECCALC> rowBuf;", "    LocalTensor<float> rowf;"]
+        if self.nslots:
+            L += ["    TBuf<QuePosition::VECCALC> poolBuf;", "    LocalTensor<float> pool;"]
+        if self.uses_compare:
+            L += ["    TBuf<QuePosition::VECCALC> cmpBuf;", "    LocalTensor<uint8_t> cmpMask;"]
+        return L
+
+    def _epi_block(self, row_stride: Callable[[EpiTensor], str], notes: list[str]) -> list[str]:
+        """Inside `while (mm.Iterate())`, after `rows`, `cols`, `ldc`, `boff` and each input's
+        `eblk_` are set: GetTensorC into UB, then the epilogue per chunk of rows.
+        `row_stride(t)`: input t's element stride between result rows."""
+        ind = " " * 16
+        return [
+            ind + "LocalTensor<float> cTile = q_c.AllocTensor<float>();",
+            ind + "mm.GetTensorC(cTile);",
+            ind + "q_c.EnQue(cTile);",
+            ind + "cTile = q_c.DeQue<float>();",
+            *[ind + x for x in notes],
+            ind + "for (uint32_t rc = 0; rc < rows; rc += chunk) {",
+            ind + "    uint32_t crow = MinU(chunk, rows - rc);",
+            ind + "    uint32_t cnt = crow * ldc;",
+            ind + "    uint32_t cnt64 = (cnt + 63) / 64 * 64;",
+            ind + "    uint64_t coff = boff + static_cast<uint64_t>(rc) * N;",
+            *[
+                f"{ind}    uint64_t eoff_{t.var} = eblk_{t.var} + "
+                f"static_cast<uint64_t>(rc) * {row_stride(t)};"
+                for t in self.epi.values()
+            ],
+            *["    " + x for x in self.epi_lines],
+            ind + "}",
+            ind + "q_c.FreeTensor(cTile);",
         ]
 
     # ---------------------------------------------------------------- kernel file
@@ -312,32 +455,7 @@ class MatmulEmitter:
                 L.append(f"        es_{t.var}[{d}] = td.e{t.index}s{d};")
             L.append(f"        es_{t.var}_m = td.e{t.index}s{r - 2};")
         if not p.direct:
-            L += [
-                "        baseM = td.cube.baseM; baseN = td.cube.baseN;",
-                "        iterOrder = td.cube.iterateOrder;",
-                "        chunk = td.chunkRows;",
-                "        // Work tiles hold one chunk of rows (whole 256-byte float repeats).",
-                "        tileElems = (chunk * baseN + 63) / 64 * 64;",
-                "        pipe->InitBuffer(q_c, 1, baseM * baseN * sizeof(float));",
-                f"        pipe->InitBuffer(q_out, 1, tileElems * sizeof({ot}));",
-            ]
-            for t in self.epi.values():
-                if t.tile:
-                    L.append(
-                        f"        pipe->InitBuffer(q_{t.var}, 1, tileElems * "
-                        f"sizeof({CTYPE[t.dtype]}));"
-                    )
-            if self.nslots:
-                L += [
-                    f"        pipe->InitBuffer(poolBuf, {self.nslots} * tileElems"
-                    " * sizeof(float));",
-                    "        pool = poolBuf.Get<float>();",
-                ]
-            if self.uses_compare:
-                L += [
-                    "        pipe->InitBuffer(cmpBuf, tileElems);",
-                    "        cmpMask = cmpBuf.Get<uint8_t>();",
-                ]
+            L += self._epi_buffers()
         L += [
             "    }",
             "",
@@ -404,28 +522,14 @@ class MatmulEmitter:
                     f"                uint64_t eblk_{t.var} = ebase_{t.var} + r0 * es_{t.var}"
                     f"[{r - 2}] + c0 * es_{t.var}[{r - 1}];"
                 )
-            L += [
-                "                LocalTensor<float> cTile = q_c.AllocTensor<float>();",
-                "                mm.GetTensorC(cTile);",
-                "                q_c.EnQue(cTile);",
-                "                cTile = q_c.DeQue<float>();",
-                "                // The epilogue walks the block in chunks of rows (its tiles are",
-                "                // chunk x baseN, so the base block is not bound by them).",
-                "                for (uint32_t rc = 0; rc < rows; rc += chunk) {",
-                "                    uint32_t crow = MinU(chunk, rows - rc);",
-                "                    uint32_t cnt = crow * ldc;",
-                "                    uint32_t cnt64 = (cnt + 63) / 64 * 64;",
-                "                    uint64_t coff = boff + static_cast<uint64_t>(rc) * N;",
-                *[
-                    f"                    uint64_t eoff_{t.var} = eblk_{t.var} + "
-                    f"static_cast<uint64_t>(rc) * es_{t.var}[{r - 2}];"
-                    for t in self.epi.values()
+            L += self._epi_block(
+                lambda t: f"es_{t.var}[{r - 2}]",
+                [
+                    "// The epilogue walks the block in chunks of rows (its tiles are",
+                    "// chunk x baseN, so the base block is not bound by them).",
                 ],
-                *["    " + x for x in self.epi_lines],
-                "                }",
-                "                q_c.FreeTensor(cTile);",
-                "            }",
-            ]
+            )
+            L.append("            }")
         L += [
             "        }",
             "        mm.End();",
@@ -441,18 +545,10 @@ class MatmulEmitter:
             L.append(f"    GlobalTensor<{CTYPE[t.dtype]}> gm_{t.var};")
             L.append(f"    uint64_t es_{t.var}[{r}] = {{0}};")
             L.append(f"    uint64_t es_{t.var}_m = 0;")
-            if t.tile and not p.direct:
+            if (t.tile or t.rows) and not p.direct:
                 L.append(f"    TQue<QuePosition::VECIN, 1> q_{t.var};")
         if not p.direct:
-            L += [
-                "    TQue<QuePosition::VECIN, 1> q_c;",
-                "    TQue<QuePosition::VECOUT, 1> q_out;",
-                "    uint32_t baseM = 0, baseN = 0, iterOrder = 0, tileElems = 0, chunk = 1;",
-            ]
-            if self.nslots:
-                L += ["    TBuf<QuePosition::VECCALC> poolBuf;", "    LocalTensor<float> pool;"]
-            if self.uses_compare:
-                L += ["    TBuf<QuePosition::VECCALC> cmpBuf;", "    LocalTensor<uint8_t> cmpMask;"]
+            L += self._epi_members()
         if nb:
             L.append(f"    uint64_t bat[{nb}] = {{0}}, aBs[{nb}] = {{0}}, bBs[{nb}] = {{0}};")
         L += [
