@@ -239,6 +239,8 @@ def test_pointwise_units_split_the_output_channels_and_read_each_panel_once(
     assert lint == 0 and not diags.get("diagnostics"), diags
 
 
+@pytest.mark.slow  # a 3x3 conv validated with its variant: minutes; conv_2d_relu_fp32's
+# bias goes the same way in the default run
 def test_the_bias_is_spread_over_its_rows_by_brcb_not_read_value_by_value(
     tmp_path: Path, capsys
 ) -> None:
