@@ -38,18 +38,24 @@ def examples_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture
-def example(examples_dir: Path) -> Callable[[str], Path]:
-    """A fresh copy of a bundled example project (tests mutate it). Every copy of one example
-    lives at the same path, so host objects of unchanged op_host files come from the cache."""
+def fresh_copy(examples_dir: Path) -> Callable[[Path], Path]:
+    """A fresh copy of a project folder (tests mutate it). Every copy of one folder lives at
+    the same path, so host objects of unchanged op_host files come from the cache."""
 
-    def copy(name: str) -> Path:
-        target = examples_dir / name
+    def copy(source: Path) -> Path:
+        target = examples_dir / source.name
         if target.exists():
             shutil.rmtree(target)
-        shutil.copytree(EXAMPLES / name, target)
+        shutil.copytree(source, target)
         return target
 
     return copy
+
+
+@pytest.fixture
+def example(fresh_copy: Callable[[Path], Path]) -> Callable[[str], Path]:
+    """A fresh copy of a bundled example project, by name."""
+    return lambda name: fresh_copy(EXAMPLES / name)
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ is such a kernel: without the entry it fails with a message naming the entry, wi
 
 from __future__ import annotations
 
-import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -20,13 +20,8 @@ DATA = Path(__file__).resolve().parent / "data" / "atomic_rowsum"
 
 
 @pytest.fixture
-def rowsum(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A fresh copy, always at the same path (the build comes from the cache)."""
-    target = tmp_path_factory.getbasetemp() / "initial-outputs" / "atomic_rowsum"
-    if target.exists():
-        shutil.rmtree(target)
-    shutil.copytree(DATA, target)
-    return target
+def rowsum(fresh_copy: Callable[[Path], Path]) -> Path:
+    return fresh_copy(DATA)
 
 
 def test_atomic_accumulation_into_a_zeroed_output_needs_and_names_the_initial_entry(

@@ -5,7 +5,6 @@ per case); tests/emu/test_cube_rules.py proves the same rules in the default run
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 
@@ -38,12 +37,8 @@ SEEDED: list[tuple[str, str, str]] = [
 
 
 @pytest.fixture
-def matmul_project(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    target = tmp_path_factory.getbasetemp() / "seeded-cube" / "matmul_mix"
-    if target.exists():
-        shutil.rmtree(target)
-    shutil.copytree(PROJECT, target)
-    return target
+def matmul_project(fresh_copy: Callable[[Path], Path]) -> Path:
+    return fresh_copy(PROJECT)
 
 
 @pytest.mark.slow
