@@ -21,9 +21,9 @@ from server.cli import main
 STUBS = Path(__file__).resolve().parents[2] / "bench" / "stubs"
 FUSED = ("act_glu_", "act_chunk_", "scan_cumsum_exclusive_", "ew_arange_")
 FUSED_STUBS = sorted(p.stem for p in STUBS.glob("*.py") if p.stem.startswith(FUSED))
-# One stub per form in the default run (the emulator compile dominates): the two halves of one
-# input (fp16), the shifted read with a zero fill (fp32) and arange along both axes (fp16).
-DEFAULT = ("act_chunk_swiglu_fp16", "scan_cumsum_exclusive_fp32", "ew_arange_scale_fp16")
+# The default run validates two forms (the emulator compile dominates): the two halves of one
+# input (fp16) and the shifted read with a zero fill (fp32); arange and the rest run under slow.
+DEFAULT = ("act_chunk_swiglu_fp16", "scan_cumsum_exclusive_fp32")
 
 
 def check_validated(stub: str, tmp_path: Path, capsys) -> dict:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.generate.test_generate import generate_json
 
 HEAD = """
@@ -36,6 +38,7 @@ def assert_validated(tmp_path: Path, ref: Path, capsys) -> None:
     assert out["backend_used"] == "rules" and out["validation"]["ok"]
 
 
+@pytest.mark.slow
 def test_rounding_matches_torch_on_halves_huge_and_non_finite_values(
     tmp_path: Path, capsys
 ) -> None:
@@ -52,6 +55,7 @@ def test_rounding_matches_torch_on_halves_huge_and_non_finite_values(
     assert_validated(tmp_path, ref, capsys)
 
 
+@pytest.mark.slow
 def test_fmod_and_remainder_signs_zero_divisors_and_non_finite_values(
     tmp_path: Path, capsys
 ) -> None:
@@ -69,6 +73,7 @@ def test_fmod_and_remainder_signs_zero_divisors_and_non_finite_values(
     assert_validated(tmp_path, ref, capsys)
 
 
+@pytest.mark.slow
 def test_lamb_step_with_the_bitwise_and_guard_and_ones_like(tmp_path: Path, capsys) -> None:
     ref = stub(
         tmp_path,

@@ -17,9 +17,9 @@ from server.cli import main
 
 STUBS = Path(__file__).resolve().parents[2] / "bench" / "stubs"
 MOVE_STUBS = sorted(p.stem for p in STUBS.glob("move_*.py"))
-# One stub per kernel form in the default run: tiled transpose, strided views with several
-# outputs, stack, and an index gather.
-DEFAULT = ("move_transpose_fp32", "move_chunk_fp16", "move_stack_last_fp16", "move_gather_fp32")
+# The default run validates the tiled transpose and the index gather; the strided views with
+# several outputs (chunk), stack and the other forms run under slow.
+DEFAULT = ("move_transpose_fp32", "move_gather_fp32")
 
 
 def check_validated(stub: str, tmp_path: Path, capsys) -> dict:

@@ -116,11 +116,16 @@ def test_vector_window_needs_gather_and_createvecindex_on_the_chip_arch(chip: st
     ("body", "inputs"),
     [
         ("F.max_pool2d(x, 3, 2, 1)", "-1.0 - torch.rand(2, 3, 11, 13)"),
-        (
+        pytest.param(
             "F.avg_pool2d(x, 3, 2, 1, ceil_mode=True, count_include_pad=False)",
             "torch.rand(2, 3, 10, 12) + 1.0",
+            marks=pytest.mark.slow,
         ),
-        ("F.max_pool1d(x, 4, 1, 2, dilation=3)", "torch.randn(3, 5, 40, dtype=torch.float16)"),
+        pytest.param(
+            "F.max_pool1d(x, 4, 1, 2, dilation=3)",
+            "torch.randn(3, 5, 40, dtype=torch.float16)",
+            marks=pytest.mark.slow,
+        ),
     ],
 )
 def test_ascend910_pools_on_the_scalar_unit_without_gather_apis(

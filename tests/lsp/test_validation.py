@@ -44,7 +44,7 @@ async def test_unaligned_tail_copy_gets_datacopy_align_from_the_emulator_on_save
     client.text_document_did_save(lsp.DidSaveTextDocumentParams(
         text_document=lsp.TextDocumentIdentifier(uri=doc)))
     await wait_for(lambda: [s for s in _states(client) if s in ("passed", "failed", "error")],
-                   timeout=120, what="the validation result")
+                   timeout=300, what="the validation result")
     assert _states(client) == ["validating", "failed"], client.statuses  # type: ignore[attr-defined]
     found = [d for d in diagnostics(client, kernel, "kernelgen-emulator")
              if d.code == "datacopy-align"]
@@ -87,7 +87,7 @@ async def test_a_newer_save_cancels_the_running_validation_and_closing_is_safe(
     client.text_document_did_close(lsp.DidCloseTextDocumentParams(  # closed while it runs
         text_document=lsp.TextDocumentIdentifier(uri=doc)))
     await wait_for(lambda: [s for s in _states(client) if s in ("passed", "failed", "error")],
-                   timeout=120, what="the second validation's result")
+                   timeout=300, what="the second validation's result")
     status = await client.workspace_execute_command_async(lsp.ExecuteCommandParams(
         command="kernelgen.status", arguments=[{}]))
     assert status["chip"] == "ascend910b2"  # still serving

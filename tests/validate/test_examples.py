@@ -13,8 +13,21 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "bench" / "examples"
 NAMES = ("add_unaligned", "softmax_rows", "leaky_relu")
 
 
-@pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16"])
-@pytest.mark.parametrize("name", NAMES)
+DTYPES = ("float32", "float16", "bfloat16")
+
+
+def _cases() -> list:
+    """Every example in every dtype; the default run takes each example once and each dtype
+    once (a rotation), the slow run the rest."""
+    cases = []
+    for i, name in enumerate(NAMES):
+        for j, dtype in enumerate(DTYPES):
+            marks = () if j == i % len(DTYPES) else (pytest.mark.slow,)
+            cases.append(pytest.param(name, dtype, marks=marks, id=f"{name}-{dtype}"))
+    return cases
+
+
+@pytest.mark.parametrize(("name", "dtype"), _cases())
 def test_example_validates(name: str, dtype: str, capsys: pytest.CaptureFixture[str]) -> None:
     project = EXAMPLES / name
     code = main(

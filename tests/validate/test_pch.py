@@ -42,6 +42,7 @@ def test_kernel_unit_takes_the_precompiled_header(example: Example) -> None:
     assert "kernel_operator.h" not in out.stderr
 
 
+@pytest.mark.slow  # builds a private precompiled header, then a plain compile
 def test_unreadable_precompiled_header_falls_back_to_a_plain_compile(
     example: Example, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
