@@ -153,6 +153,7 @@ BUGS = {
     "load3d_k_start_unaligned": ("param-range", "kStartPt = 8 is not a multiple of C0 = 16"),
     "load3d_k_past_matrix": ("param-range", "kStartPt + kExtension = 160 exceeds the img2col K"),
     "load3d_stride_range": ("param-range", "strideW = 64; it must be in [1, 63]"),
+    "load3d_repeats": ("param-range", "SetLoadDataRepeat set repeatTime = 2"),
     "load3d_fmatrix_unset": ("param-range", "no SetFmatrix came before"),
     "partial_sum_first": ("param-range", "no result in CO1 to add to"),
     "partial_sum_many_blocks": ("param-range", "singleCoreM == baseM and singleCoreN == baseN"),

@@ -247,6 +247,17 @@ static std::map<std::string, std::pair<uint32_t, std::function<void()>>> cases()
         c64.stride = 64;
         LoadData(t.a2, t.a1, load3d(c64, 0, 16, 0, 144));  // BUG: load3d_stride_range
     }};
+    c["load3d_repeats"] = {1, [] {
+        Tiles t;
+        LoadDataRepeatParam rp;
+        rp.repeatTime = 1;
+        SetLoadDataRepeat(rp);
+        LoadData(t.a2, t.a1, load3d(Conv{}, 0, 16, 0, 144));  // one iteration: the default
+        rp.repeatTime = 2;
+        rp.repeatStride = 1;
+        SetLoadDataRepeat(rp);
+        LoadData(t.a2, t.a1, load3d(Conv{}, 0, 16, 0, 144));  // BUG: load3d_repeats
+    }};
     c["load3d_fmatrix_unset"] = {1, [] {
         Tiles t;
         LoadData<half, kFmatrixRegs>(t.a2, t.a1, load3d(Conv{}, 0, 64, 0, 144));  // BUG: load3d_fmatrix_unset

@@ -70,6 +70,17 @@ struct InitConstValueParams {
     InitConstValueParams(uint16_t repeat, T value) : repeatTimes(repeat), initValue(value) {}
 };
 
+// Load3Dv2's repeat register (SetLoadDataRepeat): repeatTime iterations, each starting
+// repeatStride further along M (repeatMode 0, units of 16 rows) or K (repeatMode 1, units of C0).
+// Fields and defaults as the reference defines the struct (CANN 8.0 SetLoadDataRepeat); later
+// releases' examples also set dstStride, which is accepted and unused.
+struct LoadDataRepeatParam {
+    uint16_t repeatStride = 0;
+    uint8_t repeatTime = 1;
+    uint8_t repeatMode = 0;
+    uint16_t dstStride = 0;
+};
+
 }  // namespace AscendC
 
 namespace kernelgen {
@@ -82,6 +93,7 @@ struct Load3dRegisters {
     uint8_t pad[4] = {0, 0, 0, 0};
     bool pad_set = false;
     double pad_value = 0;
+    AscendC::LoadDataRepeatParam repeat;
 };
 inline Load3dRegisters& load3d_registers() {
     static thread_local Load3dRegisters r;
@@ -142,6 +154,13 @@ inline void SetFmatrix(uint16_t l1H, uint16_t l1W, const uint8_t padList[4], con
     for (int i = 0; i < 4; ++i) r.pad[i] = padList[i];
 }
 
+inline void SetLoadDataRepeat(const LoadDataRepeatParam& repeatParams, KG_LOC) {
+    if (repeatParams.repeatMode > 1)
+        kernelgen::failf("param-range", file, line, "SetLoadDataRepeat: repeatMode = %u; it must be 0 (along height) or "
+                         "1 (along width)", repeatParams.repeatMode);
+    kernelgen::load3d_registers().repeat = repeatParams;
+}
+
 template <typename T>
 inline void SetLoadDataPaddingValue(const T padValue, KG_LOC) {
     (void)file;
@@ -181,6 +200,12 @@ inline void load3d_v2(const LocalTensor<T>& dst, const LocalTensor<T>& src, cons
     const uint32_t H = cfg.isSetFMatrix ? p.l1H : reg.l1H, W = cfg.isSetFMatrix ? p.l1W : reg.l1W;
     const uint8_t* pad = cfg.isSetFMatrix ? p.padList : reg.pad;
     const double pad_value = cfg.isSetPadding ? static_cast<double>(kernelgen::widen(p.padValue)) : reg.pad_value;
+    if (reg.repeat.repeatTime != 1)
+        kernelgen::failf("param-range", file, line,
+                         "%s: SetLoadDataRepeat set repeatTime = %u; the emulator models one iteration per Load3D "
+                         "only (the reference does not say where each iteration lands in dst): call Load3D once per "
+                         "block with its own mStartPt/kStartPt",
+                         api, reg.repeat.repeatTime);
     const uint32_t kw_n = p.filterW + (p.filterSizeW ? 256u : 0u), kh_n = p.filterH + (p.filterSizeH ? 256u : 0u);
 
     // Documented ranges (Load3D, table 4), in the reference's order. channelSize: [1, 63] in the
