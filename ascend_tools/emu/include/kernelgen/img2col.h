@@ -35,6 +35,8 @@ struct LoadData3DParamsV2 {
     uint16_t channelSize = 0;
     uint16_t kExtension = 0, mExtension = 0;
     uint16_t kStartPt = 0, mStartPt = 0;
+    // The reference gives defaults only for padList, kStartPt, mStartPt, padValue and the flags;
+    // stride, filter and dilation default to 1 here (an identity), the rest to 0 (out of range).
     uint8_t strideW = 1, strideH = 1;
     uint8_t filterW = 1, filterH = 1;
     uint8_t dilationFilterW = 1, dilationFilterH = 1;
@@ -91,8 +93,7 @@ struct Load3dRegisters {
     bool fmatrix_set = false;
     uint16_t l1H = 0, l1W = 0;
     uint8_t pad[4] = {0, 0, 0, 0};
-    bool pad_set = false;
-    double pad_value = 0;
+    double pad_value = 0;  // unset: 0 (the reference gives no reset value)
     AscendC::LoadDataRepeatParam repeat;
 };
 inline Load3dRegisters& load3d_registers() {
@@ -166,7 +167,6 @@ inline void SetLoadDataPaddingValue(const T padValue, KG_LOC) {
     (void)file;
     (void)line;
     auto& r = kernelgen::load3d_registers();
-    r.pad_set = true;
     r.pad_value = static_cast<double>(kernelgen::widen(padValue));
 }
 
