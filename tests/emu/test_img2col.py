@@ -153,6 +153,8 @@ BUGS = {
     "load3d_k_start_unaligned": ("param-range", "kStartPt = 8 is not a multiple of C0 = 16"),
     "load3d_k_past_matrix": ("param-range", "kStartPt + kExtension = 160 exceeds the img2col K"),
     "load3d_stride_range": ("param-range", "strideW = 64; it must be in [1, 63]"),
+    "load3d_int8_into_l0b": ("dtype-support", "has no int8_t form into B2 on ascend910b2"),
+    "load3d_on_910": ("chip-support", "ascend910 has no Load3Dv2"),
     "load3d_repeats": ("param-range", "SetLoadDataRepeat set repeatTime = 2"),
     "load3d_fmatrix_unset": ("param-range", "no SetFmatrix came before"),
     "partial_sum_first": ("param-range", "no result in CO1 to add to"),

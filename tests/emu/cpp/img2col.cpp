@@ -258,6 +258,27 @@ static std::map<std::string, std::pair<uint32_t, std::function<void()>>> cases()
         SetLoadDataRepeat(rp);
         LoadData(t.a2, t.a1, load3d(Conv{}, 0, 16, 0, 144));  // BUG: load3d_repeats
     }};
+    // 910B documents no 8-bit types for B1 -> B2 (A1 -> A2 has them).
+    c["load3d_int8_into_l0b"] = {1, [] {
+        TPipe pipe;
+        TBuf<TPosition::B1> bb1;
+        TBuf<TPosition::B2> bb2;
+        pipe.InitBuffer(bb1, 32 * 8 * 8);
+        pipe.InitBuffer(bb2, 64 * 288);
+        LoadData3DParamsV2<int8_t> p;
+        p.l1H = p.l1W = 8, p.channelSize = 32, p.kExtension = 288, p.mExtension = 64;
+        for (int i = 0; i < 4; ++i) p.padList[i] = 1;
+        p.filterW = p.filterH = 3;
+        LoadData(bb2.Get<int8_t>(), bb1.Get<int8_t>(), p);  // BUG: load3d_int8_into_l0b
+    }};
+    // Ascend 910 (dav-c100) documents Load3Dv1 only.
+    c["load3d_on_910"] = {1, [] {
+        kernelgen::chip().name = "ascend910";
+        kernelgen::chip().cce_aicore = 100;
+        kernelgen::chip().split_cores = false;
+        Tiles t;
+        LoadData(t.a2, t.a1, load3d(Conv{}, 0, 64, 0, 144));  // BUG: load3d_on_910
+    }};
     c["load3d_fmatrix_unset"] = {1, [] {
         Tiles t;
         LoadData<half, kFmatrixRegs>(t.a2, t.a1, load3d(Conv{}, 0, 64, 0, 144));  // BUG: load3d_fmatrix_unset
