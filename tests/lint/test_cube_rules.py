@@ -297,3 +297,63 @@ def test_a_tiling_field_set_on_a_branch_is_not_judged() -> None:
     texts = mutate(_mm(mine="288 * 1024"), "    t.depthA1 = 4;\n",
                    "    if (x != nullptr) {\n        t.depthA1 = 4;\n    }\n")
     assert R.L1_OVERFLOW.value not in codes(lint_texts(texts))
+
+
+# ---------------------------------------------------------------- the img2col path
+LOAD3D_KERNEL = """#include "kernel_operator.h"
+#include "lib/matmul_intf.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void img2col_k(GM_ADDR x, GM_ADDR y, uint32_t t) {
+    TPipe pipe;
+    TBuf<TPosition::A1> ba1;
+    TBuf<TPosition::A2> ba2;
+    TBuf<TPosition::TSCM> scm;
+    pipe.InitBuffer(ba1, 4096);
+    pipe.InitBuffer(ba2, 16384);
+    pipe.InitBuffer(scm, 4096);
+    LocalTensor<half> a1 = ba1.Get<half>();
+    LocalTensor<half> a2 = ba2.Get<half>();
+    LocalTensor<half> s = scm.Get<half>();
+    LoadData3DParamsV2<half> p;
+    p.l1H = 8;
+    p.l1W = 8;
+    p.channelSize = 16;
+    p.kExtension = 144;
+    p.mExtension = 64;
+    p.strideW = STRIDE;
+    p.strideH = 1;
+    p.filterW = 3;
+    p.filterH = 3;
+    p.dilationFilterW = 1;
+    p.dilationFilterH = 1;
+    LoadData(a2, a1, p);
+    InitConstValue(a2[A2_OFF], InitConstValueParams<half>(1, 1, 0, (half)0));
+    matmul::Matmul<matmul::MatmulType<TPosition::TSCM, CubeFormat::NZ, half>,
+                   matmul::MatmulType<TPosition::GM, CubeFormat::ND, half>,
+                   matmul::MatmulType<TPosition::GM, CubeFormat::ND, float>> mm;
+    mm.SetTensorA(s[S_OFF]);
+}
+"""
+
+
+def _load3d(stride: str = "1", a2: str = "0", s: str = "0") -> dict[str, str]:
+    text = LOAD3D_KERNEL.replace("STRIDE", stride).replace("A2_OFF", a2).replace("S_OFF", s)
+    return {"/tmp/kernelgen_lint_cube/op_kernel/img2col_k.cpp": text}
+
+
+def test_img2col_kernel_in_range_and_aligned_is_clean() -> None:
+    diags = lint_texts(_load3d(a2="256", s="16"))
+    assert not {R.PARAM_RANGE.value, R.FRACTAL_ALIGN.value} & set(codes(diags)), [
+        d.compiler_style() for d in diags]
+
+
+def test_load3d_stride_past_its_field_is_an_error_at_the_load() -> None:
+    d = _only(lint_texts(_load3d(stride="64")), R.PARAM_RANGE)
+    assert d.line == 27 and "strideW = 64 is outside [1, 63]" in d.message
+
+
+def test_init_const_value_and_a_tscm_operand_off_their_alignment() -> None:
+    d = _only(lint_texts(_load3d(a2="16")), R.FRACTAL_ALIGN)  # 32 B into L0A
+    assert d.line == 28 and "InitConstValue operand a2[16]" in d.message and "512-byte" in d.message
+    d = _only(lint_texts(_load3d(s="8")), R.FRACTAL_ALIGN)  # one tap's 8 halves = 16 B into L1
+    assert d.line == 32 and "SetTensorA operand s[8]" in d.message and "(TSCM, L1)" in d.message

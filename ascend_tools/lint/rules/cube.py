@@ -2,8 +2,9 @@
 
 Capacity: InitBuffer on A1/B1/C1/TSCM adds up in L1, on A2 in L0A, B2 in L0B, CO1 in L0C, each
 against the chip's size (`ascend_tools/data/chips.json`), summed the way the UB rule sums UB
-positions. Layout: LoadData/Mmad/Fixpipe operands start on their memory's alignment
-(`CUBE_START_ALIGN`), and MmadParams m/n/k stay in their 12-bit fields; only constants that
+positions. Layout: LoadData/Mmad/Fixpipe/InitConstValue operands and Matmul's L1 operands
+start on their memory's alignment (`CUBE_START_ALIGN`), MmadParams m/n/k stay in their 12-bit
+fields and LoadData3DParamsV2 fields in their documented ranges; only constants that
 prove the fault are reported (the emulator checks the rest at run time)."""
 
 from __future__ import annotations
@@ -71,16 +72,26 @@ def _memory_unit(ctx: LintContext, field: str, bufs: list[InitBuf]) -> Iterator[
 
 
 # Cube-path APIs -> how many leading arguments are on-chip operands (the rest are params).
+# Matmul's SetTensorA/SetTensorB take an L1 (TSCM) operand as their first argument; a GM one
+# is not a local tensor and is skipped.
 _CUBE_OPERANDS: dict[str, int] = {
-    "LoadData": 2, "LoadDataWithTranspose": 2, "Mmad": 3, "Fixpipe": 2,
+    "LoadData": 2, "LoadDataWithTranspose": 2, "Mmad": 3, "Fixpipe": 2, "InitConstValue": 1,
+    "SetTensorA": 1, "SetTensorB": 1,
 }
 _MMAD_FIELDS = ("m", "n", "k")
+# Documented ranges of LoadData3DParamsV2 fields (AscendC API reference, Load3D, table 4;
+# CANN 8.5 atlasascendc_api_07_00170); the emulator's img2col.h checks the same at run time.
+LOAD3D_RANGES: dict[str, tuple[int, int]] = {
+    "l1H": (1, 32767), "l1W": (1, 32767), "kExtension": (1, 65535), "mExtension": (1, 65535),
+    "strideW": (1, 63), "strideH": (1, 63), "filterW": (1, 255), "filterH": (1, 255),
+    "dilationFilterW": (1, 255), "dilationFilterH": (1, 255),
+}
 
 
 def check_cube_operands(ctx: LintContext) -> Iterator[Diagnostic]:
     for call in ctx.calls:
         n = _CUBE_OPERANDS.get(call.name)
-        if n is None or len(call.args) <= n:
+        if n is None or len(call.args) < n:
             continue
         if call.name == "Mmad" and len(call.args) == 5:
             n += 1  # Mmad(dst, fm, filter, bias, params): the bias is an operand too
@@ -88,6 +99,8 @@ def check_cube_operands(ctx: LintContext) -> Iterator[Diagnostic]:
             yield from _start_align(ctx, call, arg)
         if call.name == "Mmad":
             yield from _mmad_range(ctx, call)
+        if call.name == "LoadData":
+            yield from _load3d_range(ctx, call)
 
 
 def _start_align(ctx: LintContext, call: Call, arg: Arg) -> Iterator[Diagnostic]:
@@ -120,6 +133,24 @@ def _mmad_range(ctx: LintContext, call: Call) -> Iterator[Diagnostic]:
                 RuleCode.PARAM_RANGE.value, Severity.ERROR, call,
                 f"Mmad {name} = {v.fmt()} exceeds {MMAD_MAX_MNK}: MmadParams m, n and k are "
                 "12-bit fields (AscendC Mmad); split the product into several Mmad calls")
+
+
+def _load3d_range(ctx: LintContext, call: Call) -> Iterator[Diagnostic]:
+    """Constants assigned to the fields of a LoadData3DParamsV2 local outside their documented
+    range (Load3D would be refused by the toolchain's checks or misread by the hardware)."""
+    arg = call.args[-1]
+    if arg.expr[0] != "id":
+        return
+    d = ctx.model.variable_decl(call.chunk, arg.expr[1], call.order)
+    if d is None or d.type_base != "LoadData3DParamsV2":
+        return
+    for name, v in _assigned_fields(ctx, call, arg.expr[1], tuple(LOAD3D_RANGES)).items():
+        lo, hi = LOAD3D_RANGES[name]
+        if v.lo < lo or v.hi > hi:
+            yield ctx.diag(
+                RuleCode.PARAM_RANGE.value, Severity.ERROR, call,
+                f"LoadData (Load3Dv2) {name} = {v.fmt()} is outside [{lo}, {hi}] "
+                "(AscendC Load3D, LoadData3DParamsV2)")
 
 
 def _mmad_fields(ctx: LintContext, call: Call, arg: Arg) -> dict[str, Value]:

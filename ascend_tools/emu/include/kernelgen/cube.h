@@ -297,3 +297,6 @@ inline void Fixpipe(const LocalTensor<T>& dst, const LocalTensor<U>& src, const 
 }
 
 }  // namespace AscendC
+
+// Load3D (img2col into L0A/L0B) and InitConstValue build on the checks above.
+#include "img2col.h"

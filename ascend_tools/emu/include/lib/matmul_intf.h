@@ -67,6 +67,7 @@ class Matmul {
         orgKa_ = tiling_.Ka;
         orgKb_ = tiling_.Kb;
         bias_.set = false;
+        co1_rows_ = co1_cols_ = -1;
     }
     void SetOrgShape(int orgM, int orgN, int orgK) { SetOrgShape(orgM, orgN, orgK, orgK, orgN); }
     void SetOrgShape(int orgM, int orgN, int orgKa, int orgKb, int orgKc = 0) {
@@ -94,7 +95,8 @@ class Matmul {
         a_ = Operand<TA>{a.GetPhyAddr(), true, a, true};
         transA_ = isTransposeA;
     }
-    void SetTensorA(const LocalTensor<TA>& a, bool isTransposeA = false) {
+    void SetTensorA(const LocalTensor<TA>& a, bool isTransposeA = false, KG_LOC) {
+        check_l1_start("SetTensorA", a, file, line);
         iter_ = -1;  // new operands: the next Iterate starts a new product
         a_ = Operand<TA>{a.data(), true, {}, false, a.GetSize()};
         transA_ = isTransposeA;
@@ -104,7 +106,8 @@ class Matmul {
         b_ = Operand<TB>{b.GetPhyAddr(), true, b, true};
         transB_ = isTransposeB;
     }
-    void SetTensorB(const LocalTensor<TB>& b, bool isTransposeB = false) {
+    void SetTensorB(const LocalTensor<TB>& b, bool isTransposeB = false, KG_LOC) {
+        check_l1_start("SetTensorB", b, file, line);
         iter_ = -1;  // new operands: the next Iterate starts a new product
         b_ = Operand<TB>{b.data(), true, {}, false, b.GetSize()};
         transB_ = isTransposeB;
@@ -114,7 +117,10 @@ class Matmul {
     void ClearBias() { bias_.set = false; }
     void SetLocalWorkspace(const LocalTensor<uint8_t>&) {}
     void SetWorkspace(GM_ADDR, int) {}
-    void End() { iter_ = -1; }
+    void End() {
+        iter_ = -1;
+        co1_rows_ = co1_cols_ = -1;
+    }
 
     void IterateAll(const GlobalTensor<TC>& c, uint8_t enAtomic = 0, KG_LOC) {
         compute(file, line);
@@ -134,10 +140,20 @@ class Matmul {
 
     // Walks the result in baseM x baseN blocks, M first within N (iterateOrder 0). Once it has
     // returned false, the next Iterate starts the product again (a loop per work unit).
-    bool Iterate(bool = false, KG_LOC) {
+    //
+    // enPartialSum adds the product to the result already in CO1 instead of overwriting it; the
+    // reference allows it only when one block is the whole single-core result (singleCoreM ==
+    // baseM and singleCoreN == baseN), and it needs an earlier Iterate on this object to have
+    // put a result there (End() or Init() clears it).
+    bool Iterate(bool enPartialSum = false, KG_LOC) {
         if (iter_ < 0 || iter_ >= blocks_m() * blocks_n()) {
+            if (enPartialSum) check_partial_sum(file, line);
+            std::vector<float> before;
+            if (enPartialSum) before.swap(acc_);
             compute(file, line);
+            for (size_t i = 0; i < before.size(); ++i) acc_[i] += before[i];
             iter_ = 0;
+            co1_rows_ = m_, co1_cols_ = n_;
         } else {
             ++iter_;
         }
@@ -167,6 +183,29 @@ class Matmul {
     }
 
   private:
+    // An operand the Matmul reads from L1 (A1/B1/TSCM) must start on L1's 32-byte alignment (the
+    // AscendC general address-alignment table, cube.h kCubeAlign): a per-tap element offset into
+    // a TSCM slab breaks it.
+    template <class T>
+    static void check_l1_start(const char* api, const LocalTensor<T>& t, const char* file, int line) {
+        if (kernelgen::is_l1_position(t.GetPosition()))
+            AscendC::detail::check_cube_start((std::string("Matmul::") + api).c_str(), "the operand", t, file, line);
+    }
+    void check_partial_sum(const char* file, int line) const {
+        if (co1_rows_ < 0)
+            kernelgen::failf("param-range", file, line,
+                             "Matmul::Iterate(enPartialSum = true) with no result in CO1 to add to: the first Iterate "
+                             "of a sum (after Init or End) must be Iterate(false)");
+        if (m_ != base_m() || n_ != base_n())
+            kernelgen::failf("param-range", file, line,
+                             "Matmul::Iterate(enPartialSum = true) needs singleCoreM == baseM and singleCoreN == baseN "
+                             "(one block accumulated in CO1); the shape is %d x %d with base %d x %d",
+                             m_, n_, base_m(), base_n());
+        if (m_ != co1_rows_ || n_ != co1_cols_)
+            kernelgen::failf("param-range", file, line,
+                             "Matmul::Iterate(enPartialSum = true): a %d x %d product onto the %d x %d result in CO1", m_,
+                             n_, co1_rows_, co1_cols_);
+    }
     // baseM, baseN, baseK are the shape of one Mmad, so they follow the fractal layout: M and N
     // in 16-row fractals, K in C0 = 32 B / sizeof(A) (TCubeTiling: "baseM, baseN, baseK ...
     // aligned to the fractal", AscendC API reference; Mmad data formats).
@@ -294,6 +333,7 @@ class Matmul {
     bool transA_ = false, transB_ = false;
     std::vector<float> acc_;
     int iter_ = -1;
+    int co1_rows_ = -1, co1_cols_ = -1;  // shape of the result in CO1 (-1: none since Init/End)
 };
 
 }  // namespace matmul
