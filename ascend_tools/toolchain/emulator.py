@@ -85,11 +85,8 @@ class _Step:
 
 
 def _failed(
-    out: SandboxResult,
-    locator: Locator,
-    step: _Step | None = None,
-    argv: Sequence[str | Path] = (),
-    cwd: Path | None = None,
+    out: SandboxResult, locator: Locator, step: _Step | None = None,
+    argv: Sequence[str | Path] = (), cwd: Path | None = None,
 ) -> list[Diagnostic]:
     text = out.stderr + out.stdout
     if out.timed_out or out.signal is not None:
@@ -119,7 +116,9 @@ def _missing_use(
             stub.parent.mkdir(parents=True, exist_ok=True)
             stub.write_text("")
         missing += new
-        out = step.compile([*argv, "-idirafter", stubs, "-fsyntax-only", "-fmax-errors=200"], cwd)
+        out = step.compile(
+            [*argv, "-idirafter", stubs, "-fsyntax-only", "-fmax-errors=200"], cwd
+        )
         text = out.stderr + out.stdout
         diags = parse_compiler_output(text, locator, failed=False)
         names += [n for n in unknown_names(d.message for d in diags) if n not in names]
@@ -138,11 +137,7 @@ def _undeclared_vendor_constants(text: str) -> list[str]:
 
 
 def _supply_vendor_constants(
-    out: SandboxResult,
-    step: _Step,
-    argv: list[str | Path],
-    at: int,
-    cwd: Path,
+    out: SandboxResult, step: _Step, argv: list[str | Path], at: int, cwd: Path,
     locator: Locator,
 ) -> tuple[SandboxResult, list[str | Path], list[Diagnostic]]:
     """A kernel compile that failed because the project uses a constant CANN's headers declare
@@ -161,17 +156,10 @@ def _supply_vendor_constants(
             name = next((n for n in new if f"'{n}'" in d.message), None)
             if name is not None and not any(f"'{name}'" in w.message for w in warnings):
                 message = vendor_use_message(vendor_constants()[name]) + (
-                    f" The emulator supplied '{name}' to this build."
-                )
-                warnings.append(
-                    d.model_copy(
-                        update={
-                            "severity": Severity.WARNING,
-                            "code": RuleCode.VENDOR_INTERNAL.value,
-                            "message": message,
-                        }
-                    )
-                )
+                    f" The emulator supplied '{name}' to this build.")
+                warnings.append(d.model_copy(update={
+                    "severity": Severity.WARNING, "code": RuleCode.VENDOR_INTERNAL.value,
+                    "message": message}))
         supplied += new
         (cwd / VENDOR_CONSTANTS_HEADER).write_text(
             "// CANN's constants this project uses undeclared (vendor_internal.json)\n"
@@ -236,14 +224,8 @@ def describe(project: KernelProject, chip: Chip) -> DescribeResult:
     per_file = [unit_flags(project, [project.abs(src)], [host_dir]) for src in project.host_files]
     # The root is part of the key: binaries carry absolute source paths for their error reports.
     key = hash_parts(
-        [
-            "host",
-            *_toolchain(),
-            *flags,
-            *(f for fl in per_file for f in fl),
-            str(project.root),
-            hash_files(host_sources, project.root),
-        ]
+        ["host", *_toolchain(), *flags, *(f for fl in per_file for f in fl), str(project.root),
+         hash_files(host_sources, project.root)]
     )
     entry = CacheEntry("host", key)
     if not entry.ready:
@@ -393,86 +375,20 @@ def _pch(chip: Chip, step: _Step) -> tuple[Path | None, list[Diagnostic]]:
 # C library functions the emulator's headers declare (extern "C", global). A kernel entry may
 # carry such a name (`extern "C" __global__ __aicore__ void hypot(...)`): device code sees no C
 # library, so on the NPU there is no clash; here the wrapper renames the entry around its include.
-_LIBC_NAMES = frozenset(
-    (
-        "abs",
-        "acos",
-        "acosh",
-        "asin",
-        "asinh",
-        "atan",
-        "atan2",
-        "atanh",
-        "cbrt",
-        "ceil",
-        "copysign",
-        "cos",
-        "cosh",
-        "div",
-        "erf",
-        "erfc",
-        "exp",
-        "exp2",
-        "expm1",
-        "fabs",
-        "fdim",
-        "floor",
-        "fma",
-        "fmax",
-        "fmin",
-        "fmod",
-        "frexp",
-        "hypot",
-        "ilogb",
-        "ldexp",
-        "lgamma",
-        "llrint",
-        "llround",
-        "log",
-        "log10",
-        "log1p",
-        "log2",
-        "logb",
-        "lrint",
-        "lround",
-        "modf",
-        "nearbyint",
-        "nextafter",
-        "pow",
-        "remainder",
-        "remquo",
-        "rint",
-        "round",
-        "scalbn",
-        "sin",
-        "sinh",
-        "sqrt",
-        "tan",
-        "tanh",
-        "tgamma",
-        "trunc",
-        "abort",
-        "atoi",
-        "exit",
-        "free",
-        "malloc",
-        "memcmp",
-        "memcpy",
-        "memmove",
-        "memset",
-        "qsort",
-        "rand",
-        "strcmp",
-        "strcpy",
-        "strlen",
-    )
-)
+_LIBC_NAMES = frozenset((
+    "abs", "acos", "acosh", "asin", "asinh", "atan", "atan2", "atanh", "cbrt", "ceil",
+    "copysign", "cos", "cosh", "div", "erf", "erfc", "exp", "exp2", "expm1", "fabs", "fdim",
+    "floor", "fma", "fmax", "fmin", "fmod", "frexp", "hypot", "ilogb", "ldexp", "lgamma",
+    "llrint", "llround", "log", "log10", "log1p", "log2", "logb", "lrint", "lround", "modf",
+    "nearbyint", "nextafter", "pow", "remainder", "remquo", "rint", "round", "scalbn", "sin",
+    "sinh", "sqrt", "tan", "tanh", "tgamma", "trunc", "abort", "atoi", "exit", "free",
+    "malloc", "memcmp", "memcpy", "memmove", "memset", "qsort", "rand", "strcmp", "strcpy",
+    "strlen",
+))
 
 
 def wrapper_source(
-    project: KernelProject,
-    dtypes: dict[str, str],
-    op_type: str | None,
+    project: KernelProject, dtypes: dict[str, str], op_type: str | None,
     kernel_file: Path | None = None,
 ) -> str:
     """The translation unit that binds the kernel entry to the harness (README step 3).
@@ -502,12 +418,8 @@ def wrapper_source(
     call = name
     if name in _LIBC_NAMES:
         call = f"kernelgen_entry_{name}"
-        lines += [
-            "#include <cmath>",
-            "#include <cstdlib>",
-            "#include <cstring>",
-            f"#define {name} {call}",
-        ]
+        lines += ["#include <cmath>", "#include <cstdlib>", "#include <cstring>",
+                  f"#define {name} {call}"]
     lines.append(f'#include "{kernel_file or project.abs(project.kernel_file)}"')
     if call != name:
         lines.append(f"#undef {name}")
