@@ -199,7 +199,8 @@ class LintContext:
         ib = self.buffer_of(t.queue)
         if ib is None or ib.length is None or size is None or size.lo <= 0:
             return None
-        # What InitBuffer reserves: the length rounded up to 32 bytes (align32), as the emulator
+        # What InitBuffer reserves: "a len not 32-byte aligned is rounded up to 32 bytes inside
+        # the API" (InitBuffer, AscendC API reference, atlasascendc_api_07_0110), as the emulator
         # sizes the buffer; a count past the length but inside that block overruns nothing.
         lo = align32(ib.length.lo) // size.hi
         hi = align32(ib.length.hi) // size.lo
