@@ -199,9 +199,15 @@ class LintContext:
         ib = self.buffer_of(t.queue)
         if ib is None or ib.length is None or size is None or size.lo <= 0:
             return None
-        lo = ib.length.lo // size.hi
-        hi = ib.length.hi // size.lo
-        return Value(lo, hi, ib.length.notes + size.notes)
+        # What InitBuffer reserves: "a len not 32-byte aligned is rounded up to 32 bytes inside
+        # the API" (InitBuffer, AscendC API reference, atlasascendc_api_07_0110), as the emulator
+        # sizes the buffer; a count past the length but inside that block overruns nothing.
+        lo = align32(ib.length.lo) // size.hi
+        hi = align32(ib.length.hi) // size.lo
+        notes = ib.length.notes + size.notes
+        if align32(ib.length.hi) != ib.length.hi:
+            notes = (*notes, f"InitBuffer length {ib.length.fmt()} B rounded up to 32 B")
+        return Value(lo, hi, notes)
 
 
 _DIRECTIVE = re.compile(rb"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b([^\n]*)", re.M)

@@ -130,3 +130,21 @@ def test_veccalc_queue_tensors_past_the_position_limit_warn_and_run(emu_build, r
     torch.testing.assert_close(y, x * 55.0)
     [w] = [w for w in report["warnings"] if w["code"] == "buffer-count"]
     assert "9 tensors of position VECCALC" in w["message"] and "allows 8" in w["message"]
+
+
+def test_unpad_drops_right_columns_of_aligned_rows(emu_build, run_program) -> None:
+    # UnPadTilingFunc on the host for a [4, 16] float source, UnPad with rightPad 3 on the
+    # kernel: the rows come back packed, 13 floats each.
+    x = torch.arange(64, dtype=torch.float32)
+    y, _ = run(emu_build, run_program, "unpad", x, torch.zeros(8))
+    torch.testing.assert_close(y.view(4, 13), x.view(4, 16)[:, :13])
+
+
+def test_unpad_rejects_rows_not_32_byte_aligned(emu_build, run_program) -> None:
+    res = run_program(
+        emu_build("compat"),
+        ["unpad_unaligned", "{a}", "{b}", "{out:y}", "{report}"],
+        {"a": torch.zeros(52), "b": torch.zeros(8)},
+    )
+    assert res.returncode != 0
+    assert "srcWidth 13 x sizeof(float) is not 32-byte aligned" in res.stderr

@@ -445,3 +445,32 @@ def test_veccalc_queue_tensors_past_the_position_limit_are_a_warning() -> None:
     d = _only(lint_texts(bad, chip="ascend910"), R.BUFFER_COUNT)[0]
     assert d.severity == Severity.WARNING
     assert "5 tensors of position VECCALC" in d.message and "crosses no pipe" in d.message
+
+
+ROUNDED_BUFFER = """#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void rounded(GM_ADDR x, GM_ADDR y) {
+    TPipe pipe;
+    TQue<QuePosition::VECIN, 1> inQ;
+    GlobalTensor<float> xGm, yGm;
+    xGm.SetGlobalBuffer((__gm__ float*)x, 64);
+    yGm.SetGlobalBuffer((__gm__ float*)y, 64);
+    pipe.InitBuffer(inQ, 1, 8);
+    LocalTensor<float> box = inQ.AllocTensor<float>();
+    DataCopy(box, xGm, COUNT);
+    inQ.EnQue(box);
+    box = inQ.DeQue<float>();
+    DataCopy(yGm, box, 8);
+    inQ.FreeTensor(box);
+}
+"""
+
+
+def test_count_is_checked_against_the_32_byte_block_initbuffer_reserves() -> None:
+    # InitBuffer(inQ, 1, 8) reserves one 32-byte block (as the emulator does): 8 floats fit
+    # (DrivingSDK border_align_grad passes 8, meaning elements, as the length in bytes), 16 do not.
+    fits = lint_texts({"/k/rounded.cpp": ROUNDED_BUFFER.replace("COUNT", "8")})
+    assert R.COUNT_EXCEEDS_TENSOR.value not in codes(fits)
+    over = lint_texts({"/k/rounded.cpp": ROUNDED_BUFFER.replace("COUNT", "16")})
+    d = _only(over, R.COUNT_EXCEEDS_TENSOR)[0]
+    assert "16" in d.message and "8 elements" in d.message

@@ -111,6 +111,18 @@ def test_none_binds_an_absent_optional_input(project: Project) -> None:
     assert validate_project(root, root / "ref_bias.py").ok
 
 
+def test_required_input_is_read_by_its_opdef_index_behind_an_absent_optional(
+    project: Project,
+) -> None:
+    # bias (OPTIONAL) comes first: absent, x is instance 0 but OpDef index 1, which the host's
+    # GetRequiredInputShape / GetRequiredInputTensor / GetRequiredInputDataType take.
+    root = project("bias_first")
+    absent = validate_project(root, root / "ref.py")
+    assert absent.ok, absent.cases[0].message if absent.cases else absent
+    assert not [n for n in absent.notes if "infer" in n.lower()]
+    assert validate_project(root, root / "ref_bias.py").ok
+
+
 def test_tensor_lists_bind_to_dynamic_input_and_output(project: Project) -> None:
     root = project("foreach_mul")
     assert validate_project(root, root / "ref.py").ok

@@ -354,6 +354,35 @@ extern "C" __global__ __aicore__ void vec_index_mask(GM_ADDR x, GM_ADDR y) {
     DataCopy(gy[192], bidx, 64);
 }
 
+// UnPad: 4 rows of `width` floats lose their last 3 columns; the tiling comes from the host's
+// UnPadTilingFunc for the [4, width] source, as real host code fills it.
+extern "C" __global__ __aicore__ void unpad_rows(GM_ADDR x, GM_ADDR y, UnPadTiling tiling) {
+    const uint32_t rows = tiling.srcHeight, width = tiling.srcWidth, keep = width - 3;
+    TPipe pipe;
+    TQue<QuePosition::VECIN, 1> inQ;
+    TQue<QuePosition::VECOUT, 1> outQ;
+    pipe.InitBuffer(inQ, 1, rows * width * sizeof(float));
+    pipe.InitBuffer(outQ, 1, rows * width * sizeof(float));
+    GlobalTensor<float> gx, gy;
+    gx.SetGlobalBuffer((__gm__ float*)x, rows * width);
+    gy.SetGlobalBuffer((__gm__ float*)y, rows * keep);
+    LocalTensor<float> in = inQ.AllocTensor<float>();
+    DataCopyExtParams load{1, static_cast<uint32_t>(rows * width * sizeof(float)), 0, 0, 0};
+    DataCopyPad(in, gx, load, DataCopyPadExtParams<float>{false, 0, 0, 0.0f});
+    inQ.EnQue(in);
+    in = inQ.DeQue<float>();
+    LocalTensor<float> out = outQ.AllocTensor<float>();
+    UnPadParams params;
+    params.rightPad = 3;
+    UnPad(out, in, params, tiling);
+    outQ.EnQue(out);
+    inQ.FreeTensor(in);
+    out = outQ.DeQue<float>();
+    DataCopyExtParams copy{1, static_cast<uint32_t>(rows * keep * sizeof(float)), 0, 0, 0};
+    DataCopyPad(gy, out, copy);
+    outQ.FreeTensor(out);
+}
+
 static std::vector<uint8_t> slice(const std::vector<uint8_t>& v, size_t from, size_t n) {
     return std::vector<uint8_t>(v.begin() + from, v.begin() + from + n);
 }
@@ -409,6 +438,16 @@ int main(int argc, char** argv) {
     } else if (c == "veccalc_queues") {
         tio::Gm x(a, "x"), y(64 * 4, "y");
         tio::run(1, argv[5], [&] { veccalc_queues(x.addr(), y.addr()); });
+        tio::write_bytes(argv[4], y.bytes.data(), y.bytes.size());
+    } else if (c == "unpad" || c == "unpad_unaligned") {
+        const uint32_t width = c == "unpad" ? 16 : 13;
+        UnPadTiling tiling;
+        uint32_t most = 0, least = 0;
+        GetUnPadMaxMinTmpSize(platform_ascendc::PlatformAscendC(), ge::Shape({4, width}), sizeof(float),
+                              most, least);
+        UnPadTilingFunc(ge::Shape({4, width}), least, sizeof(float), tiling);
+        tio::Gm x(a, "x"), y(4 * (width - 3) * 4, "y");
+        tio::run(1, argv[5], [&] { unpad_rows(x.addr(), y.addr(), tiling); });
         tio::write_bytes(argv[4], y.bytes.data(), y.bytes.size());
     } else {
         std::fprintf(stderr, "unknown case %s\n", argv[1]);

@@ -127,8 +127,22 @@ TILING_DATA_FIELD_DEF(uint32_t, tailBshLength);
 TILING_DATA_FIELD_DEF(uint32_t, tailBsLength);
 END_TILING_DATA_DEF;
 
+// UnPadTiling: the [srcHeight, srcWidth] source of UnPad and how its scratch is split (all
+// uint32), filled by UnPadTilingFunc; the kernel side reads the shape.
+BEGIN_TILING_DATA_DEF(UnPadTiling)
+TILING_DATA_FIELD_DEF(uint32_t, srcHeight);
+TILING_DATA_FIELD_DEF(uint32_t, srcWidth);
+TILING_DATA_FIELD_DEF(uint32_t, tmpBuffer1BlockNum);
+TILING_DATA_FIELD_DEF(uint32_t, tmpBuffer1RowNum);
+TILING_DATA_FIELD_DEF(uint32_t, tmpBuffer2Offset);
+TILING_DATA_FIELD_DEF(uint32_t, widthTiling);
+TILING_DATA_FIELD_DEF(uint32_t, widthFractal);
+TILING_DATA_FIELD_DEF(uint32_t, widthFractalTail);
+END_TILING_DATA_DEF;
+
 static_assert(sizeof(TCubeTiling) == 50 * 4, "TCubeTiling is 50 int32 fields");
 static_assert(sizeof(SoftMaxTiling) == 16 * 4, "SoftMaxTiling is 16 uint32 fields");
+static_assert(sizeof(UnPadTiling) == 8 * 4, "UnPadTiling is 8 uint32 fields");
 static_assert(sizeof(LayerNormTiling) == 20 * 4 && sizeof(RmsNormTiling) == 12 * 4, "norm tilings are 4-byte fields");
 static_assert(std::is_standard_layout<TCubeTiling>::value && std::is_trivially_copyable<TCubeTiling>::value,
               "tiling structs must be plain data");
@@ -138,6 +152,7 @@ using ::LayerNormTiling;
 using ::RmsNormTiling;
 using ::SoftMaxTiling;
 using ::TCubeTiling;
+using ::UnPadTiling;
 }  // namespace optiling
 
 // ---------------------------------------------------------------- tiling lookup

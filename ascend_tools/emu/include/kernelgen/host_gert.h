@@ -246,6 +246,9 @@ class ExtendedKernelContext {
     const CompileTimeTensorDesc* GetInputDesc(size_t i) const { return desc_of(input(i)); }
     const CompileTimeTensorDesc* GetOutputDesc(size_t i) const { return desc_of(output(i)); }
     const CompileTimeTensorDesc* GetOptionalInputDesc(size_t ir) const { return desc_of(ir_input(ir, 0)); }
+    // GetRequired*(ir): the input by its index among the OpDef's inputs (IR index), which differs
+    // from the instance index GetInput*(i) takes once an optional input before it is absent.
+    const CompileTimeTensorDesc* GetRequiredInputDesc(size_t ir) const { return desc_of(ir_input(ir, 0)); }
     const CompileTimeTensorDesc* GetDynamicInputDesc(size_t ir, size_t rel) const { return desc_of(ir_input(ir, rel)); }
 
   protected:
@@ -298,9 +301,11 @@ class TilingContext : public ExtendedKernelContext {
     const StorageShape* GetInputShape(size_t i) const { return shape_of(input(i)); }
     const StorageShape* GetOutputShape(size_t i) const { return shape_of(output(i)); }
     const StorageShape* GetOptionalInputShape(size_t ir) const { return shape_of(ir_input(ir, 0)); }
+    const StorageShape* GetRequiredInputShape(size_t ir) const { return shape_of(ir_input(ir, 0)); }
     const StorageShape* GetDynamicInputShape(size_t ir, size_t rel) const { return shape_of(ir_input(ir, rel)); }
     const Tensor* GetInputTensor(size_t i) const { return tensor_of(input(i)); }
     const Tensor* GetOptionalInputTensor(size_t ir) const { return tensor_of(ir_input(ir, 0)); }
+    const Tensor* GetRequiredInputTensor(size_t ir) const { return tensor_of(ir_input(ir, 0)); }
     const Tensor* GetDynamicInputTensor(size_t ir, size_t rel) const { return tensor_of(ir_input(ir, rel)); }
 
     ge::graphStatus SetBlockDim(uint32_t n) {
@@ -357,9 +362,11 @@ class InferShapeContext : public ExtendedKernelContext {
 
     const Shape* GetInputShape(size_t i) const { return origin_shape_of(input(i)); }
     const Shape* GetOptionalInputShape(size_t ir) const { return origin_shape_of(ir_input(ir, 0)); }
+    const Shape* GetRequiredInputShape(size_t ir) const { return origin_shape_of(ir_input(ir, 0)); }
     const Shape* GetDynamicInputShape(size_t ir, size_t rel) const { return origin_shape_of(ir_input(ir, rel)); }
     const Tensor* GetInputTensor(size_t i) const { return tensor_of(input(i)); }
     const Tensor* GetOptionalInputTensor(size_t ir) const { return tensor_of(ir_input(ir, 0)); }
+    const Tensor* GetRequiredInputTensor(size_t ir) const { return tensor_of(ir_input(ir, 0)); }
     Shape* GetOutputShape(size_t i) { return i < out_shapes_.size() ? &out_shapes_[i] : nullptr; }
     const std::vector<Shape>& output_shapes() const { return out_shapes_; }
 
@@ -413,6 +420,7 @@ class InferDataTypeContext : public ExtendedKernelContext {
 
     ge::DataType GetInputDataType(size_t i) const { return dtype_of(input(i)); }
     ge::DataType GetOptionalInputDataType(size_t ir) const { return dtype_of(ir_input(ir, 0)); }
+    ge::DataType GetRequiredInputDataType(size_t ir) const { return dtype_of(ir_input(ir, 0)); }
     ge::DataType GetDynamicInputDataType(size_t ir, size_t rel) const { return dtype_of(ir_input(ir, rel)); }
     ge::DataType GetOutputDataType(size_t i) const {
         return i < out_types_.size() ? out_types_[i] : ge::DT_UNDEFINED;

@@ -2,8 +2,11 @@
 #pragma once
 
 #include <cstdio>
+#include <cstring>
 
 #include "vec_core.h"
+
+struct UnPadTiling;  // kernel_tiling/kernel_tiling.h
 
 namespace AscendC {
 
@@ -382,6 +385,53 @@ template <class T, int32_t dim, int32_t axis, bool isReuseSource = false>
 inline void BroadCast(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t dstShape[dim],
                       const uint32_t srcShape[dim], const LocalTensor<uint8_t>&, KG_LOC) {
     BroadCast<T, dim, axis, isReuseSource>(dst, src, dstShape, srcShape, file, line);
+}
+
+// UnPad (high-level, data rearrangement): a [srcHeight, srcWidth] tile whose rows are 32-byte
+// aligned loses rightPad columns per row; dst holds the rows packed, srcWidth - rightPad
+// elements each (the documented 16 x 16 -> 16 x 15 case). The shape comes from the UnPadTiling
+// UnPadTilingFunc fills on the host; the scratch buffer only holds intermediates on the NPU.
+struct UnPadParams {
+    uint16_t leftPad = 0;
+    uint16_t rightPad = 0;
+};
+
+template <class T, class Tiling>
+inline void UnPad(const LocalTensor<T>& dst, const LocalTensor<T>& src, UnPadParams& unPadParams, Tiling& tiling,
+                  KG_LOC) {
+    static_assert(std::is_same_v<std::remove_const_t<Tiling>, ::UnPadTiling>,
+                  "UnPad takes an UnPadTiling (kernel_tiling/kernel_tiling.h) filled on the host by UnPadTilingFunc");
+    const char* api = "UnPad";
+    const uint32_t rows = tiling.srcHeight, width = tiling.srcWidth;
+    if (rows == 0 || width == 0)
+        kernelgen::failf("tiling-mismatch", file, line,
+                         "%s: the UnPadTiling is not filled (srcHeight %u, srcWidth %u): compute it on the host with "
+                         "UnPadTilingFunc for the [height, width] source and pass it through the tiling data",
+                         api, rows, width);
+    if ((uint64_t(width) * sizeof(T)) % 32 != 0)
+        kernelgen::failf("param-range", file, line,
+                         "%s: srcWidth %u x sizeof(%s) is not 32-byte aligned; UnPad takes rows already aligned to 32 "
+                         "bytes",
+                         api, width, kernelgen::type_name<T>());
+    if (unPadParams.leftPad != 0)
+        kernelgen::failf("param-range", file, line,
+                         "%s: leftPad %u is not emulated (the documented use removes right padding only)", api,
+                         unPadParams.leftPad);
+    if (unPadParams.rightPad >= width)
+        kernelgen::failf("param-range", file, line, "%s: rightPad %u leaves nothing of a %u-element row", api,
+                         unPadParams.rightPad, width);
+    const uint32_t keep = width - unPadParams.rightPad;
+    kernelgen::check_vec_operand(api, "srcTensor", src, uint64_t(rows) * width, file, line);
+    kernelgen::check_vec_operand(api, "dstTensor", dst, uint64_t(rows) * keep, file, line);
+    kernelgen::count_bytes_as_repeats(api, uint64_t(rows) * width * sizeof(T));
+    for (uint32_t i = 0; i < rows; ++i)
+        std::memmove(dst.data() + uint64_t(i) * keep, src.data() + uint64_t(i) * width, keep * sizeof(T));
+}
+template <class T, class Tiling>
+inline void UnPad(const LocalTensor<T>& dst, const LocalTensor<T>& src, UnPadParams& unPadParams,
+                  LocalTensor<uint8_t>& sharedTmpBuffer, Tiling& tiling, KG_LOC) {
+    kernelgen::check_vec_operand("UnPad", "sharedTmpBuffer", sharedTmpBuffer, 0, file, line);
+    UnPad<T>(dst, src, unPadParams, tiling, file, line);
 }
 
 // Prints the first dumpSize elements with a description number, as the CPU debug mode does.

@@ -383,8 +383,37 @@ inline bool GetRmsNormTilingInfo(const ge::Shape& srcShape, const ge::Shape& ori
     return true;
 }
 
+// UnPad Tiling. The scratch sizes are the emulator's (it needs none): at most one copy of the
+// [height, width] source, at least one row of it.
+inline void GetUnPadMaxMinTmpSize(const platform_ascendc::PlatformAscendC&, const ge::Shape& srcShape,
+                                  const uint32_t typeSize, uint32_t& maxValue, uint32_t& minValue) {
+    const uint64_t rows = srcShape.GetDimNum() == 2 ? srcShape.GetDim(0) : 0;
+    const uint64_t width = srcShape.GetDimNum() == 2 ? srcShape.GetDim(1) : 0;
+    maxValue = static_cast<uint32_t>(rows * width * typeSize);
+    minValue = static_cast<uint32_t>(width * typeSize);
+}
+
+// Fills the UnPadTiling of a two-dimensional [height, width] source; the width must already be
+// 32-byte aligned (the kernel side checks it). A shape of another rank leaves the tiling empty,
+// which the kernel side reports.
+inline void UnPadTilingFunc(const ge::Shape srcShape, const uint32_t stackBufferSize, const uint32_t typeSize,
+                            UnPadTiling& tiling) {
+    tiling = UnPadTiling();
+    if (srcShape.GetDimNum() != 2 || typeSize == 0) return;
+    tiling.srcHeight = static_cast<uint32_t>(srcShape.GetDim(0));
+    tiling.srcWidth = static_cast<uint32_t>(srcShape.GetDim(1));
+    const uint32_t row_bytes = tiling.srcWidth * typeSize;
+    tiling.tmpBuffer1RowNum = row_bytes ? std::min(tiling.srcHeight, stackBufferSize / row_bytes) : 0;
+    tiling.tmpBuffer1BlockNum = tiling.tmpBuffer1RowNum * row_bytes / 32;
+    tiling.tmpBuffer2Offset = tiling.tmpBuffer1RowNum * row_bytes;
+    tiling.widthTiling = tiling.srcWidth;
+    tiling.widthFractal = 32 / typeSize;
+    tiling.widthFractalTail = tiling.srcWidth % tiling.widthFractal;
+}
+
 }  // namespace AscendC
 
 namespace optiling {
 using AscendC::SoftMaxTilingFunc;
+using AscendC::UnPadTilingFunc;
 }  // namespace optiling
