@@ -61,7 +61,7 @@ int main(int argc, char** argv) {
         pipe.InitBuffer(buf, 1024);
         LocalTensor<float> src = buf.GetWithOffset<float>(8, 0);
         for (int i = 0; i < 8; ++i) src.SetValue(i, float(i));
-        LocalTensor<float> one = buf.GetWithOffset<float>(1, 416);  // one element, a block copied in
+        LocalTensor<float> one = buf.GetWithOffset<float>(1, 416);  // one element, a block in
         DataCopy(one, src, DataCopyParams{1, 1, 0, 0});
         bad += buf.GetWithOffset<float>(8, 416).GetValue(7) != 7.0f;
     } else if (which == "tbuf_view_past_tbuf") {

@@ -292,9 +292,7 @@ class TBuf {
             kernelgen::failf("count-exceeds-tensor", file, line, "TBuf::Get<%s>(%u) needs %llu bytes, the TBuf has %llu",
                              kernelgen::type_name<T>(), lenElems, (unsigned long long)(uint64_t(lenElems) * sizeof(T)),
                              (unsigned long long)bytes_);
-        LocalTensor<T> t(reinterpret_cast<T*>(data_), lenElems, pos, arena_, nullptr, -1);
-        t.mark_tbuf(static_cast<uint32_t>(bytes_ / sizeof(T)));
-        return t;
+        return LocalTensor<T>(reinterpret_cast<T*>(data_), lenElems, pos, arena_, nullptr, -1);
     }
     template <class T>
     LocalTensor<T> GetWithOffset(uint32_t lenElems, uint32_t offsetBytes, KG_LOC) const {
@@ -302,6 +300,8 @@ class TBuf {
         if (offsetBytes + uint64_t(lenElems) * sizeof(T) > bytes_)
             kernelgen::failf("count-exceeds-tensor", file, line, "TBuf::GetWithOffset: %u bytes + %u elements exceed the TBuf's %llu bytes",
                              offsetBytes, lenElems, (unsigned long long)bytes_);
+        // The kernel lays its tensors out in the TBuf itself (generated kernels give a scalar's
+        // slot one element and copy a whole block into it): the tensor's room is the TBuf's rest.
         LocalTensor<T> t(reinterpret_cast<T*>(data_ + offsetBytes), lenElems, pos, arena_, nullptr, -1);
         t.mark_tbuf(static_cast<uint32_t>((bytes_ - offsetBytes) / sizeof(T)));
         return t;

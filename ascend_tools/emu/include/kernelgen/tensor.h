@@ -116,7 +116,7 @@ class LocalTensor {
     kernelgen::QueueCore* owner() const { return owner_; }
     int32_t slot() const { return slot_; }
     bool is_view() const { return view_; }
-    // A TBuf's tensor (Get(len), GetWithOffset): its room runs to the end of the TBuf.
+    // A tensor TBuf::GetWithOffset placed: its room runs to the end of the TBuf.
     void mark_tbuf(uint32_t room) {
         tbuf_ = true;
         cap_ = room;
@@ -400,8 +400,9 @@ inline bool role_writes(const char* role) {
     return false;
 }
 
-// `elems` elements of `t` where it has fewer: an error, or, inside the TBuf the tensor came from,
-// a warning (the NPU runs it: a LocalTensor's length is not checked, the bytes are the kernel's).
+// `elems` elements of `t` where it has fewer: an error, or, for a tensor GetWithOffset placed and
+// inside its TBuf, a warning (the NPU checks no LocalTensor length; the kernel lays those bytes
+// out itself).
 template <class T, class... A>
 inline void past_tensor(const AscendC::LocalTensor<T>& t, uint64_t elems, const char* file, int line, const char* fmt,
                         A... args) {
