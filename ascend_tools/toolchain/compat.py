@@ -86,13 +86,16 @@ SOURCE_REWRITES: tuple[tuple[re.Pattern[str], str], ...] = (
 
 
 # A cast to a UB pointer, `(__ubuf__ T *)operand`, where the operand is a name or a parenthesised
-# expression (one level of nested parentheses): on the NPU an integer there is a UB byte address
-# (generated kernels write `(__ubuf__ float *)((uintptr_t)(4192))` and read it on the scalar unit).
-# g++ would dereference host address 4192, so the cast becomes `kernelgen::ub_ptr<T>(operand)`,
-# which maps it into the block's UB (emu/include/kernelgen/pipe.h). Lines stay where they were.
+# expression (one level of nested parentheses) with its postfix chain (`t.GetPhyAddr()`,
+# `p->buf[i]`): on the NPU an integer there is a UB byte address (generated kernels write
+# `(__ubuf__ float *)((uintptr_t)(4192))` and read it on the scalar unit). g++ would dereference
+# host address 4192, so the cast becomes `kernelgen::ub_ptr<T>(operand)`, which maps it into the
+# block's UB (emu/include/kernelgen/pipe.h). Lines stay where they were.
+_PAREN = r"\((?:[^()]|\([^()]*\))*\)"
 _UB_CAST = re.compile(
     r"\(\s*__ubuf__\s+((?:const\s+)?[A-Za-z_][\w:]*)\s*\*\s*\)\s*"
-    r"([A-Za-z_]\w*|\((?:[^()]|\([^()]*\))*\))"
+    rf"((?:[A-Za-z_][\w:]*|{_PAREN})"
+    rf"(?:\s*(?:\.|->)\s*[A-Za-z_]\w*|\s*{_PAREN}|\s*\[[^\[\]]*\])*)"
 )
 
 

@@ -47,6 +47,8 @@ int main(int argc, char** argv) {
         bad += co2.Get<float>().GetValue(4192 / 4) != 7.5f;
         __ubuf__ float* raw = (__ubuf__ float *)((uintptr_t)(4192));   // the scalar unit's view
         bad += *(__ubuf__ float *)raw != 7.5f;
+        LocalTensor<float> slot = in.GetWithOffset<float>(8, 4192);
+        bad += *(__ubuf__ float *)slot.GetPhyAddr() != 7.5f;  // a tensor's address, not an offset
         TBuf<TPosition::A1> a1;
         TBuf<TPosition::B1> b1;
         pipe.InitBuffer(a1, 1048576);
@@ -134,7 +136,10 @@ def test_copy_past_the_tbuf_or_a_queue_tensor_stays_an_error(program: Path, case
 
 def test_ubuf_casts_become_ub_addresses_and_lines_stay() -> None:
     text = ("__ubuf__ float * p = (__ubuf__ float *)((uintptr_t)(4192));\n"
-            "x = *(__ubuf__ int32_t *)p;\ny = (__ubuf__ const half*) q;\n")
+            "x = *(__ubuf__ int32_t *)p;\ny = (__ubuf__ const half*) q;\n"
+            "z = (__ubuf__ half*)t.GetPhyAddr() + 1;\nw = (__ubuf__ float *)this->b[2];\n")
     out = rewrite_source(text)
     assert out == ("__ubuf__ float * p = kernelgen::ub_ptr<float>((uintptr_t)(4192));\n"
-                   "x = *kernelgen::ub_ptr<int32_t>(p);\ny = kernelgen::ub_ptr<const half>(q);\n")
+                   "x = *kernelgen::ub_ptr<int32_t>(p);\ny = kernelgen::ub_ptr<const half>(q);\n"
+                   "z = kernelgen::ub_ptr<half>(t.GetPhyAddr()) + 1;\n"
+                   "w = kernelgen::ub_ptr<float>(this->b[2]);\n")

@@ -541,8 +541,10 @@ inline TPipe* GetTPipePtr() { return static_cast<TPipe*>(kernelgen::block().live
 namespace kernelgen {
 
 // `(__ubuf__ T*)v` in device code (the source rewrite in toolchain/compat.py turns the cast into
-// this call): an integer is a UB byte address, the scalar unit's view of the UB that TPipe lays
-// its buffers out in from 0, so it lands in this block's UB arena; a pointer is already one.
+// this call): an integer below the UB's size is a UB byte address, the scalar unit's view of the
+// UB that TPipe lays its buffers out in from 0, so it lands in this block's UB arena. A pointer,
+// or an integer at or above that size (LocalTensor::GetPhyAddr() here gives the host address of
+// the arena byte), already is one.
 template <class T, class V>
 T* ub_ptr(V v, KG_LOC) {
     if constexpr (std::is_pointer_v<V>) {
@@ -550,12 +552,13 @@ T* ub_ptr(V v, KG_LOC) {
     } else {
         static_assert(std::is_integral_v<V>, "(__ubuf__ T*) of something that is neither an address nor a pointer");
         const uint64_t at = static_cast<uint64_t>(v);
+        if (at >= chip().ub_bytes) return reinterpret_cast<T*>(static_cast<uintptr_t>(at));
         AscendC::TPipe* pipe = AscendC::GetTPipePtr();
         if (pipe == nullptr || pipe->ub_base() == nullptr)
             failf("crash", file, line, "a raw __ubuf__ address %llu is used with no UB buffer set up by a TPipe",
                   (unsigned long long)at);
         if (at + sizeof(T) > chip().ub_bytes)
-            failf("ub-overflow", file, line, "a raw __ubuf__ address %llu (%zu B) is past the %llu B of UB",
+            failf("ub-overflow", file, line, "a raw __ubuf__ address %llu (%zu B) runs past the %llu B of UB",
                   (unsigned long long)at, sizeof(T), (unsigned long long)chip().ub_bytes);
         return reinterpret_cast<T*>(pipe->ub_base() + at);
     }
