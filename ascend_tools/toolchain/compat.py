@@ -185,7 +185,8 @@ _ANY_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]([^">]+)[">]', re.M)
 
 def vendor_header_includes(files: Iterable[Path]) -> list[tuple[str, Path, int]]:
     """(header, file, line) of each `#include` of one of CANN's internal headers that
-    kernel_operator.h already includes (catalog/tables/vendor_headers.json), in these files."""
+    kernel_operator.h already includes (catalog/tables/vendor_headers.json), in these files;
+    a project that has a file of that name next to the including one includes its own."""
     from ascend_tools.catalog.vendor import vendor_headers
 
     table = vendor_headers()
@@ -196,7 +197,7 @@ def vendor_header_includes(files: Iterable[Path]) -> list[tuple[str, Path, int]]
         except OSError:
             continue
         for m in _ANY_INCLUDE.finditer(text):
-            if m.group(1) in table:
+            if m.group(1) in table and not (f.parent / m.group(1)).is_file():
                 found.append((m.group(1), f, text.count("\n", 0, m.start()) + 1))
     return found
 
