@@ -80,6 +80,10 @@ class Chip(BaseModel):
     max_tensors_per_position: int
     has_datacopypad: bool
     has_bf16: bool
+    local_address_wrap: bool = False
+    """TPipe may place a buffer past the end of an on-chip memory and the NPU addresses it
+    modulo the memory's size (inferred for 310P, see chips.json): a TBuf starting at a whole
+    multiple of the size is the memory seen from address 0, not an overflow."""
     source: str
     perf: ChipPerf
 

@@ -70,3 +70,26 @@ def vendor_use_message(entry: dict) -> str:
         f"CANN release may change or drop it. A local definition removes the dependency: "
         f"{entry['replacement']}"
     )
+
+
+HEADERS_TABLE = "tables/vendor_headers.json"
+
+
+@cache
+def vendor_headers() -> dict[str, dict]:
+    """CANN's internal headers that kernel_operator.h already includes, by the name a kernel
+    includes them with (`tables/vendor_headers.json`): the emulator resolves each to an empty
+    stand-in."""
+    text = resources.files("ascend_tools.catalog").joinpath(HEADERS_TABLE).read_text()
+    return {e["header"]: e for e in json.loads(text)["entries"]}
+
+
+def vendor_header_message(entry: dict) -> str:
+    """What an #include of `entry`'s header is told: it builds, and how to drop the dependency."""
+    return (
+        f"#include \"{entry['header']}\" names an internal header of CANN's kernel library "
+        f"({entry['vendor_file']}), not part of the AscendC API reference: kernel_operator.h "
+        "already brings what it declares, so this builds (the emulator resolves it to an empty "
+        "stand-in), but a CANN release may move or drop the file. Including kernel_operator.h "
+        "alone removes the dependency"
+    )

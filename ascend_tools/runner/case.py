@@ -117,6 +117,7 @@ def chip_fields(c: Chip) -> list[str]:
             c.max_tensors_per_position,
             int(c.has_datacopypad),
             int(c.has_bf16),
+            int(c.local_address_wrap),
         )
     ]
 

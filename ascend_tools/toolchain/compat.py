@@ -85,11 +85,34 @@ SOURCE_REWRITES: tuple[tuple[re.Pattern[str], str], ...] = (
 )
 
 
+# A cast to a UB pointer, `(__ubuf__ T *)operand`, where the operand is a name or a parenthesised
+# expression (one level of nested parentheses) with its postfix chain (`t.GetPhyAddr()`,
+# `p->buf[i]`): on the NPU an integer there is a UB byte address (generated kernels write
+# `(__ubuf__ float *)((uintptr_t)(4192))` and read it on the scalar unit). g++ would dereference
+# host address 4192, so the cast becomes `kernelgen::ub_ptr<T>(operand)`, which maps it into the
+# block's UB (emu/include/kernelgen/pipe.h). Lines stay where they were.
+_PAREN = r"\((?:[^()]|\([^()]*\))*\)"
+_UB_CAST = re.compile(
+    r"\(\s*__ubuf__\s+((?:const\s+)?[A-Za-z_][\w:]*)\s*\*\s*\)\s*"
+    rf"((?:[A-Za-z_][\w:]*|{_PAREN})"
+    rf"(?:\s*(?:\.|->)\s*[A-Za-z_]\w*|\s*{_PAREN}|\s*\[[^\[\]]*\])*)"
+)
+
+
+def _ub_cast(m: re.Match[str]) -> str:
+    operand = m.group(2)
+    if not operand.startswith("("):
+        operand = f"({operand})"
+    return f"kernelgen::ub_ptr<{m.group(1)}>{operand}"
+
+
 def rewrite_source(text: str) -> str | None:
-    """The text with every SOURCE_REWRITES match blanked, or None when nothing matched."""
+    """The text with every SOURCE_REWRITES match blanked and every `(__ubuf__ T *)` cast made
+    a `kernelgen::ub_ptr<T>` call, or None when nothing matched."""
     out = text
     for pattern, _ in SOURCE_REWRITES:
         out = pattern.sub(lambda m: " " * len(m.group(0)), out)
+    out = _UB_CAST.sub(_ub_cast, out)
     return None if out == text else out
 
 
@@ -153,3 +176,40 @@ def include_root(root: Path) -> Path:
 def include_flags(root: Path) -> list[str]:
     """`include_root` searched after everything else."""
     return ["-idirafter", str(include_root(root))]
+
+
+# ------------------------------------------------------------------ CANN's internal headers
+VENDOR_HEADERS_DIR = "kernelgen_vendor_headers"
+_ANY_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]([^">]+)[">]', re.M)
+
+
+def vendor_header_includes(files: Iterable[Path]) -> list[tuple[str, Path, int]]:
+    """(header, file, line) of each `#include` of one of CANN's internal headers that
+    kernel_operator.h already includes (catalog/tables/vendor_headers.json), in these files;
+    a project that has a file of that name next to the including one includes its own."""
+    from ascend_tools.catalog.vendor import vendor_headers
+
+    table = vendor_headers()
+    found = []
+    for f in files:
+        try:
+            text = blank(f.read_text(encoding="utf-8", errors="replace"), strings=False)
+        except OSError:
+            continue
+        for m in _ANY_INCLUDE.finditer(text):
+            if m.group(1) in table and not (f.parent / m.group(1)).is_file():
+                found.append((m.group(1), f, text.count("\n", 0, m.start()) + 1))
+    return found
+
+
+def write_vendor_header_stand_ins(headers: Iterable[str], folder: Path) -> Path:
+    """An empty stand-in for each header (it includes kernel_operator.h, which on CANN includes
+    the real one) in `folder`, to be searched with -idirafter; returns the folder."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for h in dict.fromkeys(headers):
+        (folder / h).write_text(
+            f"// Stand-in for CANN's internal {h} (catalog/tables/vendor_headers.json): "
+            "kernel_operator.h brings what a kernel may use from it.\n"
+            "#pragma once\n#include \"kernel_operator.h\"\n"
+        )
+    return folder

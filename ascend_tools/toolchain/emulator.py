@@ -15,7 +15,12 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from ascend_tools.catalog.vendor import vendor_constants, vendor_use_message
+from ascend_tools.catalog.vendor import (
+    vendor_constants,
+    vendor_header_message,
+    vendor_headers,
+    vendor_use_message,
+)
 from ascend_tools.chips import Chip
 from ascend_tools.diagnostics import Diagnostic, RuleCode, Severity
 from ascend_tools.project import KernelProject
@@ -29,6 +34,9 @@ from ascend_tools.toolchain.cache import (
     hash_parts,
 )
 from ascend_tools.toolchain.dtypes import get_dtype
+from ascend_tools.toolchain.errors import (
+    SOURCE as COMPILE_SOURCE,
+)
 from ascend_tools.toolchain.errors import (
     Locator,
     explain_missing_headers,
@@ -169,6 +177,21 @@ def _supply_vendor_constants(
             argv = [*argv[:at], "-include", VENDOR_CONSTANTS_HEADER, *argv[at:]]
         out = step.compile(argv, cwd)
     return out, argv, warnings if out.returncode == 0 else []
+
+
+def _vendor_header_warnings(
+    project: KernelProject, found: list[tuple[str, Path, int]]
+) -> list[Diagnostic]:
+    """A `vendor-internal` warning at each #include of one of CANN's internal headers that the
+    build resolved to a stand-in (compat.vendor_header_includes)."""
+    return [
+        Diagnostic(
+            file=str(path.resolve().relative_to(project.root.resolve())), line=line,
+            end_line=line, severity=Severity.WARNING, code=RuleCode.VENDOR_INTERNAL.value,
+            message=vendor_header_message(vendor_headers()[header]), source=COMPILE_SOURCE,
+        )
+        for header, path, line in found
+    ]
 
 
 def _locator(project: KernelProject, remap: dict[Path, tuple[str, int]] | None = None) -> Locator:
@@ -477,11 +500,18 @@ def build(project: KernelProject, chip: Chip, dtypes: dict[str, str]) -> BuildRe
             # The precompiled header must come first; the force-includes of `flags` follow it.
             pch_flags = ["-include", str(pch)] if pch else []
             kernel_dirs = [mirrored.parent] if mirrored else []
+            vendor_includes = compat.vendor_header_includes(_kernel_sources(project))
+            stand_ins = (
+                ["-idirafter", str(compat.write_vendor_header_stand_ins(
+                    [h for h, _, _ in vendor_includes], stage / compat.VENDOR_HEADERS_DIR))]
+                if vendor_includes else []
+            )
             argv = [
                 *pch_flags,
                 *flags,
                 *(f"-I{d}" for d in kernel_dirs),
                 f"-I{kernel_dir}",
+                *stand_ins,
                 "-c",
                 WRAPPER,
                 "-o",
@@ -505,7 +535,11 @@ def build(project: KernelProject, chip: Chip, dtypes: dict[str, str]) -> BuildRe
                     cached=False,
                     diagnostics=_failed(out, locator, step, argv, stage),
                 )
-            warnings = supplied + parse_compiler_output(out.stderr, locator, failed=False)
+            warnings = (
+                _vendor_header_warnings(project, vendor_includes)
+                + supplied
+                + parse_compiler_output(out.stderr, locator, failed=False)
+            )
             # How the unit was compiled, to re-run it by hand (or check the PCH is taken).
             (stage / COMPILE_ARGV).write_text(json.dumps([CXX, *map(str, argv)]))
             (stage / "warnings.json").write_text(json.dumps([d.model_dump() for d in warnings]))

@@ -143,6 +143,8 @@ def packed(cond: np.ndarray) -> np.ndarray:
         ("compare_ge", lambda x, y: x >= y),
         ("compare_eq", lambda x, y: x == x),
         ("compare_scalar_gt", lambda x, y: x > 0.5),
+        ("compare_scalar_gt_mask_count", lambda x, y: x > 0.5),
+        ("compare_scalar_gt_mask_bits", lambda x, y: x > 0.5),
     ],
 )
 def test_compare_writes_lsb_first_bit_mask(emu_build, run_program, dtype, case, cond) -> None:

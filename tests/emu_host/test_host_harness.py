@@ -401,7 +401,7 @@ def _edit(lines: list[str], prefix: str, new: str | None) -> list[str]:
 
 BAD_CASES = {
     "missing chip": (lambda ls: _edit(ls, "chip ", None), "missing 'chip' line"),
-    "short chip": (lambda ls: _edit(ls, "chip ", "chip ascend910b2 2201"), "expected 16 fields"),
+    "short chip": (lambda ls: _edit(ls, "chip ", "chip ascend910b2 2201"), "expected 17 fields"),
     "unknown record": (lambda ls: [*ls, "frobnicate 1"], "unknown record 'frobnicate'"),
     "unknown dtype": (
         lambda ls: _edit(ls, "input y ", "input y float8 1 148 y.bin"),

@@ -84,6 +84,23 @@ def test_an_l0_buffer_on_one_branch_only_is_a_warning() -> None:
     assert "on one branch" in d.message
 
 
+def test_whole_memory_tbufs_past_the_end_are_a_warning_where_addresses_wrap() -> None:
+    # Generated 310P kernels (ms_custom_ops grid_sample_ms) give A1 and B1 a TBuf of the whole
+    # 1 MB L1 each: on 310P (chips.json local_address_wrap) the second is L1 from 0 again.
+    whole = ("    TBuf<TPosition::A1> a1;\n    TBuf<TPosition::B1> b1;\n"
+             "    pipe.InitBuffer(a1, 1048576);\n    pipe.InitBuffer(b1, 1048576);\n")
+    d = _only(lint_texts(_after_regist(whole), chip="ascend310p"), R.L1_OVERFLOW)
+    assert d.severity == Severity.WARNING
+    assert "each of b1 starts past the end of L1" in d.message
+    # a queue there, or a TBuf that straddles the end, is still an overflow; so is 910B (no wrap)
+    queue = whole.replace("TBuf<TPosition::B1> b1", "TQue<TPosition::B1, 1> b1").replace(
+        "InitBuffer(b1, 1048576)", "InitBuffer(b1, 1, 1048576)")
+    straddles = whole.replace("InitBuffer(a1, 1048576)", "InitBuffer(a1, 1024)")
+    for texts, chip in ((queue, "ascend310p"), (straddles, "ascend310p"), (whole, "ascend910b2")):
+        d = _only(lint_texts(_after_regist(texts), chip=chip), R.L1_OVERFLOW)
+        assert d.severity == Severity.ERROR and "wrap" not in d.message, (chip, d.message)
+
+
 def test_an_l1_length_known_only_at_run_time_is_not_flagged() -> None:
     runtime = ("    TQue<TPosition::A1, 1> inA1;\n"
                "    pipe.InitBuffer(inA1, 2, tilingData.cubeTilingData.baseM * 1024);\n")

@@ -127,3 +127,19 @@ def test_a_project_that_declares_pi_gets_no_warning() -> None:
         text = PI_KERNEL.replace("using namespace AscendC;", f"using namespace AscendC;\n{own}")
         found = [d for d in lint_texts({"/p/k.cpp": text}) if d.code == "vendor-internal"]
         assert found == [], (own, found)
+
+
+def test_include_of_a_cann_internal_header_is_a_warning_naming_it() -> None:
+    # DrivingSDK's msda.h includes TPipe's implementation header by name (kernel_operator.h
+    # already includes it on CANN); a commented-out include and other headers are not reported.
+    kernel = (
+        '#include "kernel_operator.h"\n'
+        '#include "kernel_tpipe_impl.h"\n'
+        '// #include "kernel_tpipe_impl.h"\n'
+        "#include <cstdint>\n" + KERNEL.split("\n", 1)[1]
+    )
+    found = [d for d in lint_texts({"/p/k.cpp": kernel})
+             if d.code == "vendor-internal" and "#include" in d.message]
+    assert [(d.line, d.column, d.severity) for d in found] == [(2, 11, Severity.WARNING)]
+    assert "kernel_tpipe_impl.h" in found[0].message
+    assert "impl/basic_api/kernel_tpipe_impl.h" in found[0].message

@@ -41,7 +41,10 @@ def test_chip_line_carries_every_chip_field_in_readme_order() -> None:
         "8",
         "1",
         "1",
+        "0",  # local_address_wrap: 910B faults on an out-of-range UB address
     ]
+    wrap = case_text(_case().model_copy(update={"chip": get_chip("ascend310p")}))
+    assert wrap.splitlines()[0].split()[-1] == "1"
 
 
 def test_gm_block_line_gives_the_allocator_rounding_from_the_chip_table() -> None:

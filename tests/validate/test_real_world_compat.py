@@ -290,21 +290,29 @@ def test_projects_own_vendor_named_helpers_are_its_own(projects: Path, tmp_path:
     assert not [d for d in report.compile.diagnostics if "likely" in d.message]
 
 
-def test_vendor_device_header_kernel_utils_h_builds(projects: Path, tmp_path: Path) -> None:
-    # A DrivingSDK kernel includes "kernel_utils.h" (on the vendor's AscendC include path)
-    # and uses nothing undocumented from it: it builds and runs.
+def test_vendor_device_headers_build_and_cann_internal_ones_are_warned(
+    projects: Path, tmp_path: Path
+) -> None:
+    # A DrivingSDK kernel includes "kernel_utils.h" (on the vendor's AscendC include path) and
+    # uses nothing undocumented from it: it builds and runs. #8: msda.h includes
+    # "kernel_tpipe_impl.h", an internal header CANN's kernel_operator.h already includes
+    # (catalog/tables/vendor_headers.json); before, the build stopped at "No such file".
     p = tmp_path / "launch_fmax"
     shutil.copytree(projects / "launch_fmax", p)
     kernel = p / "fmax.cpp"
     kernel.write_text(
         kernel.read_text().replace(
             '#include "kernel_operator.h"',
-            '#include "kernel_operator.h"\n#include "kernel_utils.h"',
+            '#include "kernel_operator.h"\n#include "kernel_utils.h"\n'
+            '#include "kernel_tpipe_impl.h"',
         )
     )
     report = validate_project(p, p / "ref.py")
     assert report.compile.ok, [d.message for d in report.compile.diagnostics]
     assert report.ok, (report.runtime_errors, report.cases)
+    [d] = [d for d in report.compile.diagnostics if d.code == "vendor-internal"]
+    assert (d.file, d.line) == ("fmax.cpp", _line_of(kernel, "kernel_tpipe_impl.h"))
+    assert d.severity.value == "warning" and '"kernel_tpipe_impl.h"' in d.message
 
 
 def test_read_past_the_declared_global_buffer_size_passes_with_a_warning(

@@ -173,10 +173,10 @@ class CaseParser {
     }
 
     void chip(const std::vector<std::string>& f) {
-        want(f, 16,
+        want(f, 17,
              "chip <name> <soc_version> <cce_aicore> <ub_bytes> <ub_safe_bytes> <l1_bytes> <l0a_bytes> "
              "<l0b_bytes> <l0c_bytes> <cube_cores> <vector_cores> <split_cores> <max_tensors_per_position> "
-             "<has_datacopypad> <has_bf16>");
+             "<has_datacopypad> <has_bf16> <local_address_wrap>");
         kernelgen::ChipInfo ci;
         ci.name = f[1];
         ci.soc_version = u32(f[2], "soc_version");
@@ -193,6 +193,7 @@ class CaseParser {
         ci.max_tensors_per_position = u32(f[13], "max_tensors_per_position");
         ci.has_datacopypad = flag(f[14], "has_datacopypad");
         ci.has_bf16 = flag(f[15], "has_bf16");
+        ci.local_address_wrap = flag(f[16], "local_address_wrap");
         if (ci.cube_cores == 0 || ci.vector_cores == 0) error("chip core counts must be positive");
         kernelgen::chip() = ci;
     }

@@ -39,6 +39,7 @@ PROJECT_RULES: tuple[Rule, ...] = (
     tiling.check_block_dim,
     pipe.check_pipe_and_matmul,
     api.check_unknown_host_api,
+    api.check_vendor_headers,
 )
 ALL_RULES: tuple[Rule, ...] = UNIT_RULES + PROJECT_RULES
 

@@ -10,6 +10,8 @@ from collections.abc import Iterator
 from ascend_tools.catalog.vendor import (
     vendor_call_matches,
     vendor_constants,
+    vendor_header_message,
+    vendor_headers,
     vendor_internal,
     vendor_use_message,
 )
@@ -134,6 +136,29 @@ def check_vendor_constants(ctx: LintContext) -> Iterator[Diagnostic]:
                              end_column=r.end_column, severity=Severity.WARNING,
                              code=RuleCode.VENDOR_INTERNAL.value,
                              message=vendor_use_message(wanted[m.group(1)]), source=SOURCE)
+
+
+_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]([^">]+)[">]', re.M)
+
+
+def check_vendor_headers(ctx: LintContext) -> Iterator[Diagnostic]:
+    """An #include of one of CANN's internal headers that kernel_operator.h already includes
+    (catalog/tables/vendor_headers.json, kernel_tpipe_impl.h): it builds on CANN and in the
+    emulator (an empty stand-in), so a warning naming the header."""
+    table = vendor_headers()
+    for file in ctx.model.kernel_files:
+        source = ctx.model.documents[file].data.decode("utf-8", "surrogateescape")
+        text = blank(source, strings=False)  # one space per character: indices hold in source
+        for m in _INCLUDE.finditer(text):
+            entry = table.get(m.group(1))
+            if entry is None:
+                continue
+            start = len(source[: m.start(1)].encode("utf-8", "surrogateescape"))
+            r = ctx.range_of(file, start, start + len(m.group(1).encode("utf-8")))
+            yield Diagnostic(file=file, line=r.line, column=r.column, end_line=r.end_line,
+                             end_column=r.end_column, severity=Severity.WARNING,
+                             code=RuleCode.VENDOR_INTERNAL.value,
+                             message=vendor_header_message(entry), source=SOURCE)
 
 
 def _respelling(name: str, known: list[str]) -> str | None:

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from ascend_tools.chips import CUBE_POSITION_MEMORY, CUBE_START_ALIGN, MMAD_MAX_MNK
 from ascend_tools.diagnostics import Diagnostic, RuleCode, Severity
 from ascend_tools.lint.context import InitBuf, LintContext, elem_size
-from ascend_tools.lint.rules.ub import buffers_total, by_unit
+from ascend_tools.lint.rules.ub import buffers_total, by_unit, wrap_note, wrapped_aliases
 from ascend_tools.parse.consts import parse_value_text
 from ascend_tools.parse.evaluate import Value
 from ascend_tools.parse.facts import Arg, Call
@@ -59,7 +59,8 @@ def _memory_unit(ctx: LintContext, field: str, bufs: list[InitBuf]) -> Iterator[
     if total.hi <= size:
         return
     name, code = _MEMORIES[field]
-    sure = total.lo > size
+    aliases = wrapped_aliases(ctx, bufs, size)
+    sure = total.lo > size and not aliases
     positions = sorted({ib.queue.position for ib in bufs if ib.queue is not None})
     detail = "; ".join(parts) + (f" ({'; '.join(notes[:_MAX_NOTES])})" if notes else "")
     amount = f"{total.fmt()} B" if total.exact else f"up to {total.hi:g} B"
@@ -68,7 +69,8 @@ def _memory_unit(ctx: LintContext, field: str, bufs: list[InitBuf]) -> Iterator[
         code.value, Severity.ERROR if sure else Severity.WARNING, anchor,
         f"{name} {'overflow' if sure else 'may overflow'} on {ctx.chip.name}: InitBuffer on "
         f"{'/'.join(positions)} totals {amount} ({total.hi / 1024:g} KB), more than the "
-        f"{size} B ({size / 1024:g} KB) of {name}: {detail}")
+        f"{size} B ({size / 1024:g} KB) of {name}: {detail}"
+        + (wrap_note(ctx, aliases, name) if aliases else ""))
 
 
 # Cube-path APIs -> how many leading arguments are on-chip operands (the rest are params).

@@ -101,7 +101,8 @@ def _ub_unit(ctx: LintContext, bufs: list[InitBuf]) -> Iterator[Diagnostic]:
     if total.hi > chip.ub_bytes:
         own = _self_addressed(ctx, bufs)
         physical = chip.ub_physical_bytes or chip.ub_bytes
-        sure = total.lo > physical and not own
+        aliases = wrapped_aliases(ctx, bufs, chip.ub_bytes)
+        sure = total.lo > physical and not own and not aliases
         yield ctx.diag(
             RuleCode.UB_OVERFLOW.value, Severity.ERROR if sure else Severity.WARNING, anchor,
             f"Unified Buffer {'overflow' if sure else 'may overflow'} on {chip.name}: "
@@ -110,7 +111,8 @@ def _ub_unit(ctx: LintContext, bufs: list[InitBuf]) -> Iterator[Diagnostic]:
             + (f"; the kernel places its own tensors in {', '.join(own)} with GetWithOffset, so "
                "what it really uses there is not known" if own else "")
             + (f"; the whole UB is {physical} B, of which {chip.ub_bytes} B are documented for "
-               "vector data" if physical > chip.ub_bytes and total.lo <= physical else ""),
+               "vector data" if physical > chip.ub_bytes and total.lo <= physical else "")
+            + (wrap_note(ctx, aliases, "UB") if aliases else ""),
             _shrink_fix(ctx, bufs, chip.ub_safe_bytes, fix_ev),
         )
     elif total.hi > chip.ub_safe_bytes:
@@ -121,6 +123,38 @@ def _ub_unit(ctx: LintContext, bufs: list[InitBuf]) -> Iterator[Diagnostic]:
             f"buffers there risk silent corruption: {detail}",
             _shrink_fix(ctx, bufs, chip.ub_safe_bytes, fix_ev),
         )
+
+
+def wrapped_aliases(ctx: LintContext, bufs: list[InitBuf], size: int) -> list[str] | None:
+    """On a chip whose on-chip addresses wrap at a memory's size (chips.json
+    `local_address_wrap`, 310P): the TBufs that start past the memory's end at a whole multiple
+    of its size and fit in it, so the NPU addresses them from 0 (the whole memory under another
+    position: generated 310P kernels give every position one), when every buffer past the end
+    is one; else None (a real overflow). Needs every length known exactly and no branch."""
+    if not ctx.chip.local_address_wrap or size <= 0:
+        return None
+    used = 0
+    aliases: list[str] = []
+    for ib in sorted(bufs, key=lambda b: (b.call.chunk.file, b.call.abs_name_start)):
+        b = ib.bytes
+        if b is None or not b.exact or _conditional(ib):
+            return None
+        need = int(b.hi)
+        if used + need > size:
+            tbuf = ib.queue is not None and ib.queue.kind == "TBuf"
+            if not (tbuf and used % size == 0 and need <= size):
+                return None
+            aliases.append(ib.queue.name)
+        used += need
+    return aliases
+
+
+def wrap_note(ctx: LintContext, aliases: list[str], memory: str) -> str:
+    """What a layout of wrapped_aliases is told."""
+    return (f"; on {ctx.chip.name} addresses wrap at the memory's size: each of "
+            f"{', '.join(aliases)} starts past the end of {memory} at a whole multiple of its "
+            f"size, so it is {memory} from address 0 again and shares its bytes with the "
+            "buffers before it")
 
 
 def _self_addressed(ctx: LintContext, bufs: list[InitBuf]) -> list[str]:

@@ -53,6 +53,9 @@ std::map<std::string, CaseFn<T>> table() {
         {"compare_lt_mask_count", [](Ctx<T>& c) { Compare(c.bits, c.x, c.y, CMPMODE::LT, uint64_t(256 / sizeof(T)), int64_t(c.n / (256 / sizeof(T))), BinaryRepeatParams(1, 1, 1, 8, 8, 8)); Duplicate(c.z, T(0), c.n); bits_out(c); return false; }},
         {"compare_lt_mask_bits", [](Ctx<T>& c) { const uint64_t all[2] = {~0ull, sizeof(T) == 2 ? ~0ull : 0ull}; Compare(c.bits, c.x, c.y, CMPMODE::LT, all, int64_t(c.n / (256 / sizeof(T))), BinaryRepeatParams(1, 1, 1, 8, 8, 8)); Duplicate(c.z, T(0), c.n); bits_out(c); return false; }},
         {"compare_scalar_gt", [](Ctx<T>& c) { CompareScalar(c.bits, c.x, T(0.5), CMPMODE::GT, c.n); Duplicate(c.z, T(0), c.n); bits_out(c); return false; }},
+        // mask forms (msda.h: CompareScalar<float, uint8_t, false>(..., MASK_PLACEHOLDER, rpt, {1, 1, 8, 8}))
+        {"compare_scalar_gt_mask_count", [](Ctx<T>& c) { CompareScalar(c.bits, c.x, T(0.5), CMPMODE::GT, uint64_t(256 / sizeof(T)), int64_t(c.n / (256 / sizeof(T))), UnaryRepeatParams(1, 1, 8, 8)); Duplicate(c.z, T(0), c.n); bits_out(c); return false; }},
+        {"compare_scalar_gt_mask_bits", [](Ctx<T>& c) { const uint64_t all[2] = {~0ull, sizeof(T) == 2 ? ~0ull : 0ull}; CompareScalar(c.bits, c.x, T(0.5), CMPMODE::GT, all, int64_t(c.n / (256 / sizeof(T))), UnaryRepeatParams(1, 1, 8, 8)); Duplicate(c.z, T(0), c.n); bits_out(c); return false; }},
         {"select_tensor", [](Ctx<T>& c) { Compare(c.bits, c.x, c.y, CMPMODE::LT, c.n); Select(c.z, c.bits, c.x, c.y, SELMODE::VSEL_TENSOR_TENSOR_MODE, c.n); return false; }},
         {"select_scalar", [](Ctx<T>& c) { CompareScalar(c.bits, c.x, T(0), CMPMODE::GT, c.n); Select(c.z, c.bits, c.x, T(0), SELMODE::VSEL_TENSOR_SCALAR_MODE, c.n); return false; }},
         {"select_spr", [](Ctx<T>& c) { Compare(c.bits, c.x, c.y, CMPMODE::LT, c.n); Select(c.z, c.bits, c.x, c.y, SELMODE::VSEL_CMPMASK_SPR, c.n); return false; }},

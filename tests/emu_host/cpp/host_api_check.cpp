@@ -38,8 +38,8 @@ static_assert(offsetof(TCubeTiling, baseK) == 40, "TCubeTiling field order");
 static uint32_t arg(char** argv, int i) { return static_cast<uint32_t>(std::strtoul(argv[i], nullptr, 10)); }
 
 int main(int argc, char** argv) {
-    if (argc != 16) {
-        std::fprintf(stderr, "usage: host_api_check <15 chip fields of the case file>\n");
+    if (argc != 17) {
+        std::fprintf(stderr, "usage: host_api_check <16 chip fields of the case file>\n");
         return 2;
     }
     auto& c = kernelgen::chip();

@@ -107,6 +107,34 @@ inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const
     }, file, line);
 }
 
+// CompareScalar's mask forms (AscendC API reference, CompareScalar: "tensor high-dimension split"
+// with a count or bit mask, repeatTimes and UnaryRepeatParams): bits as Compare's mask form.
+template <class T, class U, bool isSetMask = true>
+inline void CompareScalar(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const kernelgen::nd_t<T>& scalar,
+                          CMPMODE mode, uint64_t mask, int64_t repeatTimes, const UnaryRepeatParams& p, KG_LOC) {
+    auto l = kernelgen::lanes_from_count_mask("CompareScalar", mask, repeatTimes, kernelgen::per_repeat<T>(), isSetMask,
+                                              file, line);
+    auto s0 = kernelgen::stride_of<T>(p.srcBlkStride, p.srcRepStride);
+    kernelgen::check_strided("CompareScalar", "src0", src0, l, s0, file, line);
+    auto s = kernelgen::widen(static_cast<T>(scalar));
+    detail::compare_mask("CompareScalar", dst, l, [&](uint32_t r, uint32_t k) {
+        return kernelgen::compare(kernelgen::widen(src0.data()[s0.at(r, k)]), s, mode);
+    }, file, line);
+}
+template <class T, class U, bool isSetMask = true>
+inline void CompareScalar(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const kernelgen::nd_t<T>& scalar,
+                          CMPMODE mode, const uint64_t mask[], int64_t repeatTimes, const UnaryRepeatParams& p,
+                          KG_LOC) {
+    auto l = kernelgen::lanes_from_bit_mask("CompareScalar", mask, repeatTimes, kernelgen::per_repeat<T>(), isSetMask,
+                                            file, line);
+    auto s0 = kernelgen::stride_of<T>(p.srcBlkStride, p.srcRepStride);
+    kernelgen::check_strided("CompareScalar", "src0", src0, l, s0, file, line);
+    auto s = kernelgen::widen(static_cast<T>(scalar));
+    detail::compare_mask("CompareScalar", dst, l, [&](uint32_t r, uint32_t k) {
+        return kernelgen::compare(kernelgen::widen(src0.data()[s0.at(r, k)]), s, mode);
+    }, file, line);
+}
+
 // Register form: one repeat, result in the CMPMASK register (read by GetCmpMask / Select mode 0).
 template <class T, bool isSetMask = true>
 inline void Compare(const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE mode, uint64_t mask,

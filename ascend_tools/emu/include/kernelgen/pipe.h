@@ -300,7 +300,11 @@ class TBuf {
         if (offsetBytes + uint64_t(lenElems) * sizeof(T) > bytes_)
             kernelgen::failf("count-exceeds-tensor", file, line, "TBuf::GetWithOffset: %u bytes + %u elements exceed the TBuf's %llu bytes",
                              offsetBytes, lenElems, (unsigned long long)bytes_);
-        return LocalTensor<T>(reinterpret_cast<T*>(data_ + offsetBytes), lenElems, pos, arena_, nullptr, -1);
+        // The kernel lays its tensors out in the TBuf itself (generated kernels give a scalar's
+        // slot one element and copy a whole block into it): the tensor's room is the TBuf's rest.
+        LocalTensor<T> t(reinterpret_cast<T*>(data_ + offsetBytes), lenElems, pos, arena_, nullptr, -1);
+        t.mark_tbuf(static_cast<uint32_t>((bytes_ - offsetBytes) / sizeof(T)));
+        return t;
     }
     void init(uint8_t* data, uint64_t bytes, const uint8_t* arena) {
         data_ = data;
@@ -362,7 +366,9 @@ class TPipe {
         }
         kernelgen::Arena& a = arena_for(pos);
         uint64_t each = kernelgen::align_up(len, 32);
-        uint8_t* p = take(a, std::string("TBuf<") + position_name(pos) + ">", 1, each, file, line);
+        std::string what = std::string("TBuf<") + position_name(pos) + ">";
+        uint8_t* p = wraps_to_start(a, each) ? alias_from_start(a, what, each, file, line)
+                                             : take(a, what, 1, each, file, line);
         buf.init(p, each, a.base);
         return true;
     }
@@ -394,6 +400,8 @@ class TPipe {
     void Init() {}
 
     uint64_t ub_used() const { return ub_.used; }
+    // Where this TPipe's UB starts (null before its first UB InitBuffer).
+    uint8_t* ub_base() const { return ub_.base; }
     // The first InitBuffer since construction or Reset (REGIST_MATMUL_OBJ must precede it on split-core chips).
     const kernelgen::BufferRecord* first_buffer() const {
         for (const auto& r : records_)
@@ -460,6 +468,35 @@ class TPipe {
         }
     }
 
+    // A TBuf that would start at a whole multiple of its memory's size and fit inside one: on a
+    // chip whose on-chip addresses wrap (chips.json local_address_wrap) the NPU addresses it from
+    // the memory's start, so it is the whole memory again under another position, not an overflow.
+    bool wraps_to_start(const kernelgen::Arena& a, uint64_t each) const {
+        return kernelgen::chip().local_address_wrap && a.bytes > 0 && a.used + each > a.bytes &&
+               a.used % a.bytes == 0 && each <= a.bytes;
+    }
+
+    uint8_t* alias_from_start(kernelgen::Arena& a, const std::string& what, uint64_t each, const char* file,
+                              int line) {
+        if (++buffers_ > MAX_BUFFERS_PER_PIPE)
+            kernelgen::failf("buffer-count", file, line,
+                             "InitBuffer of %s brings this TPipe to %u buffers; at most %d are allowed", what.c_str(),
+                             buffers_, MAX_BUFFERS_PER_PIPE);
+        std::string shares;
+        for (const auto& r : records_)
+            if (r.arena == a.name) shares += (shares.empty() ? "" : ", ") + r.what + " (line " + std::to_string(r.line) + ")";
+        kernelgen::warn(a.overflow_code,
+                        "InitBuffer of " + what + " (" + std::to_string(each) + " B) starts at " +
+                            std::to_string(a.used) + " B, past the " + std::to_string(a.bytes) + " B of " + a.name +
+                            "; on " + kernelgen::chip().name + " addresses wrap at the memory's size, so it is " +
+                            a.name + " from address 0 again and shares its bytes with " + shares,
+                        file, line);
+        if (!a.base) make_arena(a);
+        a.used += each;
+        records_.push_back(kernelgen::BufferRecord{what, 1, each, line, a.name, false});
+        return a.base;
+    }
+
     uint8_t* take(kernelgen::Arena& a, const std::string& what, uint32_t num, uint64_t each, const char* file,
                   int line, bool api = false) {
         if (!api) buffers_ += num;
@@ -500,3 +537,31 @@ class TPipe {
 inline TPipe* GetTPipePtr() { return static_cast<TPipe*>(kernelgen::block().live_pipe); }
 
 }  // namespace AscendC
+
+namespace kernelgen {
+
+// `(__ubuf__ T*)v` in device code (the source rewrite in toolchain/compat.py turns the cast into
+// this call): an integer below the UB's size is a UB byte address, the scalar unit's view of the
+// UB that TPipe lays its buffers out in from 0, so it lands in this block's UB arena. A pointer,
+// or an integer at or above that size (LocalTensor::GetPhyAddr() here gives the host address of
+// the arena byte), already is one.
+template <class T, class V>
+T* ub_ptr(V v, KG_LOC) {
+    if constexpr (std::is_pointer_v<V>) {
+        return reinterpret_cast<T*>(v);
+    } else {
+        static_assert(std::is_integral_v<V>, "(__ubuf__ T*) of something that is neither an address nor a pointer");
+        const uint64_t at = static_cast<uint64_t>(v);
+        if (at >= chip().ub_bytes) return reinterpret_cast<T*>(static_cast<uintptr_t>(at));
+        AscendC::TPipe* pipe = AscendC::GetTPipePtr();
+        if (pipe == nullptr || pipe->ub_base() == nullptr)
+            failf("crash", file, line, "a raw __ubuf__ address %llu is used with no UB buffer set up by a TPipe",
+                  (unsigned long long)at);
+        if (at + sizeof(T) > chip().ub_bytes)
+            failf("ub-overflow", file, line, "a raw __ubuf__ address %llu (%zu B) runs past the %llu B of UB",
+                  (unsigned long long)at, sizeof(T), (unsigned long long)chip().ub_bytes);
+        return reinterpret_cast<T*>(pipe->ub_base() + at);
+    }
+}
+
+}  // namespace kernelgen

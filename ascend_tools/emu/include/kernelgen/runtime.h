@@ -56,6 +56,8 @@ struct ChipInfo {
     uint32_t max_tensors_per_position = 8;
     bool has_datacopypad = true;
     bool has_bf16 = true;
+    // A buffer TPipe places past an on-chip memory's end is addressed modulo its size (chips.json).
+    bool local_address_wrap = false;
 };
 
 inline ChipInfo& chip() {

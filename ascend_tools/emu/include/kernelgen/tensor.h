@@ -74,6 +74,7 @@ class LocalTensor {
                          owner_, slot_);
         t.view_ = view_;
         t.cap_ = static_cast<uint32_t>(uint64_t(cap_) * sizeof(T) / sizeof(U));
+        t.tbuf_ = tbuf_;
         return t;
     }
 
@@ -115,6 +116,14 @@ class LocalTensor {
     kernelgen::QueueCore* owner() const { return owner_; }
     int32_t slot() const { return slot_; }
     bool is_view() const { return view_; }
+    // A tensor TBuf::GetWithOffset placed: its room runs to the end of the TBuf.
+    void mark_tbuf(uint32_t room) {
+        tbuf_ = true;
+        cap_ = room;
+    }
+    // Whether `elems` elements from data_ overrun the tensor's size but stay inside the TBuf it
+    // came from: the NPU checks no LocalTensor length, and the bytes are the kernel's own.
+    bool within_tbuf(uint64_t elems) const { return tbuf_ && elems <= cap_; }
     bool valid() const { return data_ != nullptr; }
 
     void check_live(const char* api, const char* file, int line) const {
@@ -143,6 +152,7 @@ class LocalTensor {
     kernelgen::QueueCore* owner_ = nullptr;
     int32_t slot_ = -1;
     bool view_ = false;
+    bool tbuf_ = false;
 };
 
 template <class T>
@@ -390,6 +400,21 @@ inline bool role_writes(const char* role) {
     return false;
 }
 
+// `elems` elements of `t` where it has fewer: an error, or, for a tensor GetWithOffset placed and
+// inside its TBuf, a warning (the NPU checks no LocalTensor length; the kernel lays those bytes
+// out itself).
+template <class T, class... A>
+inline void past_tensor(const AscendC::LocalTensor<T>& t, uint64_t elems, const char* file, int line, const char* fmt,
+                        A... args) {
+    char buf[512];
+    std::snprintf(buf, sizeof buf, fmt, args...);
+    if (!t.within_tbuf(elems)) fail("count-exceeds-tensor", buf, file, line);
+    warn("count-exceeds-tensor",
+         std::string(buf) + "; past the tensor but inside the TBuf it came from, whose bytes the kernel lays out "
+                            "itself: the NPU checks no LocalTensor length, so this runs there",
+         file, line);
+}
+
 // Checks of a LocalTensor used as a vector operand: UB position, 32-byte aligned address,
 // `need` elements available.
 template <class T>
@@ -406,8 +431,8 @@ inline void check_vec_operand(const char* api, const char* role, const AscendC::
         failf("ub-offset-align", file, line, "%s: %s starts at UB offset %llu, which is not %u-byte aligned", api, role,
               (unsigned long long)t.ub_offset(), align);
     if (need > t.GetSize())
-        failf("count-exceeds-tensor", file, line, "%s: needs %llu elements of %s, a LocalTensor<%s> of %u elements", api,
-              (unsigned long long)need, role, type_name<T>(), t.GetSize());
+        past_tensor(t, need, file, line, "%s: needs %llu elements of %s, a LocalTensor<%s> of %u elements", api,
+                    (unsigned long long)need, role, type_name<T>(), t.GetSize());
     const bool write = role_writes(role);
     operand_frame().add(api, role, t.data(), need * sizeof(T), write, t.ub_offset(), file, line);
     pipe_model().access(Pipe::V, api, t.data(), need * sizeof(T), write, file, line);
