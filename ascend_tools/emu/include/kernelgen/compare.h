@@ -66,6 +66,13 @@ inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const
 template <class T, class U>
 inline void CompareScalar(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const kernelgen::nd_t<T>& scalar,
                           CMPMODE mode, int64_t count, KG_LOC) {
+    // The reference gives Atlas A2/A3 an int32_t src0 for CMPMODE::EQ only (the catalog's
+    // dtypes list int32_t there; the other modes have no int32_t form).
+    if constexpr (std::is_same_v<T, int32_t>)
+        if (mode != CMPMODE::EQ)
+            kernelgen::failf("dtype-support", file, line,
+                             "CompareScalar on int32_t supports only CMPMODE::EQ (API reference); Cast to float "
+                             "first for the other modes");
     const T* a = src0.data();
     auto s = kernelgen::widen(static_cast<T>(scalar));
     kernelgen::compare_count("CompareScalar", dst, src0, count, false,
