@@ -181,9 +181,10 @@ class GlobalTensor {
     }
     template <class V>
     void SetValue(uint64_t i, V v, KG_LOC) const {
-        check_access("SetValue", i, 1, true, file, line);
+        T value = kernelgen::narrow<T>(v);
+        check_access("SetValue", i, 1, true, file, line, &value);
         kernelgen::counters().scalar_accesses++;
-        addr_[i] = kernelgen::narrow<T>(v);
+        addr_[i] = value;
     }
     // The reference may be written: checked as a write (the allocation's padding excluded).
     T& operator()(uint64_t i, KG_LOC) const {
@@ -207,7 +208,10 @@ class GlobalTensor {
     // allocator's segment is a `gm-read-past-allocation` warning (mapped memory: no fault; the
     // harness poisons it too); a write past the block, or any access past the segment, is
     // `gm-out-of-bounds`.
-    void check_access(const char* api, uint64_t first, uint64_t n, bool write, const char* file, int line) const {
+    // `incoming`: the n elements a plain store writes, when the caller has them in one piece (the
+    // GM race model lets a store of the bytes already there pass).
+    void check_access(const char* api, uint64_t first, uint64_t n, bool write, const char* file, int line,
+                      const T* incoming = nullptr) const {
         if (n == 0) return;
         if (!addr_) kernelgen::failf("gm-out-of-bounds", file, line, "%s on a GlobalTensor with no buffer (SetGlobalBuffer missing)", api);
         if (sized_ && first + n > size_) {
@@ -238,7 +242,7 @@ class GlobalTensor {
         bool store = write && std::strcmp(api, "operator()") != 0;
         bool atomic = store && kernelgen::block().atomic != kernelgen::AtomicMode::NONE && std::strcmp(api, "SetValue") != 0;
         kernelgen::gm_model().access(kernelgen::current_block(), addr_ + first, n * sizeof(T), store, atomic, api, file,
-                                     line);
+                                     line, store ? incoming : nullptr);
         if (kernelgen::gm_allocations().empty()) return;  // pointers not from a harness: nothing known
         const auto* start = reinterpret_cast<const uint8_t*>(addr_ + first);
         const auto* end = reinterpret_cast<const uint8_t*>(addr_ + first + n);
