@@ -429,9 +429,15 @@ class GmModel {
                 if (!first_same) first_same = racing;
                 continue;
             }
-            fail("gm-race", describe(core, a, b, write, *racing, api) + " and the result depends on their timing" +
-                 (write ? "; accumulate from several blocks with SetAtomicAdd, or separate the phases with SyncAll"
-                        : "; put a SyncAll between the writing and the reading phase"), file, line);
+            const char* hint = !write ? "; put a SyncAll between the writing and the reading phase"
+                               : atomic != w.atomic
+                                   ? "; a plain store and an atomic accumulation of the same bytes need a SyncAll "
+                                     "between them, or the store may land after the accumulation and wipe it out "
+                                     "(initialise, SyncAll, then accumulate)"
+                                   : "; accumulate from several blocks with SetAtomicAdd, or separate the phases "
+                                     "with SyncAll";
+            fail("gm-race", describe(core, a, b, write, *racing, api) + " and the result depends on their timing" + hint,
+                 file, line);
         }
         if (!write) return;
         Writer me{core, known[static_cast<size_t>(core)], api, line};
