@@ -44,3 +44,10 @@ def test_stores_or_reads_that_can_see_a_difference_are_races(
     assert err["code"] == "gm-race", err
     assert err["line"] == marker_line(SOURCE, f"BUG: {case}"), err
     assert "depends on their timing" in err["message"]
+
+
+def test_zeroing_racing_an_accumulation_names_the_fix(emu_build, run_program) -> None:
+    """pixel_group's fault: a block's zeroing unordered with another block's SetAtomicAdd."""
+    err = _run(emu_build, run_program, "zero_after_atomic_add").report["errors"][0]
+    assert "that block 0 wrote with DataCopy(UB->GM)" in err["message"], err
+    assert "initialise, SyncAll, then accumulate" in err["message"], err
