@@ -20,4 +20,4 @@ def test_int32_compare_in_another_mode_has_no_form(emu_build, run_program) -> No
     [err] = res.report["errors"]
     assert err["code"] == "dtype-support"
     assert err["line"] == marker_line("compare_scalar_int32.cpp", "BUG: lt")
-    assert "only CMPMODE::EQ" in err["message"]
+    assert "only for the modes EQ" in err["message"] and "LT is not one" in err["message"]

@@ -106,4 +106,17 @@ inline constexpr DtypeSupport kDtypeSupport[] = {
     {"Xor", 0, " int16_t uint16_t ", " dst src0 src1 ", 2, " 2 "},
 };
 
+// api, __CCE_AICORE__, element type, ' '-delimited modes it is documented for
+// (catalog/tables/mode_limited.json: the other modes have no form of that type).
+struct ModeLimit {
+    const char* api;
+    unsigned cce_aicore;
+    const char* type;
+    const char* modes;
+};
+
+inline constexpr ModeLimit kModeLimits[] = {
+    {"CompareScalar", 220, "int32_t", " EQ "},
+};
+
 }  // namespace kernelgen

@@ -383,6 +383,19 @@ inline void check_dtype_support(const char* api, const char* role, const char* f
           api, type_name<T>(), chip().name.c_str(), r->types);
 }
 
+// An element type the catalog documents for some modes of an API only (dtype_tables.h
+// kModeLimits, from catalog/tables/mode_limited.json): `mode` must be one of them.
+template <class T>
+inline void check_mode_limit(const char* api, const char* mode, const char* file, int line) {
+    for (const auto& r : kModeLimits)
+        if (std::strcmp(r.api, api) == 0 && r.cce_aicore == chip().cce_aicore &&
+            std::strcmp(r.type, type_name<T>()) == 0 && !has_word(r.modes, mode))
+            failf("dtype-support", file, line,
+                  "%s on %s has a form on %s only for the modes%s(API reference); %s is not one of them: Cast to a "
+                  "type every mode takes first",
+                  api, type_name<T>(), chip().name.c_str(), r.modes, mode);
+}
+
 // Whether a vector operand of this role is written: destinations, outputs, and the scratch
 // buffers high-level APIs fill before reading (a scratch read would be their own write).
 // Scatter's `dstOffset` is an index operand it reads.
