@@ -320,7 +320,7 @@ inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, c
 template <class T>
 inline void InitGlobalMemory(const GlobalTensor<T>& gm, uint64_t size, const kernelgen::nd_t<T>& value, KG_LOC) {
     T v = static_cast<T>(value);
-    gm.check_access("InitGlobalMemory", 0, size, true, file, line, std::vector<T>(size, v).data());
+    gm.check_access("InitGlobalMemory", 0, size, true, file, line, &v, true);
     for (uint64_t i = 0; i < size; ++i) gm.data()[i] = v;
     kernelgen::counters().ub_to_gm_bytes += size * sizeof(T);
 }

@@ -396,9 +396,10 @@ class GmModel {
     }
 
     // `incoming`: the bytes a plain (non-atomic) store is about to write, when the caller has
-    // them in one piece; it lets a store of identical bytes pass as unobservable.
+    // them in one piece (or, with `period` > 0, `period` bytes repeated: a fill); it lets a store
+    // of identical bytes pass as unobservable.
     void access(int core, const void* p, uint64_t bytes, bool write, bool atomic, const char* api, const char* file,
-                int line, const void* incoming = nullptr) {
+                int line, const void* incoming = nullptr, uint64_t period = 0) {
         if (core < 0 || bytes == 0 || !enabled()) return;
         auto lo = reinterpret_cast<uintptr_t>(p), hi = lo + bytes;
         std::vector<uint64_t>& known = clock(core);
@@ -423,8 +424,7 @@ class GmModel {
             if (!write && any_ordered) continue;  // it sees an ordered writer's bytes, which all writers share
             if (write && atomic && w.atomic) continue;
             uintptr_t a = std::max(lo, it->first), b = std::min(hi, w.end);
-            if (write && !atomic && incoming &&
-                std::memcmp(static_cast<const uint8_t*>(incoming) + (a - lo), reinterpret_cast<const void*>(a), b - a) == 0) {
+            if (write && !atomic && incoming && stores_same(incoming, period, a - lo, a, b - a)) {
                 same.push_back(a);
                 if (!first_same) first_same = racing;
                 continue;
@@ -489,6 +489,17 @@ class GmModel {
         bool atomic;
         std::vector<Writer> writers;  // more than one only where they stored identical bytes
     };
+
+    // Whether the bytes of `incoming` from offset `off` (a `period`-byte pattern when period > 0)
+    // equal the n bytes memory holds at `at`.
+    static bool stores_same(const void* incoming, uint64_t period, uint64_t off, uintptr_t at, uint64_t n) {
+        const auto* in = static_cast<const uint8_t*>(incoming);
+        const auto* mem = reinterpret_cast<const uint8_t*>(at);
+        if (period == 0) return std::memcmp(in + off, mem, n) == 0;
+        for (uint64_t i = 0; i < n; ++i)
+            if (mem[i] != in[(off + i) % period]) return false;
+        return true;
+    }
 
     std::string describe(int core, uintptr_t a, uintptr_t b, bool write, const Writer& w, const char* api) const {
         const GmAllocation* g = gm_find(reinterpret_cast<const void*>(a));

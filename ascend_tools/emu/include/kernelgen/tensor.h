@@ -208,10 +208,11 @@ class GlobalTensor {
     // allocator's segment is a `gm-read-past-allocation` warning (mapped memory: no fault; the
     // harness poisons it too); a write past the block, or any access past the segment, is
     // `gm-out-of-bounds`.
-    // `incoming`: the n elements a plain store writes, when the caller has them in one piece (the
-    // GM race model lets a store of the bytes already there pass).
+    // `incoming`: the n elements a plain store writes, when the caller has them in one piece, or
+    // with `fill` the one element it writes n times (the GM race model lets a store of the bytes
+    // already there pass).
     void check_access(const char* api, uint64_t first, uint64_t n, bool write, const char* file, int line,
-                      const T* incoming = nullptr) const {
+                      const T* incoming = nullptr, bool fill = false) const {
         if (n == 0) return;
         if (!addr_) kernelgen::failf("gm-out-of-bounds", file, line, "%s on a GlobalTensor with no buffer (SetGlobalBuffer missing)", api);
         if (sized_ && first + n > size_) {
@@ -242,7 +243,7 @@ class GlobalTensor {
         bool store = write && std::strcmp(api, "operator()") != 0;
         bool atomic = store && kernelgen::block().atomic != kernelgen::AtomicMode::NONE && std::strcmp(api, "SetValue") != 0;
         kernelgen::gm_model().access(kernelgen::current_block(), addr_ + first, n * sizeof(T), store, atomic, api, file,
-                                     line, store ? incoming : nullptr);
+                                     line, store ? incoming : nullptr, fill ? sizeof(T) : 0);
         if (kernelgen::gm_allocations().empty()) return;  // pointers not from a harness: nothing known
         const auto* start = reinterpret_cast<const uint8_t*>(addr_ + first);
         const auto* end = reinterpret_cast<const uint8_t*>(addr_ + first + n);
