@@ -33,8 +33,13 @@ def test_a_block_reading_bytes_it_zeroed_with_another_is_no_race(emu_build, run_
 
 @pytest.mark.parametrize(
     "case",
-    ["zero_after_atomic_add", "other_bytes_after_shared_zero", "third_block_reads",
-     "different_values"])
+    [
+        "zero_after_atomic_add",
+        "other_bytes_after_shared_zero",
+        "third_block_reads",
+        "different_values",
+    ],
+)
 def test_stores_or_reads_that_can_see_a_difference_are_races(
     emu_build, run_program, case: str
 ) -> None:

@@ -25,8 +25,15 @@ def test_tbuf_alloc_tensor_hands_out_its_one_buffer_every_trip(emu_build, run_pr
 
 
 @pytest.mark.parametrize(
-    "case", ["tbuf_enque", "tbuf_deque", "tbuf_free_queue_tensor", "free_swapped_twice",
-             "free_swapped_other_position"])
+    "case",
+    [
+        "tbuf_enque",
+        "tbuf_deque",
+        "tbuf_free_queue_tensor",
+        "free_swapped_twice",
+        "free_swapped_other_position",
+    ],
+)
 def test_queue_member_faults_fail_at_their_line(emu_build, run_program, case: str) -> None:
     res = _run(emu_build, run_program, case)
     assert res.returncode == 3, res.stderr
