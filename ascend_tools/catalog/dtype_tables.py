@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
@@ -21,6 +22,7 @@ from ascend_tools.chips import all_chips
 
 HEADER = Path(__file__).resolve().parents[1] / "emu" / "include" / "kernelgen" / "dtype_tables.h"
 WIDTH_ONLY = Path(__file__).resolve().parent / "tables" / "width_only.json"
+MODE_LIMITED = Path(__file__).resolve().parent / "tables" / "mode_limited.json"
 T_OPERAND = re.compile(r"LocalTensor<T>\s*&\s*(\w+)")
 
 # Bytes per element of the catalog's element type names.
@@ -34,6 +36,33 @@ def width_only() -> dict[str, str]:
     """API -> "bitwise" or "move": the APIs whose result depends only on element widths."""
     data = json.loads(WIDTH_ONLY.read_text(encoding="utf-8"))
     return {e["name"]: e["kind"] for e in data["entries"]}
+
+
+@dataclass(frozen=True)
+class ModeLimit:
+    """An element type `api` documents on `archs` for `modes` of its `argument` only."""
+
+    api: str
+    elem: str
+    archs: tuple[str, ...]
+    argument: str
+    modes: tuple[str, ...]
+
+
+@cache
+def mode_limits() -> tuple[ModeLimit, ...]:
+    """The rows of tables/mode_limited.json."""
+    data = json.loads(MODE_LIMITED.read_text(encoding="utf-8"))
+    return tuple(
+        ModeLimit(e["name"], e["type"], tuple(e["archs"]), e["argument"], tuple(e["modes"]))
+        for e in data["entries"]
+    )
+
+
+def mode_limit(api: str, elem: str, arch: str) -> ModeLimit | None:
+    """The mode limit of `api` on `elem` on chips of `arch`, if the table has one."""
+    return next((m for m in mode_limits() if m.api == api and m.elem == elem and arch in m.archs),
+                None)
 
 
 def runs_as_documented_width(api: str, elem: str, allowed: list[str]) -> str | None:
@@ -102,6 +131,25 @@ def render_header(catalog: Catalog | None = None) -> str:
             f'    {{"{api}", {aicore}, " {" ".join(types)} ", " {" ".join(operands)} ", '
             f'{modes.get(width_only().get(api, ""), 0)}, " {" ".join(map(str, widths))} "}},'
         )
+    lines += [
+        "};",
+        "",
+        "// api, __CCE_AICORE__, element type, ' '-delimited modes it is documented for",
+        "// (catalog/tables/mode_limited.json: the other modes have no form of that type).",
+        "struct ModeLimit {",
+        "    const char* api;",
+        "    unsigned cce_aicore;",
+        "    const char* type;",
+        "    const char* modes;",
+        "};",
+        "",
+        "inline constexpr ModeLimit kModeLimits[] = {",
+    ]
+    arch_aicore = {c.arch: c.cce_aicore for c in all_chips().values()}
+    for m in mode_limits():
+        for arch in m.archs:
+            modes = " ".join(m.modes)
+            lines.append(f'    {{"{m.api}", {arch_aicore[arch]}, "{m.elem}", " {modes} "}},')
     lines += ["};", "", "}  // namespace kernelgen", ""]
     return "\n".join(lines)
 

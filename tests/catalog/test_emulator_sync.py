@@ -19,7 +19,8 @@ INTERNAL_HELPERS = {
     "DataTypeFacts", "FormatFacts",  # dtype/format tables behind ge::TypeUtils
     "ElementwiseTmpFacts",  # table behind the Get*MaxMinTmpSize host helpers
     "KernelgenOpKey",  # key type of the emulator's tiling-struct registry
-    "DtypeSupport", "PipeModel", "GmModel", "Pipe", "EventPipes",  # emulator check machinery
+    "DtypeSupport", "ModeLimit",  # dtype tables (dtype_tables.h)
+    "PipeModel", "GmModel", "Pipe", "EventPipes",  # emulator check machinery
     "OperandFrame", "OverlapCheckedByEngine", "DeqScaleRegister",
     "NodeData", "TensorSlot",  # storage behind gert contexts
 }

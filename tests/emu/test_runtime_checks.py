@@ -101,9 +101,8 @@ def test_failure_messages_state_the_numbers(emu_build, run_program) -> None:
 def test_freeing_another_queues_buffer_names_that_queue_and_its_alloc(
     emu_build, run_program
 ) -> None:
-    """FreeTensor pairs with the same queue's AllocTensor (ds_points_in_box frees its two VECIN
-    buffers through each other's queue): the message says whose buffer it is, not "not a whole
-    buffer"."""
+    """FreeTensor through a queue of another position (VECOUT freeing a VECIN buffer) signals the
+    wrong free event: the message says whose buffer it is, not "not a whole buffer"."""
     err = run_program(emu_build("bugs"), ["free_foreign", "{report}"]).report["errors"][0]
     alloc = marker_line("bugs.cpp", "alloc: free_foreign")
     assert "FreeTensor on TQue<VECOUT, 1> with a buffer of another queue" in err["message"], err

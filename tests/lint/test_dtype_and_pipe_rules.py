@@ -312,3 +312,32 @@ def test_a_method_declared_inline_in_its_class_and_defined_outside_gets_no_warni
     undeclared = text.replace("__aicore__ inline void Scale", "__aicore__ void Scale")
     found = lint_texts({"peak.cpp": undeclared})
     assert [d.line for d in found if d.code == RuleCode.AUTO_SYNC_INLINE.value] == [11]
+
+
+COMPARE_SCALAR_KERNEL = """#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void k(GM_ADDR x)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf, bits;
+    pipe.InitBuffer(buf, 1024);
+    pipe.InitBuffer(bits, 256);
+    LocalTensor<int32_t> a = buf.Get<int32_t>();
+    LocalTensor<uint8_t> m = bits.Get<uint8_t>();
+    CompareScalar(m, a, static_cast<int32_t>(3), CMPMODE::MODE, 64);
+}
+"""
+
+
+def test_compare_scalar_on_int32_takes_only_the_documented_eq_mode() -> None:
+    # The API reference: on Atlas A2/A3 CompareScalar's src0 is half/float in every CMPMODE and
+    # int32_t in CMPMODE::EQ only (DrivingSDK roiaware_maxpool3d_grad compares argmax indices).
+    eq = lint_texts({"/p/k.cpp": COMPARE_SCALAR_KERNEL.replace("MODE", "EQ")})
+    assert RuleCode.DTYPE_SUPPORT.value not in codes(eq)
+    found = [d for d in lint_texts({"/p/k.cpp": COMPARE_SCALAR_KERNEL.replace("MODE", "LT")})
+             if d.code == RuleCode.DTYPE_SUPPORT.value]
+    assert [d.severity for d in found] == [Severity.ERROR]
+    assert "only for cmpMode EQ" in found[0].message and "LT is not one" in found[0].message
+    on_310p = lint_texts({"/p/k.cpp": COMPARE_SCALAR_KERNEL.replace("MODE", "EQ")},
+                         chip="ascend310p")
+    assert "CompareScalar has no int32_t form" in " ".join(d.message for d in on_310p)

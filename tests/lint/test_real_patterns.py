@@ -71,14 +71,26 @@ def test_dequeue_of_a_queue_only_a_helper_fills_is_not_an_error() -> None:
     assert not [d for d in diags if "biasQueue" in d.message]
 
 
-def test_tbuf_allocate_is_a_warning_and_tbuf_enqueue_an_error() -> None:
+def test_tbuf_alloc_and_free_are_its_own_members_and_enqueue_is_an_error() -> None:
+    """CANN's TBuf derives from TQueBind (DrivingSDK roiaware_maxpool3d_grad calls AllocTensor on
+    TBufs each loop trip and never frees them): AllocTensor/FreeTensor draw nothing, EnQue on it
+    is the queue-protocol error the emulator reports too."""
     texts = texts_of("split_queue_methods.cpp")
     line = "        LocalTensor<float> tmp = calcBuf.Get<float>();\n"
     alloc = replaced(texts, line, line.replace("Get<float>", "AllocTensor<float>"))
-    assert only(lint_texts(alloc), R.TENSOR_POSITION).severity == Severity.WARNING
+    assert not [d for d in lint_texts(alloc)
+                if "calcBuf" in d.message or "AllocTensor" in d.message]
+    freed = replaced(alloc, "        inQueue.FreeTensor(xLocal);\n",
+                     "        inQueue.FreeTensor(xLocal);\n        calcBuf.FreeTensor(tmp);\n")
+    assert not [d for d in lint_texts(freed) if "calcBuf" in d.message]
     enq = replaced(texts, line, line + "        calcBuf.EnQue(tmp);\n")
-    d = only(lint_texts(enq), R.TENSOR_POSITION)
+    d = only(lint_texts(enq), R.QUEUE_PROTOCOL)
     assert d.severity == Severity.ERROR and "split_queue_methods.cpp:78" in d.message
+    assert "cannot be enqueued or dequeued" in d.message
+    wrong = replaced(freed, "        calcBuf.FreeTensor(tmp);\n",
+                     "        calcBuf.FreeTensor(xLocal);\n")
+    d = only(lint_texts(wrong), R.QUEUE_PROTOCOL)
+    assert d.severity == Severity.ERROR and "TBuf's FreeTensor releases nothing" in d.message
 
 
 # ---------------------------------------------------------------- TPipe and Matmul

@@ -193,6 +193,19 @@ def test_free_tensor_through_another_queue_names_the_owning_queue() -> None:
     assert not any("frees a tensor of" in d.message for d in lint_texts(ok))
 
 
+def test_free_through_a_queue_of_the_same_position_is_a_warning() -> None:
+    """Two VECIN queues freeing each other's tensor (DrivingSDK points_in_box): each block goes
+    back to the queue that owns it and the release synchronises the same way, so nothing is
+    observable; lint says so as a warning, with the evidence."""
+    ok = corpus_texts("add_custom")
+    swapped = mutate(ok, "inQueueX.FreeTensor(xLocal);\n        inQueueY.FreeTensor(yLocal);",
+                     "inQueueX.FreeTensor(yLocal);\n        inQueueY.FreeTensor(xLocal);")
+    found = [d for d in lint_texts(swapped) if d.code == R.QUEUE_PROTOCOL.value]
+    assert [d.severity for d in found] == [Severity.WARNING, Severity.WARNING], found
+    assert "inQueueX.FreeTensor(yLocal) frees a tensor of inQueueY" in found[0].message
+    assert "both are VECIN queues" in found[0].message
+
+
 def test_enqueue_without_dequeue_and_tbuf_enqueue() -> None:
     ok = corpus_texts("reduce_sum_rows")
     bad = mutate(ok, "LocalTensor<float> yLocal = outQueue.DeQue<float>();",
@@ -200,7 +213,7 @@ def test_enqueue_without_dequeue_and_tbuf_enqueue() -> None:
     assert R.QUEUE_PROTOCOL.value in codes(lint_texts(bad))
     tbuf = mutate(ok, "LocalTensor<float> sum = sumBuf.Get<float>();",
                   "LocalTensor<float> sum = sumBuf.Get<float>();\n        sumBuf.EnQue(sum);")
-    assert "TBuf" in _only(lint_texts(tbuf), R.TENSOR_POSITION)[0].message
+    assert "TBuf" in _only(lint_texts(tbuf), R.QUEUE_PROTOCOL)[0].message
     assert R.QUEUE_PROTOCOL.value not in codes(lint_texts(ok))
 
 

@@ -58,9 +58,10 @@ RULE_DOCS: dict[str, str] = {
     "param-range": "DataCopy blockCount above 4095, Compare count not 256-byte aligned, a "
                    "reduction over 0 elements",
     "tensor-position": "a GlobalTensor as a vector operand, copies into or out of the wrong "
-                       "queue position, a TBuf used as a queue",
-    "queue-protocol": "AllocTensor/EnQue/DeQue/FreeTensor out of order or missing, or "
-    "FreeTensor of a tensor another queue gave",
+                       "queue position",
+    "queue-protocol": "AllocTensor/EnQue/DeQue/FreeTensor out of order or missing, EnQue/DeQue "
+    "on a TBuf, or FreeTensor of a tensor another queue gave (a warning when both queues have "
+    "the same positions: the buffer returns to its owner)",
     "queue-depth": "more EnQue in flight than the queue's depth",
     "gm-extent": "a copy past the extent SetGlobalBuffer gave the GlobalTensor "
     "(a fault only past the allocation)",

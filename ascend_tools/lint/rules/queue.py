@@ -1,5 +1,5 @@
 """Queue protocol (docs/ASCENDC_SPEC.md 7.6): AllocTensor -> EnQue -> DeQue -> FreeTensor, depth,
-and TBufs, which are not queues (7.7)."""
+and TBufs (7.7), which derive from TQueBind but whose one buffer is never enqueued."""
 
 from __future__ import annotations
 
@@ -23,11 +23,11 @@ def check_queue_protocol(ctx: LintContext) -> Iterator[Diagnostic]:
         q = ctx.model.queue_for(call.chunk, call.receiver_name)
         if q is None:
             continue
+        if call.name == "FreeTensor":
+            yield from _foreign_free(ctx, q, call)
         if q.kind == "TBuf":
             yield from _tbuf(ctx, q, call)
             continue
-        if call.name == "FreeTensor":
-            yield from _foreign_free(ctx, q, call)
         ops.setdefault(id(q.decl), (q, {k: [] for k in _QUEUE_OPS}))[1][call.name].append(call)
     for q, by in ops.values():
         if shared_queue(ctx.model, q) is not None:
@@ -37,12 +37,16 @@ def check_queue_protocol(ctx: LintContext) -> Iterator[Diagnostic]:
 
 
 def _tbuf(ctx: LintContext, q: QueueInfo, call: Call) -> Iterator[Diagnostic]:
-    """A TBuf has no queue: EnQue/DeQue on it do not exist (an error); AllocTensor/FreeTensor
-    are at best a misreading of how it is used (a warning)."""
-    severity = Severity.ERROR if call.name in ("EnQue", "DeQue") else Severity.WARNING
-    yield ctx.diag(RuleCode.TENSOR_POSITION.value, severity, call,
-                   f"{q.name} is a TBuf ({ctx.model.where(q.decl)}), which is not a queue: it has "
-                   f"no {call.name}; take its tensor with {q.name}.Get<T>() instead",
+    """CANN's TBuf derives from TQueBind, so every queue member compiles on it. The reference
+    ("Introduction to TBuf") gives AllocTensor/FreeTensor their meaning there (its one buffer,
+    whose tensors need no release: both are fine) and rules out the rest: its buffer "cannot be
+    enqueued or dequeued", an error as in the emulator."""
+    if call.name not in ("EnQue", "DeQue"):
+        return
+    yield ctx.diag(RuleCode.QUEUE_PROTOCOL.value, Severity.ERROR, call,
+                   f"{q.name} is a TBuf ({ctx.model.where(q.decl)}): its buffer cannot be enqueued "
+                   f"or dequeued, so {call.name} on it fails; hand the data on through a TQue, or "
+                   f"use the TBuf's tensor ({q.name}.Get<T>()) where it is",
                    start=call.abs_name_start, end=call.abs_name_end)
 
 
@@ -74,19 +78,37 @@ def _queue_sources(ctx: LintContext, chunk: Chunk, var: str) -> list[QueueInfo] 
 
 
 def _foreign_free(ctx: LintContext, q: QueueInfo, call: Call) -> Iterator[Diagnostic]:
-    """FreeTensor of a tensor that only ever comes from another queue's AllocTensor/DeQue: the
-    API reference pairs FreeTensor with the same queue's AllocTensor ("Releases a specified
-    tensor in a queue"); ds_points_in_box frees its two VECIN buffers through each other's
-    queue."""
+    """FreeTensor of a tensor that only ever comes from another queue's AllocTensor/DeQue
+    (ds_points_in_box frees its two VECIN buffers through each other's queue). FreeTensor takes
+    only the tensor, which carries its block, and a queue allocates only the blocks InitBuffer
+    gave it (the reference's InitStartBufHandle), so the block returns to its owner whatever the
+    sizes; what the freeing queue decides is the release's synchronisation, set by its positions.
+    Same positions: unobservable, a warning. Other positions, or a TBuf on either side (its
+    FreeTensor releases nothing, a queue cannot take its buffer): an error, as in the emulator."""
     var = _name(call.args[0].expr) if len(call.args) == 1 else None
     sources = _queue_sources(ctx, call.chunk, var) if var else None
     if not sources or any(s.decl is q.decl for s in sources):
         return
     names = " / ".join(s.name for s in sources)
+    head = (f"{q.name}.FreeTensor({var}) frees a tensor of {names} (its AllocTensor/DeQue gives "
+            f"{var})")
+    harmless = q.kind != "TBuf" and all(
+        s.kind != "TBuf" and s.positions == q.positions for s in sources)
+    if harmless:
+        yield ctx.diag(RuleCode.QUEUE_PROTOCOL.value, Severity.WARNING, call,
+                       f"{head}: a queue allocates only its own blocks, so the buffer returns to "
+                       f"{names}, and both are {'/'.join(sorted(q.positions))} queues, so the "
+                       f"release synchronises as the owner's would; harmless, but clearer as "
+                       f"{sources[0].name}.FreeTensor",
+                       start=call.abs_name_start, end=call.abs_name_end)
+        return
+    why = ("a TBuf's FreeTensor releases nothing and a queue cannot take a TBuf's buffer"
+           if q.kind == "TBuf" or any(s.kind == "TBuf" for s in sources) else
+           f"{q.name} ({'/'.join(sorted(q.positions))}) signals another free event than "
+           f"{names} ({'/'.join(sorted(set().union(*(s.positions for s in sources))))}) waits "
+           "on before it reuses the buffer")
     yield ctx.diag(RuleCode.QUEUE_PROTOCOL.value, Severity.ERROR, call,
-                   f"{q.name}.FreeTensor({var}) frees a tensor of {names} (its AllocTensor/DeQue "
-                   f"gives {var}); a queue frees only the tensors it allocated: free it with "
-                   f"{sources[0].name}.FreeTensor",
+                   f"{head}; {why}: free it with {sources[0].name}.FreeTensor",
                    start=call.abs_name_start, end=call.abs_name_end)
 
 

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ascend_tools.catalog.cast_table import cast_problem, through_deq_scale
-from ascend_tools.catalog.dtype_tables import T_OPERAND, runs_as_documented_width
+from ascend_tools.catalog.dtype_tables import T_OPERAND, mode_limit, runs_as_documented_width
 from ascend_tools.chips import MAX_REPEAT, REPEAT_BYTES
 from ascend_tools.diagnostics import Diagnostic, RuleCode, Severity
 from ascend_tools.lint.context import LintContext, elem_size
@@ -170,7 +170,12 @@ def check_dtype_support(ctx: LintContext) -> Iterator[Diagnostic]:
                 continue
             elem = clean_type(t.elem_type)
             elem = _TYPE_ALIASES.get(elem, elem)
-            if elem not in KNOWN_ELEMENT_TYPES or elem in allowed:
+            if elem in allowed:
+                # once per call, on the first operand typed T
+                if i == next(j for j, q in enumerate(params) if T_OPERAND.search(q + " ")):
+                    yield from _mode_limited(ctx, call, params, elem)
+                continue
+            if elem not in KNOWN_ELEMENT_TYPES:
                 continue
             alike = runs_as_documented_width(call.name, elem, allowed)
             if alike is not None:
@@ -185,6 +190,27 @@ def check_dtype_support(ctx: LintContext) -> Iterator[Diagnostic]:
                            f"{call.name} has no {elem} form on {ctx.chip.name}: the documented "
                            f"element types are {', '.join(allowed)} (Cast to one of them first)")
             break
+
+
+def _mode_limited(
+    ctx: LintContext, call: Call, params: list[str], elem: str
+) -> Iterator[Diagnostic]:
+    """An element type the API documents for some modes only (catalog/tables/mode_limited.json,
+    the table the emulator enforces too): an error when the mode argument names another mode; a
+    mode held in a variable is not proved."""
+    limit = mode_limit(call.name, elem, ctx.chip.arch)
+    if limit is None:
+        return
+    at = next((i for i, p in enumerate(params) if p.split()[-1:] == [limit.argument]), None)
+    if at is None or at >= len(call.args):
+        return
+    mode = call.args[at].text.replace(" ", "").rsplit("::", 1)[-1]
+    if not mode.isupper() or mode in limit.modes:
+        return
+    yield ctx.diag(RuleCode.DTYPE_SUPPORT.value, Severity.ERROR, call.args[at],
+                   f"{call.name} on {elem} has a form on {ctx.chip.name} only for "
+                   f"{limit.argument} {', '.join(limit.modes)} (API reference); {mode} is not one: "
+                   "Cast to a type every mode takes first")
 
 
 def _local_elem(ctx: LintContext, call: Call, i: int) -> str | None:

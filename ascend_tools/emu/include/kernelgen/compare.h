@@ -22,6 +22,11 @@ inline bool compare(A a, A b, CMPMODE m) {
     }
 }
 
+inline const char* cmpmode_name(CMPMODE m) {
+    static const char* const names[] = {"LT", "GT", "EQ", "LE", "GE", "NE"};
+    return names[static_cast<int>(m)];
+}
+
 inline void set_bit(uint8_t* bits, uint64_t i, bool v) {
     uint8_t m = static_cast<uint8_t>(1u << (i % 8));
     bits[i / 8] = v ? (bits[i / 8] | m) : (bits[i / 8] & static_cast<uint8_t>(~m));
@@ -66,6 +71,7 @@ inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const
 template <class T, class U>
 inline void CompareScalar(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const kernelgen::nd_t<T>& scalar,
                           CMPMODE mode, int64_t count, KG_LOC) {
+    kernelgen::check_mode_limit<T>("CompareScalar", kernelgen::cmpmode_name(mode), file, line);
     const T* a = src0.data();
     auto s = kernelgen::widen(static_cast<T>(scalar));
     kernelgen::compare_count("CompareScalar", dst, src0, count, false,

@@ -132,7 +132,7 @@ template <class T>
 inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, int64_t count, KG_LOC) {
     const char* api = "DataCopy(UB->GM)";
     uint64_t n = kernelgen::check_gm_copy_count(api, "src", src, count, true, file, line);
-    dst.check_access(api, 0, n, true, file, line);
+    dst.check_access(api, 0, n, true, file, line, src.data());
     kernelgen::pipe_model().access(kernelgen::Pipe::MTE3, api, src.data(), n * sizeof(T), false, file, line);
     kernelgen::gm_store(dst.data(), src.data(), n);
     kernelgen::counters().ub_to_gm_bytes += n * sizeof(T);
@@ -173,7 +173,7 @@ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, cons
     kernelgen::check_local_side(api, "src", src, true, false, file, line);
     kernelgen::counters().ub_to_gm_bytes += kernelgen::for_each_copy_block<T>(p, [&](uint64_t s, uint64_t d, uint64_t len) {
         kernelgen::check_local_need(api, "src", src, s + len, file, line);
-        dst.check_access(api, d, len, true, file, line);
+        dst.check_access(api, d, len, true, file, line, src.data() + s);
         kernelgen::pipe_model().access(kernelgen::Pipe::MTE3, api, src.data() + s, len * sizeof(T), false, file, line);
         kernelgen::gm_store(dst.data() + d, src.data() + s, len);
     });
@@ -286,7 +286,7 @@ inline void pad_out(const GlobalTensor<T>& dst, const LocalTensor<T>& src, uint3
         if (gbyte % sizeof(T) != 0)
             kernelgen::failf("param-range", file, line, "%s: dstStride %u bytes leaves rows off the %s element grid", api,
                              dstStride, kernelgen::type_name<T>());
-        dst.check_access(api, gbyte / sizeof(T), len, true, file, line);
+        dst.check_access(api, gbyte / sizeof(T), len, true, file, line, src.data() + s);
         kernelgen::pipe_model().access(kernelgen::Pipe::MTE3, api, src.data() + s, len * sizeof(T), false, file, line);
         kernelgen::gm_store(dst.data() + gbyte / sizeof(T), src.data() + s, len);
     }
@@ -319,8 +319,8 @@ inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, c
 // Fills `size` elements of GM with `value` (typically zeroing an output before atomic adds).
 template <class T>
 inline void InitGlobalMemory(const GlobalTensor<T>& gm, uint64_t size, const kernelgen::nd_t<T>& value, KG_LOC) {
-    gm.check_access("InitGlobalMemory", 0, size, true, file, line);
     T v = static_cast<T>(value);
+    gm.check_access("InitGlobalMemory", 0, size, true, file, line, &v, true);
     for (uint64_t i = 0; i < size; ++i) gm.data()[i] = v;
     kernelgen::counters().ub_to_gm_bytes += size * sizeof(T);
 }

@@ -38,6 +38,7 @@ inline constexpr DtypeSupport kDtypeSupport[] = {
     {"ClampMin", 0, " half float ", " dst src ", 0, " 2 4 "},
     {"Compare", 0, " half float ", " src0 src1 ", 0, " 2 4 "},
     {"CompareScalar", 0, " half float ", " src0 ", 0, " 2 4 "},
+    {"CompareScalar", 220, " half float int32_t ", " src0 ", 0, " 2 4 "},
     {"Cos", 0, " half float ", " dst src ", 0, " 2 4 "},
     {"Cosh", 0, " half float ", " dst src ", 0, " 2 4 "},
     {"Div", 0, " half float ", " dst src0 src1 ", 0, " 2 4 "},
@@ -108,6 +109,19 @@ inline constexpr DtypeSupport kDtypeSupport[] = {
     {"WholeReduceMin", 0, " half float ", " dst src ", 0, " 2 4 "},
     {"WholeReduceSum", 0, " half float ", " dst src ", 0, " 2 4 "},
     {"Xor", 0, " int16_t uint16_t ", " dst src0 src1 ", 2, " 2 "},
+};
+
+// api, __CCE_AICORE__, element type, ' '-delimited modes it is documented for
+// (catalog/tables/mode_limited.json: the other modes have no form of that type).
+struct ModeLimit {
+    const char* api;
+    unsigned cce_aicore;
+    const char* type;
+    const char* modes;
+};
+
+inline constexpr ModeLimit kModeLimits[] = {
+    {"CompareScalar", 220, "int32_t", " EQ "},
 };
 
 }  // namespace kernelgen

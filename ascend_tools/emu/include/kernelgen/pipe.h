@@ -52,7 +52,8 @@ inline std::vector<LeakRecord>& pending_leaks() {
 // State shared by every queue type: slots (buffers), their states, the FIFO of enqueued slots.
 class QueueCore {
   public:
-    QueueCore(AscendC::TPosition pos, int32_t depth) : pos_(pos), depth_(depth) {}
+    QueueCore(AscendC::TPosition pos, int32_t depth, AscendC::TPosition dst)
+        : pos_(pos), dst_(dst), depth_(depth) {}
     QueueCore(const QueueCore&) = delete;
     QueueCore& operator=(const QueueCore&) = delete;
     ~QueueCore() { record_leaks(); }
@@ -119,12 +120,13 @@ class QueueCore {
     Slot& own_slot(const char* api, const AscendC::LocalTensor<T>& t, const char* file, int line) {
         const QueueCore* other = t.owner();
         if (other != nullptr && other != this && !t.is_view()) {
-            // A whole buffer of another queue: the API reference pairs FreeTensor/EnQue with the
-            // same queue's AllocTensor (FreeTensor: "Releases a specified tensor in a queue").
+            // A whole buffer of another queue (FreeTensor takes that path in free_foreign): EnQue
+            // would put another queue's block in this queue's FIFO, where this queue's consumer
+            // DeQues it and the owner's state never sees it enqueued.
             int at = other->slot_line(t.slot());
             failf("queue-protocol", file, line,
-                  "%s on %s with a buffer of another queue (%s, from its AllocTensor at line %d); a queue frees "
-                  "and enqueues only tensors its own AllocTensor gave",
+                  "%s on %s with a buffer of another queue (%s, from its AllocTensor at line %d); a queue "
+                  "enqueues only tensors its own AllocTensor gave",
                   api, label().c_str(), other->label().c_str(), at);
         }
         if (other != this || t.slot() < 0 || static_cast<size_t>(t.slot()) >= slots_.size())
@@ -143,6 +145,8 @@ class QueueCore {
 
     template <class T>
     void free(const AscendC::LocalTensor<T>& t, const char* file, int line) {
+        QueueCore* other = t.owner();
+        if (other != nullptr && other != this && !t.is_view()) return free_foreign(*other, t, file, line);
         Slot& s = own_slot("FreeTensor", t, file, line);
         if (s.state == SlotState::FREE)
             failf("queue-protocol", file, line, "FreeTensor on %s of a buffer that is already free", label().c_str());
@@ -152,6 +156,35 @@ class QueueCore {
         s.state = SlotState::FREE;
         s.free_line = line;
         if (pos_counter_) --*pos_counter_;
+    }
+
+    // FreeTensor through this queue of a whole buffer of `owner` (DrivingSDK points_in_box frees
+    // its two VECIN tensors through each other's queue). FreeTensor takes only the tensor, which
+    // carries its buffer; each queue hands out only the blocks InitBuffer gave it (the reference's
+    // InitStartBufHandle: a queue's start block, count and size; sharing blocks between queues
+    // needs a custom TBufPool), so the released block goes back to its owner, whatever its size.
+    // What the freeing queue contributes is the release's synchronisation, which its positions
+    // decide: the same positions make the swap unobservable (a warning), other positions leave the
+    // owner's next AllocTensor guarded by the wrong pipe pair (an error). A block that is already
+    // free or still enqueued fails as it would through its own queue.
+    template <class T>
+    void free_foreign(QueueCore& owner, const AscendC::LocalTensor<T>& t, const char* file, int line) {
+        int at = owner.slot_line(t.slot());
+        if (owner.pos_ != pos_ || owner.dst_ != dst_)
+            failf("queue-protocol", file, line,
+                  "FreeTensor on %s with a buffer of another queue (%s, from its AllocTensor at line %d) of "
+                  "another position: the release signals the free event of a %s queue, while the owner's next "
+                  "AllocTensor of that buffer waits on the one of a %s queue; free it with its own queue",
+                  label().c_str(), owner.label().c_str(), at, AscendC::position_name(pos_),
+                  AscendC::position_name(owner.pos_));
+        warn("queue-protocol",
+             "FreeTensor on " + label() + " with a buffer of another queue (" + owner.label() +
+                 ", from its AllocTensor at line " + std::to_string(at) +
+                 "): a queue allocates only its own blocks, so the buffer returns to its owner, and both queues "
+                 "have the same position, so the release synchronises as the owner's would; harmless, but free "
+                 "it with its own queue",
+             file, line);
+        owner.free(t, file, line);
     }
 
     bool slot_free(int32_t slot, int* free_line) const {
@@ -213,6 +246,7 @@ class QueueCore {
 
   private:
     AscendC::TPosition pos_;
+    AscendC::TPosition dst_;  // a TQueBind's destination (pos_ for a TQue)
     int32_t depth_;
     std::vector<Slot> slots_;
     std::vector<int32_t> fifo_;
@@ -242,7 +276,7 @@ namespace AscendC {
 template <TPosition src, TPosition dst, int32_t depth, auto mask = 0>
 class TQueBind {
   public:
-    TQueBind() : core_(src, depth) {}
+    TQueBind() : core_(src, depth, dst) {}
 
     template <class T>
     LocalTensor<T> AllocTensor(KG_LOC) {
@@ -276,9 +310,43 @@ class TQueBind {
 template <TPosition pos, int32_t depth, auto mask = 0>
 class TQue : public TQueBind<pos, pos, depth, mask> {};
 
+// CANN derives TBuf from TQueBind (API reference, "Introduction to TBuf"), so real kernels call
+// the queue members on it. The same page says what they can mean for a TBuf: "TPipe allocates one
+// buffer to TBuf", "Tensors obtained by TBuf do not need to be released", and its buffer "cannot
+// be enqueued or dequeued". So AllocTensor hands out that one buffer whole, as Get<T>() does, every
+// time (a second AllocTensor before FreeTensor is the same buffer again, not a wait: DrivingSDK
+// roiaware_maxpool3d_grad allocates its TBufs once per loop trip and never frees them);
+// FreeTensor releases nothing and only checks the tensor is this TBuf's; EnQue/DeQue fail.
 template <TPosition pos = TPosition::VECCALC>
 class TBuf {
   public:
+    template <class T>
+    LocalTensor<T> AllocTensor(KG_LOC) const {
+        return Get<T>(file, line);
+    }
+    template <class T>
+    void FreeTensor(const LocalTensor<T>& t, KG_LOC) const {
+        need_init(file, line);
+        const auto* p = reinterpret_cast<const uint8_t*>(t.data());
+        if (t.owner() != nullptr || p < data_ || p >= data_ + bytes_)
+            kernelgen::failf("queue-protocol", file, line,
+                             "FreeTensor on TBuf<%s> with a tensor that is not in this TBuf's buffer%s",
+                             position_name(pos), t.owner() != nullptr ? " (a queue's buffer: free it with its queue)" : "");
+    }
+    template <class T>
+    bool EnQue(const LocalTensor<T>&, KG_LOC) const {
+        kernelgen::failf("queue-protocol", file, line,
+                         "EnQue on TBuf<%s>: a TBuf's buffer cannot be enqueued or dequeued (API reference, "
+                         "Introduction to TBuf); hand the data on through a TQue",
+                         position_name(pos));
+    }
+    template <class T>
+    LocalTensor<T> DeQue(KG_LOC) const {
+        kernelgen::failf("queue-protocol", file, line,
+                         "DeQue on TBuf<%s>: a TBuf's buffer cannot be enqueued or dequeued (API reference, "
+                         "Introduction to TBuf); hand the data on through a TQue",
+                         position_name(pos));
+    }
     template <class T>
     LocalTensor<T> Get(KG_LOC) const {
         need_init(file, line);

@@ -381,9 +381,13 @@ inline uint32_t cores_for(CoreLayout l) {
 // it; on the NPU they run concurrently. The model gives each core a vector clock: its tick
 // advances at every SyncAll and CrossCoreSetFlag, a SyncAll joins the clocks of all cores at
 // the barrier, a CrossCoreWaitFlag joins what the setters of that flag id knew (leniently: every
-// setter of the id). Each GM write is kept as an interval with its core and tick; a read or a
-// write of bytes another core wrote that this core's clock does not cover is `gm-race`, unless
-// both are atomic writes (SetAtomicAdd/Max/Min accumulate in any order).
+// setter of the id). Each GM write is kept as an interval with its writers (core and tick); a
+// read or a write of bytes another core wrote that this core's clock does not cover is
+// `gm-race`, unless both are atomic writes (SetAtomicAdd/Max/Min accumulate in any order), or
+// the write stores exactly the bytes already there (every block zeroing one shared workspace,
+// DrivingSDK pixel_group): whichever of two identical stores lands last, memory holds the same
+// bytes, so that is a warning and the bytes keep both writers. A later write of other bytes by
+// either, or a read by a third core ordered after neither, still races with the other.
 class GmModel {
   public:
     void reset() {
@@ -393,32 +397,63 @@ class GmModel {
         flags_.clear();
     }
 
+    // `incoming`: the bytes a plain (non-atomic) store is about to write, when the caller has
+    // them in one piece (or, with `period` > 0, `period` bytes repeated: a fill); it lets a store
+    // of identical bytes pass as unobservable.
     void access(int core, const void* p, uint64_t bytes, bool write, bool atomic, const char* api, const char* file,
-                int line) {
+                int line, const void* incoming = nullptr, uint64_t period = 0) {
         if (core < 0 || bytes == 0 || !enabled()) return;
         auto lo = reinterpret_cast<uintptr_t>(p), hi = lo + bytes;
         std::vector<uint64_t>& known = clock(core);
+        auto ordered = [&](const Writer& w) {
+            return w.core == core ||
+                   (static_cast<size_t>(w.core) < known.size() && known[static_cast<size_t>(w.core)] >= w.tick);
+        };
+        std::vector<uintptr_t> same;  // starts of the intervals this store rewrites with identical bytes
+        const Writer* first_same = nullptr;
         auto it = writes_.upper_bound(lo);
         if (it != writes_.begin()) --it;
         for (; it != writes_.end() && it->first < hi; ++it) {
             const Write& w = it->second;
-            if (w.end <= lo || w.core == core) continue;
-            if (static_cast<size_t>(w.core) < known.size() && known[static_cast<size_t>(w.core)] >= w.tick) continue;
+            if (w.end <= lo) continue;
+            const Writer* racing = nullptr;
+            bool any_ordered = false;
+            for (const Writer& x : w.writers) {
+                if (ordered(x)) any_ordered = true;
+                else if (!racing) racing = &x;
+            }
+            if (!racing) continue;
+            if (!write && any_ordered) continue;  // it sees an ordered writer's bytes, which all writers share
             if (write && atomic && w.atomic) continue;
             uintptr_t a = std::max(lo, it->first), b = std::min(hi, w.end);
-            const GmAllocation* g = gm_find(reinterpret_cast<const void*>(a));
-            uintptr_t base = g ? reinterpret_cast<uintptr_t>(g->base) : lo;
-            std::ostringstream msg;
-            msg << api << " on block " << core << (write ? " writes" : " reads") << " bytes [" << (a - base) << ", "
-                << (b - base) << ") of GM buffer '" << (g ? g->name : std::string("?")) << "' that block " << w.core
-                << " wrote with " << w.api
-                << " at line " << w.line << ", with no SyncAll (or cross-core flag) between: on the NPU the blocks run "
-                << "concurrently and the result depends on their timing"
-                << (write ? "; accumulate from several blocks with SetAtomicAdd, or separate the phases with SyncAll"
-                          : "; put a SyncAll between the writing and the reading phase");
-            fail("gm-race", msg.str(), file, line);
+            if (write && !atomic && incoming && stores_same(incoming, period, a - lo, a, b - a)) {
+                same.push_back(a);
+                if (!first_same) first_same = racing;
+                continue;
+            }
+            const char* hint = !write ? "; put a SyncAll between the writing and the reading phase"
+                               : atomic != w.atomic
+                                   ? "; a plain store and an atomic accumulation of the same bytes need a SyncAll "
+                                     "between them, or the store may land after the accumulation and wipe it out "
+                                     "(initialise, SyncAll, then accumulate)"
+                                   : "; accumulate from several blocks with SetAtomicAdd, or separate the phases "
+                                     "with SyncAll";
+            fail("gm-race", describe(core, a, b, write, *racing, api) + " and the result depends on their timing" + hint,
+                 file, line);
         }
-        if (write) put(lo, hi, Write{hi, core, known[static_cast<size_t>(core)], atomic, api, line});
+        if (!write) return;
+        Writer me{core, known[static_cast<size_t>(core)], api, line};
+        if (same.empty()) {
+            put(lo, hi, Write{hi, atomic, {me}});
+            return;
+        }
+        warn("gm-race",
+             describe(core, lo, hi, true, *first_same, api) +
+                 ", but it stores the very bytes already there: whichever store lands last, memory holds the same "
+                 "bytes, so this is not observable (a store of other bytes there by either block, or a read by a "
+                 "block ordered after neither, is still a race)",
+             file, line);
+        share(lo, hi, me, atomic, same);
     }
 
     // SyncAll: arrival (the core's state so far joins the barrier of its generation) and leave.
@@ -445,14 +480,39 @@ class GmModel {
     }
 
   private:
-    struct Write {
-        uintptr_t end;
+    struct Writer {
         int core;
         uint64_t tick;
-        bool atomic;
         const char* api;
         int line;
     };
+    struct Write {
+        uintptr_t end;
+        bool atomic;
+        std::vector<Writer> writers;  // more than one only where they stored identical bytes
+    };
+
+    // Whether the bytes of `incoming` from offset `off` (a `period`-byte pattern when period > 0)
+    // equal the n bytes memory holds at `at`.
+    static bool stores_same(const void* incoming, uint64_t period, uint64_t off, uintptr_t at, uint64_t n) {
+        const auto* in = static_cast<const uint8_t*>(incoming);
+        const auto* mem = reinterpret_cast<const uint8_t*>(at);
+        if (period == 0) return std::memcmp(in + off, mem, n) == 0;
+        for (uint64_t i = 0; i < n; ++i)
+            if (mem[i] != in[(off + i) % period]) return false;
+        return true;
+    }
+
+    std::string describe(int core, uintptr_t a, uintptr_t b, bool write, const Writer& w, const char* api) const {
+        const GmAllocation* g = gm_find(reinterpret_cast<const void*>(a));
+        uintptr_t base = g ? reinterpret_cast<uintptr_t>(g->base) : a;
+        std::ostringstream msg;
+        msg << api << " on block " << core << (write ? " writes" : " reads") << " bytes [" << (a - base) << ", "
+            << (b - base) << ") of GM buffer '" << (g ? g->name : std::string("?")) << "' that block " << w.core
+            << " wrote with " << w.api << " at line " << w.line
+            << ", with no SyncAll (or cross-core flag) between: on the NPU the blocks run concurrently";
+        return msg.str();
+    }
 
     std::vector<uint64_t>& clock(int core) {
         auto c = static_cast<size_t>(core);
@@ -473,33 +533,57 @@ class GmModel {
         if (a.size() < b.size()) a.resize(b.size(), 0);
         for (size_t i = 0; i < b.size(); ++i) a[i] = std::max(a[i], b[i]);
     }
-    // Stores [lo, hi) as written by `w`, trimming the intervals it overlaps; merges with an
-    // adjacent interval of the same core, tick and call site (a core's tiles stay one entry).
-    void put(uintptr_t lo, uintptr_t hi, Write w) {
+    // Cuts the stored intervals at lo and hi; returns the pieces inside [lo, hi) (erased from
+    // the map) with the gaps between them as pieces with no writers.
+    std::vector<std::pair<uintptr_t, Write>> take(uintptr_t lo, uintptr_t hi, bool atomic) {
         auto it = writes_.upper_bound(lo);
         if (it != writes_.begin()) --it;
-        std::vector<std::pair<uintptr_t, Write>> keep;
+        std::vector<std::pair<uintptr_t, Write>> keep, inside;
+        uintptr_t cursor = lo;
         while (it != writes_.end() && it->first < hi) {
             if (it->second.end <= lo) {
                 ++it;
                 continue;
             }
-            if (it->first < lo) keep.push_back({it->first, Write{lo, it->second.core, it->second.tick, it->second.atomic, it->second.api, it->second.line}});
-            if (it->second.end > hi) keep.push_back({hi, it->second});
+            Write old = it->second;
+            uintptr_t start = it->first, a = std::max(lo, start), b = std::min(hi, old.end);
+            if (start < lo) keep.push_back({start, Write{lo, old.atomic, old.writers}});
+            if (old.end > hi) keep.push_back({hi, old});
+            if (cursor < a) inside.push_back({cursor, Write{a, atomic, {}}});
+            inside.push_back({a, Write{b, old.atomic, old.writers}});
+            cursor = b;
             it = writes_.erase(it);
         }
+        if (cursor < hi) inside.push_back({cursor, Write{hi, atomic, {}}});
         for (auto& k : keep) writes_[k.first] = k.second;
+        return inside;
+    }
+    // Stores [lo, hi) as written by `w` alone; merges with an adjacent interval of the same sole
+    // writer, tick and call site (a core's tiles stay one entry).
+    void put(uintptr_t lo, uintptr_t hi, Write w) {
+        take(lo, hi, w.atomic);
         auto prev = writes_.lower_bound(lo);
         if (prev != writes_.begin()) {
             --prev;
             const Write& q = prev->second;
-            if (q.end == lo && q.core == w.core && q.tick == w.tick && q.atomic == w.atomic && q.line == w.line &&
-                q.api == w.api) {
+            const Writer &x = q.writers.front(), &y = w.writers.front();
+            if (q.end == lo && q.writers.size() == 1 && x.core == y.core && x.tick == y.tick &&
+                q.atomic == w.atomic && x.line == y.line && x.api == y.api) {
                 prev->second.end = hi;
                 return;
             }
         }
-        writes_[lo] = w;
+        writes_[lo] = std::move(w);
+    }
+    // A store of identical bytes over the pieces of [lo, hi) starting at `same`: they keep their writers
+    // and gain `me`; the rest of [lo, hi) is `me`'s alone.
+    void share(uintptr_t lo, uintptr_t hi, const Writer& me, bool atomic, const std::vector<uintptr_t>& same) {
+        for (auto& [start, w] : take(lo, hi, atomic)) {
+            bool shared = !w.writers.empty() && std::find(same.begin(), same.end(), start) != same.end();
+            if (shared) w.writers.push_back(me);
+            else w = Write{w.end, atomic, {me}};
+            writes_[start] = w;
+        }
     }
 
     std::map<uintptr_t, Write> writes_;

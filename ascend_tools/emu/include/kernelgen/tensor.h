@@ -191,9 +191,10 @@ class GlobalTensor {
     }
     template <class V>
     void SetValue(uint64_t i, V v, KG_LOC) const {
-        check_access("SetValue", i, 1, true, file, line);
+        T value = kernelgen::narrow<T>(v);
+        check_access("SetValue", i, 1, true, file, line, &value);
         kernelgen::counters().scalar_accesses++;
-        addr_[i] = kernelgen::narrow<T>(v);
+        addr_[i] = value;
     }
     // The reference may be written: checked as a write (the allocation's padding excluded).
     T& operator()(uint64_t i, KG_LOC) const {
@@ -217,7 +218,11 @@ class GlobalTensor {
     // allocator's segment is a `gm-read-past-allocation` warning (mapped memory: no fault; the
     // harness poisons it too); a write past the block, or any access past the segment, is
     // `gm-out-of-bounds`.
-    void check_access(const char* api, uint64_t first, uint64_t n, bool write, const char* file, int line) const {
+    // `incoming`: the n elements a plain store writes, when the caller has them in one piece, or
+    // with `fill` the one element it writes n times (the GM race model lets a store of the bytes
+    // already there pass).
+    void check_access(const char* api, uint64_t first, uint64_t n, bool write, const char* file, int line,
+                      const T* incoming = nullptr, bool fill = false) const {
         if (n == 0) return;
         if (!addr_) kernelgen::failf("gm-out-of-bounds", file, line, "%s on a GlobalTensor with no buffer (SetGlobalBuffer missing)", api);
         if (sized_ && first + n > size_) {
@@ -248,7 +253,7 @@ class GlobalTensor {
         bool store = write && std::strcmp(api, "operator()") != 0;
         bool atomic = store && kernelgen::block().atomic != kernelgen::AtomicMode::NONE && std::strcmp(api, "SetValue") != 0;
         kernelgen::gm_model().access(kernelgen::current_block(), addr_ + first, n * sizeof(T), store, atomic, api, file,
-                                     line);
+                                     line, store ? incoming : nullptr, fill ? sizeof(T) : 0);
         if (kernelgen::gm_allocations().empty()) return;  // pointers not from a harness: nothing known
         const auto* start = reinterpret_cast<const uint8_t*>(addr_ + first);
         const auto* end = reinterpret_cast<const uint8_t*>(addr_ + first + n);
@@ -387,6 +392,19 @@ inline void check_dtype_support(const char* api, const char* role, const char* f
           "%s has no %s form on %s: the documented element types are%s(the NPU build fails; Cast to one of them "
           "first)",
           api, type_name<T>(), chip().name.c_str(), r->types);
+}
+
+// An element type the catalog documents for some modes of an API only (dtype_tables.h
+// kModeLimits, from catalog/tables/mode_limited.json): `mode` must be one of them.
+template <class T>
+inline void check_mode_limit(const char* api, const char* mode, const char* file, int line) {
+    for (const auto& r : kModeLimits)
+        if (std::strcmp(r.api, api) == 0 && r.cce_aicore == chip().cce_aicore &&
+            std::strcmp(r.type, type_name<T>()) == 0 && !has_word(r.modes, mode))
+            failf("dtype-support", file, line,
+                  "%s on %s has a form on %s only for the modes%s(API reference); %s is not one of them: Cast to a "
+                  "type every mode takes first",
+                  api, type_name<T>(), chip().name.c_str(), r.modes, mode);
 }
 
 // Whether a vector operand of this role is written: destinations, outputs, and the scratch

@@ -1,0 +1,58 @@
+"""Cross-block stores to the same GM bytes (tests/emu/cpp/gm_identical.cpp): two stores of
+identical bytes with nothing ordering them are unobservable (a warning), while a store of other
+bytes, a read ordered after neither writer, and different values stay `gm-race` errors."""
+
+from __future__ import annotations
+
+import pytest
+from emu_device_support import marker_line
+
+SOURCE = "gm_identical.cpp"
+
+
+def _run(emu_build, run_program, case: str):
+    return run_program(emu_build("gm_identical"), [case, "{report}"])
+
+
+def test_every_block_zeroing_one_workspace_warns_once_and_runs(emu_build, run_program) -> None:
+    res = _run(emu_build, run_program, "ok_all_blocks_zero")
+    assert res.returncode == 0, res.stderr
+    assert res.report["errors"] == []
+    [warning] = res.report["warnings"]
+    assert warning["code"] == "gm-race"
+    assert warning["line"] == marker_line(SOURCE, "WARN: ok_all_blocks_zero")
+    assert "stores the very bytes already there" in warning["message"]
+    assert "bytes [0, 256) of GM buffer 'workspace' that block 0 wrote" in warning["message"]
+
+
+def test_a_block_reading_bytes_it_zeroed_with_another_is_no_race(emu_build, run_program) -> None:
+    res = _run(emu_build, run_program, "ok_cowriter_reads")
+    assert res.returncode == 0, res.stderr
+    assert res.report["errors"] == []
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        "zero_after_atomic_add",
+        "other_bytes_after_shared_zero",
+        "third_block_reads",
+        "different_values",
+    ],
+)
+def test_stores_or_reads_that_can_see_a_difference_are_races(
+    emu_build, run_program, case: str
+) -> None:
+    res = _run(emu_build, run_program, case)
+    assert res.returncode == 3, res.stderr
+    [err] = res.report["errors"]
+    assert err["code"] == "gm-race", err
+    assert err["line"] == marker_line(SOURCE, f"BUG: {case}"), err
+    assert "depends on their timing" in err["message"]
+
+
+def test_zeroing_racing_an_accumulation_names_the_fix(emu_build, run_program) -> None:
+    """pixel_group's fault: a block's zeroing unordered with another block's SetAtomicAdd."""
+    err = _run(emu_build, run_program, "zero_after_atomic_add").report["errors"][0]
+    assert "that block 0 wrote with DataCopy(UB->GM)" in err["message"], err
+    assert "initialise, SyncAll, then accumulate" in err["message"], err
