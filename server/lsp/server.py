@@ -544,11 +544,12 @@ def build_server() -> KernelgenServer:
                                           diagnostics=[diag], edit=edit, is_preferred=True))
         return out
 
-    from server.lsp import commands, features, inline
+    from server.lsp import commands, features, inline, semantic
 
     features.register(ls)
     commands.register(ls)
     inline.register(ls)
+    semantic.register(ls)
     return ls
 
 

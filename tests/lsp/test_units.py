@@ -15,6 +15,7 @@ from kernelgen_lm.complete.llm import SuggestionCache, clean_suggestion
 from kernelgen_lm.train.store import SCHEMA_VERSION, EditStore, StoreError
 from server.lsp.config import resolve
 from server.lsp.project import find_reference, find_root
+from server.lsp.semantic import delta
 
 
 def test_settings_layers_override_the_environment_and_bad_values_are_skipped() -> None:
@@ -167,3 +168,11 @@ async def test_shutdown_cancels_a_pending_command_without_breaking_the_future_ta
     list(ls.protocol.lsp_shutdown())  # raised "dictionary changed size during iteration"
     await asyncio.sleep(0.05)
     assert ls.protocol._request_futures == {}
+
+
+def test_semantic_token_delta_of_equal_results_is_empty_and_otherwise_one_edit() -> None:
+    assert delta([1, 2, 3], [1, 2, 3]) == []
+    (edit,) = delta([0, 1, 2, 3, 4], [0, 1, 9, 9, 3, 4])
+    assert (edit.start, edit.delete_count, edit.data) == (2, 1, [9, 9])
+    (cut,) = delta([5, 5, 5], [5, 5])
+    assert (cut.start, cut.delete_count, cut.data) == (2, 1, [])
