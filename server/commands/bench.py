@@ -17,6 +17,7 @@ SUITES = {
     "lint": "bench.lint_bench",
     "lsp": "bench.lsp_bench",
     "compat": "bench.compat_bench",
+    "tokens": "bench.tokens_bench",
 }
 
 
@@ -25,7 +26,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "bench",
         help="run a benchmark suite (generate: pass rates and modelled speed-ups; "
         "validate: validation time; lint: lint latency; lsp: language server latency; "
-        "compat: lint and validate a folder of real projects)",
+        "compat: lint and validate a folder of real projects; tokens: semantic token time)",
         description="Runs bench/<suite>_bench.py with the arguments that follow the suite name "
         "(`kernelgen bench generate --help` shows them).",
     )

@@ -43,8 +43,8 @@ MODIFIERS = {
     "defaultLibrary": "defaultLibrary",
     "unavailable": "deprecated",
 }
-"""Core modifier -> LSP modifier. An API the configured chip lacks shows as deprecated (struck
-through in VS Code), as completion already tags it."""
+"""Core modifier -> LSP modifier. An API the configured chip lacks is sent as `deprecated`, the
+standard modifier closest to "do not use here" (completion tags the same names Deprecated)."""
 LEGEND = lsp.SemanticTokensLegend(token_types=TOKEN_TYPES, token_modifiers=list(MODIFIERS.values()))
 _TYPE_INDEX = {name: i for i, name in enumerate(TOKEN_TYPES)}
 _MOD_BIT = {core: 1 << i for i, core in enumerate(MODIFIERS)}
