@@ -97,6 +97,12 @@ def delta(old: list[int], new: list[int]) -> list[lsp.SemanticTokensEdit]:
     ]
 
 
+_classified: OrderedDict[str, tuple[bytes, str, list[SemanticToken]]] = OrderedDict()
+"""Last classification per file (its bytes, the chip's arch, the tokens), so the range request
+an editor sends for the viewport and the full one after it classify a version once. Only the
+analysis thread touches it."""
+
+
 def _tokens(
     ls: Any, path: str, text: str, lines: tuple[int, int] | None, encoding: str
 ) -> list[int]:
@@ -110,8 +116,19 @@ def _tokens(
     doc = state.analyzer.documents[path]
     if doc.tree is None:
         return []
-    found = classify_tree(doc.data, doc.tree, load_catalog(), state.analyzer.chip.arch, lines)
-    return encode(found.tokens, doc.lines.line_text, encoding)
+    arch = state.analyzer.chip.arch
+    got = _classified.get(path)
+    if got is not None and got[1] == arch and got[0] == doc.data:
+        tokens = got[2]
+    else:
+        tokens = classify_tree(doc.data, doc.tree, load_catalog(), arch).tokens
+        _classified[path] = (doc.data, arch, tokens)
+    _classified.move_to_end(path)
+    while len(_classified) > _KEPT:
+        _classified.popitem(last=False)
+    if lines is not None:
+        tokens = [t for t in tokens if lines[0] <= t.line <= lines[1]]
+    return encode(tokens, doc.lines.line_text, encoding)
 
 
 def register(ls: Any) -> None:

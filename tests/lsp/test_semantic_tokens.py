@@ -143,3 +143,16 @@ async def test_a_delta_rebuilds_the_new_full_result(client: LanguageClient) -> N
     assert (3, added.index("Add"), 3, "function", {"defaultLibrary"}) in _decode(
         fresh.data, _legend(client)
     )
+
+
+async def test_empty_and_broken_documents_get_answers(client: LanguageClient) -> None:
+    folder = client.root / "k4"  # type: ignore[attr-defined]
+    folder.mkdir()
+    texts = {"empty.cpp": "", "broken.cpp": '}}{ __mix__( :: <<< TQue<\n"unterminated 数\n'}
+    for name, text in texts.items():
+        doc = open_file(client, folder / name, text)
+        got = await client.text_document_semantic_tokens_full_async(
+            lsp.SemanticTokensParams(text_document=_td(doc))
+        )
+        assert got is not None and len(got.data) % 5 == 0
+    assert _decode(got.data, _legend(client))[:1] == [(0, 4, 7, "keyword", {"defaultLibrary"})]

@@ -182,3 +182,20 @@ def test_empty_half_written_and_huge_texts_never_raise() -> None:
             assert lines[t.line - 1][t.column - 1 : t.column - 1 + t.length] == t.text
     huge = classify("int x;\n" * (MAX_BYTES // 7 + 1), load_catalog())
     assert huge.tokens == [] and "bytes" in huge.skipped
+
+
+def test_odd_texts_give_tokens_inside_the_text() -> None:
+    odd = [
+        "\0\0\0",
+        "}}}{{{",
+        "__mix__(1, 2",
+        "template <typename T> class A : public TQue<",
+        "a.b.c->d::e<f<g>>(h)." * 50,
+        '"' + "DataCopy(" * 100,
+        "#define X(a) a ## DataCopy\nX(1)\n",
+        "\ud7ff\ue000 😀 __gm__ 😀 Add(x);",
+    ]
+    for text in odd:
+        lines = text.splitlines()
+        for t in _tokens(text):
+            assert lines[t.line - 1][t.column - 1 : t.column - 1 + t.length] == t.text
