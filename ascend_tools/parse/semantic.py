@@ -106,6 +106,8 @@ _MACRO_ARGS: dict[str, tuple[tuple[TokenType, tuple[TokenModifier, ...]] | None,
     "GET_TILING_DATA_MEMBER": ((_T.STRUCT, ()), (_T.PROPERTY, ()), (_T.VARIABLE, _DECL), None),
 }
 
+_MACRO_ARGS_BYTES = {k.encode(): v for k, v in _MACRO_ARGS.items()}
+
 _NAMES = ("identifier", "type_identifier", "field_identifier", "namespace_identifier")
 _QUERY_TEXT = "\n".join(f"({n}) @{n}" for n in _NAMES) + "\n(function_definition) @function"
 _WRAPPERS = {
@@ -153,16 +155,17 @@ def _is_declarator(parent: Node, child: Node) -> bool:
     return any(d == child for d in parent.children_by_field_name("declarator"))
 
 
-def _declaration(node: Node) -> tuple[TokenType, tuple[TokenModifier, ...], Node | None] | None:
+def _declaration(
+    node: Node, parent: Node
+) -> tuple[TokenType, tuple[TokenModifier, ...], Node | None] | None:
     """(type, modifiers, the declaring node) when `node` is the name a declaration declares."""
-    parent = node.parent
-    child = node
+    child: Node = node
     function = False
-    while parent is not None and parent.type in _WRAPPERS | {"function_declarator"}:
+    while parent is not None and parent.type in _DECLARATORS:
         if not _is_declarator(parent, child):
             return None
         function |= parent.type == "function_declarator"
-        child, parent = parent, parent.parent
+        child, parent = parent, parent.parent  # type: ignore[assignment]
     if parent is None:
         return None
     t = parent.type
@@ -182,25 +185,36 @@ def _declaration(node: Node) -> tuple[TokenType, tuple[TokenModifier, ...], Node
     return None
 
 
-def _type_declaration(node: Node) -> TokenType | None:
-    parent = node.parent
-    if parent is None or parent.child_by_field_name("name") != node:
-        if parent is not None and parent.type == "type_parameter_declaration":
+_NAMED_BY: dict[str, TokenType] = {
+    "class_specifier": _T.CLASS,
+    "struct_specifier": _T.STRUCT,
+    "union_specifier": _T.STRUCT,
+    "enum_specifier": _T.ENUM,
+    "alias_declaration": _T.TYPE,
+    "namespace_definition": _T.NAMESPACE,
+    "preproc_def": _T.MACRO,
+    "preproc_function_def": _T.MACRO,
+    "enumerator": _T.ENUM_MEMBER,
+}
+"""Nodes whose `name` field declares a name of that type."""
+_DECLARATORS = _WRAPPERS | {"function_declarator"}
+_DECLARING = (
+    _DECLARATORS
+    | set(_NAMED_BY)
+    | {"parameter_declaration", "optional_parameter_declaration", "field_declaration"}
+    | {"declaration", "type_parameter_declaration", "type_definition"}
+)
+"""Parents a declared name can have: any other parent means a use (checked first, cheaply)."""
+
+
+def _type_declaration(node: Node, parent: Node) -> TokenType | None:
+    if parent.child_by_field_name("name") != node:
+        if parent.type == "type_parameter_declaration":
             return _T.TYPE_PARAMETER
-        if parent is not None and parent.type == "type_definition":
+        if parent.type == "type_definition":
             return _T.TYPE
         return None
-    return {
-        "class_specifier": _T.CLASS,
-        "struct_specifier": _T.STRUCT,
-        "union_specifier": _T.STRUCT,
-        "enum_specifier": _T.ENUM,
-        "alias_declaration": _T.TYPE,
-        "namespace_definition": _T.NAMESPACE,
-        "preproc_def": _T.MACRO,
-        "preproc_function_def": _T.MACRO,
-        "enumerator": _T.ENUM_MEMBER,
-    }.get(parent.type)
+    return _NAMED_BY.get(parent.type)
 
 
 class _Classifier:
@@ -212,6 +226,7 @@ class _Classifier:
         self.scopes: list[tuple[int, int, int]] = []  # (start, end, id) sorted by start
         self.overrides: dict[int, tuple[TokenType, tuple[TokenModifier, ...]]] = {}
         self.user_methods: set[str] = set()
+        self.entries: dict[tuple[str, str | None], ApiEntry | None] = {}
 
     # -------------------------------------------------------------- declarations
     def scope_of(self, node: Node) -> int | None:
@@ -228,12 +243,21 @@ class _Classifier:
         out: list[tuple[Node, _Decl | None]] = []
         for node in names:
             decl: _Decl | None = None
-            got = _declaration(node) if node.type in ("identifier", "field_identifier") else None
+            parent = node.parent
+            if parent is None or parent.type not in _DECLARING:
+                out.append((node, None))
+                continue
+            kind_of = node.type
+            got = (
+                _declaration(node, parent)
+                if kind_of in ("identifier", "field_identifier")
+                else None
+            )
             if got is not None:
                 type_, mods, at = got
                 owner = _base_type(at.child_by_field_name("type")) if at is not None else ""
                 decl = _Decl(type_, mods, owner)
-                name = node.text.decode("utf-8", "replace") if node.text else ""
+                name = self.name(node)
                 scope = self.scope_of(node)
                 if type_ in (_T.METHOD, _T.FUNCTION):
                     if type_ == _T.METHOD:
@@ -247,10 +271,10 @@ class _Classifier:
                     self.local.setdefault(scope, {})[name] = _Decl(type_, mods[1:], owner)
                 else:
                     self.file[name] = _Decl(type_, mods[1:], owner)
-            elif node.type in ("type_identifier", "identifier", "namespace_identifier"):
-                kind = _type_declaration(node)
+            elif kind_of in ("type_identifier", "identifier", "namespace_identifier"):
+                kind = _type_declaration(node, parent)
                 if kind is not None:
-                    name = node.text.decode("utf-8", "replace") if node.text else ""
+                    name = self.name(node)
                     self.file.setdefault(name, _Decl(kind, (), ""))
                     decl = _Decl(kind, _DECL, "")
             out.append((node, decl))
@@ -258,11 +282,11 @@ class _Classifier:
 
     def macro_overrides(self, names: list[Node]) -> None:
         for node in names:
-            if node.type != "identifier" or node.text is None:
+            roles = _MACRO_ARGS_BYTES.get(self.data[node.start_byte : node.end_byte])
+            if roles is None or node.type != "identifier":
                 continue
-            roles = _MACRO_ARGS.get(node.text.decode("utf-8", "replace"))
             parent = node.parent
-            if roles is None or parent is None:
+            if parent is None:
                 continue
             field = (
                 "arguments"
@@ -290,7 +314,14 @@ class _Classifier:
     # -------------------------------------------------------------- uses
     def entry(self, name: str, member_of: str | None) -> ApiEntry | None:
         """The catalog entry a use names: a member of `member_of` ("" for an object of
-        unknown type: any member), or a free name when `member_of` is None."""
+        unknown type: any member), or a free name when `member_of` is None (memoised: a file
+        names the same APIs over and over)."""
+        key = (name, member_of)
+        if key not in self.entries:
+            self.entries[key] = self._entry(name, member_of)
+        return self.entries[key]
+
+    def _entry(self, name: str, member_of: str | None) -> ApiEntry | None:
         if member_of:
             members = self.catalog.members(member_of)
             if members:
@@ -317,8 +348,11 @@ class _Classifier:
         found = self.local.get(scope, {}).get(name) if scope is not None else None
         return found or self.fields.get(name) or self.file.get(name)
 
+    def name(self, node: Node) -> str:
+        return self.data[node.start_byte : node.end_byte].decode("utf-8", "replace")
+
     def use(self, node: Node) -> tuple[TokenType, tuple[TokenModifier, ...]] | None:
-        name = node.text.decode("utf-8", "replace") if node.text else ""
+        name = self.name(node)
         parent = node.parent
         ptype = parent.type if parent is not None else ""
         t = node.type
@@ -334,8 +368,8 @@ class _Classifier:
             owner = ""
             if holder is not None and holder.type == "field_expression":
                 obj = holder.child_by_field_name("argument")
-                if obj is not None and obj.type == "identifier" and obj.text:
-                    d = self.lookup(obj, obj.text.decode("utf-8", "replace"))
+                if obj is not None and obj.type == "identifier":
+                    d = self.lookup(obj, self.name(obj))
                     owner = d.owner if d is not None else ""
             user_owner = bool(owner) and self.catalog.get(owner) is None
             if not user_owner and not (called and name in self.user_methods and not owner):
