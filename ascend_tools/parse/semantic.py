@@ -130,10 +130,13 @@ def _query() -> Query:
 
 
 def _base_type(node: Node | None) -> str:
-    """`AscendC::TQue<...>` -> `TQue` (the class whose members a variable has)."""
+    """`AscendC::TQue<...>` -> `TQue` (the class whose members a variable has); "" when the
+    declaration does not name one (`auto`, `int`)."""
     while node is not None and node.type in ("qualified_identifier", "template_type"):
         node = node.child_by_field_name("name")
-    return node.text.decode("utf-8", "replace") if node is not None and node.text else ""
+    if node is None or node.type != "type_identifier" or not node.text:
+        return ""
+    return node.text.decode("utf-8", "replace")
 
 
 class _Decl:

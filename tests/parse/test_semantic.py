@@ -199,3 +199,19 @@ def test_odd_texts_give_tokens_inside_the_text() -> None:
         lines = text.splitlines()
         for t in _tokens(text):
             assert lines[t.line - 1][t.column - 1 : t.column - 1 + t.length] == t.text
+
+
+def test_a_member_call_is_library_unless_the_object_is_a_user_type() -> None:
+    text = (
+        "struct Mine { int Count(); };\n"
+        "void f(gert::TilingContext* context, Mine m) {\n"
+        "    auto p = platform_ascendc::PlatformAscendC(context->GetPlatformInfo());\n"
+        "    p.GetCoreNum();\n"
+        "    m.GetCoreNum();\n"
+        "}\n"
+    )
+    calls = {t.line: t.modifiers for t in _tokens(text) if t.text == "GetCoreNum"}
+    assert calls[4] == (LIB,)  # `auto`: the catalog's member by its name
+    assert calls[5] == ()  # an object of the user's struct: not the catalog's member
+    platform = next(t for t in _tokens(text) if t.text == "GetPlatformInfo")
+    assert (platform.type, platform.modifiers) == (T.METHOD, (LIB,))  # TilingContext's member
