@@ -40,6 +40,8 @@ class KernelgenServer(LanguageServer):
                          text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental)
         self.settings, _ = settings_mod.resolve()
         self._init_options: Any = None
+        self.session_initialized = False
+        """`initialized` arrived: requests to the client are allowed from now on."""
         self._client_settings: Any = None
         self.kg = Workspace(self.settings.chip)
         self.validations = 0
@@ -86,6 +88,18 @@ class KernelgenServer(LanguageServer):
             self.kg.set_chip(new.chip)
             for state in list(self.kg.projects.values()):
                 self.schedule_lint(state, delay=0)
+            self.refresh_semantic_tokens()
+
+    def refresh_semantic_tokens(self) -> None:
+        """Asks the client to request semantic tokens again (the chip decides which APIs are
+        marked unavailable), when it supports that and the session is initialized."""
+        try:
+            caps = self.client_capabilities.workspace
+        except (AttributeError, RuntimeError):
+            return
+        tokens = caps.semantic_tokens if caps is not None else None
+        if self.session_initialized and tokens is not None and tokens.refresh_support:
+            self.spawn(self.workspace_semantic_tokens_refresh_async(None))
 
     async def fetch_client_settings(self) -> None:
         caps = self.client_capabilities.workspace
@@ -471,6 +485,7 @@ def build_server() -> KernelgenServer:
 
     @ls.feature(lsp.INITIALIZED)
     async def initialized(params: lsp.InitializedParams) -> None:
+        ls.session_initialized = True
         ls.kg.warm_up()
         root = ls.workspace_root()
         if root is not None and root.is_dir():

@@ -32,11 +32,20 @@ async def start_session(
     client: LanguageClient, tmp_path_factory: pytest.TempPathFactory, **options: Any
 ) -> Path:
     """Initializes `client` as VS Code would, on a fresh workspace folder (kept as
-    `client.root`), with `options` as initializationOptions."""
+    `client.root`), with `options` as initializationOptions. The initialize result is kept as
+    `client.init_result`, `workspace/semanticTokens/refresh` requests in
+    `client.token_refreshes`."""
     root = tmp_path_factory.mktemp("ws")
-    await client.initialize_session(lsp.InitializeParams(
-        capabilities=client_capabilities("visual-studio-code"), root_uri=root.as_uri(),
-        initialization_options=options or None))
+    client.token_refreshes = []  # type: ignore[attr-defined]
+
+    @client.feature(lsp.WORKSPACE_SEMANTIC_TOKENS_REFRESH)
+    def token_refresh(*args: object) -> None:  # VS Code's capabilities claim it; answer it
+        client.token_refreshes.append(args[-1])  # type: ignore[attr-defined]
+
+    client.init_result = await client.initialize_session(  # type: ignore[attr-defined]
+        lsp.InitializeParams(
+            capabilities=client_capabilities("visual-studio-code"), root_uri=root.as_uri(),
+            initialization_options=options or None))
     client.root = root  # type: ignore[attr-defined]
     return root
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 import pytest_lsp
 from lsprotocol import types as lsp
-from pytest_lsp import LanguageClient, client_capabilities
+from pytest_lsp import LanguageClient
 
 from ascend_tools.parse.semantic import TokenModifier, TokenType
 from server.lsp.semantic import MODIFIERS, TOKEN_TYPES
-from tests.lsp.conftest import change, open_file, server_config
+from tests.lsp.conftest import change, open_file, server_config, start_session, wait_for
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -27,16 +27,7 @@ __aicore__ inline void Copy(LocalTensor<half> a, GlobalTensor<half> g) {
 
 @pytest_lsp.fixture(config=server_config(), scope="module", loop_scope="module")
 async def client(lsp_client: LanguageClient, tmp_path_factory: pytest.TempPathFactory):
-    root = tmp_path_factory.mktemp("ws")
-    result = await lsp_client.initialize_session(
-        lsp.InitializeParams(
-            capabilities=client_capabilities("visual-studio-code"),
-            root_uri=root.as_uri(),
-            initialization_options={"lintDebounceMs": 0},
-        )
-    )
-    lsp_client.root = root  # type: ignore[attr-defined]
-    lsp_client.init_result = result  # type: ignore[attr-defined]
+    await start_session(lsp_client, tmp_path_factory, lintDebounceMs=0)
     yield
     await lsp_client.shutdown_session()
 
@@ -156,3 +147,27 @@ async def test_empty_and_broken_documents_get_answers(client: LanguageClient) ->
         )
         assert got is not None and len(got.data) % 5 == 0
     assert _decode(got.data, _legend(client))[:1] == [(0, 4, 7, "keyword", {"defaultLibrary"})]
+
+
+async def test_a_chip_change_refreshes_tokens_and_marks_what_the_chip_lacks(
+    client: LanguageClient,
+) -> None:
+    path = client.root / "k5" / "pad.cpp"  # type: ignore[attr-defined]
+    path.parent.mkdir()
+    doc = open_file(client, path, "void f() { DataCopyPad(a, b, p, q); }\n")
+
+    async def pad_modifiers() -> set[str]:
+        got = await client.text_document_semantic_tokens_full_async(
+            lsp.SemanticTokensParams(text_document=_td(doc))
+        )
+        assert got is not None
+        return next(t[4] for t in _decode(got.data, _legend(client)) if t[1] == 11)
+
+    assert await pad_modifiers() == {"defaultLibrary"}  # the default chip, ascend910b2
+    refreshes = client.token_refreshes  # type: ignore[attr-defined]
+    assert refreshes == []
+    client.workspace_did_change_configuration(
+        lsp.DidChangeConfigurationParams(settings={"kernelgen": {"chip": "ascend310p"}})
+    )
+    await wait_for(lambda: refreshes, what="workspace/semanticTokens/refresh")
+    assert await pad_modifiers() == {"defaultLibrary", "deprecated"}
