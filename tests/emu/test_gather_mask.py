@@ -1,8 +1,8 @@
 """GatherMask reads what the API reference documents (tests/emu/cpp/gather_mask.cpp): in Counter
 mode `mask` lanes a repeat on the A2 (configuration one, more than one repeat's 256 bytes allowed)
 and `mask` lanes in all on the 310P (configuration two); in Normal mode whole 256-byte repeats, so
-a source that ends inside its last repeat is read past its end with a warning, while reads the
-kernel chose past a tensor stay errors."""
+a source that ends inside its last repeat is read past its end with a warning (Compare's count
+form, whole repeats, likewise), while reads the kernel chose past a tensor stay errors."""
 
 from __future__ import annotations
 
@@ -74,6 +74,7 @@ def test_normal_mode_tail_reads_past_the_source_with_a_warning(emu_build, run_pr
         ("normal_dst_short", "count-exceeds-tensor"),
         ("counter_mask_zero", "mask-range"),
         ("pattern7_310p", "param-range"),
+        ("compare_past_src", "count-exceeds-tensor"),
     ],
 )
 def test_gather_mask_faults_stay_errors(emu_build, run_program, case: str, code: str) -> None:
@@ -82,3 +83,17 @@ def test_gather_mask_faults_stay_errors(emu_build, run_program, case: str, code:
     [err] = res.report["errors"]
     assert err["code"] == code, err
     assert err["line"] == marker_line("gather_mask.cpp", f"BUG: {case}"), err
+
+
+def test_compare_count_form_reads_its_last_repeat_past_the_source(emu_build, run_program) -> None:
+    res = run(emu_build, run_program, "compare_tail")
+    assert res.returncode == 0, res.stderr
+    raw = torch.frombuffer(bytearray(res.outputs["y"]), dtype=torch.uint8)
+    bits = ((raw.view(2, 8).unsqueeze(-1).long() >> torch.arange(8)) & 1).view(2, 64)
+    torch.testing.assert_close(bits[0, :40], (X[:40] > 20.5).long())
+    torch.testing.assert_close(bits[1, :40], (X[:40] < 10.5).long())
+    lines = {w["line"] for w in res.report["warnings"] if w["code"] == "count-exceeds-tensor"}
+    assert lines == {
+        marker_line("gather_mask.cpp", "tail: compare_tail"),
+        marker_line("gather_mask.cpp", "tail: compare_scalar_tail"),
+    }

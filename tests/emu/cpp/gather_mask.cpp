@@ -144,6 +144,34 @@ static std::map<std::string, std::function<void()>> cases() {
             return kept;
         });
     };
+    // The same whole-repeat tail in Compare's count form (count: whole 256-byte repeats): 40
+    // floats compared over 64 lanes; out: the 8 bytes of result bits as 2 floats' worth.
+    c["compare_tail"] = [] {
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> ba, bb, bm;
+        pipe.InitBuffer(ba, 40 * 4);
+        pipe.InitBuffer(bb, 40 * 4);
+        pipe.InitBuffer(bm, 64);
+        auto a = ba.Get<float>(), b = bb.Get<float>();
+        auto m = bm.Get<uint8_t>();
+        fill(a, 40);
+        for (uint32_t i = 0; i < 40; ++i) b.SetValue(i, 20.5f);
+        PipeBarrier<PIPE_ALL>();
+        Compare(m, a, b, CMPMODE::GT, 64);  // tail: compare_tail
+        CompareScalar(m[32], a, 10.5f, CMPMODE::LT, 64);  // tail: compare_scalar_tail
+        const auto* p = reinterpret_cast<const uint8_t*>(m.data());
+        g_out.insert(g_out.end(), p, p + 8);
+        g_out.insert(g_out.end(), p + 32, p + 40);
+    };
+    c["compare_past_src"] = [] {  // 128 lanes of a 40-float source: a repeat more than its last
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> ba, bm;
+        pipe.InitBuffer(ba, 40 * 4);
+        pipe.InitBuffer(bm, 32);
+        auto a = ba.Get<float>();
+        fill(a, 40);
+        CompareScalar(bm.Get<uint8_t>(), a, 1.0f, CMPMODE::LT, 128);  // BUG: compare_past_src
+    };
     return c;
 }
 
