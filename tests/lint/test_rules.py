@@ -487,3 +487,17 @@ def test_count_is_checked_against_the_32_byte_block_initbuffer_reserves() -> Non
     over = lint_texts({"/k/rounded.cpp": ROUNDED_BUFFER.replace("COUNT", "16")})
     d = _only(over, R.COUNT_EXCEEDS_TENSOR)[0]
     assert "16" in d.message and "8 elements" in d.message
+
+
+def test_compare_count_of_whole_repeats_past_the_source_within_its_last_repeat_warns() -> None:
+    """Compare/CompareScalar work on whole 256-byte repeats: a source ending inside the last one
+    is read past its end there (a warning, as in the emulator); a repeat more is an error."""
+    ok = corpus_texts("softmax_rows")
+    line = "Exp(yLocal, yLocal, COLS);"
+    call = "\n        CompareScalar(red, xLocal[2032], 0.0f, CMPMODE::LT, {});"
+    tail = mutate(ok, line, line + call.format(64))
+    diags = [d for d in lint_texts(tail) if d.code == R.COUNT_EXCEEDS_TENSOR.value]
+    assert [d.severity for d in diags] == [Severity.WARNING]
+    assert "48 elements past xLocal[2032]" in diags[0].message
+    past = mutate(ok, line, line + call.format(128))
+    assert R.COUNT_EXCEEDS_TENSOR.value in codes(lint_texts(past), Severity.ERROR)
