@@ -501,3 +501,24 @@ def test_compare_count_of_whole_repeats_past_the_source_within_its_last_repeat_w
     assert "48 elements past xLocal[2032]" in diags[0].message
     past = mutate(ok, line, line + call.format(128))
     assert R.COUNT_EXCEEDS_TENSOR.value in codes(lint_texts(past), Severity.ERROR)
+
+
+def _gather_mask(pattern: str, reduce_mode: str, mask: int, chip: str = "ascend910b2") -> list[str]:
+    ok = corpus_texts("softmax_rows")
+    line = "Exp(yLocal, yLocal, COLS);"
+    call = (f"\n        uint64_t cnt = 0;\n        GatherMask(yLocal, xLocal, {pattern}, "
+            f"{reduce_mode}, {mask}, {{1, 2, 12, 0}}, cnt);")
+    diags = lint_texts(mutate(ok, line, line + call), chip=chip)
+    return [d.code for d in diags if d.code in (R.PARAM_RANGE.value, R.MASK_RANGE.value)]
+
+
+def test_gather_mask_counter_mask_may_span_more_than_a_repeat() -> None:
+    assert _gather_mask("1", "true", 96) == []  # A2: 96 lanes a repeat (API reference)
+    assert _gather_mask("1", "false", 0) == []  # Normal mode ignores mask
+    assert _gather_mask("1", "true", 0) == [R.MASK_RANGE.value]
+
+
+def test_gather_mask_builtin_pattern_range_follows_the_chip() -> None:
+    assert _gather_mask("7", "false", 0) == []
+    assert _gather_mask("8", "false", 0) == [R.PARAM_RANGE.value]
+    assert _gather_mask("7", "false", 0, chip="ascend310p") == [R.PARAM_RANGE.value]
