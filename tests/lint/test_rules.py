@@ -487,3 +487,38 @@ def test_count_is_checked_against_the_32_byte_block_initbuffer_reserves() -> Non
     over = lint_texts({"/k/rounded.cpp": ROUNDED_BUFFER.replace("COUNT", "16")})
     d = _only(over, R.COUNT_EXCEEDS_TENSOR)[0]
     assert "16" in d.message and "8 elements" in d.message
+
+
+def test_compare_count_of_whole_repeats_past_the_source_within_its_last_repeat_warns() -> None:
+    """Compare/CompareScalar work on whole 256-byte repeats: a source ending inside the last one
+    is read past its end there (a warning, as in the emulator); a repeat more is an error."""
+    ok = corpus_texts("softmax_rows")
+    line = "Exp(yLocal, yLocal, COLS);"
+    call = "\n        CompareScalar(red, xLocal[2032], 0.0f, CMPMODE::LT, {});"
+    tail = mutate(ok, line, line + call.format(64))
+    diags = [d for d in lint_texts(tail) if d.code == R.COUNT_EXCEEDS_TENSOR.value]
+    assert [d.severity for d in diags] == [Severity.WARNING]
+    assert "48 elements past xLocal[2032]" in diags[0].message
+    past = mutate(ok, line, line + call.format(128))
+    assert R.COUNT_EXCEEDS_TENSOR.value in codes(lint_texts(past), Severity.ERROR)
+
+
+def _gather_mask(pattern: str, reduce_mode: str, mask: int, chip: str = "ascend910b2") -> list[str]:
+    ok = corpus_texts("softmax_rows")
+    line = "Exp(yLocal, yLocal, COLS);"
+    call = (f"\n        uint64_t cnt = 0;\n        GatherMask(yLocal, xLocal, {pattern}, "
+            f"{reduce_mode}, {mask}, {{1, 2, 12, 0}}, cnt);")
+    diags = lint_texts(mutate(ok, line, line + call), chip=chip)
+    return [d.code for d in diags if d.code in (R.PARAM_RANGE.value, R.MASK_RANGE.value)]
+
+
+def test_gather_mask_counter_mask_may_span_more_than_a_repeat() -> None:
+    assert _gather_mask("1", "true", 96) == []  # A2: 96 lanes a repeat (API reference)
+    assert _gather_mask("1", "false", 0) == []  # Normal mode ignores mask
+    assert _gather_mask("1", "true", 0) == [R.MASK_RANGE.value]
+
+
+def test_gather_mask_builtin_pattern_range_follows_the_chip() -> None:
+    assert _gather_mask("7", "false", 0) == []
+    assert _gather_mask("8", "false", 0) == [R.PARAM_RANGE.value]
+    assert _gather_mask("7", "false", 0, chip="ascend310p") == [R.PARAM_RANGE.value]

@@ -22,6 +22,7 @@ UNIT_RULES: tuple[Rule, ...] = (
     ub.check_tensors_per_position,
     copy.check_data_copies,
     vector.check_vector_calls,
+    vector.check_gather_mask,
     vector.check_dtype_support,
     vector.check_cast_support,
     sync.check_pipe_hazards,

@@ -119,7 +119,63 @@ def _count(ctx: LintContext, call: Call, form: Form, tensors) -> Iterator[Diagno
                            f"{call.name} count {count.fmt()} x {size.hi:g} B = "
                            f"{count.lo * size.hi:g} B is not a multiple of 256 B")
     counted = form.counted if form.counted is not None else form.operands
-    yield from count_vs_size(ctx, call, count, arg, [(t, a) for t, a, i in tensors if i in counted])
+    operands = [(t, a) for t, a, i in tensors if i in counted]
+    if call.name in _ALIGN_256:
+        tails = [o for o in operands if _whole_repeat_tail(ctx, call, count, o[0]) is not None]
+        for t, a in tails:
+            past = _whole_repeat_tail(ctx, call, count, t)
+            yield ctx.diag(RuleCode.COUNT_EXCEEDS_TENSOR.value, Severity.WARNING, arg,
+                           f"{call.name} count {count.fmt()} (whole 256-byte repeats) runs "
+                           f"{past:g} elements past {a.text}: the last repeat reads the UB bytes "
+                           "that follow it, and the result bits of those lanes hold whatever lies "
+                           "there")
+        operands = [o for o in operands if o not in tails]
+    yield from count_vs_size(ctx, call, count, arg, operands)
+
+
+def _whole_repeat_tail(ctx: LintContext, call: Call, count, t) -> float | None:
+    """How many elements a Compare/CompareScalar count of whole 256-byte repeats (Compare's must
+    be) runs past operand `t` when that is less than one repeat, else None. The NPU reads the UB
+    bytes that follow the operand within that last repeat, as the emulator does (`compare.h`):
+    a warning, not the `count-exceeds-tensor` error."""
+    size = ctx.tensor_size(t, call.chunk, call.order)
+    width = elem_size(ctx, t, call.chunk)
+    if size is None or width is None or not count.exact or not width.exact:
+        return None
+    offset = ctx.ev.eval(t.offset, call.chunk, call.order) if t.offset is not None else None
+    past = count.lo - (size.hi - (offset.lo if offset is not None else 0))
+    whole = (count.lo * width.hi) % REPEAT_BYTES == 0
+    return past if whole and 0 < past * width.hi < REPEAT_BYTES else None
+
+
+# GatherMask's built-in src1Pattern codes by chip (API reference, GatherMask: 1..7, the Atlas
+# inference AI Core 1..6); the emulator's kGatherMaskChips (emu/include/kernelgen/misc.h) agrees.
+_GATHER_MASK_TOP_PATTERN = {200: 6}
+
+
+def check_gather_mask(ctx: LintContext) -> Iterator[Diagnostic]:
+    """GatherMask's argument ranges as its API reference states them: a built-in src1Pattern in
+    [1, 7] ([1, 6] on the 310P), and in Counter mode (reduceMode true) a mask in [1, 2^32 - 1].
+    A Counter-mode mask above one repeat's lanes is legal (A2/A3: mask lanes a repeat; 310P: mask
+    lanes in all), so no mask above zero is flagged; Normal mode ignores mask."""
+    for call in ctx.calls:
+        if call.receiver is not None or call.name != "GatherMask" or len(call.args) < 7:
+            continue
+        pattern, reduce_mode, mask = call.args[2], call.args[3], call.args[4]
+        if ctx.tensor(pattern.expr, call.chunk, call.order).kind != "local":
+            code = ctx.ev.eval(pattern.expr, call.chunk, call.order)
+            top = _GATHER_MASK_TOP_PATTERN.get(ctx.chip.cce_aicore, 7)
+            if code is not None and (code.hi < 1 or code.lo > top):
+                yield ctx.diag(RuleCode.PARAM_RANGE.value, Severity.ERROR, pattern,
+                               f"GatherMask built-in src1Pattern {code.fmt()} is outside "
+                               f"[1, {top}] on {ctx.chip.name} (API reference, GatherMask)")
+        counter = ctx.ev.eval(reduce_mode.expr, call.chunk, call.order)
+        lanes = ctx.ev.eval(mask.expr, call.chunk, call.order)
+        if counter is not None and counter.exact and counter.lo != 0 and lanes is not None \
+                and lanes.hi < 1:
+            yield ctx.diag(RuleCode.MASK_RANGE.value, Severity.ERROR, mask,
+                           f"GatherMask in Counter mode (reduceMode true) takes a mask in "
+                           f"[1, 2^32 - 1]; this one is {lanes.fmt()}")
 
 
 def _mask_repeat(ctx: LintContext, call: Call, form: Form, tensors) -> Iterator[Diagnostic]:

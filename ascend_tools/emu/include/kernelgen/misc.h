@@ -1,8 +1,10 @@
 // Remaining vector helpers: Brcb, Gather, GatherMask, CreateVecIndex, Axpy, and DumpTensor (prints).
 #pragma once
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <vector>
 
 #include "vec_core.h"
 
@@ -101,8 +103,25 @@ inline void ArithProgression(const LocalTensor<T>& dst, const T firstValue, cons
 }
 
 // ---------------------------------------------------------------- GatherMask
-// Built-in src1Pattern values 1..7: which lanes of every repeat are kept (1 even, 2 odd, 3..6
-// lane 0..3 of every 4, 7 all).
+// API reference, GatherMask (hiascend atlasascendc_api_07_0071; the same text in asc-devkit
+// docs/zh/api/SIMD-API/基础API/Memory矢量计算/比较与选择/GatherMask.md):
+// - reduceMode false (Normal mode): every repeat works on 256 bytes, repeatTimes * 256 bytes in
+//   all, the last repeat included; mask is not used.
+// - reduceMode true (Counter mode): mask in [1, 2^32 - 1], read one of two ways by chip:
+//   "configuration one" (Atlas A2/A3, Atlas 200I/500 A2, Ascend 950): every repeat works on `mask`
+//   elements, repeatTimes * mask in all (the reference's example: mask 70 on 4-byte elements, more
+//   than the 64 a 256-byte repeat holds, 2 repeats, src0RepeatStride 4 blocks);
+//   "configuration two" (Atlas inference AI Core, 310P): mask elements in all, repeatTimes
+//   ignored, the repeats inferred from mask and the source (256 bytes each, the last one holding
+//   what remains).
+// - Both: src0BlockStride/src0RepeatStride place the source (32-byte blocks); a pattern tensor is
+//   consumed bit after bit within a repeat, and src1RepeatStride (32-byte blocks) moves it between
+//   repeats (0: every repeat starts at its first bit); built-in patterns repeat in every repeat.
+// - Built-in src1Pattern 1..7 (1 even, 2 odd, 3..6 lane 0..3 of every 4, 7 all); the 310P has 1..6.
+// - The call leaves the mask mode Normal ("if Counter mode was set before the call, set it again
+//   after": the API switches to Normal when it finishes).
+// Lanes past 256 bytes in a configuration-one repeat continue with src0BlockStride, block after
+// block (the reference's example has stride 1, contiguous).
 enum class GatherMaskMode : uint8_t { VERSION_V1 = 0, VERSION_V2 = 1 };
 inline constexpr GatherMaskMode defaultGatherMaskMode = GatherMaskMode::VERSION_V1;
 
@@ -117,64 +136,155 @@ struct GatherMaskParams {
 };
 
 namespace detail {
+// How Counter mode reads `mask`, per chip (cce_aicore), and the built-in patterns the chip has:
+// the reference's per-product lines (GatherMask, function description and src1Pattern).
+enum class GatherMaskCounter : uint8_t { PerRepeat, Total };
+struct GatherMaskChipRow {
+    uint32_t cce_aicore;
+    GatherMaskCounter counter;
+    uint8_t max_builtin_pattern;
+};
+inline constexpr GatherMaskChipRow kGatherMaskChips[] = {
+    {220, GatherMaskCounter::PerRepeat, 7},  // Atlas A2/A3 training and inference (910B, 910_93)
+    {300, GatherMaskCounter::PerRepeat, 7},  // Atlas 200I/500 A2 inference (310B)
+    {200, GatherMaskCounter::Total, 6},      // Atlas inference AI Core (310P)
+};
+
+inline const GatherMaskChipRow& gather_mask_chip(const char* file, int line) {
+    for (const auto& r : kGatherMaskChips)
+        if (r.cce_aicore == kernelgen::chip().cce_aicore) return r;
+    kernelgen::failf("chip-support", file, line, "GatherMask: not on %s (the API reference lists no Atlas training series)",
+                     kernelgen::chip().name.c_str());
+}
+
+// The repeats a call makes and how many lanes each considers.
+struct GatherMaskPlan {
+    bool normal = true;       // reduceMode false
+    uint64_t repeats = 0;
+    uint64_t lanes = 0;       // lanes of every repeat but the last
+    uint64_t last_lanes = 0;  // lanes of the last repeat
+    uint64_t lanes_of(uint64_t r) const { return r + 1 == repeats ? last_lanes : lanes; }
+};
+
+template <class T>
+inline GatherMaskPlan gather_mask_plan(bool reduceMode, uint32_t mask, const GatherMaskParams& p, const char* file, int line) {
+    const char* api = "GatherMask";
+    const uint64_t per = kernelgen::per_repeat<T>();
+    const GatherMaskChipRow& chip = gather_mask_chip(file, line);
+    if (!reduceMode) {
+        kernelgen::check_repeat(api, p.repeatTimes, file, line);
+        return {true, p.repeatTimes, per, per};
+    }
+    if (mask == 0) kernelgen::failf("mask-range", file, line, "%s: Counter-mode mask 0 outside [1, 2^32 - 1]", api);
+    if (chip.counter == GatherMaskCounter::PerRepeat) {
+        kernelgen::check_repeat(api, p.repeatTimes, file, line);
+        return {false, p.repeatTimes, mask, mask};
+    }
+    const uint64_t reps = kernelgen::ceil_div(uint64_t(mask), per);
+    return {false, reps, per, mask - (reps - 1) * per};
+}
+
 // Keeps the lanes `keep(r, k)` selects, packed into dst in order; rsvdCnt = how many.
-// reduceMode (counter mode): each repeat considers its first `mask` lanes; else all lanes.
 template <class T, class Keep>
-inline void gather_mask(const LocalTensor<T>& dst, const LocalTensor<T>& src0, bool reduceMode, uint32_t mask,
+inline void gather_mask(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const GatherMaskPlan& plan,
                         const GatherMaskParams& p, uint64_t& rsvdCnt, Keep keep, const char* file, int line) {
     const char* api = "GatherMask";
-    const uint32_t per = kernelgen::per_repeat<T>();
-    kernelgen::check_repeat(api, p.repeatTimes, file, line);
-    if (reduceMode && (mask == 0 || mask > per))
-        kernelgen::failf("mask-range", file, line, "%s: reduceMode mask %u outside [1, %u]", api, mask, per);
-    const uint32_t lanes = reduceMode ? mask : per;
-    kernelgen::Lanes l{per, p.repeatTimes, true, uint64_t(p.repeatTimes) * per, {0, 0}};
     auto ss = kernelgen::stride_of<T>(p.src0BlockStride, p.src0RepeatStride);
-    kernelgen::check_strided(api, "src0", src0, l, ss, file, line);
-    uint64_t kept = 0;  // dst's extent: the lanes kept
-    for (uint32_t r = 0; r < p.repeatTimes; ++r)
-        for (uint32_t k = 0; k < lanes; ++k) kept += keep(r, k) ? 1 : 0;
-    if (kept > dst.GetSize())
-        kernelgen::failf("count-exceeds-tensor", file, line, "%s: keeps more than the %u elements of dst", api, dst.GetSize());
-    kernelgen::check_vec_operand(api, "dst", dst, kept, file, line);
-    kernelgen::count_repeats(api, p.repeatTimes);
-    uint64_t n = 0;
-    for (uint32_t r = 0; r < p.repeatTimes; ++r)
-        for (uint32_t k = 0; k < lanes; ++k)
-            if (keep(r, k)) dst.data()[n++] = src0.data()[ss.at(r, k)];
-    rsvdCnt = n;
+    uint64_t reach = 0;  // src0's extent: the last lane of a repeat is its furthest
+    for (uint64_t r = 0; r < plan.repeats; ++r)
+        if (plan.lanes_of(r)) reach = std::max(reach, ss.at(uint32_t(r), uint32_t(plan.lanes_of(r) - 1)) + 1);
+    // Normal mode works on whole repeats (the reference: repeatTimes * 256 bytes), so a source
+    // whose length is no whole number of repeats is read past its end within the last one, and
+    // what it keeps from there may run past dst: the NPU reads and writes the UB bytes that follow
+    // (another buffer's, if the kernel placed one there), and so does the emulator, with one
+    // warning. Past more than that last repeat, or in Counter mode (mask says what is read), the
+    // kernel asked for it: an error.
+    const uint64_t size = src0.GetSize(), per = kernelgen::per_repeat<T>();
+    auto in_ub = [](const auto& t, uint64_t n) {
+        return t.valid() && t.ub_offset() + n * sizeof(T) <= kernelgen::chip().ub_bytes;
+    };
+    std::string tail;
+    if (plan.normal && reach > size && reach - size < per && in_ub(src0, reach)) {
+        tail = kernelgen::format("reads %llu elements of src0, a LocalTensor<%s> of %llu: its last repeat reads the %llu "
+                                 "elements that follow it in UB (lanes kept from there hold whatever lies there)",
+                                 (unsigned long long)reach, kernelgen::type_name<T>(), (unsigned long long)size,
+                                 (unsigned long long)(reach - size));
+        kernelgen::check_vec_operand(api, "src0", src0, size, file, line);
+    } else {
+        kernelgen::check_vec_operand(api, "src0", src0, reach, file, line);
+    }
+    uint64_t kept = 0, kept_inside = 0;  // dst's extent: the lanes kept (in all, those read inside src0)
+    for (uint64_t r = 0; r < plan.repeats; ++r)
+        for (uint64_t k = 0, n = plan.lanes_of(r); k < n; ++k)
+            if (keep(r, k)) {
+                ++kept;
+                kept_inside += ss.at(uint32_t(r), uint32_t(k)) < size ? 1 : 0;
+            }
+    const uint64_t room = dst.GetSize();
+    if (!tail.empty() && kept > room && kept_inside <= room && in_ub(dst, kept)) {
+        tail += kernelgen::format("%skeeps %llu elements, %llu past dst (a LocalTensor<%s> of %llu), all read past src0: "
+                                  "they overwrite the UB bytes that follow dst, so what the kernel keeps there "
+                                  "must not be needed any more",
+                                  tail.empty() ? "" : "; ", (unsigned long long)kept, (unsigned long long)(kept - room),
+                                  kernelgen::type_name<T>(), (unsigned long long)room);
+        kernelgen::check_vec_operand(api, "dst", dst, room, file, line);
+    } else {
+        if (kept > room)
+            kernelgen::failf("count-exceeds-tensor", file, line, "%s: keeps %llu elements, more than the %llu of dst", api,
+                             (unsigned long long)kept, (unsigned long long)room);
+        kernelgen::check_vec_operand(api, "dst", dst, kept, file, line);
+    }
+    if (!tail.empty())
+        kernelgen::warn("count-exceeds-tensor",
+                        kernelgen::format("%s in Normal mode (every repeat works on 256 bytes) %s", api, tail.c_str()),
+                        file, line);
+    kernelgen::count_repeats(api, plan.repeats);
+    // Gathered first, then written: dst may be src0 itself (the reference's own example).
+    std::vector<T> out;
+    out.reserve(kept);
+    for (uint64_t r = 0; r < plan.repeats; ++r)
+        for (uint64_t k = 0, n = plan.lanes_of(r); k < n; ++k)
+            if (keep(r, k)) out.push_back(src0.data()[ss.at(uint32_t(r), uint32_t(k))]);
+    std::copy(out.begin(), out.end(), dst.data());
+    rsvdCnt = out.size();
+    kernelgen::block().mask_counter = false;
 }
 }  // namespace detail
 
 template <class T, GatherMaskMode mode = defaultGatherMaskMode>
 inline void GatherMask(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const uint8_t src1Pattern, const bool reduceMode,
                        const uint32_t mask, const GatherMaskParams& gatherMaskParams, uint64_t& rsvdCnt, KG_LOC) {
-    if (src1Pattern < 1 || src1Pattern > 7)
-        kernelgen::failf("param-range", file, line, "GatherMask: built-in src1Pattern %u outside [1, 7]", src1Pattern);
-    auto keep = [src1Pattern](uint32_t, uint32_t k) {
+    const uint8_t top = detail::gather_mask_chip(file, line).max_builtin_pattern;
+    if (src1Pattern < 1 || src1Pattern > top)
+        kernelgen::failf("param-range", file, line, "GatherMask: built-in src1Pattern %u outside [1, %u] on %s", src1Pattern, top,
+                         kernelgen::chip().name.c_str());
+    auto keep = [src1Pattern](uint64_t, uint64_t k) {
         if (src1Pattern == 7) return true;
-        if (src1Pattern <= 2) return k % 2 == uint32_t(src1Pattern - 1);
-        return k % 4 == uint32_t(src1Pattern - 3);
+        if (src1Pattern <= 2) return k % 2 == uint64_t(src1Pattern - 1);
+        return k % 4 == uint64_t(src1Pattern - 3);
     };
-    detail::gather_mask(dst, src0, reduceMode, mask, gatherMaskParams, rsvdCnt, keep, file, line);
+    const auto plan = detail::gather_mask_plan<T>(reduceMode, mask, gatherMaskParams, file, line);
+    detail::gather_mask(dst, src0, plan, gatherMaskParams, rsvdCnt, keep, file, line);
 }
-// Pattern tensor: bit k of repeat r's pattern (little-endian words of U) keeps lane k.
+// Pattern tensor: bit k of repeat r's pattern (little-endian words of U) keeps lane k; repeat r's
+// pattern starts src1RepeatStride * 256 bits after repeat r - 1's.
 template <class T, class U, GatherMaskMode mode = defaultGatherMaskMode,
           std::enable_if_t<std::is_integral_v<U> && std::is_unsigned_v<U>, int> = 0>
 inline void GatherMask(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<U>& src1Pattern,
                        const bool reduceMode, const uint32_t mask, const GatherMaskParams& gatherMaskParams, uint64_t& rsvdCnt,
                        KG_LOC) {
-    const uint64_t bits_per_repeat = kernelgen::per_repeat<T>();
+    const auto plan = detail::gather_mask_plan<T>(reduceMode, mask, gatherMaskParams, file, line);
     const uint64_t rep_bits = uint64_t(gatherMaskParams.src1RepeatStride) * 256;
-    const uint64_t need_bits = gatherMaskParams.repeatTimes ? (gatherMaskParams.repeatTimes - 1) * rep_bits + bits_per_repeat : 0;
+    uint64_t need_bits = 0;
+    for (uint64_t r = 0; r < plan.repeats; ++r) need_bits = std::max(need_bits, r * rep_bits + plan.lanes_of(r));
     kernelgen::check_vec_operand("GatherMask", "src1Pattern", src1Pattern, kernelgen::ceil_div(need_bits, 8 * sizeof(U)), file,
                                  line);
     const U* words = src1Pattern.data();
-    auto keep = [&](uint32_t r, uint32_t k) {
+    auto keep = [&](uint64_t r, uint64_t k) {
         uint64_t bit = r * rep_bits + k;
         return ((words[bit / (8 * sizeof(U))] >> (bit % (8 * sizeof(U)))) & 1u) != 0;
     };
-    detail::gather_mask(dst, src0, reduceMode, mask, gatherMaskParams, rsvdCnt, keep, file, line);
+    detail::gather_mask(dst, src0, plan, gatherMaskParams, rsvdCnt, keep, file, line);
 }
 
 // dst[i] = firstValue + i.
