@@ -16,7 +16,8 @@ Rules (an explicit `[binding]` table in kernelgen.toml pins entries; the rest is
   (or like the OpDef input it binds to) is compared with it; the rest bind in order, a DYNAMIC
   output taking a returned list (or the run of tensors the other outputs leave).
 - Initial values: every output starts as poison unless the table's `initial` gives the value the
-  caller fills it with (never inferred: a reference cannot say it).
+  caller fills it with (a reference cannot say it), or the OpDef's `InitValue(0)` has the
+  framework zero it before the launch.
 Names match ignoring case and underscores (`negative_slope` = `negativeSlope`).
 """
 
@@ -60,7 +61,8 @@ class OutputBinding(BaseModel):
     """The reference results compared with it (several for a DYNAMIC output fed tensor by
     tensor)."""
     initial: float | None = None
-    """The value it holds before the launch (`[binding.initial]`); None: poison."""
+    """The value it holds before the launch (`[binding.initial]`, or 0 from the OpDef's
+    `InitValue(0)`); None: poison."""
 
 
 class OpBinding(BaseModel):
@@ -414,6 +416,17 @@ def _check_table(op: OpDefinition, trial: TrialData, table: BindingTable) -> Non
             )
 
 
+def _init_value(op: str, name: str, value: int | None) -> float | None:
+    """The value the OpDef's `InitValue` makes the framework fill an output with: only 0 in the
+    reference's uint64_t form, so anything else is the project's error."""
+    if value not in (None, 0):
+        raise BindingError(
+            f"OpDef {op} output {name}: InitValue({value}); the uint64_t form takes only 0 (it "
+            "zeroes the output); for another value say it in [binding] initial"
+        )
+    return None if value is None else 0.0
+
+
 def bind_op(op: OpDefinition, trial: TrialData, table: BindingTable | None = None) -> OpBinding:
     """How `trial`'s reference binds to `op` (module docstring); BindingError names the first
     thing that does not match, lists both sides and shows the `[binding]` table to write."""
@@ -423,8 +436,11 @@ def bind_op(op: OpDefinition, trial: TrialData, table: BindingTable | None = Non
         inputs = _bind_inputs(op, trial, given.inputs)
         attrs, notes = _bind_attrs(op, trial, given.attrs)
         outputs = _bind_outputs(op, trial, inputs, given.outputs)
+        in_place = {d.name for d in op.inputs}  # an output named like an input starts as it
+        declared = {d.name: d.init_value for d in op.outputs if d.name not in in_place}
         for o in outputs:
-            o.initial = given.initial.get(o.name)
+            zeroed = _init_value(op.name, o.name, declared.get(o.name))
+            o.initial = given.initial.get(o.name, zeroed)
     except BindingError as exc:
         raise BindingError(
             f"the reference does not bind to OpDef {op.name}: {exc}\n"

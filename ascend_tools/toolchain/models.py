@@ -16,6 +16,8 @@ class TensorDef(BaseModel):
     param_type: str = "required"
     dtypes: list[str] = Field(default_factory=list)
     formats: list[str] = Field(default_factory=list)
+    init_value: int | None = None
+    """An output's OpDef `InitValue`: the framework fills its GM with it before the launch."""
 
 
 class AttrDef(BaseModel):

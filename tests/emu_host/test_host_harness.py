@@ -234,6 +234,7 @@ def test_describe_lists_inputs_outputs_attrs_and_configs(describe: dict) -> None
         "param_type": "required",
         "dtypes": ["float32", "float16"],
         "formats": ["ND", "ND"],
+        "init_value": None,
     }
     assert ins["bias"]["param_type"] == "optional"
     assert ins["bias"]["dtypes"] == [

@@ -89,3 +89,16 @@ def test_a_project_without_reference_still_only_compiles(rowsum: Path) -> None:
     report = validate_project(rowsum)
     assert report.ok and report.compile.ok and not report.cases
     assert any("no reference" in n for n in report.notes)
+
+
+def test_opdef_init_value_zero_has_the_output_zeroed_without_a_table(rowsum: Path) -> None:
+    # The reference's OpParamDef::InitValue(0) (with SetNeedAtomic): the framework zeroes the
+    # output's GM before the launch, so the accumulating kernel needs no [binding] entry.
+    declared = 'Output("y").ParamType(REQUIRED)'
+    host = next(f for f in (rowsum / "op_host").glob("*.cpp") if declared in f.read_text())
+    text = host.read_text()
+    host.write_text(text.replace(declared, declared + ".InitValue(0)"))
+    assert validate_project(rowsum).ok
+    host.write_text(text.replace(declared, declared + ".InitValue(2)"))
+    with pytest.raises(ValidationInputError, match=r"InitValue\(2\); the uint64_t form takes"):
+        validate_project(rowsum)

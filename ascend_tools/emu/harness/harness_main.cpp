@@ -433,7 +433,8 @@ std::string describe_param(const ops::OpDef& op, const ops::OpParamDef& p, size_
     o << "{\"name\":" << quoted(p.name()) << ",\"param_type\":\"" << param_type_name(p.param_type())
       << "\",\"dtypes\":" << json_list(param_dtypes(op, p, combos), [](ge::DataType t) { return quoted(dtype_name(t)); })
       << ",\"formats\":"
-      << json_list(param_formats(p, combos), [](ge::Format f) { return quoted(ge::format_name(f)); }) << "}";
+      << json_list(param_formats(p, combos), [](ge::Format f) { return quoted(ge::format_name(f)); })
+      << ",\"init_value\":" << (p.has_init_value() ? std::to_string(p.init_value()) : std::string("null")) << "}";
     return o.str();
 }
 

@@ -55,7 +55,14 @@ class OpParamDef {
     OpParamDef& To(ge::DataType) { return *this; }
     OpParamDef& To(const char*) { return *this; }
     OpParamDef& Version(uint32_t) { return *this; }
-    OpParamDef& InitValue(uint64_t) { return *this; }
+    // The framework fills the output's GM with this value before the launch (the reference's
+    // InitValue: with SetNeedAtomic(true), the uint64_t form takes only 0 and zeroes it). The
+    // typed ScalarVar forms are not emulated (they do not compile here).
+    OpParamDef& InitValue(uint64_t v) {
+        init_value_ = v;
+        has_init_value_ = true;
+        return *this;
+    }
     OpParamDef& OutputShapeDependOnCompute() { return *this; }
     OpParamDef& Comment(const char*) { return *this; }
 
@@ -67,6 +74,8 @@ class OpParamDef {
     bool format_list() const { return format_list_; }
     const std::string& follow() const { return follow_; }
     Option value_depend() const { return value_depend_; }
+    bool has_init_value() const { return has_init_value_; }
+    uint64_t init_value() const { return init_value_; }
 
   private:
     std::string name_;
@@ -78,6 +87,8 @@ class OpParamDef {
     std::vector<ge::Format> unknown_formats_;
     std::string follow_;
     Option value_depend_ = IGNORE;
+    bool has_init_value_ = false;
+    uint64_t init_value_ = 0;
 };
 
 // Attribute kinds as the describe output and the case file name them.
