@@ -21,13 +21,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ascend_tools.catalog import load_catalog
 from ascend_tools.catalog.cast_table import cast_problem
 from ascend_tools.chips import Chip
 from kernelgen_lm.lower.expr import Operand, Program, flit
-from kernelgen_lm.plan.ir import GATHER_STEP_PATTERN, DimExpr, KernelPlan, Read
+from kernelgen_lm.plan.ir import GATHER_STEP_PATTERN, DimExpr, KernelPlan, PlanOutput, Read
 
 CTYPE = {
     "float32": "float",
@@ -65,6 +65,8 @@ class Tensor:
     dtype: str
     mask: list[bool]
     span: frozenset[int] = frozenset()  # axes it is longer than the domain on (read by slices)
+    # axis -> its extent as C++ where a multiple of the domain's (a cat of computed tensors)
+    ext: dict[int, str] = field(default_factory=dict)
 
 
 def view_fields(plan: KernelPlan) -> list[tuple[str, DimExpr, str]]:
@@ -167,7 +169,10 @@ class KernelEmitter:
         )
         kept = [not a.reduced for a in plan.axes]
         masks = {"full": [True] * self.K, "reduced": kept, "scalar": [False] * self.K}
-        self.outs = [Tensor(f"out{j}", o.dtype, masks[o.level]) for j, o in enumerate(plan.outputs)]
+        self.outs = [
+            Tensor(f"out{j}", o.dtype, masks[o.level], ext=self.cat_extent(o))
+            for j, o in enumerate(plan.outputs)
+        ]
         self.reduced_nv = [k for k in range(self.V) if plan.axes[k].reduced]
         if self.mode == "elementwise":
             self.unit_axes = list(range(self.V))
@@ -215,9 +220,18 @@ class KernelEmitter:
             b += 1
         return b
 
+    @staticmethod
+    def cat_extent(o: PlanOutput) -> dict[int, str]:
+        """A cat of computed parts is as long as all its parts along the cat axis."""
+        if not o.parts or o.cat_axis is None:
+            return {}
+        return {o.cat_axis: f"(d{o.cat_axis} * {len(o.parts)})"}
+
     # ---------------------------------------------------------------- helpers
     def extent(self, t: Tensor, j: int) -> str:
         """The tensor's size along axis j: the domain's, or its own where slices read it."""
+        if j in t.ext:
+            return t.ext[j]
         return f"e_{t.var}_{j}" if j in t.span else f"d{j}"
 
     def stride(self, t: Tensor, k: int) -> str:
@@ -606,8 +620,20 @@ class KernelEmitter:
     ) -> None:
         """Computes outputs `js` and stores each at `at(tensor)`: one element when `small`,
         else the tile at `c0`."""
+        # (output, node, GM offset): a cat of computed parts stores each part's tile at its
+        # own offset along the cat axis
+        stores: list[tuple[int, int, str]] = []
+        for j in js:
+            o, t = self.plan.outputs[j], self.outs[j]
+            if not o.parts:
+                stores.append((j, o.node, at(t)))
+                continue
+            k = o.cat_axis
+            for p, node in enumerate(o.parts):
+                shift = f" + {p} * d{k} * st_{t.var}_{k}" if p else ""
+                stores.append((j, node, at(t) + shift))
         outs, clean = self.program(
-            [self.plan.outputs[j].node for j in js],
+            [node for _, node, _ in stores],
             small=small,
             chunk="0" if small else "c0",
             seg=seg,
@@ -616,9 +642,16 @@ class KernelEmitter:
         )
         count = "1" if small else "len"
         texts = [op.text for op in outs]
-        for j, op in zip(js, outs, strict=True):
+        seen: set[int] = set()
+        for (j, _, off), op in zip(stores, outs, strict=True):
             alone = texts.count(op.text) == 1
-            self.store(j, op, at(self.outs[j]), count, lines, ind, small, redirect=alone)
+            if j in seen:  # a later part of a cat: its own block (o_<out> declared again)
+                lines.append(f"{ind}{{")
+                self.store(j, op, off, count, lines, ind + "    ", small)
+                lines.append(f"{ind}}}")
+            else:
+                self.store(j, op, off, count, lines, ind, small, redirect=alone)
+            seen.add(j)
         lines += [ind + c for c in clean]
 
     def tile_at(self, seg: bool) -> Callable[[Tensor], str]:

@@ -99,6 +99,13 @@ class PlanOutput(BaseModel):
     shape: list[int]
     node: int
     level: Literal["full", "reduced", "scalar"]
+    # A cat of computed tensors: the parts' nodes (`node` is the first), each a tile of the
+    # domain's shape stored at p * (size of `cat_axis`) along that plan axis of the output.
+    parts: list[int] = []
+    cat_axis: int | None = None
+    # The output's runtime dims where they are not an input's (a cat: the part's size times
+    # the parts along the cat dim), for the host's shape inference.
+    dims: list[DimExpr] | None = None
 
 
 class Node(BaseModel):
@@ -261,9 +268,11 @@ def plan_text(plan: KernelPlan) -> str:
         }[s.scope]
         lines.append(f"stage {s.name} = reduce_{s.op}({over}) {_expr(plan, s.value, names)}")
     for o in plan.outputs:
-        lines.append(
-            f"output {o.name}: {o.dtype}{o.shape} [{o.level}] = {_expr(plan, o.node, names)}"
-        )
+        value = _expr(plan, o.node, names)
+        if o.parts:
+            each = ", ".join(_expr(plan, p, names) for p in o.parts)
+            value = f"cat along a{o.cat_axis} of [{each}] (each part's tile stored in its range)"
+        lines.append(f"output {o.name}: {o.dtype}{o.shape} [{o.level}] = {value}")
     split = {
         "elementwise": "work units = (outer index, vector tile); units split over cores",
         "row": "work units = kept-axes rows; each row streamed in vector tiles per stage "

@@ -82,6 +82,22 @@ class Cat:
 
 
 @dataclass
+class ComputedCat:
+    """A cat of computed tensors (`cat([x.relu(), y * 2], -1)`), each of the domain's shape:
+    not a value compute can read (no part is 0 outside its range) but an output, each part's
+    tile stored into its range of the cat dim."""
+
+    parts: list[TVal]
+    dim: int
+
+    @property
+    def shape(self) -> list[int]:
+        s = list(self.parts[0].shape)
+        s[self.dim] *= len(self.parts)
+        return s
+
+
+@dataclass
 class ConstBlock:
     """A constant of a static shape (zeros, full, zeros_like of a slice) not laid over the
     domain yet: a cat may take it as a block of any size along its dim."""
@@ -234,6 +250,8 @@ def cat_handler(b: Builder, env: dict[str, Any], n: OpNode) -> Window | Cat:
     if not isinstance(parts, list):
         raise PlanError("cat of a non-list value")
     dim = int(n.args[1]) if len(n.args) > 1 else 0  # type: ignore[arg-type]
+    if any(_computed(b, env, p) for p in parts):
+        return _computed_cat(b, env, parts, dim)
     # (window or None for a constant block, its position along the cat dim, its length)
     items: list[tuple[Window | None, int, int]] = []
     fills: set[float] = set()
@@ -288,6 +306,37 @@ def cat_handler(b: Builder, env: dict[str, Any], n: OpNode) -> Window | Cat:
         g.fill, g.part = 0.0, kind
         out.append(g)
     return Cat(out)
+
+
+def _computed(b: Builder, env: dict[str, Any], p: Any) -> bool:
+    """A cat part that is neither a view of inputs nor a constant block: a computed tensor."""
+    v = env.get(p.ref) if isinstance(p, NodeRef) else None
+    if v is None or isinstance(v, (Cat, ConstBlock)) or window_of(v) is not None:
+        return False
+    if isinstance(v, ComputedCat):
+        return True
+    return not (isinstance(v, TVal) and b.nodes[v.node].op == "const")
+
+
+def _computed_cat(b: Builder, env: dict[str, Any], parts: list[Any], dim: int) -> ComputedCat:
+    """A cat with a computed part: every part laid over the domain (views of inputs read as
+    leaves), each of the same shape, so part p is stored at p times that size along `dim`."""
+    from kernelgen_lm.plan.build import materialize
+
+    vals = [materialize(b, env.get(p.ref) if isinstance(p, NodeRef) else p) for p in parts]
+    if not all(isinstance(v, TVal) for v in vals):
+        raise PlanError("a cat of computed tensors with a part that is not a tensor")
+    tvs: list[TVal] = vals  # type: ignore[assignment]
+    shapes = {tuple(v.shape) for v in tvs}
+    if len(shapes) != 1:
+        raise PlanError(
+            "a cat of computed tensors is fused when every part has one shape (each part's "
+            f"tile stored into its range); these parts differ: {sorted(shapes)}"
+        )
+    rank = len(tvs[0].shape)
+    if not rank:
+        raise PlanError("a cat of computed scalars is not supported")
+    return ComputedCat(tvs, dim % rank)
 
 
 def materialize_window(b: Builder, w: Window) -> TVal:
