@@ -27,7 +27,14 @@ from ascend_tools.catalog import load_catalog
 from ascend_tools.catalog.cast_table import cast_problem
 from ascend_tools.chips import Chip
 from kernelgen_lm.lower.expr import Operand, Program, flit
-from kernelgen_lm.plan.ir import GATHER_STEP_PATTERN, DimExpr, KernelPlan, PlanOutput, Read
+from kernelgen_lm.plan.ir import (
+    GATHER_STEP_PATTERN,
+    DimExpr,
+    KernelPlan,
+    OutWindow,
+    PlanOutput,
+    Read,
+)
 
 CTYPE = {
     "float32": "float",
@@ -222,7 +229,10 @@ class KernelEmitter:
 
     @staticmethod
     def cat_extent(o: PlanOutput) -> dict[int, str]:
-        """A cat of computed parts is as long as all its parts along the cat axis."""
+        """A cat of computed parts is as long as all its parts along the cat axis; a slice of
+        a computed value as its stored range."""
+        if o.window is not None:  # a slice of a computed value: as long as its range
+            return {o.window.axis: str(o.window.hi - o.window.lo)}
         if not o.parts or o.cat_axis is None:
             return {}
         return {o.cat_axis: f"(d{o.cat_axis} * {len(o.parts)})"}
@@ -645,7 +655,13 @@ class KernelEmitter:
         seen: set[int] = set()
         for (j, _, off), op in zip(stores, outs, strict=True):
             alone = texts.count(op.text) == 1
-            if j in seen:  # a later part of a cat: its own block (o_<out> declared again)
+            w = self.plan.outputs[j].window
+            if w is not None:  # a slice of a computed value: only its range is stored
+                cond, off, n = self.window_store(w, self.outs[j], off, count)
+                lines.append(f"{ind}if ({cond}) {{")
+                self.store(j, op, off, n, lines, ind + "    ", small)
+                lines.append(f"{ind}}}")
+            elif j in seen:  # a later part of a cat: its own block (o_<out> declared again)
                 lines.append(f"{ind}{{")
                 self.store(j, op, off, count, lines, ind + "    ", small)
                 lines.append(f"{ind}}}")
@@ -653,6 +669,17 @@ class KernelEmitter:
                 self.store(j, op, off, count, lines, ind, small, redirect=alone)
             seen.add(j)
         lines += [ind + c for c in clean]
+
+    def window_store(self, w: OutWindow, t: Tensor, off: str, count: str) -> tuple[str, str, str]:
+        """(condition, GM offset, count) of a store of the range [lo, hi) of axis `w.axis`:
+        along the vector axis (lo = 0) the tile's elements before hi; along another axis the
+        rows inside the range, shifted back by lo."""
+        if w.axis == self.V:
+            n = f"(c0 + {count} <= {w.hi} ? {count} : static_cast<uint32_t>({w.hi} - c0))"
+            return f"c0 < {w.hi}", off, n
+        pos = self.position(w.axis)
+        back = f" - {w.lo} * st_{t.var}_{w.axis}" if w.lo else ""
+        return f"{pos} >= {w.lo} && {pos} < {w.hi}", off + back, count
 
     def tile_at(self, seg: bool) -> Callable[[Tensor], str]:
         """Where a tile of an output goes: its unit base (+ segment) + `c0`."""

@@ -19,6 +19,7 @@ from kernelgen_lm.plan.ir import (
     Axis,
     DimExpr,
     KernelPlan,
+    OutWindow,
     PlanInput,
     PlanOutput,
     Read,
@@ -29,6 +30,7 @@ from kernelgen_lm.plan.views import (
     Cat,
     ComputedCat,
     ConstBlock,
+    SlicedOut,
     Window,
     as_bound,
     cat_domain,
@@ -171,11 +173,15 @@ def build_plan(g: CapturedGraph) -> KernelPlan:
             raise PlanError(f"{n.target}{where}: {e}") from None
     outputs: list[tuple[TVal, OpNode]] = []
     cats: dict[int, tuple[list[TVal], int]] = {}  # output -> (parts, pre-merge cat axis)
+    windows: dict[int, OutWindow] = {}  # output -> the stored range (pre-merge axis)
     for name in g.outputs:
         v = env.get(name)
         if isinstance(v, ComputedCat):
             cats[len(outputs)] = (v.parts, _cat_axis(v, name))
             v = v.parts[0]
+        if isinstance(v, SlicedOut):
+            windows[len(outputs)] = _out_window(b, v, name)
+            v = v.val
         v = materialize(b, v)
         node = g.node(name)
         if not isinstance(v, TVal) or node is None or node.shape is None:
@@ -185,7 +191,32 @@ def build_plan(g: CapturedGraph) -> KernelPlan:
                 f"output {name} is flipped; flip is supported only around a cumulative op"
             )
         outputs.append((v, node))
-    return _finish(g, b, outputs, cats)
+    return _finish(g, b, outputs, cats, windows)
+
+
+def _out_window(b: Builder, v: SlicedOut, name: str) -> OutWindow:
+    """The stored range of a slice of a computed value, along its one domain axis. The bounds
+    are the captured constants, so validation keeps that dim at its captured size."""
+    if v.val.flat is not None or v.val.flipped is not None:
+        raise PlanError(f"output {name}: a slice of a reshaped or flipped computed value")
+    along = v.val.axes[v.dim]
+    if len(along) != 1:
+        raise PlanError(
+            f"output {name}: a slice of a computed value along a dim that is "
+            + ("broadcast" if not along else "reshaped")
+            + " in the domain is not supported"
+        )
+    k = along[0]
+    if k == len(b.axes) - 1 and v.lo > 0:
+        raise PlanError(
+            f"output {name}: a slice from position {v.lo} along the last axis of a computed "
+            "value (x.cumsum(-1)[:, 1:]) is not supported: its tile would be stored from an "
+            "unaligned UB position; slices up to a bound (x.softmax(-1)[:, :n]) and slices "
+            "along other axes are"
+        )
+    for term in b.axes[k].size.terms:
+        b.view_dims[term] = 0  # a constant bound: the dim stays at its captured size
+    return OutWindow(axis=k, lo=v.lo, hi=v.hi)
 
 
 def _cat_axis(c: ComputedCat, name: str) -> int:
@@ -223,6 +254,11 @@ def materialize(b: Builder, v: object) -> object:
         return materialize_window(b, v)
     if isinstance(v, Cat):
         return materialize_cat(b, v)
+    if isinstance(v, SlicedOut):
+        raise PlanError(
+            "a slice of a computed value (a reduction, a scan, a softmax) is fused only as "
+            "an output (the stored range of its tiles); computing on it is not supported"
+        )
     if isinstance(v, ComputedCat):
         raise PlanError(
             "a cat of computed tensors is fused only as an output (each part's tile stored "
@@ -242,8 +278,10 @@ def _finish(
     b: Builder,
     outs: list[tuple[TVal, OpNode]],
     cats: dict[int, tuple[list[TVal], int]] | None = None,
+    windows: dict[int, OutWindow] | None = None,
 ) -> KernelPlan:
     cats = cats or {}
+    windows = windows or {}
     rank = len(b.axes)
     reduced = b.reduced or frozenset()
     for k in reduced:
@@ -283,6 +321,7 @@ def _finish(
     pins += [[k in sp for k in range(rank)] for sp in b.spans.values()]
     # and the axis a cat of computed tensors is stored along (its parts' offsets)
     pins += [[k == a for k in range(rank)] for _, a in cats.values()]
+    pins += [[k == w.axis for k in range(rank)] for w in windows.values()]  # a stored range
     keep_axes = [k for k in range(rank) if b.axes[k].example != 1]
     if not keep_axes:
         keep_axes = [rank - 1]
@@ -368,6 +407,10 @@ def _finish(
             out.parts = [p.node for p in parts]
             out.cat_axis = group_of(axis)
             out.dims = _cat_dims(b, parts[0], axis, len(parts))
+        if j in windows:
+            w = windows[j]
+            out.window = OutWindow(axis=group_of(w.axis), lo=w.lo, hi=w.hi)
+            out.dims = _window_dims(b, v, w)
         outputs.append(out)
     plan = KernelPlan(
         op_name=g.op_name,
@@ -400,6 +443,18 @@ def _cat_dims(b: Builder, part: TVal, axis: int, count: int) -> list[DimExpr]:
         if ax == [axis]:
             size = size.times(DimExpr(mul=count))
         dims.append(size)
+    return dims
+
+
+def _window_dims(b: Builder, v: TVal, w: OutWindow) -> list[DimExpr]:
+    """Runtime dims of a slice of a computed value: the domain's, the sliced one its length
+    (of the output's dims, those the value spans: a keepdim reduction's 1s stay 1)."""
+    dims = []
+    for ax in v.axes:
+        size = DimExpr()
+        for k in ax:
+            size = size.times(b.axes[k].size)
+        dims.append(DimExpr(mul=w.hi - w.lo) if ax == [w.axis] else size)
     return dims
 
 

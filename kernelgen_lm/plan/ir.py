@@ -93,6 +93,15 @@ class Read(BaseModel):
     step: int = 1
 
 
+class OutWindow(BaseModel):
+    """A slice of a computed value as an output: domain positions [lo, hi) along plan axis
+    `axis` are stored, at position - lo (lo is 0 along the vector axis: tiles stay aligned)."""
+
+    axis: int
+    lo: int
+    hi: int
+
+
 class PlanOutput(BaseModel):
     name: str
     dtype: str
@@ -103,6 +112,7 @@ class PlanOutput(BaseModel):
     # domain's shape stored at p * (size of `cat_axis`) along that plan axis of the output.
     parts: list[int] = []
     cat_axis: int | None = None
+    window: OutWindow | None = None  # a slice of a computed value: the stored range
     # The output's runtime dims where they are not an input's (a cat: the part's size times
     # the parts along the cat dim), for the host's shape inference.
     dims: list[DimExpr] | None = None
@@ -272,6 +282,9 @@ def plan_text(plan: KernelPlan) -> str:
         if o.parts:
             each = ", ".join(_expr(plan, p, names) for p in o.parts)
             value = f"cat along a{o.cat_axis} of [{each}] (each part's tile stored in its range)"
+        if o.window is not None:
+            w = o.window
+            value += f", stored at a{w.axis} in [{w.lo}, {w.hi}) only"
         lines.append(f"output {o.name}: {o.dtype}{o.shape} [{o.level}] = {value}")
     split = {
         "elementwise": "work units = (outer index, vector tile); units split over cores",
