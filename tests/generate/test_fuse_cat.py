@@ -24,7 +24,7 @@ from tests.generate.test_fuse import STUBS, _plan, _stub, check_validated
 
 FORMS = ("move_cat2_", "ew_roll_", "ew_pad_after_", "ew_shift_wide_", "ew_slice2_", "ew_step")
 FORMS += ("ew_slice_computed_", "ew_cat_computed_", "red_sum_slice_", "sm_softmax_slice_")
-FORMS += ("scan_cumsum_rows_slice_",)
+FORMS += ("scan_cumsum_rows_slice_", "sm_softmax_cat_")
 FORM_STUBS = sorted(p.stem for p in STUBS.glob("*.py") if p.stem.startswith(FORMS))
 # In the default run (its time budget), one stub per read mechanism: a cat of two inputs along
 # the last axis (fp16; reads bounded to their columns), a zero after the tensor (a bounded read
