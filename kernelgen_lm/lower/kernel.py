@@ -656,7 +656,9 @@ class KernelEmitter:
         for (j, _, off), op in zip(stores, outs, strict=True):
             alone = texts.count(op.text) == 1
             w = self.plan.outputs[j].window
-            if w is not None:  # a slice of a computed value: only its range is stored
+            if w is not None and w.axis == self.V and w.lo:
+                self.shifted_store(j, op, w, off, count, lines, ind)
+            elif w is not None:  # a slice of a computed value: only its range is stored
                 cond, off, n = self.window_store(w, self.outs[j], off, count)
                 lines.append(f"{ind}if ({cond}) {{")
                 self.store(j, op, off, n, lines, ind + "    ", small)
@@ -680,6 +682,44 @@ class KernelEmitter:
         pos = self.position(w.axis)
         back = f" - {w.lo} * st_{t.var}_{w.axis}" if w.lo else ""
         return f"{pos} >= {w.lo} && {pos} < {w.hi}", off + back, count
+
+    def shifted_store(
+        self, j: int, op: Operand, w: OutWindow, off: str, count: str, L: list[str], ind: str
+    ) -> None:
+        """Stores positions [lo, hi) of the vector axis, lo > 0: a tile past lo goes out as it
+        is, one back by lo; the tile holding lo starts its store at an unaligned UB position,
+        so its elements from lo are gathered to the front of a work tile first (a byte-offset
+        table, as the transpose tiles do)."""
+        tile = self.as_tile(op, L, ind, False)
+        _, g = self._prog.slot()
+        _, tb = self._prog.slot()
+        self.note_slots(False)
+        lo, hi = w.lo, w.hi
+        L.append(f"{ind}if (c0 + {count} > {lo} && c0 < {hi}) {{")
+        i2 = ind + "    "
+        L.append(f"{i2}uint32_t sh{j} = static_cast<uint32_t>(c0 < {lo} ? {lo} - c0 : 0);")
+        L.append(
+            f"{i2}uint32_t n{j} = static_cast<uint32_t>((c0 + {count} < {hi} ? c0 + {count} : "
+            f"{hi}) - (c0 < {lo} ? {lo} : c0));"
+        )
+        L.append(f"{i2}if (sh{j} > 0) {{")
+        i3 = i2 + "    "
+        L.append(f"{i3}LocalTensor<int32_t> tab{j} = {tb}.ReinterpretCast<int32_t>();")
+        if load_catalog().get("CreateVecIndex").supports_arch(self.chip.arch):
+            L.append(f"{i3}CreateVecIndex(tab{j}, static_cast<int32_t>(sh{j}), n{j});")
+            L.append(f"{i3}Muls(tab{j}, tab{j}, static_cast<int32_t>(sizeof(float)), n{j});")
+        else:
+            L.append(f"{i3}for (uint32_t k = 0; k < n{j}; ++k) {{")
+            L.append(
+                f"{i3}    tab{j}.SetValue(k, static_cast<int32_t>((k + sh{j}) * sizeof(float)));"
+            )
+            L.append(f"{i3}}}")
+        L.append(f"{i3}Gather({g}, {tile}, tab{j}.ReinterpretCast<uint32_t>(), 0, n{j});")
+        L.append(f"{i2}}} else {{")
+        L.append(f"{i3}DataCopy({g}, {tile}, CeilAlign(n{j}, 8));")
+        L.append(f"{i2}}}")
+        self.store(j, Operand("T", g), f"{off} + sh{j} - {lo}", f"n{j}", L, i2, False)
+        L.append(f"{ind}}}")
 
     def tile_at(self, seg: bool) -> Callable[[Tensor], str]:
         """Where a tile of an output goes: its unit base (+ segment) + `c0`."""

@@ -95,7 +95,8 @@ class Read(BaseModel):
 
 class OutWindow(BaseModel):
     """A slice of a computed value as an output: domain positions [lo, hi) along plan axis
-    `axis` are stored, at position - lo (lo is 0 along the vector axis: tiles stay aligned)."""
+    `axis` are stored, at position - lo (along the vector axis the tile holding lo is gathered
+    to the front of a work tile first: a store starts at an aligned UB address)."""
 
     axis: int
     lo: int

@@ -24,7 +24,7 @@ from tests.generate.test_fuse import STUBS, _plan, _stub, check_validated
 
 FORMS = ("move_cat2_", "ew_roll_", "ew_pad_after_", "ew_shift_wide_", "ew_slice2_", "ew_step")
 FORMS += ("ew_slice_computed_", "ew_cat_computed_", "red_sum_slice_", "sm_softmax_slice_")
-FORMS += ("scan_cumsum_rows_slice_", "sm_softmax_cat_")
+FORMS += ("scan_cumsum_rows_slice_", "sm_softmax_cat_", "scan_cumsum_slice_")
 FORM_STUBS = sorted(p.stem for p in STUBS.glob("*.py") if p.stem.startswith(FORMS))
 # In the default run (its time budget), one stub per read mechanism: a cat of two inputs along
 # the last axis (fp16; reads bounded to their columns), a zero after the tensor (a bounded read
@@ -162,7 +162,6 @@ def test_slices_of_a_computed_value_move_onto_the_input(tmp_path: Path) -> None:
         ("torch.cat([x, x * 2], 1) + 1", "cat of computed tensors is fused only as an output"),
         ("torch.cat([x.relu(), x.sum(1, keepdim=True)], 1)", "every part has one shape"),
         ("torch.softmax(x, 1)[:, 1:] * 2", "a slice of a computed value .* only as an output"),
-        ("x.cumsum(1)[:, 1:]", "from position 1 along the last axis .* unaligned UB"),
         ("x.sum(1)[::2]", "step 2 of a computed value"),
         ("x.cumsum(0)[1:, :5]", "along two dims are not supported"),
         ("x[:, ::3] * 2", "steps 2, 4 are"),
@@ -196,6 +195,9 @@ def test_cat_of_computed_tensors_stores_each_part_at_its_columns(tmp_path: Path)
         ("torch.softmax(x, -1)[:, :20]", "(7, 37)", 1, 0, 20),
         # a scan along the rows: rows from the second on, stored one row back
         ("x.cumsum(0)[1:]", "(7, 37)", 0, 1, 7),
+        # a scan along the last axis from its second column: the tile holding column 1 is
+        # gathered to the front of a work tile (no store from an unaligned UB position)
+        ("x.cumsum(-1)[:, 1:]", "(7, 37)", 1, 1, 37),
     ],
 )
 def test_slice_of_a_computed_value_stores_only_its_range(
