@@ -187,8 +187,13 @@ def registration(op_name: str, infer: list[str], params: list[str], chip: Chip) 
     ]
 
 
-def _dim_cpp(d: DimExpr) -> str:
-    parts = [f"Dim(context, {i}, {k})" for i, k in d.terms] or ["1"]
+def _dim_cpp(d: DimExpr, infer: str = "") -> str:
+    """The size as C++ in the TilingFunc (`Dim`), or in InferShape, where input i's shape is
+    the `const gert::Shape*` named `{infer}{i}`."""
+    if infer:
+        parts = [f"{infer}{i}->GetDim({k})" for i, k in d.terms] or ["1"]
+    else:
+        parts = [f"Dim(context, {i}, {k})" for i, k in d.terms] or ["1"]
     s = " * ".join(parts)
     if d.mul != 1:
         s = f"{s} * {d.mul}"
@@ -372,7 +377,17 @@ def host_source(plan: KernelPlan, chip: Chip, em: KernelEmitter) -> str:
     for j, o in enumerate(plan.outputs):
         same = next((i for i, t in enumerate(plan.inputs) if t.shape == o.shape), None)
         sliced = _sliced_shape(plan, o.shape) if same is None else None
-        if same is not None:
+        if o.dims is not None:
+            infer.append(f"    // output {j}: {', '.join(d.text(names) for d in o.dims)}")
+            for i in sorted({i for d in o.dims for i, _ in d.terms}):
+                infer.append(f"    const gert::Shape* x{j}_{i} = context->GetInputShape({i});")
+            infer.append(f"    gert::Shape* y{j} = context->GetOutputShape({j});")
+            infer.append(f"    y{j}->SetDimNum({len(o.dims)});")
+            infer += [
+                f"    y{j}->SetDim({k}, {_dim_cpp(d, infer=f'x{j}_')});"
+                for k, d in enumerate(o.dims)
+            ]
+        elif same is not None:
             infer.append(f"    *context->GetOutputShape({j}) = *context->GetInputShape({same});")
         elif sliced is not None:
             i, dims = sliced

@@ -21,13 +21,20 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ascend_tools.catalog import load_catalog
 from ascend_tools.catalog.cast_table import cast_problem
 from ascend_tools.chips import Chip
 from kernelgen_lm.lower.expr import Operand, Program, flit
-from kernelgen_lm.plan.ir import GATHER_STEP_PATTERN, DimExpr, KernelPlan, Read
+from kernelgen_lm.plan.ir import (
+    GATHER_STEP_PATTERN,
+    DimExpr,
+    KernelPlan,
+    OutWindow,
+    PlanOutput,
+    Read,
+)
 
 CTYPE = {
     "float32": "float",
@@ -65,6 +72,8 @@ class Tensor:
     dtype: str
     mask: list[bool]
     span: frozenset[int] = frozenset()  # axes it is longer than the domain on (read by slices)
+    # axis -> its extent as C++ where a multiple of the domain's (a cat of computed tensors)
+    ext: dict[int, str] = field(default_factory=dict)
 
 
 def view_fields(plan: KernelPlan) -> list[tuple[str, DimExpr, str]]:
@@ -167,7 +176,10 @@ class KernelEmitter:
         )
         kept = [not a.reduced for a in plan.axes]
         masks = {"full": [True] * self.K, "reduced": kept, "scalar": [False] * self.K}
-        self.outs = [Tensor(f"out{j}", o.dtype, masks[o.level]) for j, o in enumerate(plan.outputs)]
+        self.outs = [
+            Tensor(f"out{j}", o.dtype, masks[o.level], ext=self.cat_extent(o))
+            for j, o in enumerate(plan.outputs)
+        ]
         self.reduced_nv = [k for k in range(self.V) if plan.axes[k].reduced]
         if self.mode == "elementwise":
             self.unit_axes = list(range(self.V))
@@ -215,9 +227,21 @@ class KernelEmitter:
             b += 1
         return b
 
+    @staticmethod
+    def cat_extent(o: PlanOutput) -> dict[int, str]:
+        """A cat of computed parts is as long as all its parts along the cat axis; a slice of
+        a computed value as its stored range."""
+        if o.window is not None:  # a slice of a computed value: as long as its range
+            return {o.window.axis: str(o.window.hi - o.window.lo)}
+        if not o.parts or o.cat_axis is None:
+            return {}
+        return {o.cat_axis: f"(d{o.cat_axis} * {len(o.parts)})"}
+
     # ---------------------------------------------------------------- helpers
     def extent(self, t: Tensor, j: int) -> str:
         """The tensor's size along axis j: the domain's, or its own where slices read it."""
+        if j in t.ext:
+            return t.ext[j]
         return f"e_{t.var}_{j}" if j in t.span else f"d{j}"
 
     def stride(self, t: Tensor, k: int) -> str:
@@ -606,8 +630,20 @@ class KernelEmitter:
     ) -> None:
         """Computes outputs `js` and stores each at `at(tensor)`: one element when `small`,
         else the tile at `c0`."""
+        # (output, node, GM offset): a cat of computed parts stores each part's tile at its
+        # own offset along the cat axis
+        stores: list[tuple[int, int, str]] = []
+        for j in js:
+            o, t = self.plan.outputs[j], self.outs[j]
+            if not o.parts:
+                stores.append((j, o.node, at(t)))
+                continue
+            k = o.cat_axis
+            for p, node in enumerate(o.parts):
+                shift = f" + {p} * d{k} * st_{t.var}_{k}" if p else ""
+                stores.append((j, node, at(t) + shift))
         outs, clean = self.program(
-            [self.plan.outputs[j].node for j in js],
+            [node for _, node, _ in stores],
             small=small,
             chunk="0" if small else "c0",
             seg=seg,
@@ -616,10 +652,74 @@ class KernelEmitter:
         )
         count = "1" if small else "len"
         texts = [op.text for op in outs]
-        for j, op in zip(js, outs, strict=True):
+        seen: set[int] = set()
+        for (j, _, off), op in zip(stores, outs, strict=True):
             alone = texts.count(op.text) == 1
-            self.store(j, op, at(self.outs[j]), count, lines, ind, small, redirect=alone)
+            w = self.plan.outputs[j].window
+            if w is not None and w.axis == self.V and w.lo:
+                self.shifted_store(j, op, w, off, count, lines, ind)
+            elif w is not None:  # a slice of a computed value: only its range is stored
+                cond, off, n = self.window_store(w, self.outs[j], off, count)
+                lines.append(f"{ind}if ({cond}) {{")
+                self.store(j, op, off, n, lines, ind + "    ", small)
+                lines.append(f"{ind}}}")
+            elif j in seen:  # a later part of a cat: its own block (o_<out> declared again)
+                lines.append(f"{ind}{{")
+                self.store(j, op, off, count, lines, ind + "    ", small)
+                lines.append(f"{ind}}}")
+            else:
+                self.store(j, op, off, count, lines, ind, small, redirect=alone)
+            seen.add(j)
         lines += [ind + c for c in clean]
+
+    def window_store(self, w: OutWindow, t: Tensor, off: str, count: str) -> tuple[str, str, str]:
+        """(condition, GM offset, count) of a store of the range [lo, hi) of axis `w.axis`:
+        along the vector axis (lo = 0) the tile's elements before hi; along another axis the
+        rows inside the range, shifted back by lo."""
+        if w.axis == self.V:
+            n = f"(c0 + {count} <= {w.hi} ? {count} : static_cast<uint32_t>({w.hi} - c0))"
+            return f"c0 < {w.hi}", off, n
+        pos = self.position(w.axis)
+        back = f" - {w.lo} * st_{t.var}_{w.axis}" if w.lo else ""
+        return f"{pos} >= {w.lo} && {pos} < {w.hi}", off + back, count
+
+    def shifted_store(
+        self, j: int, op: Operand, w: OutWindow, off: str, count: str, L: list[str], ind: str
+    ) -> None:
+        """Stores positions [lo, hi) of the vector axis, lo > 0: a tile past lo goes out as it
+        is, one back by lo; the tile holding lo starts its store at an unaligned UB position,
+        so its elements from lo are gathered to the front of a work tile first (a byte-offset
+        table, as the transpose tiles do)."""
+        tile = self.as_tile(op, L, ind, False)
+        _, g = self._prog.slot()
+        _, tb = self._prog.slot()
+        self.note_slots(False)
+        lo, hi = w.lo, w.hi
+        L.append(f"{ind}if (c0 + {count} > {lo} && c0 < {hi}) {{")
+        i2 = ind + "    "
+        L.append(f"{i2}uint32_t sh{j} = static_cast<uint32_t>(c0 < {lo} ? {lo} - c0 : 0);")
+        L.append(
+            f"{i2}uint32_t n{j} = static_cast<uint32_t>((c0 + {count} < {hi} ? c0 + {count} : "
+            f"{hi}) - (c0 < {lo} ? {lo} : c0));"
+        )
+        L.append(f"{i2}if (sh{j} > 0) {{")
+        i3 = i2 + "    "
+        L.append(f"{i3}LocalTensor<int32_t> tab{j} = {tb}.ReinterpretCast<int32_t>();")
+        if load_catalog().get("CreateVecIndex").supports_arch(self.chip.arch):
+            L.append(f"{i3}CreateVecIndex(tab{j}, static_cast<int32_t>(sh{j}), n{j});")
+            L.append(f"{i3}Muls(tab{j}, tab{j}, static_cast<int32_t>(sizeof(float)), n{j});")
+        else:
+            L.append(f"{i3}for (uint32_t k = 0; k < n{j}; ++k) {{")
+            L.append(
+                f"{i3}    tab{j}.SetValue(k, static_cast<int32_t>((k + sh{j}) * sizeof(float)));"
+            )
+            L.append(f"{i3}}}")
+        L.append(f"{i3}Gather({g}, {tile}, tab{j}.ReinterpretCast<uint32_t>(), 0, n{j});")
+        L.append(f"{i2}}} else {{")
+        L.append(f"{i3}DataCopy({g}, {tile}, CeilAlign(n{j}, 8));")
+        L.append(f"{i2}}}")
+        self.store(j, Operand("T", g), f"{off} + sh{j} - {lo}", f"n{j}", L, i2, False)
+        L.append(f"{ind}}}")
 
     def tile_at(self, seg: bool) -> Callable[[Tensor], str]:
         """Where a tile of an output goes: its unit base (+ segment) + `c0`."""

@@ -19,6 +19,7 @@ from kernelgen_lm.plan.ir import (
     Axis,
     DimExpr,
     KernelPlan,
+    OutWindow,
     PlanInput,
     PlanOutput,
     Read,
@@ -27,7 +28,9 @@ from kernelgen_lm.plan.ops import OPS, VIEW_OPS, Env
 from kernelgen_lm.plan.slicedown import push_slices
 from kernelgen_lm.plan.views import (
     Cat,
+    ComputedCat,
     ConstBlock,
+    SlicedOut,
     Window,
     as_bound,
     cat_domain,
@@ -169,8 +172,16 @@ def build_plan(g: CapturedGraph) -> KernelPlan:
             where = f" at line {n.line}" if n.line else ""
             raise PlanError(f"{n.target}{where}: {e}") from None
     outputs: list[tuple[TVal, OpNode]] = []
+    cats: dict[int, tuple[list[TVal], int]] = {}  # output -> (parts, pre-merge cat axis)
+    windows: dict[int, OutWindow] = {}  # output -> the stored range (pre-merge axis)
     for name in g.outputs:
         v = env.get(name)
+        if isinstance(v, ComputedCat):
+            cats[len(outputs)] = (v.parts, _cat_axis(v, name))
+            v = v.parts[0]
+        if isinstance(v, SlicedOut):
+            windows[len(outputs)] = _out_window(b, v, name)
+            v = v.val
         v = materialize(b, v)
         node = g.node(name)
         if not isinstance(v, TVal) or node is None or node.shape is None:
@@ -180,7 +191,46 @@ def build_plan(g: CapturedGraph) -> KernelPlan:
                 f"output {name} is flipped; flip is supported only around a cumulative op"
             )
         outputs.append((v, node))
-    return _finish(g, b, outputs)
+    return _finish(g, b, outputs, cats, windows)
+
+
+def _out_window(b: Builder, v: SlicedOut, name: str) -> OutWindow:
+    """The stored range of a slice of a computed value, along its one domain axis. The bounds
+    are the captured constants, so validation keeps that dim at its captured size."""
+    if v.val.flat is not None or v.val.flipped is not None:
+        raise PlanError(f"output {name}: a slice of a reshaped or flipped computed value")
+    along = v.val.axes[v.dim]
+    if len(along) != 1:
+        raise PlanError(
+            f"output {name}: a slice of a computed value along a dim that is "
+            + ("broadcast" if not along else "reshaped")
+            + " in the domain is not supported"
+        )
+    k = along[0]
+    for term in b.axes[k].size.terms:
+        b.view_dims[term] = 0  # a constant bound: the dim stays at its captured size
+    return OutWindow(axis=k, lo=v.lo, hi=v.hi)
+
+
+def _cat_axis(c: ComputedCat, name: str) -> int:
+    """The one domain axis a cat of computed tensors runs along; every part spans the same
+    axes (so each is a tile of one layout, stored at its own offset along that axis)."""
+    first = c.parts[0]
+    if any(p.flat is not None or p.flipped is not None for p in c.parts):
+        raise PlanError(f"output {name}: a cat of reshaped or flipped computed tensors")
+    if any(p.axes != first.axes for p in c.parts):
+        raise PlanError(
+            f"output {name}: a cat of computed tensors laid over different domain axes "
+            "(one part broadcast where another varies) is not supported"
+        )
+    along = first.axes[c.dim]
+    if len(along) != 1:
+        raise PlanError(
+            f"output {name}: a cat of computed tensors along a dim that is "
+            + ("broadcast" if not along else "reshaped")
+            + " in the domain is not supported"
+        )
+    return along[0]
 
 
 class LazyInput:
@@ -197,6 +247,17 @@ def materialize(b: Builder, v: object) -> object:
         return materialize_window(b, v)
     if isinstance(v, Cat):
         return materialize_cat(b, v)
+    if isinstance(v, SlicedOut):
+        raise PlanError(
+            "a slice of a computed value (a reduction, a scan, a softmax) is fused only as "
+            "an output (the stored range of its tiles); computing on it is not supported"
+        )
+    if isinstance(v, ComputedCat):
+        raise PlanError(
+            "a cat of computed tensors is fused only as an output (each part's tile stored "
+            "into its range); computing on it (a cat of computed tensors read again) is not "
+            "supported"
+        )
     if isinstance(v, ConstBlock):
         return materialize_const(b, v)
     if isinstance(v, LazyInput):
@@ -205,7 +266,15 @@ def materialize(b: Builder, v: object) -> object:
     return v
 
 
-def _finish(g: CapturedGraph, b: Builder, outs: list[tuple[TVal, OpNode]]) -> KernelPlan:
+def _finish(
+    g: CapturedGraph,
+    b: Builder,
+    outs: list[tuple[TVal, OpNode]],
+    cats: dict[int, tuple[list[TVal], int]] | None = None,
+    windows: dict[int, OutWindow] | None = None,
+) -> KernelPlan:
+    cats = cats or {}
+    windows = windows or {}
     rank = len(b.axes)
     reduced = b.reduced or frozenset()
     for k in reduced:
@@ -243,6 +312,9 @@ def _finish(g: CapturedGraph, b: Builder, outs: list[tuple[TVal, OpNode]]) -> Ke
     pins += [[k == n.read.axis for k in range(rank)] for n in reads if n.read is not None]
     pins += [[k == a for k in range(rank)] for n in reads if n.read for a in n.read.shifts]
     pins += [[k in sp for k in range(rank)] for sp in b.spans.values()]
+    # and the axis a cat of computed tensors is stored along (its parts' offsets)
+    pins += [[k == a for k in range(rank)] for _, a in cats.values()]
+    pins += [[k == w.axis for k in range(rank)] for w in windows.values()]  # a stored range
     keep_axes = [k for k in range(rank) if b.axes[k].example != 1]
     if not keep_axes:
         keep_axes = [rank - 1]
@@ -306,7 +378,7 @@ def _finish(g: CapturedGraph, b: Builder, outs: list[tuple[TVal, OpNode]]) -> Ke
                 "as class targets)"
             )
     outputs = []
-    for (v, node), level in zip(outs, levels, strict=True):
+    for j, ((v, node), level) in enumerate(zip(outs, levels, strict=True)):
         dtype = node.dtype or "float32"
         n = b.nodes[v.node]
         is_index = n.op == "stat" and b.stages[n.index or 0].op in ("argmax", "argmin")
@@ -316,15 +388,23 @@ def _finish(g: CapturedGraph, b: Builder, outs: list[tuple[TVal, OpNode]]) -> Ke
                 f"output {node.name} has dtype {dtype}; the rule-based generator "
                 "writes float32/float16/bfloat16 outputs"
             )
-        outputs.append(
-            PlanOutput(
-                name=f"y{len(outputs)}" if len(outs) > 1 else "y",
-                dtype=dtype,
-                shape=node.shape or [],
-                node=v.node,
-                level=level,
-            )
-        )  # type: ignore[arg-type]
+        out = PlanOutput(
+            name=f"y{len(outputs)}" if len(outs) > 1 else "y",
+            dtype=dtype,
+            shape=node.shape or [],
+            node=v.node,
+            level=level,  # type: ignore[arg-type]
+        )
+        if j in cats:
+            parts, axis = cats[j]
+            out.parts = [p.node for p in parts]
+            out.cat_axis = group_of(axis)
+            out.dims = _cat_dims(b, parts[0], axis, len(parts))
+        if j in windows:
+            w = windows[j]
+            out.window = OutWindow(axis=group_of(w.axis), lo=w.lo, hi=w.hi)
+            out.dims = _window_dims(b, v, w)
+        outputs.append(out)
     plan = KernelPlan(
         op_name=g.op_name,
         kernel_name=snake(g.op_name),
@@ -343,6 +423,32 @@ def _finish(g: CapturedGraph, b: Builder, outs: list[tuple[TVal, OpNode]]) -> Ke
                 "result; that needs two passes (not covered)"
             )
     return plan
+
+
+def _cat_dims(b: Builder, part: TVal, axis: int, count: int) -> list[DimExpr]:
+    """Runtime dims of a cat of `count` computed parts: each dim the product of its domain
+    axes' sizes, the cat axis's times `count`."""
+    dims = []
+    for ax in part.axes:
+        size = DimExpr()
+        for k in ax:
+            size = size.times(b.axes[k].size)
+        if ax == [axis]:
+            size = size.times(DimExpr(mul=count))
+        dims.append(size)
+    return dims
+
+
+def _window_dims(b: Builder, v: TVal, w: OutWindow) -> list[DimExpr]:
+    """Runtime dims of a slice of a computed value: the domain's, the sliced one its length
+    (of the output's dims, those the value spans: a keepdim reduction's 1s stay 1)."""
+    dims = []
+    for ax in v.axes:
+        size = DimExpr()
+        for k in ax:
+            size = size.times(b.axes[k].size)
+        dims.append(DimExpr(mul=w.hi - w.lo) if ax == [w.axis] else size)
+    return dims
 
 
 def _check_step(r: Read, vector_axis: int, name: str) -> None:

@@ -93,12 +93,30 @@ class Read(BaseModel):
     step: int = 1
 
 
+class OutWindow(BaseModel):
+    """A slice of a computed value as an output: domain positions [lo, hi) along plan axis
+    `axis` are stored, at position - lo (along the vector axis the tile holding lo is gathered
+    to the front of a work tile first: a store starts at an aligned UB address)."""
+
+    axis: int
+    lo: int
+    hi: int
+
+
 class PlanOutput(BaseModel):
     name: str
     dtype: str
     shape: list[int]
     node: int
     level: Literal["full", "reduced", "scalar"]
+    # A cat of computed tensors: the parts' nodes (`node` is the first), each a tile of the
+    # domain's shape stored at p * (size of `cat_axis`) along that plan axis of the output.
+    parts: list[int] = []
+    cat_axis: int | None = None
+    window: OutWindow | None = None  # a slice of a computed value: the stored range
+    # The output's runtime dims where they are not an input's (a cat: the part's size times
+    # the parts along the cat dim), for the host's shape inference.
+    dims: list[DimExpr] | None = None
 
 
 class Node(BaseModel):
@@ -261,9 +279,14 @@ def plan_text(plan: KernelPlan) -> str:
         }[s.scope]
         lines.append(f"stage {s.name} = reduce_{s.op}({over}) {_expr(plan, s.value, names)}")
     for o in plan.outputs:
-        lines.append(
-            f"output {o.name}: {o.dtype}{o.shape} [{o.level}] = {_expr(plan, o.node, names)}"
-        )
+        value = _expr(plan, o.node, names)
+        if o.parts:
+            each = ", ".join(_expr(plan, p, names) for p in o.parts)
+            value = f"cat along a{o.cat_axis} of [{each}] (each part's tile stored in its range)"
+        if o.window is not None:
+            w = o.window
+            value += f", stored at a{w.axis} in [{w.lo}, {w.hi}) only"
+        lines.append(f"output {o.name}: {o.dtype}{o.shape} [{o.level}] = {value}")
     split = {
         "elementwise": "work units = (outer index, vector tile); units split over cores",
         "row": "work units = kept-axes rows; each row streamed in vector tiles per stage "

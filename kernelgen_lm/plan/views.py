@@ -82,6 +82,40 @@ class Cat:
 
 
 @dataclass
+class ComputedCat:
+    """A cat of computed tensors (`cat([x.relu(), y * 2], -1)`), each of the domain's shape:
+    not a value compute can read (no part is 0 outside its range) but an output, each part's
+    tile stored into its range of the cat dim."""
+
+    parts: list[TVal]
+    dim: int
+
+    @property
+    def shape(self) -> list[int]:
+        s = list(self.parts[0].shape)
+        s[self.dim] *= len(self.parts)
+        return s
+
+
+@dataclass
+class SlicedOut:
+    """A step-1 slice of a computed value (a reduction's row, a softmax's epilogue tile, a
+    scan): not a value compute can read but an output, of which only positions [lo, hi)
+    along torch dim `dim` are stored."""
+
+    val: TVal
+    dim: int
+    lo: int
+    hi: int
+
+    @property
+    def shape(self) -> list[int]:
+        s = list(self.val.shape)
+        s[self.dim] = self.hi - self.lo
+        return s
+
+
+@dataclass
 class ConstBlock:
     """A constant of a static shape (zeros, full, zeros_like of a slice) not laid over the
     domain yet: a cat may take it as a block of any size along its dim."""
@@ -160,8 +194,9 @@ def _source(env: dict[str, Any], n: OpNode, at: int) -> tuple[list[Window], bool
     else:
         raise PlanError(
             "slices are fused on model inputs, on cats of them (with each other or with "
-            "constant blocks) and on elementwise results (moved onto the operands); this one "
-            "slices another computed value (a reduction, a scan, a reshape)"
+            "constant blocks) and on elementwise results (moved onto the operands), and a "
+            "step-1 slice of another computed value as an output; this one splits or slices "
+            "another computed value (a reduction, a scan, a reshape)"
         )
     dim = int(n.args[at]) % len(ws[0].shape) if len(n.args) > at else 0  # type: ignore[arg-type]
     return ws, cat, dim
@@ -171,7 +206,10 @@ def _pack(ws: list[Window], cat: bool) -> Window | Cat:
     return Cat(ws) if cat else ws[0]
 
 
-def slice_handler(b: Builder, env: dict[str, Any], n: OpNode) -> Window | Cat:
+def slice_handler(b: Builder, env: dict[str, Any], n: OpNode) -> Window | Cat | SlicedOut:
+    src = env.get(n.args[0].ref) if isinstance(n.args[0], NodeRef) else None
+    if isinstance(src, (TVal, SlicedOut)):
+        return _slice_computed(src, n)
     ws, cat, dim = _source(env, n, 1)
     args = [*n.args, None, None, None][2:5]
     step = 1 if args[2] is None else int(args[2])  # type: ignore[arg-type]
@@ -187,6 +225,29 @@ def slice_handler(b: Builder, env: dict[str, Any], n: OpNode) -> Window | Cat:
         for w in out:
             w.affine = w.affine | {dim}
     return _pack(out, cat)
+
+
+def _slice_computed(v: TVal | SlicedOut, n: OpNode) -> SlicedOut:
+    """A slice of a computed value: which of its positions the output stores (a second slice
+    along the same dim narrows the first)."""
+    shape = v.shape
+    dim = int(n.args[1]) % len(shape) if len(n.args) > 1 else 0  # type: ignore[arg-type]
+    args = [*n.args, None, None, None][2:5]
+    if args[2] is not None and int(args[2]) != 1:  # type: ignore[arg-type]
+        raise PlanError(
+            f"a slice with step {args[2]} of a computed value (a reduction, a scan, a "
+            "softmax) is not supported; step-1 slices of one are"
+        )
+    lo = _norm(args[0], shape[dim], 0)
+    hi = max(lo, _norm(args[1], shape[dim], shape[dim]))
+    if isinstance(v, SlicedOut):
+        if v.dim != dim:
+            raise PlanError(
+                "slices of a computed value (a reduction, a scan, a softmax) along two dims "
+                "are not supported; a slice along one dim is"
+            )
+        return SlicedOut(v.val, dim, v.lo + lo, v.lo + hi)
+    return SlicedOut(v, dim, lo, hi)
 
 
 def _stepped(ws: list[Window], cat: bool, dim: int, lo: int, hi: int, step: int) -> Window:
@@ -234,6 +295,8 @@ def cat_handler(b: Builder, env: dict[str, Any], n: OpNode) -> Window | Cat:
     if not isinstance(parts, list):
         raise PlanError("cat of a non-list value")
     dim = int(n.args[1]) if len(n.args) > 1 else 0  # type: ignore[arg-type]
+    if any(_computed(b, env, p) for p in parts):
+        return _computed_cat(b, env, parts, dim)
     # (window or None for a constant block, its position along the cat dim, its length)
     items: list[tuple[Window | None, int, int]] = []
     fills: set[float] = set()
@@ -288,6 +351,37 @@ def cat_handler(b: Builder, env: dict[str, Any], n: OpNode) -> Window | Cat:
         g.fill, g.part = 0.0, kind
         out.append(g)
     return Cat(out)
+
+
+def _computed(b: Builder, env: dict[str, Any], p: Any) -> bool:
+    """A cat part that is neither a view of inputs nor a constant block: a computed tensor."""
+    v = env.get(p.ref) if isinstance(p, NodeRef) else None
+    if v is None or isinstance(v, (Cat, ConstBlock)) or window_of(v) is not None:
+        return False
+    if isinstance(v, ComputedCat):
+        return True
+    return not (isinstance(v, TVal) and b.nodes[v.node].op == "const")
+
+
+def _computed_cat(b: Builder, env: dict[str, Any], parts: list[Any], dim: int) -> ComputedCat:
+    """A cat with a computed part: every part laid over the domain (views of inputs read as
+    leaves), each of the same shape, so part p is stored at p times that size along `dim`."""
+    from kernelgen_lm.plan.build import materialize
+
+    vals = [materialize(b, env.get(p.ref) if isinstance(p, NodeRef) else p) for p in parts]
+    if not all(isinstance(v, TVal) for v in vals):
+        raise PlanError("a cat of computed tensors with a part that is not a tensor")
+    tvs: list[TVal] = vals  # type: ignore[assignment]
+    shapes = {tuple(v.shape) for v in tvs}
+    if len(shapes) != 1:
+        raise PlanError(
+            "a cat of computed tensors is fused when every part has one shape (each part's "
+            f"tile stored into its range); these parts differ: {sorted(shapes)}"
+        )
+    rank = len(tvs[0].shape)
+    if not rank:
+        raise PlanError("a cat of computed scalars is not supported")
+    return ComputedCat(tvs, dim % rank)
 
 
 def materialize_window(b: Builder, w: Window) -> TVal:

@@ -101,7 +101,7 @@ def test_arange_is_an_index_operand_along_the_axis_it_lines_up_with(tmp_path: Pa
 @pytest.mark.parametrize(
     ("body", "reason"),
     [
-        ("x.cumsum(1)[:, 1:] - x[:, 1:]", "slices another computed value"),
+        ("x.cumsum(1)[:, 1:] - x[:, 1:]", "a slice of a computed value .* only as an output"),
         ("x[:, ::3] * 2", "step 3 along the last axis is not supported"),
     ],
 )

@@ -23,17 +23,22 @@ from server.cli import main
 from tests.generate.test_fuse import STUBS, _plan, _stub, check_validated
 
 FORMS = ("move_cat2_", "ew_roll_", "ew_pad_after_", "ew_shift_wide_", "ew_slice2_", "ew_step")
-FORMS += ("ew_slice_computed_",)
+FORMS += ("ew_slice_computed_", "ew_cat_computed_", "red_sum_slice_", "sm_softmax_slice_")
+FORMS += ("scan_cumsum_rows_slice_", "sm_softmax_cat_", "scan_cumsum_slice_")
 FORM_STUBS = sorted(p.stem for p in STUBS.glob("*.py") if p.stem.startswith(FORMS))
 # In the default run (its time budget), one stub per read mechanism: a cat of two inputs along
 # the last axis (fp16; reads bounded to their columns), a zero after the tensor (a bounded read
 # with a fill), even and odd columns (fp16; GatherMask), two slices of a computed value. The
 # roll, the wide fill and the two-dim stencil reuse those mechanisms: they run under `slow`.
+# Outputs stored by range: a cat of computed tensors (fp16; each part's tile at its columns);
+# slices of computed values (a reduction's rows, a softmax's columns, a scan's rows) store
+# through the same output path and run under `slow`.
 DEFAULT = (
     "move_cat2_relu_fp16",
     "ew_pad_after_diff_fp32",
     "ew_step_pairs_fp16",
     "ew_slice_computed_diff_fp32",
+    "ew_cat_computed_fp16",
 )
 
 
@@ -154,8 +159,11 @@ def test_slices_of_a_computed_value_move_onto_the_input(tmp_path: Path) -> None:
             "with a fill on one of them",
         ),
         ("torch.cat([x, torch.ones_like(x[:, :1]), x], 1) * 2", "zero blocks only"),
-        ("torch.cat([x, x * 2], 1) + 1", "has a computed tensor"),
-        ("torch.softmax(x, 1)[:, 1:] * 2", "slices another computed value"),
+        ("torch.cat([x, x * 2], 1) + 1", "cat of computed tensors is fused only as an output"),
+        ("torch.cat([x.relu(), x.sum(1, keepdim=True)], 1)", "every part has one shape"),
+        ("torch.softmax(x, 1)[:, 1:] * 2", "a slice of a computed value .* only as an output"),
+        ("x.sum(1)[::2]", "step 2 of a computed value"),
+        ("x.cumsum(0)[1:, :5]", "along two dims are not supported"),
         ("x[:, ::3] * 2", "steps 2, 4 are"),
         ("x[::2] * 2", "along the last axis only"),
     ],
@@ -163,3 +171,45 @@ def test_slices_of_a_computed_value_move_onto_the_input(tmp_path: Path) -> None:
 def test_forms_still_not_covered_are_refused(tmp_path: Path, body: str, reason: str) -> None:
     with pytest.raises(PlanError, match=reason):
         build_plan(capture(_stub(tmp_path, body, "[torch.randn(7, 37)]")))
+
+
+def test_cat_of_computed_tensors_stores_each_part_at_its_columns(tmp_path: Path) -> None:
+    body = "torch.cat([x.relu(), y * 2], -1)"
+    plan = build_plan(capture(_stub2(tmp_path, body, "[torch.randn(7, 37), torch.randn(7, 37)]")))
+    (o,) = plan.outputs
+    assert [a.example for a in plan.axes] == [7, 37]  # the domain is one part's shape
+    assert len(o.parts) == 2 and o.node == o.parts[0] and o.cat_axis == 1
+    assert o.dims is not None and [d.text(["x", "y"]) for d in o.dims] == [
+        "x.shape[0]",
+        "x.shape[1]*2",
+    ]
+    assert "cat along a1 of [relu(x), mul(y, 2)]" in plan_text(plan)
+
+
+@pytest.mark.parametrize(
+    ("body", "shape", "axis", "lo", "hi"),
+    [
+        # a reduction's rows: the last axis is reduced, the kept rows 0..4 of each batch stored
+        ("x.sum(-1)[..., :5]", "(3, 7, 37)", 1, 0, 5),
+        # a softmax's epilogue tile: stats over all 37 columns, the first 20 stored
+        ("torch.softmax(x, -1)[:, :20]", "(7, 37)", 1, 0, 20),
+        # a scan along the rows: rows from the second on, stored one row back
+        ("x.cumsum(0)[1:]", "(7, 37)", 0, 1, 7),
+        # a scan along the last axis from its second column: the tile holding column 1 is
+        # gathered to the front of a work tile (no store from an unaligned UB position)
+        ("x.cumsum(-1)[:, 1:]", "(7, 37)", 1, 1, 37),
+    ],
+)
+def test_slice_of_a_computed_value_stores_only_its_range(
+    tmp_path: Path, body: str, shape: str, axis: int, lo: int, hi: int
+) -> None:
+    plan = build_plan(capture(_stub(tmp_path, body, f"[torch.randn{shape}]")))
+    (o,) = plan.outputs
+    assert o.window is not None and (o.window.axis, o.window.lo, o.window.hi) == (axis, lo, hi)
+    assert o.dims is not None and o.dims[axis].mul == hi - lo and not o.dims[axis].terms
+    assert f"stored at a{axis} in [{lo}, {hi}) only" in plan_text(plan)
+    # the bounds are captured constants: validation varies the shape but never the sliced dim
+    # (here the plan axis is the input's dim of the same index)
+    captured = plan.inputs[0].shape[axis]
+    assert plan.variants and all(v[0][axis] == captured for v in plan.variants)
+    assert any(v[0] != plan.inputs[0].shape for v in plan.variants)
