@@ -35,3 +35,24 @@ def build_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         os.environ.pop("KERNELGEN_CACHE_DIR", None)
     else:
         os.environ["KERNELGEN_CACHE_DIR"] = old
+
+
+# The longest files of the default run (CI profile: the trainer's end-to-end refresh with its
+# model server, the LLM loop, the validation-heavy contract and sync files). `--dist loadfile`
+# hands files to workers in collection order, so these go first: collected last (tests/train,
+# tests/validate sort late), one of them ran alone on one core for the run's last minutes.
+LONG_FILES = (
+    "tests/train/test_refresh.py",
+    "tests/llm/test_llm_loop.py",
+    "tests/lsp/test_validation.py",
+    "tests/validate/test_sync_models.py",
+    "tests/validate/test_binding.py",
+    "tests/validate/test_api_contracts.py",
+    "tests/validate/test_validate_api.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Long files first (a stable sort: every file's tests stay together and in order)."""
+    first = {name: rank for rank, name in enumerate(LONG_FILES)}
+    items.sort(key=lambda item: first.get(item.nodeid.split("::", 1)[0], len(first)))

@@ -90,6 +90,7 @@ def test_lamb_step_with_the_bitwise_and_guard_and_ones_like(tmp_path: Path, caps
     assert_validated(tmp_path, ref, capsys)
 
 
+@pytest.mark.slow
 def test_kdim_cross_entropy_with_class_weights(tmp_path: Path, capsys) -> None:
     ref = stub(
         tmp_path,

@@ -234,6 +234,7 @@ def _snapshot(reg: Registry) -> tuple[list[str], bytes, str]:
             os.readlink(reg.root / "current"))
 
 
+@pytest.mark.slow  # a second full refresh; the multi-rank SIGKILL tests are slow too
 def test_sigkill_leaves_the_registry_and_a_rerun_resumes(
         refreshed: tuple[Registry, dict], seed_dir: Path,
         capsys: pytest.CaptureFixture[str]) -> None:
