@@ -48,9 +48,16 @@ from kernelgen_lm.plan.move import (
     move_text,
     move_variants,
 )
+from kernelgen_lm.plan.stages import (
+    StagedPlan,
+    build_staged_plan,
+    needs_stages,
+    staged_text,
+    staged_variants,
+)
 from kernelgen_lm.plan.window import WindowPlan, build_window_plan, window_text
 
-AnyPlan = KernelPlan | WindowPlan | MatmulPlan | MovePlan | AttnPlan | ConvPlan
+AnyPlan = KernelPlan | WindowPlan | MatmulPlan | MovePlan | AttnPlan | ConvPlan | StagedPlan
 Variants = list[list[list[int]]]
 
 
@@ -82,6 +89,18 @@ FAMILIES: list[Family] = [
         "write_attn_project",
         claims=is_attn_graph,
         variants=attn_variants,
+    ),
+    # Before matmul: a product followed by reductions or a second product (MLP blocks), which
+    # the single-product planner refuses, as one kernel of sequential stages.
+    Family(
+        "staged",
+        StagedPlan,
+        build_staged_plan,
+        staged_text,
+        "write_staged_project",
+        claims=needs_stages,
+        variants=staged_variants,
+        mode=lambda p: "matmul-staged",
     ),
     Family(
         "matmul",

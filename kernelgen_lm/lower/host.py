@@ -219,7 +219,9 @@ def _sliced_shape(plan: KernelPlan, shape: list[int]) -> tuple[int, list[tuple[i
     return None
 
 
-def host_source(plan: KernelPlan, chip: Chip, em: KernelEmitter) -> str:
+def host_source(plan: KernelPlan, chip: Chip, em: KernelEmitter, *, split_rows: bool = True) -> str:
+    """`split_rows=False`: rows are never split over cores (no SyncAll inside the kernel), for
+    a kernel that runs as a stage of a bigger one, whose idle blocks would miss the barrier."""
     V = len(plan.axes) - 1
     bpe = em.bytes_per_element()
     names = [t.name for t in plan.inputs]
@@ -295,6 +297,19 @@ def host_source(plan: KernelPlan, chip: Chip, em: KernelEmitter) -> str:
         L.append("    // Work units: (outer index, vector tile).")
         L.append(f"    uint64_t units = {' * '.join(unit) if unit else '1'};")
         L += BLOCK_DIM_LINES
+    elif em.split and not split_rows:
+        segs = " * ".join(f"d{k}" for k in em.reduced_nv) or "1"
+        seg_steps = f"{segs} * ((d{V} + tileLen - 1) / tileLen)"
+        L += [
+            "    // Work units: rows (kept indices); each row on one core (a stage of a bigger",
+            "    // kernel: no SyncAll inside it).",
+            f"    uint64_t units = {' * '.join(unit) if unit else '1'};",
+            *BLOCK_DIM_LINES,
+            "    uint64_t coresPerRow = 1;",
+            "    tiling.set_coresPerRow(static_cast<uint32_t>(coresPerRow));",
+            f"    tiling.set_tilesPerPart(static_cast<uint32_t>({seg_steps}));",
+            "    tiling.set_bigParts(0);",
+        ]
     elif em.split:
         segs = " * ".join(f"d{k}" for k in em.reduced_nv) or "1"
         L += [

@@ -14,12 +14,19 @@ from kernelgen_lm.lower.host import host_source, tiling_header
 from kernelgen_lm.lower.kernel import KernelEmitter
 from kernelgen_lm.lower.matmul import MatmulEmitter, matmul_tiling_header
 from kernelgen_lm.lower.move import move_host, move_kernel, move_tiling_header
+from kernelgen_lm.lower.stages import (
+    staged_emitters,
+    staged_host,
+    staged_kernel,
+    staged_tiling_header,
+)
 from kernelgen_lm.lower.window import window_host, window_kernel, window_tiling_header
 from kernelgen_lm.plan.attn import AttnPlan, attn_text
 from kernelgen_lm.plan.conv import ConvPlan, conv_text
 from kernelgen_lm.plan.ir import KernelPlan, plan_text
 from kernelgen_lm.plan.matmul import MatmulPlan, matmul_text
 from kernelgen_lm.plan.move import MovePlan, move_text
+from kernelgen_lm.plan.stages import StagedPlan, staged_text
 from kernelgen_lm.plan.window import WindowPlan, window_text
 
 
@@ -127,6 +134,25 @@ def write_matmul_project(
     return _write(
         _files(
             plan.kernel_name, matmul_tiling_header(plan), em.host(), em.kernel(), matmul_text(plan)
+        ),
+        out,
+        ref,
+    )
+
+
+def write_staged_project(
+    plan: StagedPlan, chip: Chip, out: Path, ref: Path | None = None
+) -> LoweredProject:
+    """Writes a staged (matrix product, then more) project under `out`."""
+    ems = staged_emitters(plan, chip)
+    kernel = staged_kernel(plan, chip, ems)  # first: the emitters size their UB pools
+    return _write(
+        _files(
+            plan.kernel_name,
+            staged_tiling_header(plan),
+            staged_host(plan, chip, ems),
+            kernel,
+            staged_text(plan),
         ),
         out,
         ref,
