@@ -187,6 +187,14 @@ def _out_dims(p: StagedPlan) -> list[str]:
     same = next((i for i, t in enumerate(s.inputs) if t.shape == o.shape), None)
     if same is not None:
         return [_expr_cpp(p, DimExpr(terms=[(same, k)])) for k in range(len(o.shape))]
+    # A reduced output (keepdim or not): its dims other than 1 are the kept axes, in order.
+    kept = [a for a in s.axes if not a.reduced]
+    big = [k for k, x in enumerate(o.shape) if x != 1]
+    if o.level == "reduced" and [o.shape[k] for k in big] == [a.example for a in kept]:
+        dims = ["1"] * len(o.shape)
+        for k, a in zip(big, kept, strict=True):
+            dims[k] = _expr_cpp(p, a.size)
+        return dims
     return [str(x) for x in o.shape]
 
 
