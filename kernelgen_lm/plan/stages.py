@@ -101,19 +101,23 @@ def _split(g: CapturedGraph, chip: Chip | None) -> tuple[OpNode, MatmulPlan, lis
         rest = [n for n in g.nodes if n.name not in before]
         if not rest or any(r in before and r != cut.name for n in rest for r in _node_refs(n)):
             continue
-        prefix = CapturedGraph(
-            op_name=g.op_name,
-            source=g.source,
-            inputs=g.inputs,
-            nodes=[n for n in g.nodes if n.name in before],
-            outputs=[cut.name],
-        )
         try:
-            p1 = build_matmul_plan(prefix, chip)
+            p1 = build_matmul_plan(_prefix(g, cut.name, before), chip)
         except PlanError:
             continue
         return cut, p1, rest
     return None
+
+
+def _prefix(g: CapturedGraph, cut: str, before: set[str]) -> CapturedGraph:
+    """The graph of the nodes in `before`, with `cut` as its output: stage 1."""
+    return CapturedGraph(
+        op_name=g.op_name,
+        source=g.source,
+        inputs=g.inputs,
+        nodes=[n for n in g.nodes if n.name in before],
+        outputs=[cut],
+    )
 
 
 def needs_stages(g: CapturedGraph) -> bool:
@@ -131,6 +135,10 @@ def needs_stages(g: CapturedGraph) -> bool:
 def build_staged_plan(g: CapturedGraph, chip: Chip | None = None) -> StagedPlan:
     split = _split(g, chip)
     if split is None:
+        loose = _split(g, None)
+        if loose is not None:  # the chip refuses the product itself: its reason
+            cut = loose[0].name
+            build_matmul_plan(_prefix(g, cut, _ancestors(g, cut)), chip)
         raise PlanError("no cut after the matrix product that the product planner accepts")
     cut, p1, rest = split
     names = g.input_names()
