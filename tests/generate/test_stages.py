@@ -111,3 +111,11 @@ def test_a_graph_with_no_cut_keeps_the_single_product_refusal(tmp_path: Path) ->
     assert not needs_stages(g)
     with pytest.raises(PlanError, match="ops before the product"):
         build_family_plan(g, get_chip())
+
+
+def test_a_chip_that_refuses_the_product_gives_its_own_reason() -> None:
+    g = capture(STUBS / "mm_linear_softmax_fp32.py")
+    with pytest.raises(PlanError, match="float32 matrix products are not supported"):
+        build_family_plan(g, get_chip("ascend310p"))
+    with pytest.raises(PlanError, match="not documented for this chip"):
+        build_family_plan(g, get_chip("ascend910"))
