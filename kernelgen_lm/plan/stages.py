@@ -153,6 +153,12 @@ def build_staged_plan(g: CapturedGraph, chip: Chip | None = None) -> StagedPlan:
     )
     form = f"after the matrix product's result {mid.name}{mid.shape}"
     second: KernelPlan | MatmulPlan
+    products = sum(n.target in CORE_OPS for n in g.nodes)
+    if products > 2:
+        raise PlanError(
+            f"{products} matrix products {form}: the staged kernel has two stages with one "
+            "product each (an MLP of more than two layers is not generated yet)"
+        )
     if any(n.target in CORE_OPS for n in rest):
         try:
             second = build_matmul_plan(sub, chip)
