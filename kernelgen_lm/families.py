@@ -79,7 +79,35 @@ class Family:
     mode: Callable[[Any], str] | None = None
 
 
+def claims_stages(g: CapturedGraph) -> bool:
+    """Products the single-product planner refuses but that cut into stages (plan/stages.py);
+    a graph of two products around a softmax stays the attention family's when its planner
+    takes it (one fused kernel, the scores never in GM)."""
+    if not needs_stages(g):
+        return False
+    if is_attn_graph(g):
+        try:
+            build_attn_plan(g, None)
+        except PlanError:
+            return True
+        return False
+    return True
+
+
 FAMILIES: list[Family] = [
+    # Before attention and matmul, which claim graphs with products: a product followed by
+    # reductions, further products (MLP blocks) or a softmax and a product that the attention
+    # planner does not take, as one kernel of sequential stages.
+    Family(
+        "staged",
+        StagedPlan,
+        build_staged_plan,
+        staged_text,
+        "write_staged_project",
+        claims=claims_stages,
+        variants=staged_variants,
+        mode=lambda p: "matmul-staged",
+    ),
     # Before matmul, which claims any graph with a product: attention has two.
     Family(
         "attn",
@@ -89,18 +117,6 @@ FAMILIES: list[Family] = [
         "write_attn_project",
         claims=is_attn_graph,
         variants=attn_variants,
-    ),
-    # Before matmul: a product followed by reductions or a second product (MLP blocks), which
-    # the single-product planner refuses, as one kernel of sequential stages.
-    Family(
-        "staged",
-        StagedPlan,
-        build_staged_plan,
-        staged_text,
-        "write_staged_project",
-        claims=needs_stages,
-        variants=staged_variants,
-        mode=lambda p: "matmul-staged",
     ),
     Family(
         "matmul",

@@ -1,19 +1,21 @@
 """StagedPlan -> one operator project whose kernel runs its stages in order.
 
 Each stage is lowered by its own family's emitter (MatmulEmitter, KernelEmitter) under its own
-op name (`<op>Stage1`, `<op>Stage2`: its kernel class and tiling struct), and the texts are
-composed, not copied:
+op name (`<op>Stage<k>`: its kernel class and tiling struct), and the texts are composed, not
+copied:
 
-- tiling header: every stage's struct, then the op's struct holding them (`s1`, `s2`) plus the
-  blocks each stage uses and the intermediate's workspace bytes;
+- tiling header: every stage's struct, then the op's struct holding them (`s1`, `s2`, ...) plus
+  the blocks each stage uses and where each intermediate sits in the user workspace;
 - host: each stage's tiling code in its own namespace, its TilingFunc taking a `StageContext`
-  (the stage's inputs: the intermediate's shape comes from stage 1's [*batch, M, N] sizes,
-  the rest are model inputs) and its part of the op's tiling struct; the op's TilingFunc runs
-  them, takes the larger block count (both are within the cube cores: the kernel is mix 1:1)
-  and sizes the workspace: the system part, the intermediate, stage 2's own part;
+  (the stage's inputs: intermediates are shaped from the model inputs, the rest are model
+  inputs) and its part of the op's tiling struct; the op's TilingFunc runs them, takes the
+  largest block count (all are within the cube cores: the kernel is mix 1:1) and sizes the
+  workspace: the system part, the intermediates, the largest stage-own part (stages run one
+  after another, so they share it);
 - kernel: each stage's helpers and class in its own namespace; one entry registers the Matmul
-  objects, runs stage 1 on its blocks (writing the intermediate into the user workspace),
-  `SyncAll()` on every block, `TPipe::Reset()` (stage 2 lays out UB afresh), stage 2.
+  objects, then per stage: run it on its blocks (writing its intermediate into the user
+  workspace), `SyncAll()` on every block, `TPipe::Reset()` (the next stage lays out UB afresh;
+  TPipe::Reset, AscendC API reference, Memory management).
 """
 
 from __future__ import annotations
@@ -56,7 +58,7 @@ STAGE_CONTEXT = [
     "        : ctx_(context), inputs_(inputs) {}",
     "    const gert::StorageShape* GetInputShape(uint32_t i) const",
     "    {",
-    "        return inputs_[i] < 0 ? &mid_ : ctx_->GetInputShape(inputs_[i]);",
+    "        return inputs_[i] < 0 ? &mids_[-inputs_[i] - 1] : ctx_->GetInputShape(inputs_[i]);",
     "    }",
     "    auto GetPlatformInfo() const { return ctx_->GetPlatformInfo(); }",
     "    ge::graphStatus SetBlockDim(uint32_t n)",
@@ -65,14 +67,14 @@ STAGE_CONTEXT = [
     "        return ge::GRAPH_SUCCESS;",
     "    }",
     "    size_t* GetWorkspaceSizes(size_t) { return &workspace; }",
-    "    void AppendMidDim(int64_t d) { mid_.MutableStorageShape().AppendDim(d); }",
+    "    void AppendMidDim(uint32_t j, int64_t d) { mids_[j].MutableStorageShape().AppendDim(d); }",
     "    uint32_t blockDim = 0;",
     "    size_t workspace = 0;",
     "",
     "private:",
     "    gert::TilingContext* ctx_;",
     "    const int32_t* inputs_;",
-    "    gert::StorageShape mid_;",
+    "    gert::StorageShape mids_[MAX_MIDS];",
     "};",
     "",
 ]
@@ -104,21 +106,26 @@ def _stage_header(p: StagePlan) -> str:
 
 
 def staged_tiling_header(p: StagedPlan) -> str:
-    body = [_stage_header(p.first), _stage_header(p.second)]
+    n = len(p.stages)
+    fields = [
+        (f"blocks{k + 1}", f"blocks stage {k + 1} uses (the others wait at the SyncAll)")
+        for k in range(n)
+    ]
+    fields += [
+        (f"midOff{j}", f"byte offset of intermediate {m.name} in the user workspace")
+        for j, m in enumerate(p.mids)
+    ]
+    fields.append(("midBytes", "bytes of all intermediates (the stages' own part follows)"))
     top = tiling_header_text(
         p.op_name,
         p.kernel_name,
-        " (staged): each stage's tiling struct (s1: the matrix product,\n"
-        "// s2: what follows it), the blocks each stage uses, the intermediate's bytes.",
-        [
-            ("blocks1", "blocks stage 1 uses (the others wait at the SyncAll)"),
-            ("blocks2", "blocks stage 2 uses"),
-            ("midBytes", "workspace bytes of the intermediate (stage 2's own part follows)"),
-        ],
-        structs=[f"{p.first.op_name}TilingData s1", f"{p.second.op_name}TilingData s2"],
+        " (staged): each stage's tiling struct (s1, s2, ...), the blocks\n"
+        "// each stage uses, where the intermediates sit in the user workspace.",
+        fields,
+        structs=[f"{sp.op_name}TilingData s{k + 1}" for k, sp in enumerate(p.stages)],
     )
     head, _, tail = top.partition(OPTILING_OPEN)
-    return head + OPTILING_OPEN + "".join(body) + tail
+    return head + OPTILING_OPEN + "".join(_stage_header(sp) for sp in p.stages) + tail
 
 
 def _stage_host(sp: StagePlan, em: StageEmitter, chip: Chip, ns: str) -> str:
@@ -150,19 +157,19 @@ def _stage_host(sp: StagePlan, em: StageEmitter, chip: Chip, ns: str) -> str:
     return "\n".join([f"namespace {ns} {{", *kept, f"}}  // namespace {ns}", ""])
 
 
-def _model_dim(p: StagedPlan, i2: int, k: int) -> tuple[int, int] | None:
-    """Stage 2's input `i2`, dim `k` as a model input's dim (None: the constant 1)."""
-    src = p.second_inputs[i2]
-    if src >= 0:
-        return src, k
-    d: DimRef = p.mid_dims[k]
-    return (d.input, d.dim) if d.input >= 0 else None
+def _model_dim(p: StagedPlan, k: int, i: int, d: int) -> tuple[int, int] | None:
+    """Stage k's input `i`, dim `d` as a model input's dim (None: the constant 1)."""
+    code = p.stage_inputs[k][i]
+    if code >= 0:
+        return code, d
+    ref: DimRef = p.mids[-code - 1].dims[d]
+    return (ref.input, ref.dim) if ref.input >= 0 else None
 
 
-def _expr_cpp(p: StagedPlan, e: DimExpr) -> str:
+def _expr_cpp(p: StagedPlan, k: int, e: DimExpr) -> str:
     parts = []
-    for i2, k in e.terms:
-        m = _model_dim(p, i2, k)
+    for i, d in e.terms:
+        m = _model_dim(p, k, i, d)
         if m is not None:
             parts.append(f"x{m[0]}->GetDim({m[1]})")
     s = " * ".join(parts) or "1"
@@ -175,37 +182,40 @@ def _expr_cpp(p: StagedPlan, e: DimExpr) -> str:
 
 def _out_dims(p: StagedPlan) -> list[str]:
     """The output's dims as C++ over the model inputs' shapes `x<i>` (InferShape)."""
-    s = p.second
+    k = len(p.stages) - 1
+    s = p.stages[k]
     if isinstance(s, MatmulPlan):
         refs = [*s.batch, s.m, s.n]
         return [
-            _expr_cpp(p, DimExpr(terms=[(d.input, d.dim)])) if d.input >= 0 else "1" for d in refs
+            _expr_cpp(p, k, DimExpr(terms=[(d.input, d.dim)])) if d.input >= 0 else "1"
+            for d in refs
         ]
     o = s.outputs[0]
     if o.dims is not None:
-        return [_expr_cpp(p, d) for d in o.dims]
+        return [_expr_cpp(p, k, d) for d in o.dims]
     same = next((i for i, t in enumerate(s.inputs) if t.shape == o.shape), None)
     if same is not None:
-        return [_expr_cpp(p, DimExpr(terms=[(same, k)])) for k in range(len(o.shape))]
+        return [_expr_cpp(p, k, DimExpr(terms=[(same, d)])) for d in range(len(o.shape))]
     # A reduced output (keepdim or not): its dims other than 1 are the kept axes, in order.
     kept = [a for a in s.axes if not a.reduced]
-    big = [k for k, x in enumerate(o.shape) if x != 1]
-    if o.level == "reduced" and [o.shape[k] for k in big] == [a.example for a in kept]:
+    big = [d for d, x in enumerate(o.shape) if x != 1]
+    if o.level == "reduced" and [o.shape[d] for d in big] == [a.example for a in kept]:
         dims = ["1"] * len(o.shape)
-        for k, a in zip(big, kept, strict=True):
-            dims[k] = _expr_cpp(p, a.size)
+        for d, a in zip(big, kept, strict=True):
+            dims[d] = _expr_cpp(p, k, a.size)
         return dims
     return [str(x) for x in o.shape]
 
 
-def staged_host(p: StagedPlan, chip: Chip, ems: tuple[StageEmitter, StageEmitter]) -> str:
+def _gm_dim(d: DimRef) -> str:
+    if d.input < 0:
+        return "1"
+    return f"context->GetInputShape({d.input})->GetStorageShape().GetDim({d.dim})"
+
+
+def staged_host(p: StagedPlan, chip: Chip, ems: list[StageEmitter]) -> str:
     n_in = len(p.inputs)
-    mid_numel = " * ".join(
-        f"static_cast<uint64_t>(context->GetInputShape({d.input})->GetStorageShape()"
-        f".GetDim({d.dim}))"
-        for d in p.mid_dims
-        if d.input >= 0
-    )
+    n = len(p.stages)
     L = [
         f"// Host side of {p.op_name}: a staged kernel (see plan.txt). Each stage's tiling runs",
         "// on its own inputs; this TilingFunc combines them.",
@@ -216,44 +226,69 @@ def staged_host(p: StagedPlan, chip: Chip, ems: tuple[StageEmitter, StageEmitter
         "using namespace matmul_tiling;",
         "",
         "namespace optiling {",
+        f"constexpr uint32_t MAX_MIDS = {len(p.mids)};  // intermediates",
         *STAGE_CONTEXT,
-        _stage_host(p.first, ems[0], chip, "stage1"),
-        _stage_host(p.second, ems[1], chip, "stage2"),
+        *(
+            _stage_host(sp, em, chip, f"stage{k + 1}")
+            for k, (sp, em) in enumerate(zip(p.stages, ems, strict=True))
+        ),
         "static ge::graphStatus TilingFunc(gert::TilingContext* context)",
         "{",
         f"    {p.op_name}TilingData tiling;",
-        f"    const int32_t inputs1[] = {{{', '.join(str(i) for i in range(n_in))}}};",
-        f"    const int32_t inputs2[] = {{{', '.join(str(i) for i in p.second_inputs)}}};",
-        "    StageContext c1(context, inputs1);",
-        "    StageContext c2(context, inputs2);",
-        "    // The intermediate: stage 1's result [*batch, M, N], sized from the model inputs.",
+        "    // What each stage's inputs are: a model input, or (< 0) an intermediate.",
     ]
-    for d in p.mid_dims:
-        dim = (
-            f"context->GetInputShape({d.input})->GetStorageShape().GetDim({d.dim})"
-            if d.input >= 0
-            else "1"
-        )
-        L.append(f"    c2.AppendMidDim({dim});")
+    for k, ins in enumerate(p.stage_inputs):
+        L.append(f"    const int32_t inputs{k + 1}[] = {{{', '.join(str(c) for c in ins)}}};")
+        L.append(f"    StageContext c{k + 1}(context, inputs{k + 1});")
+    L.append("    // The intermediates' sizes, from the model inputs; each slot 512-byte aligned.")
+    L.append("    uint64_t midBytes = 0;")
+    for j, m in enumerate(p.mids):
+        numel = " * ".join(f"static_cast<uint64_t>({_gm_dim(d)})" for d in m.dims)
+        L += [
+            f"    int64_t mid{j}[] = {{{', '.join(_gm_dim(d) for d in m.dims)}}};  // {m.name}",
+            f"    tiling.set_midOff{j}(static_cast<uint32_t>(midBytes));",
+            f"    midBytes += ({numel} * {DSIZE[m.dtype]} + {MID_ALIGN - 1}) / {MID_ALIGN} * "
+            f"{MID_ALIGN};",
+        ]
+    for k, ins in enumerate(p.stage_inputs):
+        for c in ins:
+            if c < 0:
+                for d in range(len(p.mids[-c - 1].dims)):
+                    L.append(f"    c{k + 1}.AppendMidDim({-c - 1}, mid{-c - 1}[{d}]);")
+    calls = " ||\n        ".join(
+        f"stage{k + 1}::TilingFunc(&c{k + 1}, tiling.s{k + 1}) != ge::GRAPH_SUCCESS"
+        for k in range(n)
+    )
     L += [
-        "    if (stage1::TilingFunc(&c1, tiling.s1) != ge::GRAPH_SUCCESS ||",
-        "        stage2::TilingFunc(&c2, tiling.s2) != ge::GRAPH_SUCCESS) {",
+        f"    if ({calls}) {{",
         "        return ge::GRAPH_FAILED;",
         "    }",
-        "    // Both stages use at most the cube cores: all blocks are resident for the SyncAll.",
-        "    uint32_t blockDim = c1.blockDim > c2.blockDim ? c1.blockDim : c2.blockDim;",
+        "    // Every stage uses at most the cube cores: all blocks are resident for the SyncAll.",
+        "    uint32_t blockDim = 1;",
+    ]
+    for k in range(n):
+        L += [
+            f"    tiling.set_blocks{k + 1}(c{k + 1}.blockDim);",
+            f"    blockDim = c{k + 1}.blockDim > blockDim ? c{k + 1}.blockDim : blockDim;",
+        ]
+    L += [
         "    context->SetBlockDim(blockDim);",
-        "    tiling.set_blocks1(c1.blockDim);",
-        "    tiling.set_blocks2(c2.blockDim);",
-        f"    uint64_t midBytes = ({mid_numel or '1'} * {DSIZE[p.mid_dtype]} + {MID_ALIGN - 1})"
-        f" / {MID_ALIGN} * {MID_ALIGN};",
         "    tiling.set_midBytes(static_cast<uint32_t>(midBytes));",
         "    auto ascendc = platform_ascendc::PlatformAscendC(context->GetPlatformInfo());",
         "    uint64_t sys = ascendc.GetLibApiWorkSpaceSize();",
-        "    // Stage 2's own part (cross-core slots per block) is asked for per block it uses;",
-        "    // every block of the launch has its slot.",
-        "    uint64_t own = c2.workspace > sys && c2.blockDim > 0 ?",
-        "        (c2.workspace - sys) / c2.blockDim * blockDim : 0;",
+        "    // A stage's own part (cross-core slots per block) is asked for per block it uses;",
+        "    // every block of the launch has its slot. Stages run in turn: they share it.",
+        "    uint64_t own = 0;",
+    ]
+    for k in range(n):
+        c = f"c{k + 1}"
+        L += [
+            f"    if ({c}.workspace > sys && {c}.blockDim > 0) {{",
+            f"        uint64_t part = ({c}.workspace - sys) / {c}.blockDim * blockDim;",
+            "        own = part > own ? part : own;",
+            "    }",
+        ]
+    L += [
         "    tiling.SaveToBuffer(context->GetRawTilingData()->GetData(),"
         " context->GetRawTilingData()->GetCapacity());",
         "    context->GetRawTilingData()->SetDataSize(tiling.GetDataSize());",
@@ -273,9 +308,9 @@ def staged_host(p: StagedPlan, chip: Chip, ems: tuple[StageEmitter, StageEmitter
     ]
     used = {int(m) for m in re.findall(r"x(\d+)->", "\n".join(infer[n_in:]))}
     infer = [x for i, x in enumerate(infer) if i >= n_in or i in used]
-    params = input_params(p.inputs) + io_param("Output", "out", p.out_dtype)
     if p.out_dtype not in GE_DTYPE:
         raise ValueError(f"output dtype {p.out_dtype} has no GE type")
+    params = input_params(p.inputs) + io_param("Output", "out", p.out_dtype)
     L += registration(p.op_name, infer, params, chip)
     return "\n".join(L)
 
@@ -296,74 +331,70 @@ def _stage_kernel(text: str, ns: str) -> tuple[list[str], str]:
     return head, "\n".join([f"namespace {ns} {{", *body, f"}}  // namespace {ns}", ""])
 
 
-def staged_kernel(p: StagedPlan, chip: Chip, ems: tuple[StageEmitter, StageEmitter]) -> str:
-    texts = []
-    for sp, em in zip((p.first, p.second), ems, strict=True):
-        if isinstance(em, MatmulEmitter):
-            texts.append(em.kernel())
-        else:
-            texts.append(em.emit(f"{sp.op_name}TilingData"))
+def staged_kernel(p: StagedPlan, chip: Chip, ems: list[StageEmitter]) -> str:
+    n = len(p.stages)
     heads: list[str] = []
     bodies: list[str] = []
-    for k, text in enumerate(texts):
+    for k, (sp, em) in enumerate(zip(p.stages, ems, strict=True)):
+        # The vector emitter is told its stage's tiling struct name.
+        text = em.kernel() if isinstance(em, MatmulEmitter) else em.emit(f"{sp.op_name}TilingData")
         head, body = _stage_kernel(text, f"stage{k + 1}")
         heads += [h for h in head if h not in heads]
         bodies.append(body)
     ins = [f"in{i}" for i in range(len(p.inputs))]
-    s2 = p.second
-    s2_args = [ins[i] if i >= 0 else "mid" for i in p.second_inputs]
-    if isinstance(s2, MatmulPlan):
-        s2_call = [*s2_args, "out"]
-        mm = ["op1.mm, &td.s1.cube", "op2.mm, &td.s2.cube"]
-    else:
-        em2 = ems[1]
-        assert isinstance(em2, KernelEmitter)
-        s2_call = [*s2_args, "out", *(["ws2"] if em2.sync else [])]
-        mm = ["op1.mm, &td.s1.cube"]
+    mm = [
+        f"op{k + 1}.mm, &td.s{k + 1}.cube"
+        for k, sp in enumerate(p.stages)
+        if isinstance(sp, MatmulPlan)
+    ]
+    own = any(isinstance(em, KernelEmitter) and em.sync for em in ems)
     L = [
         f"// {p.op_name}: a staged kernel generated by kernelgen's rule-based lowering",
-        f"// ({chip.name}). Stage 1: the matrix product with its epilogue, into the intermediate",
-        f"// {p.mid_name} in the GM user workspace. Stage 2: "
-        + ("a second matrix product" if isinstance(s2, MatmulPlan) else "the vector plan")
-        + " reading it. A SyncAll on every block between them (see plan.txt).",
+        f"// ({chip.name}): {n} stages, each on its blocks, a SyncAll on every block between",
+        "// two; intermediates in the GM user workspace (see plan.txt).",
         *heads,
         "",
         *bodies,
         f"{ENTRY}{p.kernel_name}({', '.join(f'GM_ADDR {x}' for x in ins)}, GM_ADDR out, "
         "GM_ADDR workspace, GM_ADDR tiling)",
         "{",
-        "    // One AIV per AIC (see stage 1): every block is one cube core and one vector core.",
+        "    // One AIV per AIC (as the matmul family): every block is one cube core and one",
+        "    // vector core.",
         "    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_1);",
         "    GET_TILING_DATA(td, tiling);",
         "    TPipe pipe;",
-        f"    stage1::Kernel{p.first.op_name} op1;",
-        f"    stage2::Kernel{s2.op_name} op2;",
+        *(f"    stage{k + 1}::Kernel{sp.op_name} op{k + 1};" for k, sp in enumerate(p.stages)),
         "    // The Matmul objects are registered before any InitBuffer (ASCENDC_SPEC 7.12).",
         f"    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), {', '.join(mm)});",
-        "    GM_ADDR mid = GetUserWorkspace(workspace);  // the intermediate, then stage 2's part",
+        "    GM_ADDR usr = GetUserWorkspace(workspace);",
+        *(f"    GM_ADDR mid{j} = usr + td.midOff{j};  // {m.name}" for j, m in enumerate(p.mids)),
         *(
-            ["    GM_ADDR ws2 = workspace + td.midBytes;  // GetUserWorkspace(ws2): after it"]
-            if "ws2" in s2_call
+            ["    GM_ADDR wsOwn = workspace + td.midBytes;  // GetUserWorkspace(wsOwn): after them"]
+            if own
             else []
         ),
-        "    if (GetBlockIdx() < td.blocks1) {",
-        f"        op1.Init({', '.join([*ins, 'mid'])}, td.s1, &pipe);",
-        "        op1.Process();",
-        "    }",
-        "    // Every block: stage 2 reads rows that other blocks wrote.",
-        "    SyncAll();",
-        "    pipe.Reset();  // stage 2 lays out UB afresh",
-        "    if (GetBlockIdx() < td.blocks2) {",
-        f"        op2.Init({', '.join(s2_call)}, td.s2, &pipe);",
-        "        op2.Process();",
-        "    }",
-        "}",
-        "",
     ]
+    for k, em in enumerate(ems):
+        args = [ins[c] if c >= 0 else f"mid{-c - 1}" for c in p.stage_inputs[k]]
+        args.append(f"mid{k}" if k < len(p.mids) else "out")
+        if isinstance(em, KernelEmitter) and em.sync:
+            args.append("wsOwn")
+        L += [
+            f"    if (GetBlockIdx() < td.blocks{k + 1}) {{",
+            f"        op{k + 1}.Init({', '.join(args)}, td.s{k + 1}, &pipe);",
+            f"        op{k + 1}.Process();",
+            "    }",
+        ]
+        if k + 1 < n:
+            L += [
+                "    SyncAll();  // every block: the next stage reads what other blocks wrote",
+                "    pipe.Reset();  // the next stage lays out UB afresh",
+            ]
+    L += ["}", ""]
     if p.out_dtype not in CTYPE:
         raise ValueError(f"output dtype {p.out_dtype} has no C type")
     return "\n".join(L)
 
 
-def staged_emitters(p: StagedPlan, chip: Chip) -> tuple[StageEmitter, StageEmitter]:
-    return _emitter(p.first, chip), _emitter(p.second, chip)
+def staged_emitters(p: StagedPlan, chip: Chip) -> list[StageEmitter]:
+    return [_emitter(sp, chip) for sp in p.stages]
