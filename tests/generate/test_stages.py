@@ -1,7 +1,8 @@
-"""The staged family (plan/stages.py): graphs the single-product planner refuses are cut at the
-product's epilogued result into a product stage and a second stage planned by the existing
-planners; what it does not cover keeps a refusal naming the form. (The stubs validate on the
-emulator in test_matmul.py: one in the default run, the rest slow.)"""
+"""The staged family (plan/stages.py): graphs the single-product planner refuses are cut at a
+product's epilogued result into a product stage and a rest planned by the existing planners (or
+cut again: MLP blocks, a softmax between products); what it does not cover keeps a refusal
+naming the form. (The stubs validate on the emulator in test_matmul.py: one in the default run,
+the rest slow.)"""
 
 from __future__ import annotations
 
