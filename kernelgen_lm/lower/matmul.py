@@ -575,7 +575,63 @@ class MatmulEmitter:
         return "\n".join(L)
 
     # ---------------------------------------------------------------- host file
-    def host(self) -> str:
+    def _shared_base_block(self, share: int) -> list[str]:
+        """Host lines cutting the tiling's base block to 1/share of L0C (halving baseM or baseN),
+        of L0A and L0B and of L1 (A1 and B1 hold two base blocks each, plus the bias row):
+        baseK goes down to whole 32-byte fractal rows."""
+        sa = DSIZE[self.p.dtype]
+        c0 = 32 // sa
+        bias = " - static_cast<uint64_t>(bn) * 4" if self.p.bias is not None else ""
+        L = [
+            f"    // {share} Matmul objects in the kernel: their L1/L0 shares add up on the TPipe",
+            "    // (ASCENDC_SPEC 7.12), so this product's base block takes a share of each.",
+            "    {",
+            "        uint64_t l1 = 0, l0a = 0, l0b = 0, l0c = 0;",
+            "        ascendc.GetCoreMemSize(platform_ascendc::CoreMemType::L1, l1);",
+            "        ascendc.GetCoreMemSize(platform_ascendc::CoreMemType::L0_A, l0a);",
+            "        ascendc.GetCoreMemSize(platform_ascendc::CoreMemType::L0_B, l0b);",
+            "        ascendc.GetCoreMemSize(platform_ascendc::CoreMemType::L0_C, l0c);",
+            "        uint32_t bm = static_cast<uint32_t>(tiling.cube.baseM);",
+            "        uint32_t bn = static_cast<uint32_t>(tiling.cube.baseN);",
+            "        uint64_t bk = static_cast<uint64_t>(tiling.cube.baseK);",
+            f"        while (static_cast<uint64_t>(bm) * bn * 4 > l0c / {share} && "
+            f"(bm > {BASE_ALIGN} || bn > {BASE_ALIGN})) {{",
+            "            if (bm >= bn) {",
+            f"                bm = Align(bm / 2, {BASE_ALIGN});",
+            "            } else {",
+            f"                bn = Align(bn / 2, {BASE_ALIGN});",
+            "            }",
+            "        }",
+            f"        uint64_t capA = l0a / {share} / (static_cast<uint64_t>(bm) * {sa});",
+            f"        uint64_t capB = l0b / {share} / (static_cast<uint64_t>(bn) * {sa});",
+            f"        uint64_t l1Share = l1 / {share}{bias};",
+            f"        uint64_t capL1 = l1Share / (2 * (static_cast<uint64_t>(bm) + bn) * {sa});",
+            "        uint64_t cap = capA < capB ? capA : capB;",
+            "        cap = capL1 < cap ? capL1 : cap;",
+            f"        cap = cap / {c0} * {c0};",
+            f"        if (cap < {c0}) {{",
+            "            return ge::GRAPH_FAILED;  // not one fractal row fits the share",
+            "        }",
+            "        if (bk > cap) {",
+            "            bk = cap;",
+            "        }",
+            "        mt.SetFixSplit(static_cast<int32_t>(bm), static_cast<int32_t>(bn), "
+            "static_cast<int32_t>(bk));",
+            "        if (mt.GetTiling(tiling.cube) == -1) {",
+            "            return ge::GRAPH_FAILED;",
+            "        }",
+        ]
+        if not self.p.direct:
+            L += [
+                "        if (chunkRows > bm) {  // the epilogue's chunks stay within a base block",
+                "            tiling.set_chunkRows(bm);",
+                "        }",
+            ]
+        return [*L, "    }"]
+
+    def host(self, share: int = 1) -> str:
+        """`share`: Matmul objects in the kernel (a staged kernel has one a product stage);
+        their L1 and L0 shares add up on the TPipe, so each base block gets 1/share of each."""
         p = self.p
         r = len(p.out_shape)
         dt = GE_DTYPE[p.dtype]
@@ -707,6 +763,8 @@ class MatmulEmitter:
                 "        return ge::GRAPH_FAILED;",
                 "    }",
             ]
+        if share > 1:
+            L += self._shared_base_block(share)
         L += [
             "    uint64_t mBlocks = (M + singleM - 1) / singleM;",
             "    uint64_t nBlocks = (N + singleN - 1) / singleN;",

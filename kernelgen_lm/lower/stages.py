@@ -128,11 +128,12 @@ def staged_tiling_header(p: StagedPlan) -> str:
     return head + OPTILING_OPEN + "".join(_stage_header(sp) for sp in p.stages) + tail
 
 
-def _stage_host(sp: StagePlan, em: StageEmitter, chip: Chip, ns: str) -> str:
-    """The stage's tiling code as `namespace <ns>`, its TilingFunc filling a given struct."""
+def _stage_host(sp: StagePlan, em: StageEmitter, chip: Chip, ns: str, products: int) -> str:
+    """The stage's tiling code as `namespace <ns>`, its TilingFunc filling a given struct
+    (`products`: the kernel's Matmul objects, which share L1 and L0)."""
     if isinstance(sp, MatmulPlan):
         assert isinstance(em, MatmulEmitter)
-        text = em.host()
+        text = em.host(share=products)
     else:
         assert isinstance(em, KernelEmitter)
         text = host_source(sp, chip, em, split_rows=False)
@@ -216,6 +217,7 @@ def _gm_dim(d: DimRef) -> str:
 def staged_host(p: StagedPlan, chip: Chip, ems: list[StageEmitter]) -> str:
     n_in = len(p.inputs)
     n = len(p.stages)
+    products = sum(isinstance(sp, MatmulPlan) for sp in p.stages)
     L = [
         f"// Host side of {p.op_name}: a staged kernel (see plan.txt). Each stage's tiling runs",
         "// on its own inputs; this TilingFunc combines them.",
@@ -229,7 +231,7 @@ def staged_host(p: StagedPlan, chip: Chip, ems: list[StageEmitter]) -> str:
         f"constexpr uint32_t MAX_MIDS = {len(p.mids)};  // intermediates",
         *STAGE_CONTEXT,
         *(
-            _stage_host(sp, em, chip, f"stage{k + 1}")
+            _stage_host(sp, em, chip, f"stage{k + 1}", products)
             for k, (sp, em) in enumerate(zip(p.stages, ems, strict=True))
         ),
         "static ge::graphStatus TilingFunc(gert::TilingContext* context)",
