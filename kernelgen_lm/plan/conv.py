@@ -76,6 +76,10 @@ class ConvPlan(BaseModel):
     epilogue: KernelPlan | None = None  # None: the product (cast to out_dtype) is the output
     epi_inputs: list[ConvEpiInput] = []
     bias: int | None = None  # the convolution's own bias input (read by the epilogue)
+    # The slab lowering (Load3D from an NC1HWC0 slab in L1) instead of the gathered im2col
+    # workspace: chosen by the cost model (plan/conv_cost.py); `lowering` says why.
+    slab: bool = False
+    lowering: str = ""
 
     @property
     def direct(self) -> bool:
@@ -238,7 +242,7 @@ def build_conv_plan(g: CapturedGraph, chip: Chip | None = None) -> ConvPlan:
         and n.target != "aten._assert_tensor_metadata.default"
     ]
     epilogue, epi_inputs = _plan_epilogue(g, core, after, bias, out_shape)
-    return ConvPlan(
+    plan = ConvPlan(
         op_name=g.op_name,
         kernel_name=snake(g.op_name),
         inputs=g.inputs,
@@ -257,6 +261,11 @@ def build_conv_plan(g: CapturedGraph, chip: Chip | None = None) -> ConvPlan:
         epi_inputs=epi_inputs,
         bias=bias,
     )
+    if chip is not None:
+        from kernelgen_lm.plan.conv_cost import choose_slab  # it prices ConvPlans
+
+        plan.slab, plan.lowering = choose_slab(plan, chip)
+    return plan
 
 
 def _rename(args: list, old: str, new: str) -> list:
@@ -390,6 +399,8 @@ def conv_text(p: ConvPlan) -> str:
     X, Wt = p.inputs[p.x], p.inputs[p.w]
     k, s, pd, d = p.geometry2d
     cg = X.shape[1] // p.groups
+    if p.slab:
+        return _slab_text(p)
     lines = [
         f"kernel {p.kernel_name} (op {p.op_name}), mode conv (conv{p.spatial}d, implicit GEMM)",
         f"x = {X.name}{X.shape}, weight = {Wt.name}{Wt.shape}, groups {p.groups}; "
@@ -410,6 +421,33 @@ def conv_text(p: ConvPlan) -> str:
         ),
         "epilogue: per baseM x baseN block GetTensorC into UB (float32), then per chunk of its "
         f"rows the vector plan below, cast to {p.out_dtype}, DataCopyPad rows to GM",
+    ]
+    if p.lowering:
+        lines.append(f"lowering: {p.lowering}")
+    if p.bias is not None:
+        lines.append(f"bias {names[p.bias]}: added per output channel in the epilogue")
+    if p.epilogue is not None:
+        lines += ["  " + x for x in plan_text(p.epilogue).splitlines()]
+    return "\n".join(lines)
+
+
+def _slab_text(p: ConvPlan) -> str:
+    names = [t.name for t in p.inputs]
+    X, Wt = p.inputs[p.x], p.inputs[p.w]
+    k, s, pd, d = p.geometry2d
+    lines = [
+        f"kernel {p.kernel_name} (op {p.op_name}), mode conv (conv{p.spatial}d, Load3D slab)",
+        f"x = {X.name}{X.shape}, weight = {Wt.name}{Wt.shape}; kernel {k}, stride {s}, "
+        f"padding {pd}, dilation {d} (as H, W)",
+        f"lowering: {p.lowering}",
+        "per core (AIV): the weight re-laid into Load3D's K order (c1, kh, kw, c0) as "
+        "[Cout/16][K/16][16][16] L0A fractals, through the core's GM workspace",
+        "per unit (image, block of R output rows): AIV re-lays the rows inside the image as an "
+        "NC1HWC0 slab (Gather, 16 channels at a time) into the workspace; AIC loads it into L1 "
+        "once, Load3D K chunks into L0B (padding by Load3D), weight fractals into L0A, Mmad "
+        f"accumulates C[Cout, positions] in L0C ({p.dtype} -> float32), Fixpipe to the workspace",
+        "epilogue (AIV): per baseM x baseN block of the float result, per chunk of its rows the "
+        f"vector plan below, cast to {p.out_dtype}, DataCopyPad rows to GM",
     ]
     if p.bias is not None:
         lines.append(f"bias {names[p.bias]}: added per output channel in the epilogue")

@@ -1,0 +1,216 @@
+"""Which convolution lowering a plan takes: the cost model (`ascend_tools.cost.kernel_time`) on
+the counters each lowering would report at the captured shape.
+
+The counters are computed here as the emulator counts them (emu/README.md, "Runtime checks"),
+from the units each lowering's host TilingFunc makes (the same choice of R rows per unit):
+
+- gather (`lower/conv.py`): per unit the image rows read, col[K, positions] written and read
+  back by the Matmul API (B once, A once per N block of at most 128 positions), the result
+  written; the Matmul API's bytes count on the AIV (it runs there in the emulator);
+- slab (`lower/conv_slab.py`): per core the weight read and written re-laid (AIV) and read into
+  L1 (AIC); per unit the input rows inside the image read and written as the slab (AIV), read
+  into L1 (AIC), the float result written by Fixpipe (AIC) and read back, the output written
+  (AIV); L1 -> L0 bytes (MTE1): the weight fractals per position block and the Load3D columns
+  per channel block.
+
+Both read the epilogue's inputs alike (not counted: it does not change the choice). The slab
+lowering is taken only where its modelled time is lower."""
+
+from __future__ import annotations
+
+import math
+
+from ascend_tools.chips import Chip
+from ascend_tools.cost import kernel_time
+from kernelgen_lm.plan.conv import ConvPlan, out_size
+
+UB_RESERVE = 24 * 1024  # kernelgen_lm.lower.host.UB_RESERVE (plan must not import lower)
+MAX_POSITIONS = 2048  # kernelgen_lm.lower.conv.MAX_POSITIONS
+C0 = 16
+BASE = 128  # kernelgen_lm.lower.conv_slab.BASE
+GATHER_POSITIONS = 128
+SLAB_DTYPES = ("float16", "bfloat16")
+SLAB_ARCHES = ("dav-c220",)  # Load3Dv2 into L0B with 2-byte types (img2col.h kLoad3dTypes)
+
+
+def _up(x: int, a: int) -> int:
+    return (x + a - 1) // a * a
+
+
+def slab_refusal(p: ConvPlan, chip: Chip) -> str | None:
+    """Why the slab lowering cannot run this convolution (None: it can)."""
+    (kh, kw), (sh, sw), (ph, pw), (dh, dw) = p.geometry2d
+    cin = p.inputs[p.x].shape[1]
+    if chip.arch not in SLAB_ARCHES:
+        return f"{chip.name} ({chip.arch}) has no Load3Dv2 into L0B for 2-byte types"
+    if p.dtype not in SLAB_DTYPES:
+        return f"{p.dtype}: Load3D's slab path is lowered for float16 and bfloat16 only"
+    if p.groups != 1:
+        return "groups > 1: each group would need its own slab and weight block"
+    if cin % C0:
+        return f"Cin = {cin} is not a multiple of C0 = {C0} (whole channel groups only)"
+    if p.pointwise:
+        return "a pointwise convolution reads the image in place already"
+    if max(sh, sw) > 63 or max(kh, kw, dh, dw) > 255:
+        return "stride, kernel or dilation outside Load3D's documented ranges"
+    if ph >= (kh - 1) * dh + 1 or pw >= (kw - 1) * dw + 1 or pw > 255:
+        return "padding as wide as the kernel's span (a unit could read no image row)"
+    return None
+
+
+def _units(oh: int, ow: int, images: int, cores: int, fits) -> tuple[int, int]:
+    """(R, rowBlocks) as the hosts choose them: enough units for every core, at most
+    MAX_POSITIONS positions, the largest R that `fits`."""
+    parts = 1 if images >= cores else -(-cores // images)
+    r = -(-oh // parts)
+    if r * ow > MAX_POSITIONS:
+        r = max(1, MAX_POSITIONS // ow)
+    while r > 1 and not fits(r):
+        r -= 1
+    return r, -(-oh // r)
+
+
+def _spread(units: list[dict], block_dim: int, aic: list[dict] | None = None) -> dict:
+    """Counters in the emulator's format for a mix launch: AIC blocks first, then AIVs; unit
+    i runs on core i // per-core share as the kernels split them (big cores first)."""
+    n = len(units)
+    upc, big = divmod(n, block_dim)
+    keys = ("gm_to_ub_bytes", "ub_to_gm_bytes", "gm_to_l1_bytes", "l0c_to_gm_bytes",
+            "l1_to_l0_bytes", "cube_macs")  # fmt: skip
+    aiv = [dict.fromkeys(keys, 0.0) for _ in range(block_dim)]
+    cube = [dict.fromkeys(keys, 0.0) for _ in range(block_dim)]
+    start = 0
+    for core in range(block_dim):
+        count = upc + (1 if core < big else 0)
+        for u in units[start : start + count]:
+            for k, v in u.get("aiv", {}).items():
+                aiv[core][k] += v
+            for k, v in u.get("aic", {}).items():
+                cube[core][k] += v
+        start += count
+        if aic is not None:
+            for k, v in aic[0].items():
+                cube[core][k] += v
+            for k, v in aic[1].items():
+                aiv[core][k] += v
+    blocks = [dict(b, vector_repeats={}) for b in cube + aiv]
+    return {"block_dim": block_dim, "per_block": blocks}
+
+
+def gather_counters(p: ConvPlan, chip: Chip) -> dict:
+    """The gather lowering's counters at the captured shape (non-pointwise)."""
+    X = p.inputs[p.x]
+    (kh, kw), (sh, sw), (ph, pw), (dh, dw) = p.geometry2d
+    n, cin, h, w = X.shape[0], X.shape[1], (X.shape[2] if p.spatial == 2 else 1), X.shape[-1]
+    oh, ow = out_size(h, kh, sh, ph, dh), out_size(w, kw, sw, pw, dw)
+    sz, osz = (4 if p.dtype == "float32" else 2), (4 if p.out_dtype == "float32" else 2)
+    cg, cog = cin // p.groups, p.out_shape[1] // p.groups
+    taps = kh * kw
+    k = cg * taps
+    wa = _up(_up(pw, 16) + w + pw, 16)
+    budget = chip.ub_bytes - UB_RESERVE
+
+    def im2col(r: int) -> int:
+        rows = (r - 1) * sh + (kh - 1) * dh + 1
+        pna = _up(r * ow, 16)
+        return rows * wa * sz + taps * pna * (sz + 4) + 2 * pna * 4
+
+    r, blocks = _units(oh, ow, n * p.groups, chip.cube_cores, lambda r: im2col(r) <= budget // 2)
+    units = []
+    for _ in range(n * p.groups):
+        for rb in range(blocks):
+            oy0 = rb * r
+            pn = min(r, oh - oy0) * ow
+            iy0 = oy0 * sh - ph
+            rows_in = (pn // ow - 1) * sh + (kh - 1) * dh + 1
+            real = max(0, min(h, iy0 + rows_in) - max(0, iy0))
+            nblk = -(-pn // BASE)
+            units.append(
+                {
+                    "aiv": {
+                        "gm_to_ub_bytes": cg * real * w * sz,
+                        "ub_to_gm_bytes": k * pn * sz + cog * pn * osz,
+                        "gm_to_l1_bytes": k * pn * sz + cog * k * sz * nblk,
+                        "cube_macs": cog * pn * k,
+                    }
+                }
+            )
+    return _spread(units, min(len(units), chip.cube_cores))
+
+
+def slab_counters(p: ConvPlan, chip: Chip) -> dict | None:
+    """The slab lowering's counters at the captured shape; None where a unit does not fit."""
+    X = p.inputs[p.x]
+    (kh, kw), (sh, sw), (ph, pw), (dh, dw) = p.geometry2d
+    n, cin, h, w = X.shape[0], X.shape[1], (X.shape[2] if p.spatial == 2 else 1), X.shape[-1]
+    oh, ow = out_size(h, kh, sh, ph, dh), out_size(w, kw, sw, pw, dw)
+    sz, osz = 2, (4 if p.out_dtype == "float32" else 2)
+    cout = p.out_shape[1]
+    coutp = _up(cout, 16)
+    taps = kh * kw
+    k = cin * taps
+    budget = chip.ub_bytes - UB_RESERVE
+
+    def slab_rows(r: int) -> int:
+        return (r - 1) * sh + (kh - 1) * dh + 1
+
+    def relay(r: int) -> int:
+        ldx = _up(slab_rows(r) * w, 16)
+        src = 16 * max(ldx, C0 * taps) * sz
+        dst = max(GATHER_POSITIONS * C0, 256 * taps) * sz
+        return src + dst + (GATHER_POSITIONS * C0 + 256) * 4 + 2 * GATHER_POSITIONS * C0 * 4
+
+    def fits(r: int) -> bool:
+        l1 = coutp * k * sz + cin * slab_rows(r) * w * sz
+        return relay(r) <= budget // 2 and l1 <= chip.l1_bytes
+
+    r, blocks = _units(oh, ow, n, chip.cube_cores, fits)
+    if not fits(r):
+        return None
+    pna = _up(r * ow, 16)
+    base_m, base_n = min(coutp, BASE), min(pna, BASE)
+    units = []
+    for _ in range(n):
+        for rb in range(blocks):
+            oy0 = rb * r
+            pn = min(r, oh - oy0) * ow
+            iy0 = oy0 * sh - ph
+            need = (pn // ow - 1) * sh + (kh - 1) * dh + 1
+            real = min(h, iy0 + need) - max(0, iy0)
+            slab = cin * real * w * sz
+            nblk, mblk = -(-pn // base_n), -(-coutp // base_m)
+            units.append(
+                {
+                    "aiv": {
+                        "gm_to_ub_bytes": slab + cout * pn * 4,
+                        "ub_to_gm_bytes": slab + cout * pn * osz,
+                    },
+                    "aic": {
+                        "gm_to_l1_bytes": slab,
+                        "l0c_to_gm_bytes": cout * pn * 4,
+                        "l1_to_l0_bytes": nblk * coutp * k * sz + mblk * _up(pn, 16) * k * sz,
+                        "cube_macs": coutp * _up(pn, 16) * k,
+                    },
+                }
+            )
+    once = (
+        {"gm_to_l1_bytes": coutp * k * sz},
+        {"gm_to_ub_bytes": cout * k * sz, "ub_to_gm_bytes": coutp * k * sz},
+    )
+    return _spread(units, min(len(units), chip.cube_cores), list(once))
+
+
+def choose_slab(p: ConvPlan, chip: Chip) -> tuple[bool, str]:
+    """(whether the slab lowering is taken, the reason, with both modelled times)."""
+    why = slab_refusal(p, chip)
+    if why is not None:
+        return False, f"gather lowering: {why}"
+    slab = slab_counters(p, chip)
+    if slab is None:
+        return False, "gather lowering: the weight and one row's slab do not fit L1 / UB"
+    t_slab = kernel_time(slab, chip).total_us
+    t_gather = kernel_time(gather_counters(p, chip), chip).total_us
+    both = f"modelled slab {t_slab:.2f} us, gather {t_gather:.2f} us"
+    if math.isfinite(t_slab) and t_slab < t_gather:
+        return True, f"slab lowering ({both})"
+    return False, f"gather lowering ({both})"
