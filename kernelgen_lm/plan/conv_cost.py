@@ -116,6 +116,18 @@ def gather_counters(p: ConvPlan, chip: Chip) -> dict:
         return rows * wa * sz + taps * pna * (sz + 4) + 2 * pna * 4
 
     r, blocks = _units(oh, ow, n * p.groups, chip.cube_cores, lambda r: im2col(r) <= budget // 2)
+    # The host's base block: the fewest panel re-reads within L0C and the UB beside im2col
+    # (the epilogue's chunk tiles, a few bytes per element, are left out here).
+    pnmax = r * ow
+    best: tuple[int, int] | None = None
+    base_n = 16
+    for bm in range(16, _up(cog, 16) + 1, 16):
+        for bn in range(16, _up(pnmax, 16) + 1, 16):
+            if bm * bn * 4 > chip.l0c_bytes or im2col(r) + bm * bn * 4 > budget:
+                continue
+            moved = cog * k * -(-pnmax // bn) + k * pnmax * -(-cog // bm)
+            if best is None or moved < best[0]:
+                best, base_n = (moved, bm * bn), bn
     units = []
     for _ in range(n * p.groups):
         for rb in range(blocks):
@@ -124,7 +136,7 @@ def gather_counters(p: ConvPlan, chip: Chip) -> dict:
             iy0 = oy0 * sh - ph
             rows_in = (pn // ow - 1) * sh + (kh - 1) * dh + 1
             real = max(0, min(h, iy0 + rows_in) - max(0, iy0))
-            nblk = -(-pn // BASE)
+            nblk = -(-pn // base_n)
             units.append(
                 {
                     "aiv": {
