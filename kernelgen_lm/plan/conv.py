@@ -97,6 +97,33 @@ class ConvPlan(BaseModel):
         )
 
     @property
+    def fixpipe_epilogue(self) -> tuple[bool, bool] | None:
+        """(bias, relu) when the epilogue is at most the conv's own bias then a ReLU, with the
+        output in the product's dtype or float32: the slab lowering's cube then adds the bias
+        (one more K column, against ones) and Fixpipe applies the ReLU and the cast on its way
+        to GM. None: the vector epilogue is needed."""
+        if self.out_dtype not in (self.dtype, "float32"):
+            return None
+        if self.epilogue is None:
+            return (False, False)
+        nodes, out = self.epilogue.nodes, self.epilogue.outputs
+        relu_only = [("input", [], 0), ("relu", [0], None)]
+        if [(n.op, n.args, n.index) for n in nodes] == relu_only and not self.epi_inputs:
+            return (False, True) if len(out) == 1 and out[0].node == 1 else None
+        bias_k = next((e.plan_index for e in self.epi_inputs if e.input == self.bias), None)
+        if len(out) != 1 or bias_k is None or len(self.epi_inputs) != 1:
+            return None
+        if self.inputs[self.bias or 0].dtype != self.dtype:
+            return None
+        ops = [(n.op, n.args, n.index) for n in nodes]
+        want = [("input", [], 0), ("input", [], bias_k), ("add", [0, 1], None)]
+        if ops == want and out[0].node == 2:
+            return (True, False)
+        if ops == [*want, ("relu", [2], None)] and out[0].node == 3:
+            return (True, True)
+        return None
+
+    @property
     def geometry2d(self) -> tuple[list[int], list[int], list[int], list[int]]:
         """(kernel, stride, padding, dilation) as (H, W) pairs; conv1d gets H = 1."""
         if self.spatial == 2:
