@@ -113,6 +113,9 @@ class ConvSlabEmitter(ConvEmitter):
             "// over its 16 columns, multiplied by a constant 1/16 operand (exact in the float",
             "// accumulation), so L0C starts from the bias. ONES: that operand's L0B offset.",
             f"constexpr uint32_t BIAS_COL = {int(bias_col)};",
+            "// SHARED_W: the AIVs re-lay a share of the weight each into one copy (then a",
+            "// SyncAll); else each core re-lays all of it into its own.",
+            f"constexpr uint32_t SHARED_W = {int(p.shared_weight)};",
             f"constexpr uint32_t ONES = {(L0_BYTES - BASE * C0 * sz) // sz};",
             "",
             f"class Kernel{p.op_name} {{",
@@ -140,16 +143,18 @@ class ConvSlabEmitter(ConvEmitter):
             "        uint64_t wElems = static_cast<uint64_t>(coutP) * K1w * C0;",
             "        uint64_t sElems = static_cast<uint64_t>(C1) * slabRows * W * C0;",
             f"        uint64_t cElems = {'0' if fused else 'static_cast<uint64_t>(coutP) * pnA'};",
-            f"        uint64_t coreBytes = (wElems + sElems) * {sz} + cElems * 4;",
-            "        GM_ADDR mine = GetUserWorkspace(workspace) + idx * coreBytes;",
-            f"        gm_ww.SetGlobalBuffer((__gm__ {xt}*)mine, wElems);",
-            f"        gm_slab.SetGlobalBuffer((__gm__ {xt}*)(mine + wElems * {sz}), sElems);",
+            f"        uint64_t wBytes = wElems * {sz};",
+            f"        uint64_t coreBytes = (SHARED_W ? 0 : wBytes) + sElems * {sz} + cElems * 4;",
+            "        GM_ADDR user = GetUserWorkspace(workspace);",
+            "        GM_ADDR mine = user + (SHARED_W ? wBytes : 0) + idx * coreBytes;",
+            f"        gm_ww.SetGlobalBuffer((__gm__ {xt}*)(SHARED_W ? user : mine), wElems);",
+            "        mine = mine + (SHARED_W ? 0 : wBytes);",
+            f"        gm_slab.SetGlobalBuffer((__gm__ {xt}*)mine, sElems);",
             *(
                 []
                 if fused
                 else [
-                    "        gm_c.SetGlobalBuffer((__gm__ float*)(mine + (wElems + sElems) * "
-                    f"{sz}), cElems);"
+                    f"        gm_c.SetGlobalBuffer((__gm__ float*)(mine + sElems * {sz}), cElems);"
                 ]
             ),
             *(
@@ -222,7 +227,10 @@ class ConvSlabEmitter(ConvEmitter):
             "            Cube();",
             "            return;",
             "        }",
-            "        RelayWeight();",
+            "        RelayWeight(static_cast<uint32_t>(GetBlockIdx()));",
+            "        if (SHARED_W) {",
+            "            SyncAll<true>();  // every AIV's share of the weight is in the workspace",
+            "        }",
             "        CrossCoreSetFlag<2, PIPE_MTE3>(FLAG_W);",
             "        for (uint64_t u = unitStart; u < unitEnd; ++u) {",
             "            uint32_t rb = static_cast<uint32_t>(u % rowBlocks);",
@@ -270,11 +278,13 @@ class ConvSlabEmitter(ConvEmitter):
             "    // W[Cout, Cin, kh, kw] -> gm_ww[Cout/16][K/16][16][16], K in (c1, kh, kw, c0):",
             "    // per 16 rows and channel group, the [16][16 * TAPS] block (rows past Cout",
             "    // zero) comes to UB and a Gather per tap writes its fractal.",
-            "    __aicore__ inline void RelayWeight()",
+            "    __aicore__ inline void RelayWeight(uint32_t idx)",
             "    {",
-            "        for (uint32_t m1 = 0; m1 < coutP / 16; ++m1) {",
+            "        uint32_t step = SHARED_W ? static_cast<uint32_t>(GetBlockNum()) : 1;",
+            "        for (uint32_t j = SHARED_W ? idx : 0; j < coutP / 16 * C1; j += step) {",
+            "            uint32_t m1 = j / C1, c1 = j % C1;",
             "            uint32_t rows = MinU(16, cout - m1 * 16);",
-            "            for (uint32_t c1 = 0; c1 < C1; ++c1) {",
+            "            {",
             f"                LocalTensor<{xt}> src = q_src.AllocTensor<{xt}>();",
             "                if (rows < 16) {",
             f"                    Duplicate(src{rc}, static_cast<{gt}>(0), 16 * 16 * TAPS);",
@@ -298,6 +308,9 @@ class ConvSlabEmitter(ConvEmitter):
             "            }",
             *(
                 [
+                    "            if (c1 != 0) {",
+                    "                continue;  // one bias column per row of fractals",
+                    "            }",
                     "            // The bias column: bias[m1 * 16 + i] in every column of row i.",
                     f"            LocalTensor<{xt}> src = q_src.AllocTensor<{xt}>();",
                     "            if (rows < 16) {",
@@ -604,6 +617,7 @@ class ConvSlabEmitter(ConvEmitter):
             "// epilogue); BIAS_COL: the weight carries the bias as one more K fractal column.",
             f"constexpr bool FUSED = {'true' if fused else 'false'};",
             f"constexpr uint64_t BIAS_COL = {int(bias_col)};",
+            f"constexpr bool SHARED_W = {'true' if p.shared_weight else 'false'};",
             "constexpr uint64_t ONES_BYTES = BASE * C0 * ELEM;  // the 1/16 operand in L0B",
             f"// {GE_DTYPE[p.dtype]} image and weight.",
             "",
@@ -732,9 +746,11 @@ class ConvSlabEmitter(ConvEmitter):
             "    context->GetRawTilingData()->SetDataSize(tiling.GetDataSize());",
             "    size_t* workspace = context->GetWorkspaceSizes(1);",
             "    // The system part, then per core the re-laid weight, the slab and the result.",
-            "    uint64_t core = (coutP * (K + BIAS_COL * C0) + cin * SlabRows(R) * w) * ELEM +",
+            "    uint64_t wBytes = coutP * (K + BIAS_COL * C0) * ELEM;",
+            "    uint64_t core = (SHARED_W ? 0 : wBytes) + cin * SlabRows(R) * w * ELEM +",
             "                    (FUSED ? 0 : coutP * pnA * 4);",
-            "    workspace[0] = ascendc.GetLibApiWorkSpaceSize() + blockDim * core;",
+            "    workspace[0] = ascendc.GetLibApiWorkSpaceSize() + (SHARED_W ? wBytes : 0) + "
+            "blockDim * core;",
             "    return ge::GRAPH_SUCCESS;",
             "}",
             "}  // namespace optiling",

@@ -79,6 +79,7 @@ class ConvPlan(BaseModel):
     # The slab lowering (Load3D from an NC1HWC0 slab in L1) instead of the gathered im2col
     # workspace: chosen by the cost model (plan/conv_cost.py); `lowering` says why.
     slab: bool = False
+    shared_weight: bool = False  # slab: the weight re-laid once by all cores (one SyncAll)
     lowering: str = ""
 
     @property
@@ -291,7 +292,7 @@ def build_conv_plan(g: CapturedGraph, chip: Chip | None = None) -> ConvPlan:
     if chip is not None:
         from kernelgen_lm.plan.conv_cost import choose_slab  # it prices ConvPlans
 
-        plan.slab, plan.lowering = choose_slab(plan, chip)
+        plan.slab, plan.shared_weight, plan.lowering = choose_slab(plan, chip)
     return plan
 
 

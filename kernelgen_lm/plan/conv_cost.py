@@ -7,11 +7,12 @@ from the units each lowering's host TilingFunc makes (the same choice of R rows 
 - gather (`lower/conv.py`): per unit the image rows read, col[K, positions] written and read
   back by the Matmul API (B once, A once per N block of at most 128 positions), the result
   written; the Matmul API's bytes count on the AIV (it runs there in the emulator);
-- slab (`lower/conv_slab.py`): per core the weight read and written re-laid (AIV) and read into
-  L1 (AIC); per unit the input rows inside the image read and written as the slab (AIV), read
-  into L1 (AIC), the float result written by Fixpipe (AIC) and read back, the output written
-  (AIV); L1 -> L0 bytes (MTE1): the weight fractals per position block and the Load3D columns
-  per channel block.
+- slab (`lower/conv_slab.py`): per core the weight (and bias column) read and written re-laid
+  (AIV) and read into L1 (AIC); per unit the input rows inside the image read and written as
+  the slab (AIV), read into L1 (AIC); the output written by Fixpipe (AIC) where the epilogue is
+  at most bias + ReLU, else the float result written by Fixpipe, read back and the output
+  written (AIV); L1 -> L0 bytes (MTE1): the weight fractals per position block and the Load3D
+  columns per channel block.
 
 Both read the epilogue's inputs alike (not counted: it does not change the choice). The slab
 lowering is taken only where its modelled time is lower."""
@@ -76,7 +77,7 @@ def _spread(units: list[dict], block_dim: int, aic: list[dict] | None = None) ->
     n = len(units)
     upc, big = divmod(n, block_dim)
     keys = ("gm_to_ub_bytes", "ub_to_gm_bytes", "gm_to_l1_bytes", "l0c_to_gm_bytes",
-            "l1_to_l0_bytes", "cube_macs")  # fmt: skip
+            "l1_to_l0_bytes", "cube_macs", "sync_alls")  # fmt: skip
     aiv = [dict.fromkeys(keys, 0.0) for _ in range(block_dim)]
     cube = [dict.fromkeys(keys, 0.0) for _ in range(block_dim)]
     start = 0
@@ -150,8 +151,9 @@ def gather_counters(p: ConvPlan, chip: Chip) -> dict:
     return _spread(units, min(len(units), chip.cube_cores))
 
 
-def slab_counters(p: ConvPlan, chip: Chip) -> dict | None:
-    """The slab lowering's counters at the captured shape; None where a unit does not fit."""
+def slab_counters(p: ConvPlan, chip: Chip, shared: bool = False) -> dict | None:
+    """The slab lowering's counters at the captured shape; None where a unit does not fit.
+    `shared`: the weight re-laid once, a share per AIV, then one SyncAll on the AIVs."""
     X = p.inputs[p.x]
     (kh, kw), (sh, sw), (ph, pw), (dh, dw) = p.geometry2d
     n, cin, h, w = X.shape[0], X.shape[1], (X.shape[2] if p.spatial == 2 else 1), X.shape[-1]
@@ -162,6 +164,8 @@ def slab_counters(p: ConvPlan, chip: Chip) -> dict | None:
     taps = kh * kw
     k = cin * taps
     budget = chip.ub_bytes - UB_RESERVE
+    fused = p.fixpipe_epilogue
+    kw_cols = k + (C0 if fused is not None and fused[0] else 0)  # the bias column
 
     def slab_rows(r: int) -> int:
         return (r - 1) * sh + (kh - 1) * dh + 1
@@ -173,7 +177,7 @@ def slab_counters(p: ConvPlan, chip: Chip) -> dict | None:
         return src + dst + (GATHER_POSITIONS * C0 + 256) * 4 + 2 * GATHER_POSITIONS * C0 * 4
 
     def fits(r: int) -> bool:
-        l1 = coutp * k * sz + cin * slab_rows(r) * w * sz
+        l1 = coutp * kw_cols * sz + cin * slab_rows(r) * w * sz
         return relay(r) <= budget // 2 and l1 <= chip.l1_bytes
 
     r, blocks = _units(oh, ow, n, chip.cube_cores, fits)
@@ -191,38 +195,53 @@ def slab_counters(p: ConvPlan, chip: Chip) -> dict | None:
             real = min(h, iy0 + need) - max(0, iy0)
             slab = cin * real * w * sz
             nblk, mblk = -(-pn // base_n), -(-coutp // base_m)
+            # Fused: Fixpipe writes the output; else the float result goes to the workspace
+            # and the vector epilogue reads it back and writes the output.
+            result = cout * pn * (osz if fused is not None else 4)
             units.append(
                 {
                     "aiv": {
-                        "gm_to_ub_bytes": slab + cout * pn * 4,
-                        "ub_to_gm_bytes": slab + cout * pn * osz,
+                        "gm_to_ub_bytes": slab + (0 if fused is not None else cout * pn * 4),
+                        "ub_to_gm_bytes": slab + (0 if fused is not None else cout * pn * osz),
                     },
                     "aic": {
                         "gm_to_l1_bytes": slab,
-                        "l0c_to_gm_bytes": cout * pn * 4,
-                        "l1_to_l0_bytes": nblk * coutp * k * sz + mblk * _up(pn, 16) * k * sz,
-                        "cube_macs": coutp * _up(pn, 16) * k,
+                        "l0c_to_gm_bytes": result,
+                        "l1_to_l0_bytes": nblk * coutp * kw_cols * sz + mblk * _up(pn, 16) * k * sz,
+                        "cube_macs": coutp * _up(pn, 16) * kw_cols,
                     },
                 }
             )
-    once = (
-        {"gm_to_l1_bytes": coutp * k * sz},
-        {"gm_to_ub_bytes": cout * k * sz, "ub_to_gm_bytes": coutp * k * sz},
-    )
-    return _spread(units, min(len(units), chip.cube_cores), list(once))
+    bias = cout * sz if kw_cols > k else 0
+    block_dim = min(len(units), chip.cube_cores)
+    share = block_dim if shared else 1
+    relay: dict[str, float] = {
+        "gm_to_ub_bytes": (cout * k * sz + bias) / share,
+        "ub_to_gm_bytes": coutp * kw_cols * sz / share,
+    }
+    if shared:
+        relay["sync_alls"] = 1
+    once = ({"gm_to_l1_bytes": coutp * kw_cols * sz}, relay)
+    return _spread(units, block_dim, list(once))
 
 
-def choose_slab(p: ConvPlan, chip: Chip) -> tuple[bool, str]:
-    """(whether the slab lowering is taken, the reason, with both modelled times)."""
+def choose_slab(p: ConvPlan, chip: Chip) -> tuple[bool, bool, str]:
+    """(whether the slab lowering is taken, whether its weight is re-laid once for all cores,
+    the reason with the modelled times)."""
     why = slab_refusal(p, chip)
     if why is not None:
-        return False, f"gather lowering: {why}"
-    slab = slab_counters(p, chip)
-    if slab is None:
-        return False, "gather lowering: the weight and one row's slab do not fit L1 / UB"
-    t_slab = kernel_time(slab, chip).total_us
+        return False, False, f"gather lowering: {why}"
+    own, shared = slab_counters(p, chip), slab_counters(p, chip, shared=True)
+    if own is None or shared is None:
+        return False, False, "gather lowering: the weight and one row's slab do not fit L1 / UB"
+    t_own, t_shared = kernel_time(own, chip).total_us, kernel_time(shared, chip).total_us
     t_gather = kernel_time(gather_counters(p, chip), chip).total_us
-    both = f"modelled slab {t_slab:.2f} us, gather {t_gather:.2f} us"
+    share = t_shared < t_own
+    t_slab = min(t_own, t_shared)
+    both = (
+        f"modelled slab {t_slab:.2f} us (weight re-laid "
+        f"{'once, shared' if share else 'per core'}), gather {t_gather:.2f} us"
+    )
     if math.isfinite(t_slab) and t_slab < t_gather:
-        return True, f"slab lowering ({both})"
-    return False, f"gather lowering ({both})"
+        return True, share, f"slab lowering ({both})"
+    return False, False, f"gather lowering ({both})"
