@@ -138,7 +138,8 @@ class ConvSlabEmitter(ConvEmitter):
             f"        gm_w.SetGlobalBuffer((__gm__ {xt}*)in{p.w}, td.numel{p.w});",
             f"        gm_out.SetGlobalBuffer((__gm__ {ot}*)out, static_cast<uint64_t>(nb) * cout"
             " * N);",
-            "        // This core's workspace: the re-laid weight, the slab, the float result (none",
+            "        // This core's workspace: the re-laid weight, the slab, the float result "
+            "(none",
             "        // when Fixpipe writes the output).",
             "        uint64_t wElems = static_cast<uint64_t>(coutP) * K1w * C0;",
             "        uint64_t sElems = static_cast<uint64_t>(C1) * slabRows * W * C0;",
@@ -190,12 +191,14 @@ class ConvSlabEmitter(ConvEmitter):
             f"        pipe->InitBuffer(q_dst, 1, dstElems * sizeof({xt}));",
             "        pipe->InitBuffer(tabBuf, (PC * C0 + 512) * sizeof(uint32_t));",
             "        pipe->InitBuffer(scratchBuf, 2 * PC * C0 * sizeof(float));",
-            "        // Image table: entry e = p * 16 + c of a chunk (position p, channel c) is the",
+            "        // Image table: entry e = p * 16 + c of a chunk (position p, channel c) is "
+            "the",
             "        // byte offset of (c, p) in the [16][ldx] source tile, (c * ldx + p) * size =",
             "        // (e * ldx - p * (16 * ldx - 1)) * size, p = floor((e + 0.5) / 16) by a",
             "        // float floor (exact below 2^22); the chunk's first position is the",
             "        // Gather's base address. Weight table (256 entries after it): entry",
-            "        // e = i * 16 + c0 of a fractal reads row i, channel c0 of the [16][16 * TAPS]",
+            "        // e = i * 16 + c0 of a fractal reads row i, channel c0 of the [16][16 * "
+            "TAPS]",
             "        // tile of one channel group, (i * 16 * TAPS + c0 * TAPS) * size = e * TAPS *",
             "        // size; the tap is the Gather's base address.",
             "        LocalTensor<int32_t> tx = tabBuf.Get<int32_t>();",
@@ -242,7 +245,8 @@ class ConvSlabEmitter(ConvEmitter):
             *(
                 [
                     "            if (u > unitStart) {",
-                    "                CrossCoreWaitFlag(FLAG_C);  // the AIC has the last slab in L1",
+                    "                CrossCoreWaitFlag(FLAG_C);  // the AIC has the last slab in "
+                    "L1",
                     "            }",
                 ]
                 if fused
@@ -291,7 +295,8 @@ class ConvSlabEmitter(ConvEmitter):
             "                    SetFlag<HardEvent::V_MTE2>(EVENT_ID0);",
             "                    WaitFlag<HardEvent::V_MTE2>(EVENT_ID0);",
             "                }",
-            "                uint64_t off = (static_cast<uint64_t>(m1) * 16 * cin + c1 * C0) * TAPS;",
+            "                uint64_t off = (static_cast<uint64_t>(m1) * 16 * cin + c1 * C0) * "
+            "TAPS;",
             "                LoadBlock(src, gm_w[off], rows, C0 * TAPS, K, C0 * TAPS);",
             "                q_src.EnQue(src);",
             f"                src = q_src.DeQue<{xt}>();",
@@ -326,7 +331,8 @@ class ConvSlabEmitter(ConvEmitter):
                     "            q_src.FreeTensor(src);",
                     "            q_dst.EnQue(dst);",
                     f"            dst = q_dst.DeQue<{xt}>();",
-                    "            DataCopy(gm_ww[(static_cast<uint64_t>(m1) * K1w + K1) * 256], dst, "
+                    "            DataCopy(gm_ww[(static_cast<uint64_t>(m1) * K1w + K1) * 256], "
+                    "dst, "
                     "256);",
                     "            q_dst.FreeTensor(dst);",
                 ]
@@ -336,7 +342,8 @@ class ConvSlabEmitter(ConvEmitter):
             "        }",
             "    }",
             "",
-            "    // The unit's rowsReal input rows from xRow (channel 0) -> gm_slab[C1][rows][W][16].",
+            "    // The unit's rowsReal input rows from xRow (channel 0) -> "
+            "gm_slab[C1][rows][W][16].",
             "    __aicore__ inline void RelaySlab(uint64_t xRow, uint32_t rowsReal)",
             "    {",
             "        uint32_t pos = rowsReal * W;",
@@ -360,7 +367,8 @@ class ConvSlabEmitter(ConvEmitter):
             "        }",
             "    }",
             "",
-            "    // The cube: the weight into L1 once, per unit the slab into L1, Load3D + Mmad per",
+            "    // The cube: the weight into L1 once, per unit the slab into L1, Load3D + Mmad "
+            "per",
             "    // block and K chunk, Fixpipe of each block's float result into gm_c[Cout][pnA].",
             "    __aicore__ inline void Cube()",
             "    {",
@@ -388,7 +396,8 @@ class ConvSlabEmitter(ConvEmitter):
             *(
                 [
                     "            if (u + 1 < unitEnd) {",
-                    "                CrossCoreSetFlag<2, PIPE_MTE2>(FLAG_C);  // the slab may be refilled",
+                    "                CrossCoreSetFlag<2, PIPE_MTE2>(FLAG_C);  // the slab may be "
+                    "refilled",
                     "            }",
                 ]
                 if fused
@@ -416,8 +425,10 @@ class ConvSlabEmitter(ConvEmitter):
             "                    uint32_t mb = MinU(baseM, coutP - m0);",
             "                    if (BIAS_COL) {",
             "                        for (uint32_t f = 0; f < mb / 16; ++f) {",
-            "                            uint16_t start = static_cast<uint16_t>((m0 / 16 + f) * K1w + K1);",
-            "                            LoadData(a2[f * 256], w1, LoadData2DParams(start, 1, 1, 0, 0, "
+            "                            uint16_t start = static_cast<uint16_t>((m0 / 16 + f) * "
+            "K1w + K1);",
+            "                            LoadData(a2[f * 256], w1, LoadData2DParams(start, 1, 1, "
+            "0, 0, "
             "false, 0));",
             "                        }",
             "                        SetFlag<HardEvent::MTE1_M>(EVENT_ID0);",
@@ -434,7 +445,8 @@ class ConvSlabEmitter(ConvEmitter):
             "                    for (uint32_t k0 = 0; k0 < K; k0 += kc) {",
             "                        uint32_t kl = MinU(kc, K - k0);",
             "                        for (uint32_t f = 0; f < mb / 16; ++f) {",
-            "                            uint16_t start = static_cast<uint16_t>((m0 / 16 + f) * K1w + "
+            "                            uint16_t start = static_cast<uint16_t>((m0 / 16 + f) * "
+            "K1w + "
             "k0 / C0);",
             "                            LoadData(a2[f * kl * 16], w1, LoadData2DParams(start, "
             "static_cast<uint8_t>(kl / C0), 1, 0, 0, false, 0));",
@@ -466,11 +478,15 @@ class ConvSlabEmitter(ConvEmitter):
                     "                    fp.dstStride = N;",
                     f"                    fp.quantPre = {quant};",
                     f"                    fp.reluEn = {'true' if relu else 'false'};",
-                    "                    uint64_t o = (b * cout + m0) * N + static_cast<uint64_t>(oy0) "
+                    "                    uint64_t o = (b * cout + m0) * N + "
+                    "static_cast<uint64_t>(oy0) "
                     "* OW + n0;",
-                    "                    // One output channel a call: its nb positions are contiguous",
-                    "                    // in NCHW, while the next channel's lie N further on, past",
-                    "                    // other units' rows (a many-row Fixpipe spans their bytes).",
+                    "                    // One output channel a call: its nb positions are "
+                    "contiguous",
+                    "                    // in NCHW, while the next channel's lie N further on, "
+                    "past",
+                    "                    // other units' rows (a many-row Fixpipe spans their "
+                    "bytes).",
                     "                    uint32_t mRows = fp.mSize;",
                     "                    fp.mSize = 1;",
                     "                    for (uint32_t i = 0; i < mRows; ++i) {",
@@ -481,7 +497,8 @@ class ConvSlabEmitter(ConvEmitter):
                 if fused
                 else [
                     "                    fp.dstStride = pnA;",
-                    "                    Fixpipe<float, float, CFG_ROW_MAJOR>(gm_c[static_cast<uint64_t>(m0)"
+                    "                    Fixpipe<float, float, "
+                    "CFG_ROW_MAJOR>(gm_c[static_cast<uint64_t>(m0)"
                     " * pnA + n0], c2, fp);",
                 ]
             ),
@@ -686,7 +703,8 @@ class ConvSlabEmitter(ConvEmitter):
             "        --R;",
             "    }",
             "    uint64_t ldx = Up(SlabRows(R) * w, 16);",
-            "    if (RelayBytes(ldx) > budget / 2 || wL1 + cin * SlabRows(R) * w * ELEM > l1Size) {",
+            "    if (RelayBytes(ldx) > budget / 2 || wL1 + cin * SlabRows(R) * w * ELEM > l1Size) "
+            "{",
             "        return ge::GRAPH_FAILED;  // one output row's slab does not fit",
             "    }",
             "    uint64_t rowBlocks = (oh + R - 1) / R;",

@@ -170,7 +170,7 @@ def slab_counters(p: ConvPlan, chip: Chip, shared: bool = False) -> dict | None:
     def slab_rows(r: int) -> int:
         return (r - 1) * sh + (kh - 1) * dh + 1
 
-    def relay(r: int) -> int:
+    def relay_ub(r: int) -> int:
         ldx = _up(slab_rows(r) * w, 16)
         src = 16 * max(ldx, C0 * taps) * sz
         dst = max(GATHER_POSITIONS * C0, 256 * taps) * sz
@@ -178,7 +178,7 @@ def slab_counters(p: ConvPlan, chip: Chip, shared: bool = False) -> dict | None:
 
     def fits(r: int) -> bool:
         l1 = coutp * kw_cols * sz + cin * slab_rows(r) * w * sz
-        return relay(r) <= budget // 2 and l1 <= chip.l1_bytes
+        return relay_ub(r) <= budget // 2 and l1 <= chip.l1_bytes
 
     r, blocks = _units(oh, ow, n, chip.cube_cores, fits)
     if not fits(r):
