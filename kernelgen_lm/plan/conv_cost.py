@@ -214,10 +214,13 @@ def slab_counters(p: ConvPlan, chip: Chip, shared: bool = False) -> dict | None:
             )
     bias = cout * sz if kw_cols > k else 0
     block_dim = min(len(units), chip.cube_cores)
-    share = block_dim if shared else 1
+    # Shared: the (row of fractals, channel group) pairs go round-robin over the AIVs; the
+    # busiest takes ceil(pairs / cores) of them (charged to every core: an upper bound).
+    pairs = coutp // 16 * (cin // C0)
+    share = -(-pairs // block_dim) / pairs if shared else 1.0
     relay: dict[str, float] = {
-        "gm_to_ub_bytes": (cout * k * sz + bias) / share,
-        "ub_to_gm_bytes": coutp * kw_cols * sz / share,
+        "gm_to_ub_bytes": (cout * k * sz + bias) * share,
+        "ub_to_gm_bytes": coutp * kw_cols * sz * share,
     }
     if shared:
         relay["sync_alls"] = 1
