@@ -90,22 +90,43 @@ def test_only_bias_and_relu_go_through_fixpipe() -> None:
     assert _plan("conv_1d_fp32").fixpipe_epilogue is None  # GELU
 
 
-@pytest.mark.slow  # a residual epilogue on the vector side, from the workspace: ~1 min
-def test_the_slab_lowering_with_a_vector_epilogue_validates(tmp_path: Path) -> None:
-    ref = write(
-        tmp_path,
+# Forms the slab lowering must also get right, whichever lowering the model picks for them:
+# (layer, body, input, whether bias/ReLU go through Fixpipe).
+FORCED = {
+    "residual_vector_epilogue": (
         "nn.Conv2d(16, 16, 3, padding=1).half()",
         "torch.relu(self.conv(x)) + x",
         "torch.randn(2, 16, 13, 11, dtype=torch.float16)",
-    )
+        False,
+    ),
+    "conv1d_cout24_fixpipe": (
+        "nn.Conv1d(32, 24, 5, padding=2).half()",
+        "torch.relu(self.conv(x))",
+        "torch.randn(2, 32, 37, dtype=torch.float16)",
+        True,
+    ),
+    "dilated_strided_rows_no_bias_sigmoid": (
+        "nn.Conv2d(16, 32, 3, stride=(2, 1), padding=(2, 1), dilation=(2, 1), bias=False).half()",
+        "torch.sigmoid(self.conv(x))",
+        "torch.randn(1, 16, 17, 13, dtype=torch.float16)",
+        False,
+    ),
+}
+
+
+@pytest.mark.slow  # about 40 s each on the emulator
+@pytest.mark.parametrize("form", sorted(FORCED))
+def test_the_slab_lowering_validates_other_forms(form: str, tmp_path: Path) -> None:
+    layer, body, inputs, fixpipe = FORCED[form]
+    ref = write(tmp_path, layer, body, inputs)
     plan = build_conv_plan(capture(ref), CHIP)
-    assert plan.fixpipe_epilogue is None
+    assert (plan.fixpipe_epilogue is not None) == fixpipe
     plan = plan.model_copy(update={"slab": True, "lowering": "slab lowering (test)"})
     project = write_conv_project(plan, CHIP, tmp_path / "proj", ref)
     report = validate_project(project.root, ref, chip=CHIP.name, trials=1)
     assert report.ok, report.model_dump_json()[:2000]
     kernel = next((project.root / "op_kernel").glob("*.cpp")).read_text()
-    assert "Epilogue(b, oy0, pn);" in kernel
+    assert ("Epilogue(b, oy0, pn);" in kernel) != fixpipe
 
 
 @pytest.mark.slow  # the stride-2 stub with its variant: ~1 min
