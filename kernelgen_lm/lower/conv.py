@@ -26,12 +26,11 @@ from kernelgen_lm.lower.kernel import CTYPE, DSIZE
 from kernelgen_lm.lower.matmul import BASE_ALIGN, EpiTensor, MatmulEmitter
 from kernelgen_lm.lower.move import BLOCK_HELPERS
 from kernelgen_lm.plan.conv import ConvPlan
+from kernelgen_lm.plan.conv_cost import MAX_POSITIONS  # capped so a unit's N stays moderate
 
 # UB rows are padded to whole 32-byte blocks of the widest case (16 two-byte elements); the
 # im2col tiles (pnA positions per tap) are padded the same way so every tap starts aligned.
 ALIGN_ELEMS = 16
-# Output positions per work unit are capped so one unit's product stays a moderate N.
-MAX_POSITIONS = 2048
 
 
 def _up(x: int, a: int) -> int:

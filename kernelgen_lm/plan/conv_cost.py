@@ -25,11 +25,12 @@ from ascend_tools.chips import Chip
 from ascend_tools.cost import kernel_time
 from kernelgen_lm.plan.conv import ConvPlan, out_size
 
-UB_RESERVE = 24 * 1024  # kernelgen_lm.lower.host.UB_RESERVE (plan must not import lower)
-MAX_POSITIONS = 2048  # kernelgen_lm.lower.conv.MAX_POSITIONS
-C0 = 16
-BASE = 128  # kernelgen_lm.lower.conv_slab.BASE
-GATHER_POSITIONS = 128
+# The lowerings' sizes, defined here (plan does not import lower) and imported by them.
+UB_RESERVE = 24 * 1024  # kernelgen_lm.lower.host.UB_RESERVE (a test keeps the two equal)
+MAX_POSITIONS = 2048  # output positions per work unit, both lowerings
+C0 = 16  # channels per group of the NC1HWC0 slab: 32 bytes of a 2-byte type
+BASE = 128  # the slab's cube block cap along Cout and positions (L0C: BASE x BASE floats)
+GATHER_POSITIONS = 128  # positions re-laid per Gather of the slab (a 16 x 128-entry table)
 SLAB_DTYPES = ("float16", "bfloat16")
 SLAB_ARCHES = ("dav-c220",)  # Load3Dv2 into L0B with 2-byte types (img2col.h kLoad3dTypes)
 

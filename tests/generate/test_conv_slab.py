@@ -83,6 +83,13 @@ def test_a_conv_with_few_positions_per_core_keeps_the_gather(tmp_path: Path) -> 
     assert not plan.slab and plan.lowering.startswith("gather lowering (modelled slab")
 
 
+def test_the_cost_model_reserves_the_ub_the_hosts_reserve() -> None:
+    from kernelgen_lm.lower import host
+    from kernelgen_lm.plan import conv_cost
+
+    assert conv_cost.UB_RESERVE == host.UB_RESERVE
+
+
 def test_only_bias_and_relu_go_through_fixpipe() -> None:
     assert _plan("conv_big_resnet_fp16").fixpipe_epilogue == (True, True)
     assert _plan("conv_2d_fp16").fixpipe_epilogue == (True, False)
