@@ -209,7 +209,7 @@ def slab_counters(p: ConvPlan, chip: Chip, shared: bool = False) -> dict | None:
                         "gm_to_l1_bytes": slab,
                         "l0c_to_gm_bytes": result,
                         "l1_to_l0_bytes": nblk * coutp * kw_cols * sz + mblk * _up(pn, 16) * k * sz,
-                        "cube_macs": coutp * _up(pn, 16) * kw_cols,
+                        "cube_macs": coutp * pn * kw_cols,  # Mmad counts m x n x k
                     },
                 }
             )

@@ -38,11 +38,17 @@ def test_small_bf16_conv_takes_the_slab_lowering_and_validates(tmp_path: Path, c
     assert "mode conv (conv2d, Load3D slab)" in (root / "plan.txt").read_text()
     kernel = next((root / "op_kernel").glob("*.cpp")).read_text()
     assert "LoadData3DParamsV2" in kernel and "Mmad(" in kernel and "Matmul<" not in kernel
-    # The cost model's slab counters are the emulator's: every core's modelled GM bytes agree.
-    modelled = kernel_time(slab_counters(plan, CHIP), CHIP)
-    emulated = out["speed"]["kernel"]
-    assert [c.gm_bytes for c in modelled.per_core] == [c["gm_bytes"] for c in emulated["per_core"]]
-    assert modelled.total_us == pytest.approx(emulated["total_us"], rel=1e-6)
+    # The cost model's slab counters are the emulator's, core by core: the re-layouts' GM
+    # bytes (AIV), the slab and weight into L1, Fixpipe's output, Load3D's and the weight's
+    # L1 -> L0 bytes (MTE1) and the MACs (AIC).
+    counters = slab_counters(plan, CHIP)
+    emulated = out["validation"]["counters"]["per_block"]
+    keys = ("gm_to_ub_bytes", "ub_to_gm_bytes", "gm_to_l1_bytes", "l0c_to_gm_bytes",
+            "l1_to_l0_bytes", "cube_macs")  # fmt: skip
+    for key in keys:
+        assert [b[key] for b in counters["per_block"]] == [b.get(key, 0) for b in emulated], key
+    modelled = kernel_time(counters, CHIP).total_us
+    assert modelled == pytest.approx(out["speed"]["kernel"]["total_us"], rel=1e-6)
 
 
 def test_the_slab_is_refused_for_what_it_cannot_run_with_the_reason() -> None:
