@@ -55,7 +55,7 @@ def slab_refusal(p: ConvPlan, chip: Chip) -> str | None:
         return "a pointwise convolution reads the image in place already"
     if max(sh, sw) > 63 or max(kh, kw, dh, dw) > 255:
         return "stride, kernel or dilation outside Load3D's documented ranges"
-    if ph >= (kh - 1) * dh + 1 or pw >= (kw - 1) * dw + 1 or pw > 255:
+    if ph >= (kh - 1) * dh + 1 or pw >= (kw - 1) * dw + 1 or max(ph, pw) > 255:
         return "padding as wide as the kernel's span (a unit could read no image row)"
     return None
 
@@ -171,18 +171,19 @@ def slab_counters(p: ConvPlan, chip: Chip, shared: bool = False) -> dict | None:
     def slab_rows(r: int) -> int:
         return (r - 1) * sh + (kh - 1) * dh + 1
 
-    def relay_ub(r: int) -> int:
+    def relay_ub(r: int, w: int = w) -> int:
         ldx = _up(slab_rows(r) * w, 16)
         src = 16 * max(ldx, C0 * taps) * sz
         dst = max(GATHER_POSITIONS * C0, 256 * taps) * sz
-        return src + dst + (GATHER_POSITIONS * C0 + 256) * 4 + 2 * GATHER_POSITIONS * C0 * 4
+        return src + dst + (GATHER_POSITIONS * C0 + 512) * 4 + 2 * GATHER_POSITIONS * C0 * 4
 
-    def fits(r: int) -> bool:
+    def fits(r: int, w: int = w) -> bool:
         l1 = coutp * kw_cols * sz + cin * slab_rows(r) * w * sz
-        return relay_ub(r) <= budget // 2 and l1 <= chip.l1_bytes
+        return relay_ub(r, w) <= budget // 2 and l1 <= chip.l1_bytes
 
     r, blocks = _units(oh, ow, n, chip.cube_cores, fits)
-    if not fits(r):
+    # One output row must fit at the captured width and the validation variant's (W + 1).
+    if not fits(r) or not fits(1, w + 1):
         return None
     pna = _up(r * ow, 16)
     base_m, base_n = min(coutp, BASE), min(pna, BASE)

@@ -89,6 +89,18 @@ def test_a_conv_with_few_positions_per_core_keeps_the_gather(tmp_path: Path) -> 
     assert not plan.slab and plan.lowering.startswith("gather lowering (modelled slab")
 
 
+def test_a_weight_larger_than_l1_keeps_the_gather(tmp_path: Path) -> None:
+    # 256 -> 256 channels, 3 x 3, fp16: the re-laid weight alone is 1.2 MB, L1 holds 512 KB.
+    ref = write(
+        tmp_path,
+        "nn.Conv2d(256, 256, 3, padding=1).half()",
+        "self.conv(x)",
+        "torch.randn(1, 256, 9, 9, dtype=torch.float16)",
+    )
+    plan = build_conv_plan(capture(ref), CHIP)
+    assert not plan.slab and "do not fit L1 / UB" in plan.lowering, plan.lowering
+
+
 def test_the_cost_model_reserves_the_ub_the_hosts_reserve() -> None:
     from kernelgen_lm.lower import host
     from kernelgen_lm.plan import conv_cost
