@@ -15,6 +15,7 @@ import pytest
 from ascend_tools.config import ConfigError, load_project_config
 from ascend_tools.report import render_text
 from ascend_tools.validate import ValidationInputError, validate_project
+from bench import compat_bench
 
 DATA = Path(__file__).resolve().parent / "data" / "partial_twin"
 TABLE = "[binding]\ninitial = {{z = 0.0}}\nunchecked = {names}\n"
@@ -65,3 +66,11 @@ def test_unchecked_must_name_outputs_and_leave_one_compared(twin: Path) -> None:
     _table(twin, '"z"')
     with pytest.raises(ConfigError, match=r"binding.unchecked"):
         load_project_config(twin)
+
+
+def test_bench_compat_rows_list_the_outputs_not_compared(twin: Path) -> None:
+    _table(twin, '["z"]')
+    row = compat_bench.run_project(twin, "ascend910b2")
+    assert row.passed and row.unchecked == ["z"]
+    text = compat_bench.render_text([row], compat_bench.summarize([row]))
+    assert "      not compared: z" in text.splitlines()
