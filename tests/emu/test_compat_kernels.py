@@ -5,7 +5,7 @@ the Matmul high-level API) compile unchanged and compute what torch computes."""
 from __future__ import annotations
 
 import torch
-from emu_device_support import from_bytes
+from emu_device_support import from_bytes, marker_line
 
 
 def run(emu_build, run_program, case: str, a: torch.Tensor, b: torch.Tensor):
@@ -148,3 +148,36 @@ def test_unpad_rejects_rows_not_32_byte_aligned(emu_build, run_program) -> None:
     )
     assert res.returncode != 0
     assert "srcWidth 13 x sizeof(float) is not 32-byte aligned" in res.stderr
+
+
+def _event_ids(emu_build, run_program, ids: list[float]):
+    x = torch.cat([torch.arange(64, dtype=torch.float32), torch.tensor(ids)])
+    return run_program(
+        emu_build("compat"),
+        ["integer_event_ids", "{a}", "{b}", "{out:y}", "{report}"],
+        {"a": x, "b": torch.zeros(8)},
+    )
+
+
+def test_cce_flags_take_integer_event_ids_and_order_what_they_pair(emu_build, run_program) -> None:
+    # #8: DrivingSDK's scatter_add_grad/scatter_mean_grad call set_flag(PIPE_MTE3, PIPE_V, 0)
+    # and wait_flag(..., eventId) with a uint64_t: the intrinsic's documented integer form
+    # (CCE intrinsic API, set_flag & wait_flag); before, 'invalid conversion to event_t'.
+    res = _event_ids(emu_build, run_program, [3, 5, 3, 5])
+    assert res.returncode == 0, res.stderr
+    assert res.report["errors"] == []
+    torch.testing.assert_close(from_bytes(res.outputs["y"], "float32"), torch.arange(64.0) + 1)
+    res = _event_ids(emu_build, run_program, [3, 5, 3, 6])  # V->MTE3 set on 5, waited on 6
+    assert res.returncode == 3, res.stderr
+    [err] = res.report["errors"]
+    assert err["code"] == "pipe-hazard", err
+    assert err["line"] == marker_line("compat.cpp", "BUG: integer_event_ids"), err
+
+
+def test_cce_flag_event_id_past_three_bits_is_a_range_error(emu_build, run_program) -> None:
+    res = _event_ids(emu_build, run_program, [8, 5, 8, 5])
+    assert res.returncode == 3, res.stderr
+    [err] = res.report["errors"]
+    assert err["code"] == "param-range", err
+    assert "set_flag: event id 8 is not a 3-bit id (0-7)" in err["message"], err
+    assert err["line"] == marker_line("compat.cpp", "BUG: event id range"), err

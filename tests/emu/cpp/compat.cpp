@@ -324,6 +324,32 @@ extern "C" __global__ __aicore__ void veccalc_queues(GM_ADDR x, GM_ADDR y) {
     for (int i = 0; i < 10; ++i) q[i].FreeTensor(t[i]);
 }
 
+// The CCE intrinsics set_flag/wait_flag with integer event ids, as DrivingSDK's scatter grad
+// kernels write them (set_flag(PIPE_MTE3, PIPE_V, 0), a uint64_t eventId): y = x + 1, its
+// MTE2->V and V->MTE3 flags set on ids[0] and ids[1] and waited on ids[2] and ids[3] (x's last
+// four elements; a mismatched pair leaves the read unordered).
+extern "C" __global__ __aicore__ void integer_event_ids(GM_ADDR x, GM_ADDR y) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 64 * sizeof(float));
+    LocalTensor<float> t = buf.Get<float>();
+    GlobalTensor<float> gx, gy;
+    gx.SetGlobalBuffer((__gm__ float*)x, 68);
+    gy.SetGlobalBuffer((__gm__ float*)y, 64);
+    uint64_t ids[4];
+    for (int i = 0; i < 4; ++i) ids[i] = static_cast<uint64_t>(gx.GetValue(64 + i));
+    DataCopy(t, gx, 64);
+    set_flag(PIPE_MTE2, PIPE_V, ids[0]);  // BUG: event id range
+    wait_flag(PIPE_MTE2, PIPE_V, ids[2]);
+    Adds(t, t, 1.0f, 64);
+    set_flag(PIPE_V, PIPE_MTE3, ids[1]);
+    wait_flag(PIPE_V, PIPE_MTE3, ids[3]);
+    // Unordered after Adds when ids[1] != ids[3]:
+    DataCopy(gy, t, 64);  // BUG: integer_event_ids
+    set_flag(PIPE_MTE3, PIPE_S, 0);
+    wait_flag(PIPE_MTE3, PIPE_S, 0);
+}
+
 // CreateVecIndex's high-dimension forms: y[0:64] from an int32 index over the first 32 lanes
 // of one repeat (the rest left at -1), y[64:192] a float index over two whole repeats, and
 // y[192:256] a float index from a bit mask holding the first 16 lanes (the rest left at -1).
@@ -430,6 +456,10 @@ int main(int argc, char** argv) {
     } else if (c == "scalar_abs") {
         tio::Gm x(a, "x"), y(32 * 4, "y");
         tio::run(1, argv[5], [&] { scalar_abs(x.addr(), y.addr()); });
+        tio::write_bytes(argv[4], y.bytes.data(), y.bytes.size());
+    } else if (c == "integer_event_ids") {
+        tio::Gm x(a, "x"), y(64 * 4, "y");
+        tio::run(1, argv[5], [&] { integer_event_ids(x.addr(), y.addr()); });
         tio::write_bytes(argv[4], y.bytes.data(), y.bytes.size());
     } else if (c == "vec_index_mask") {
         tio::Gm x(a, "x"), y(256 * 4, "y");
