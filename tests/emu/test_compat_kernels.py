@@ -181,3 +181,32 @@ def test_cce_flag_event_id_past_three_bits_is_a_range_error(emu_build, run_progr
     assert err["code"] == "param-range", err
     assert "set_flag: event id 8 is not a 3-bit id (0-7)" in err["message"], err
     assert err["line"] == marker_line("compat.cpp", "BUG: event id range"), err
+
+
+def test_repeat_reduce_sum_sums_mask_lanes_of_each_repeat(emu_build, run_program) -> None:
+    # #8: DrivingSDK's geometric_kernel_attn_grad calls RepeatReduceSum (documented, reduction);
+    # before, 'RepeatReduceSum was not declared'.
+    x = torch.randn(128, generator=torch.Generator().manual_seed(5))
+    res = run_program(
+        emu_build("compat"),
+        ["repeat_reduce_sum", "{a}", "{b}", "{out:y}", "{report}"],
+        {"a": torch.cat([x, torch.tensor([64.0])]), "b": torch.zeros(8)},
+    )
+    assert res.returncode == 0, res.stderr
+    y = from_bytes(res.outputs["y"], "float32")
+    torch.testing.assert_close(y[0], x[:48].sum())
+    torch.testing.assert_close(y[2], x[64:112].sum())
+    torch.testing.assert_close(y[4], x[:64].sum())
+    assert y[1].item() == -1.0 and y[3].item() == -1.0
+
+
+def test_repeat_reduce_sum_mask_past_one_repeat_is_a_range_error(emu_build, run_program) -> None:
+    res = run_program(
+        emu_build("compat"),
+        ["repeat_reduce_sum", "{a}", "{b}", "{out:y}", "{report}"],
+        {"a": torch.cat([torch.zeros(128), torch.tensor([65.0])]), "b": torch.zeros(8)},
+    )
+    assert res.returncode == 3, res.stderr
+    [err] = res.report["errors"]
+    assert err["code"] == "mask-range" and "RepeatReduceSum" in err["message"], err
+    assert err["line"] == marker_line("compat.cpp", "BUG: repeat_reduce_sum mask"), err

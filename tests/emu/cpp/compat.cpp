@@ -350,6 +350,30 @@ extern "C" __global__ __aicore__ void integer_event_ids(GM_ADDR x, GM_ADDR y) {
     wait_flag(PIPE_MTE3, PIPE_S, 0);
 }
 
+// RepeatReduceSum over two 64-float repeats of x with a 48-lane mask (DrivingSDK's
+// geometric_kernel_attn_grad sums its corner products so): y[0] and y[2] (dstRepStride 2) are
+// the sums of x[0:48] and x[64:112], y[1] stays as the kernel left it (-1); then the mask in
+// x[128] (a second call, 1 repeat into y[4]: 64 lanes is the whole float repeat).
+extern "C" __global__ __aicore__ void repeat_reduce_sum(GM_ADDR x, GM_ADDR y) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> bx, by;
+    pipe.InitBuffer(bx, 128 * sizeof(float));
+    pipe.InitBuffer(by, 8 * sizeof(float));
+    LocalTensor<float> src = bx.Get<float>();
+    LocalTensor<float> dst = by.Get<float>();
+    GlobalTensor<float> gx, gy;
+    gx.SetGlobalBuffer((__gm__ float*)x, 129);
+    gy.SetGlobalBuffer((__gm__ float*)y, 8);
+    int32_t mask = static_cast<int32_t>(gx.GetValue(128));
+    DataCopy(src, gx, 128);
+    Duplicate(dst, -1.0f, 8);
+    PipeBarrier<PIPE_ALL>();
+    RepeatReduceSum<float>(dst, src, 2, 48, 0, 1, 2, 8);
+    RepeatReduceSum<float>(dst[4], src, 1, mask, 0, 1, 1, 8);  // BUG: repeat_reduce_sum mask
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(gy, dst, 8);
+}
+
 // CreateVecIndex's high-dimension forms: y[0:64] from an int32 index over the first 32 lanes
 // of one repeat (the rest left at -1), y[64:192] a float index over two whole repeats, and
 // y[192:256] a float index from a bit mask holding the first 16 lanes (the rest left at -1).
@@ -460,6 +484,10 @@ int main(int argc, char** argv) {
     } else if (c == "integer_event_ids") {
         tio::Gm x(a, "x"), y(64 * 4, "y");
         tio::run(1, argv[5], [&] { integer_event_ids(x.addr(), y.addr()); });
+        tio::write_bytes(argv[4], y.bytes.data(), y.bytes.size());
+    } else if (c == "repeat_reduce_sum") {
+        tio::Gm x(a, "x"), y(8 * 4, "y");
+        tio::run(1, argv[5], [&] { repeat_reduce_sum(x.addr(), y.addr()); });
         tio::write_bytes(argv[4], y.bytes.data(), y.bytes.size());
     } else if (c == "vec_index_mask") {
         tio::Gm x(a, "x"), y(256 * 4, "y");
