@@ -210,3 +210,21 @@ def test_repeat_reduce_sum_mask_past_one_repeat_is_a_range_error(emu_build, run_
     [err] = res.report["errors"]
     assert err["code"] == "mask-range" and "RepeatReduceSum" in err["message"], err
     assert err["line"] == marker_line("compat.cpp", "BUG: repeat_reduce_sum mask"), err
+
+
+def test_gather_mask_forms_take_one_repeat_of_offsets_per_repeat(emu_build, run_program) -> None:
+    # #8: DrivingSDK's multi_scale_deformable_attn_grad calls Gather(dst, src, offsets, 0, 64,
+    # repeats, 8), the documented count-mask form; before, 'no matching function for call'.
+    x = torch.randn(128, generator=torch.Generator().manual_seed(6))
+    offsets = ((127 - torch.arange(128)) * 4).to(torch.int32).view(torch.float32)
+    res = run_program(
+        emu_build("compat"),
+        ["gather_mask_form", "{a}", "{b}", "{out:y}", "{report}"],
+        {"a": torch.cat([x, offsets]), "b": torch.zeros(8)},
+    )
+    assert res.returncode == 0, res.stderr
+    y = from_bytes(res.outputs["y"], "float32")
+    torch.testing.assert_close(y[:128], x.flip(0))
+    # the bit-mask form on the offsets of the second repeat: lanes 0-15 take x[63 - k]
+    torch.testing.assert_close(y[128:144], x[48:64].flip(0))
+    assert (y[144:] == -1).all()

@@ -374,6 +374,35 @@ extern "C" __global__ __aicore__ void repeat_reduce_sum(GM_ADDR x, GM_ADDR y) {
     DataCopy(gy, dst, 8);
 }
 
+// Gather's mask form, as DrivingSDK's multi_scale_deformable_attn_grad reorders its gradients
+// in place: two repeats of 64 floats, lane k of repeat r taking src element 127 - (64 r + k)
+// (byte offsets from x[128:256]), dstRepStride 8 (one repeat apart): y[0:128] reverses x[0:128].
+// Then a 16-lane bit mask over the second repeat's offsets: y[128:144] = x[63 - k], y[144:] keeps -1.
+extern "C" __global__ __aicore__ void gather_mask_form(GM_ADDR x, GM_ADDR y) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> bs, bo, bd;
+    pipe.InitBuffer(bs, 128 * sizeof(float));
+    pipe.InitBuffer(bo, 128 * sizeof(uint32_t));
+    pipe.InitBuffer(bd, 192 * sizeof(float));
+    LocalTensor<float> src = bs.Get<float>();
+    LocalTensor<uint32_t> off = bo.Get<uint32_t>();
+    LocalTensor<float> dst = bd.Get<float>();
+    GlobalTensor<float> gx, gy;
+    GlobalTensor<uint32_t> go;
+    gx.SetGlobalBuffer((__gm__ float*)x, 256);
+    go.SetGlobalBuffer((__gm__ uint32_t*)x + 128, 128);
+    gy.SetGlobalBuffer((__gm__ float*)y, 192);
+    DataCopy(src, gx, 128);
+    DataCopy(off, go, 128);
+    Duplicate(dst, -1.0f, 192);
+    PipeBarrier<PIPE_ALL>();
+    Gather(dst, src, off, 0, 64, 2, 8);
+    uint64_t lanes[2] = {0xFFFF, 0};
+    Gather(dst[128], src, off[64], 0, lanes, 1, 8);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(gy, dst, 192);
+}
+
 // CreateVecIndex's high-dimension forms: y[0:64] from an int32 index over the first 32 lanes
 // of one repeat (the rest left at -1), y[64:192] a float index over two whole repeats, and
 // y[192:256] a float index from a bit mask holding the first 16 lanes (the rest left at -1).
@@ -488,6 +517,10 @@ int main(int argc, char** argv) {
     } else if (c == "repeat_reduce_sum") {
         tio::Gm x(a, "x"), y(8 * 4, "y");
         tio::run(1, argv[5], [&] { repeat_reduce_sum(x.addr(), y.addr()); });
+        tio::write_bytes(argv[4], y.bytes.data(), y.bytes.size());
+    } else if (c == "gather_mask_form") {
+        tio::Gm x(a, "x"), y(192 * 4, "y");
+        tio::run(1, argv[5], [&] { gather_mask_form(x.addr(), y.addr()); });
         tio::write_bytes(argv[4], y.bytes.data(), y.bytes.size());
     } else if (c == "vec_index_mask") {
         tio::Gm x(a, "x"), y(256 * 4, "y");
