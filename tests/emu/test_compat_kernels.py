@@ -54,6 +54,21 @@ def test_matmul_iterate_all_and_blocks(emu_build, run_program) -> None:
     torch.testing.assert_close(y[32 * 48 :].view(32, 48), prod, rtol=1e-5, atol=1e-4)
 
 
+def test_matmul_with_a_get_normal_config_template_computes_the_same_product(
+    emu_build, run_program
+) -> None:
+    # #8: DrivingSDK's deformable_conv2d declares `constexpr MatmulConfig CFG = GetNormalConfig();`,
+    # a six-parameter MatmulType and calls IterateAll<false>; before, 'MatmulConfig does not name
+    # a type'. The configuration schedules the work; the product is the same.
+    gen = torch.Generator().manual_seed(7)
+    a = torch.randn(32, 64, generator=gen).half()
+    bt = torch.randn(48, 64, generator=gen).half()
+    y, _ = run(
+        emu_build, run_program, "matmul_norm_config", torch.cat([a.flatten(), bt.flatten()]), bt
+    )
+    torch.testing.assert_close(y.view(32, 48), a.float() @ bt.float().T, rtol=1e-5, atol=1e-4)
+
+
 def test_low_level_cube_path_nd2nz_loaddata_mmad_fixpipe(emu_build, run_program) -> None:
     gen = torch.Generator().manual_seed(4)
     a = torch.randn(32, 64, generator=gen).half()

@@ -157,6 +157,35 @@ extern "C" __global__ __aicore__ void matmul_custom(GM_ADDR a, GM_ADDR b, GM_ADD
     mm.End();
 }
 
+// The same product through a custom Norm template, as DrivingSDK's deformable_conv2d declares its
+// Matmul: `constexpr MatmulConfig CFG = GetNormalConfig();` (unqualified, AscendC names), B's
+// MatmulType with all six parameters (LayoutMode, IBSHARE) and `IterateAll<false>`.
+constexpr MatmulConfig NORM_CFG = GetNormalConfig();
+static_assert(NORM_CFG.iterateOrder == IterateOrder::UNDEF && NORM_CFG.enUnitFlag, "GetNormalConfig defaults");
+static_assert(GetNormalConfig(true).intrinsicsCheck && !NORM_CFG.intrinsicsCheck, "intrinsicsLimit sets intrinsicsCheck");
+extern "C" __global__ __aicore__ void matmul_norm_config(GM_ADDR a, GM_ADDR b, GM_ADDR c) {
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_1);
+    using aType = matmul::MatmulType<AscendC::TPosition::GM, CubeFormat::ND, half>;
+    using bType = matmul::MatmulType<AscendC::TPosition::GM, CubeFormat::ND, half, true, LayoutMode::NONE, true>;
+    using cType = matmul::MatmulType<AscendC::TPosition::GM, CubeFormat::ND, float>;
+    TPipe pipe;
+    TCubeTiling tiling;
+    tiling.M = 32, tiling.N = 48, tiling.Ka = 64, tiling.Kb = 64;
+    tiling.singleCoreM = 32, tiling.singleCoreN = 48, tiling.singleCoreK = 64;
+    tiling.baseM = 16, tiling.baseN = 16;
+    matmul::Matmul<aType, bType, cType, cType, NORM_CFG> mm;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling);
+    GlobalTensor<half> ga, gb;
+    GlobalTensor<float> gc;
+    ga.SetGlobalBuffer((__gm__ half*)a, 32 * 64);
+    gb.SetGlobalBuffer((__gm__ half*)b, 48 * 64);
+    gc.SetGlobalBuffer((__gm__ float*)c, 32 * 48);
+    mm.SetTensorA(ga);
+    mm.SetTensorB(gb, true);
+    mm.template IterateAll<false>(gc);
+    mm.End();
+}
+
 // Low-level cube path as 910B kernels write it: GM -> L1 (Nd2Nz), L1 -> L0A/L0B (LoadData),
 // Mmad into L0C, Fixpipe back to GM as ND. C[32, 48] = A[32, 64] x B[64, 48], half -> float.
 extern "C" __global__ __aicore__ void cube_matmul(GM_ADDR a, GM_ADDR b, GM_ADDR c) {
@@ -490,6 +519,10 @@ int main(int argc, char** argv) {
         std::vector<uint8_t> out(gc.bytes);
         out.insert(out.end(), gc2.bytes.begin(), gc2.bytes.end());
         tio::write_bytes(argv[4], out.data(), out.size());
+    } else if (c == "matmul_norm_config") {
+        tio::Gm ga(slice(a, 0, 32 * 64 * 2), "a"), gb(slice(a, 32 * 64 * 2, 48 * 64 * 2), "b"), gc(32 * 48 * 4, "c");
+        tio::run(1, argv[5], [&] { matmul_norm_config(ga.addr(), gb.addr(), gc.addr()); });
+        tio::write_bytes(argv[4], gc.bytes.data(), gc.bytes.size());
     } else if (c == "cube_matmul") {
         tio::Gm ga(slice(a, 0, 32 * 64 * 2), "a"), gb(slice(a, 32 * 64 * 2, 64 * 48 * 2), "b"), gc(32 * 48 * 4, "c");
         tio::run(1, argv[5], [&] { cube_matmul(ga.addr(), gb.addr(), gc.addr()); });
