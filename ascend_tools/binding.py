@@ -18,6 +18,8 @@ Rules (an explicit `[binding]` table in kernelgen.toml pins entries; the rest is
 - Initial values: every output starts as poison unless the table's `initial` gives the value the
   caller fills it with (a reference cannot say it), or the OpDef's `InitValue(0)` has the
   framework zero it before the launch.
+- Unchecked outputs: every output is compared unless the table's `unchecked` names it (outputs
+  the project's own test does not check); at least one output stays compared.
 Names match ignoring case and underscores (`negative_slope` = `negativeSlope`).
 """
 
@@ -63,6 +65,8 @@ class OutputBinding(BaseModel):
     initial: float | None = None
     """The value it holds before the launch (`[binding.initial]`, or 0 from the OpDef's
     `InitValue(0)`); None: poison."""
+    checked: bool = True
+    """Whether validate compares it (False: named in `[binding] unchecked`)."""
 
 
 class OpBinding(BaseModel):
@@ -414,6 +418,17 @@ def _check_table(op: OpDefinition, trial: TrialData, table: BindingTable) -> Non
                 f"[binding] initial names {name!r}, an output named like an input: the tensor "
                 "is updated in place and starts with the input's values"
             )
+    for name in table.unchecked:
+        if name not in outputs:
+            raise BindingError(
+                f"[binding] unchecked names {name!r}, which is not one of OpDef {op.name}'s "
+                f"outputs ({', '.join(outputs) or 'none'})"
+            )
+    if outputs and set(outputs) <= set(table.unchecked):
+        raise BindingError(
+            f"[binding] unchecked names every output of OpDef {op.name} "
+            f"({', '.join(outputs)}): nothing would be compared"
+        )
 
 
 def _init_value(op: str, name: str, value: int | None) -> float | None:
@@ -441,6 +456,7 @@ def bind_op(op: OpDefinition, trial: TrialData, table: BindingTable | None = Non
         for o in outputs:
             zeroed = _init_value(op.name, o.name, declared.get(o.name))
             o.initial = given.initial.get(o.name, zeroed)
+            o.checked = o.name not in given.unchecked
     except BindingError as exc:
         raise BindingError(
             f"the reference does not bind to OpDef {op.name}: {exc}\n"

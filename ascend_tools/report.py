@@ -43,7 +43,7 @@ class ValidationReport(BaseModel):
     ub_to_ub_bytes, scalar_accesses, sync_alls, cube_macs, cube_macs_fp32, gm_to_l1_bytes,
     l1_to_l0_bytes, l0c_to_gm_bytes, vector_repeats: {api: n}}, "per_block":
     [{"block", ...}]}` (empty when no case passed). `notes`: toolchain/device facts and emulator
-    warnings."""
+    warnings. `unchecked`: outputs that ran but were not compared (`[binding] unchecked`)."""
 
     ok: bool
     chip: str
@@ -53,6 +53,7 @@ class ValidationReport(BaseModel):
     runtime_errors: list[RuntimeErrorReport] = Field(default_factory=list)
     counters: dict = Field(default_factory=dict)
     notes: list[str] = Field(default_factory=list)
+    unchecked: list[str] = Field(default_factory=list)
 
 
 def render_text(report: ValidationReport) -> str:
@@ -74,5 +75,10 @@ def render_text(report: ValidationReport) -> str:
         where = f"{e.file}:{e.line}: " if e.file else ""
         block = f" (block {e.block})" if e.block >= 0 else ""
         lines.append(f"runtime: {where}{e.message} [{e.code}]{block}")
+    if report.unchecked:
+        lines.append(
+            f"not compared: {', '.join(report.unchecked)} (kernelgen.toml [binding] unchecked: "
+            "the project's own test does not check them)"
+        )
     lines += [f"note: {n}" for n in report.notes]
     return "\n".join(lines)

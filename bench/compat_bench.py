@@ -67,6 +67,8 @@ class ProjectResult(BaseModel):
     warnings: list[str] = Field(default_factory=list)
     """The emulator's warnings (`[code]: file:line: message`): findings that do not fail the run,
     such as a read past a SetGlobalBuffer size inside the tensor (`gm-extent`)."""
+    unchecked: list[str] = Field(default_factory=list)
+    """Outputs run but not compared (`[binding] unchecked`: the project's own test skips them)."""
     seconds: float = 0.0
 
 
@@ -174,6 +176,7 @@ def run_project(root: Path, chip: str) -> ProjectResult:
         else:
             res.compiled = report.compile.ok
             res.passed = report.ok
+            res.unchecked = report.unchecked
             notes = report.notes
             res.warnings = [n.removeprefix(_WARNING) for n in notes if n.startswith(_WARNING)]
             res.stage, res.cause, res.first_failure = _failure(report)
@@ -230,6 +233,8 @@ def render_text(rows: list[ProjectResult], summary: dict) -> str:
                      f"({r.seconds:.1f} s)")
         if r.first_failure:
             lines.append(f"      {r.first_failure.splitlines()[0][:240]}")
+        if r.unchecked:
+            lines.append(f"      not compared: {', '.join(r.unchecked)}")
         lines += [f"      warning {w.splitlines()[0][:232]}" for w in r.warnings]
     return "\n".join(lines)
 

@@ -56,7 +56,7 @@ def _gm_for(k: _Class, i: int, inputs: bool) -> str:
     pool = k.globals_[:n_in] if inputs else k.globals_[n_in:]
     if i < len(pool):
         return pool[i].name
-    return (k.globals_[i].name if i < len(k.globals_) else f"gm{i}")
+    return k.globals_[i].name if i < len(k.globals_) else f"gm{i}"
 
 
 def _body(stage: str, k: _Class, param: str | None, indent: str) -> list[str]:
@@ -98,8 +98,10 @@ def _body(stage: str, k: _Class, param: str | None, indent: str) -> list[str]:
         lines.append("}")
     elif stage == "Init":
         for g in k.globals_:
-            lines.append(f"{g.name}.SetGlobalBuffer((__gm__ {t}*){g.name.removesuffix('Gm')}"
-                         f" + {tile} * GetBlockIdx(), {tile});")
+            lines.append(
+                f"{g.name}.SetGlobalBuffer((__gm__ {t}*){g.name.removesuffix('Gm')}"
+                f" + {tile} * GetBlockIdx(), {tile});"
+            )
         for q in k.queues:
             depth = q.depth_text or "1"
             if q.kind == "TBuf":
@@ -118,7 +120,7 @@ def _empty_body(text: str, chunk: Chunk, offset: int, data: bytes) -> str | None
     open_brace = data.rfind(b"{", chunk.base, offset + 1)
     if open_brace < 0 or not (open_brace < offset <= body_end):
         return None
-    if data[open_brace + 1: body_end].strip():
+    if data[open_brace + 1 : body_end].strip():
         return None
     line_start = data.rfind(b"\n", 0, open_brace) + 1
     brace_line = data[line_start:open_brace]
@@ -147,7 +149,10 @@ def suggest(model: KernelModel, file: str, offset: int) -> Suggestion | None:
         return None
     line_start = doc.data.rfind(b"\n", 0, offset) + 1
     at_line_start = not doc.data[line_start:offset].strip()
-    first = lines[0][len(doc.data[line_start:offset].decode("utf-8", "replace")):] if (
-        at_line_start) else "\n" + lines[0]
+    first = (
+        lines[0][len(doc.data[line_start:offset].decode("utf-8", "replace")) :]
+        if (at_line_start)
+        else "\n" + lines[0]
+    )
     text = "\n".join([first, *lines[1:]])
     return Suggestion(text=text, source="embedded")

@@ -16,8 +16,10 @@ PREFIX_CHARS = 6000
 SUFFIX_CHARS = 1500
 CURSOR = "<|cursor|>"
 _CALL = re.compile(r"\b([A-Z]\w*)\s*(?:<[^<>()]*>)?\s*\(")
-SYSTEM = ("You complete AscendC kernel code for Huawei Ascend NPUs. Reply with only the code "
-          f"that goes at {CURSOR}, nothing else.")
+SYSTEM = (
+    "You complete AscendC kernel code for Huawei Ascend NPUs. Reply with only the code "
+    f"that goes at {CURSOR}, nothing else."
+)
 
 
 def fim_messages(prefix: str, suffix: str, catalog: Catalog) -> list[ChatMessage]:
@@ -27,8 +29,10 @@ def fim_messages(prefix: str, suffix: str, catalog: Catalog) -> list[ChatMessage
     apis = sorted({n for n in _CALL.findall(around) if catalog.get(n) is not None})
     lines = catalog.prompt_lines(apis[:16])
     api_block = ("AscendC APIs in use:\n" + "\n".join(lines) + "\n\n") if lines else ""
-    return [ChatMessage(role="system", content=SYSTEM),
-            ChatMessage(role="user", content=f"{api_block}```cpp\n{around}\n```")]
+    return [
+        ChatMessage(role="system", content=SYSTEM),
+        ChatMessage(role="user", content=f"{api_block}```cpp\n{around}\n```"),
+    ]
 
 
 def clean_suggestion(text: str, suffix: str, known: set[str], catalog: Catalog) -> str | None:
@@ -71,9 +75,9 @@ class SuggestionCache:
             return self.items[prefix]
         for old, text in reversed(self.items.items()):
             if prefix.startswith(old):
-                typed = prefix[len(old):]
+                typed = prefix[len(old) :]
                 if typed and text.startswith(typed) and len(text) > len(typed):
-                    return text[len(typed):]
+                    return text[len(typed) :]
         return None
 
     def put(self, prefix: str, text: str) -> None:

@@ -13,8 +13,17 @@ from ascend_tools.parse.facts import Chunk
 from ascend_tools.parse.model import KernelModel
 
 MAX_ITEMS = 100
-ELEMENT_TYPES = ("half", "float", "bfloat16_t", "int8_t", "uint8_t", "int16_t", "int32_t",
-                 "uint32_t", "int64_t")
+ELEMENT_TYPES = (
+    "half",
+    "float",
+    "bfloat16_t",
+    "int8_t",
+    "uint8_t",
+    "int16_t",
+    "int32_t",
+    "uint32_t",
+    "int64_t",
+)
 _MEMBER = re.compile(r"([A-Za-z_]\w*)\s*(?:\[[^\]]*\]\s*)?(\.|->)\s*(\w*)$")
 _SCOPE = re.compile(r"([A-Za-z_]\w*)\s*::\s*(\w*)$")
 _TEMPLATE = re.compile(r"([A-Za-z_]\w*)\s*<\s*(\w*)$")
@@ -52,7 +61,7 @@ def snippet_of(entry: ApiEntry) -> str:
     start = sig.find(entry.name + "(")
     if start < 0:
         return entry.name
-    inner = sig[start + len(entry.name) + 1:]
+    inner = sig[start + len(entry.name) + 1 :]
     depth, cur, params = 0, "", []
     for ch in inner:
         if ch in "(<[":
@@ -102,8 +111,14 @@ def tiling_struct_of(model: KernelModel, chunk: Chunk | None, name: str) -> str 
     return None
 
 
-def complete(line_prefix: str, model: KernelModel | None, file: str, offset: int,
-             catalog: Catalog, chip: Chip) -> Completions:
+def complete(
+    line_prefix: str,
+    model: KernelModel | None,
+    file: str,
+    offset: int,
+    catalog: Catalog,
+    chip: Chip,
+) -> Completions:
     """Candidates for the cursor (`line_prefix`: the line up to it; `offset`: its byte offset)."""
     chunk = model.chunk_at(file, offset) if model is not None and file in model.documents else None
     if m := _MEMBER.search(line_prefix):
@@ -133,18 +148,36 @@ def _cap(items: list[Candidate], prefix: str) -> Completions:
     return Completions(unique[:MAX_ITEMS], len(unique) > MAX_ITEMS, prefix)
 
 
-def _members(var: str, prefix: str, model: KernelModel | None, chunk: Chunk | None,
-             catalog: Catalog, chip: Chip) -> Completions:
+def _members(
+    var: str,
+    prefix: str,
+    model: KernelModel | None,
+    chunk: Chunk | None,
+    catalog: Catalog,
+    chip: Chip,
+) -> Completions:
     if model is None:
         return Completions(prefix=prefix)
     struct = tiling_struct_of(model, chunk, var)
     if struct is not None:
-        tiling = next((s for s in model.tiling_structs if s.name == struct), None) if struct else (
-            model.tiling_struct())
+        tiling = (
+            next((s for s in model.tiling_structs if s.name == struct), None)
+            if struct
+            else (model.tiling_struct())
+        )
         fields = tiling.fields if tiling else []
-        return _cap([Candidate(f.name, "field", f"{f.type_text} {f.name}"
-                               + (f"[{f.count}]" if f.count else ""), rank=0)
-                     for f in fields], prefix)
+        return _cap(
+            [
+                Candidate(
+                    f.name,
+                    "field",
+                    f"{f.type_text} {f.name}" + (f"[{f.count}]" if f.count else ""),
+                    rank=0,
+                )
+                for f in fields
+            ],
+            prefix,
+        )
     owner = declared_type(model, chunk, var)
     if owner is None:
         return Completions(prefix=prefix)
@@ -152,8 +185,17 @@ def _members(var: str, prefix: str, model: KernelModel | None, chunk: Chunk | No
     for e in catalog.members(owner):
         if e.kind != ApiKind.MEMBER or not _keep(e, chip):
             continue
-        items.append(Candidate(e.name, "method", e.signatures[0] if e.signatures else "",
-                               snippet_of(e), True, e.qualified_name, rank=_member_rank(owner, e)))
+        items.append(
+            Candidate(
+                e.name,
+                "method",
+                e.signatures[0] if e.signatures else "",
+                snippet_of(e),
+                True,
+                e.qualified_name,
+                rank=_member_rank(owner, e),
+            )
+        )
     if not items and model is not None:  # a user class: its own data members and methods
         for name, decl in model.members(owner).items():
             items.append(Candidate(name, "field", decl.type_text))
@@ -180,8 +222,11 @@ def _member_rank(owner: str, e: ApiEntry) -> int:
 
 def _scoped(scope: str, prefix: str, catalog: Catalog, chip: Chip) -> Completions:
     owner = ENUM_ALIASES.get(scope, scope)
-    items = [Candidate(e.name, "enum_member", f"{scope}::{e.name}", api=e.qualified_name)
-             for e in catalog.members(owner) if e.kind == ApiKind.ENUM_VALUE and _keep(e, chip)]
+    items = [
+        Candidate(e.name, "enum_member", f"{scope}::{e.name}", api=e.qualified_name)
+        for e in catalog.members(owner)
+        if e.kind == ApiKind.ENUM_VALUE and _keep(e, chip)
+    ]
     if not items and scope == "AscendC":
         return _free(prefix, None, None, catalog, chip)
     return _cap(items, prefix)
@@ -189,13 +234,19 @@ def _scoped(scope: str, prefix: str, catalog: Catalog, chip: Chip) -> Completion
 
 def _template(name: str, prefix: str, catalog: Catalog) -> Completions:
     if name in ("TQue", "TBuf", "TQueBind"):
-        return _cap([Candidate(f"QuePosition::{p}", "enum_member", "queue position")
-                     for p in ("VECIN", "VECOUT", "VECCALC")], prefix)
+        return _cap(
+            [
+                Candidate(f"QuePosition::{p}", "enum_member", "queue position")
+                for p in ("VECIN", "VECOUT", "VECCALC")
+            ],
+            prefix,
+        )
     return _cap([Candidate(t, "type", "element type") for t in ELEMENT_TYPES], prefix)
 
 
-def _free(prefix: str, model: KernelModel | None, chunk: Chunk | None, catalog: Catalog,
-          chip: Chip) -> Completions:
+def _free(
+    prefix: str, model: KernelModel | None, chunk: Chunk | None, catalog: Catalog, chip: Chip
+) -> Completions:
     if not prefix:
         return Completions(incomplete=True)
     items: list[Candidate] = []
@@ -209,10 +260,24 @@ def _free(prefix: str, model: KernelModel | None, chunk: Chunk | None, catalog: 
         if e.side != "device" or e.is_member or not _keep(e, chip):
             continue
         if e.kind == ApiKind.FUNCTION:
-            items.append(Candidate(e.name, "function", e.signatures[0] if e.signatures else "",
-                                   snippet_of(e), True, e.qualified_name, rank=1))
-        elif e.kind in (ApiKind.CLASS, ApiKind.STRUCT, ApiKind.TYPE, ApiKind.TYPE_ALIAS,
-                        ApiKind.ENUM):
+            items.append(
+                Candidate(
+                    e.name,
+                    "function",
+                    e.signatures[0] if e.signatures else "",
+                    snippet_of(e),
+                    True,
+                    e.qualified_name,
+                    rank=1,
+                )
+            )
+        elif e.kind in (
+            ApiKind.CLASS,
+            ApiKind.STRUCT,
+            ApiKind.TYPE,
+            ApiKind.TYPE_ALIAS,
+            ApiKind.ENUM,
+        ):
             items.append(Candidate(e.name, "type", e.kind.value, api=e.qualified_name, rank=2))
         elif e.kind in (ApiKind.MACRO, ApiKind.CONSTANT):
             items.append(Candidate(e.name, "macro", e.kind.value, api=e.qualified_name, rank=2))

@@ -26,12 +26,11 @@ from kernelgen_lm.lower.kernel import CTYPE, DSIZE
 from kernelgen_lm.lower.matmul import BASE_ALIGN, EpiTensor, MatmulEmitter
 from kernelgen_lm.lower.move import BLOCK_HELPERS
 from kernelgen_lm.plan.conv import ConvPlan
+from kernelgen_lm.plan.conv_cost import MAX_POSITIONS  # capped so a unit's N stays moderate
 
 # UB rows are padded to whole 32-byte blocks of the widest case (16 two-byte elements); the
 # im2col tiles (pnA positions per tap) are padded the same way so every tap starts aligned.
 ALIGN_ELEMS = 16
-# Output positions per work unit are capped so one unit's product stays a moderate N.
-MAX_POSITIONS = 2048
 
 
 def _up(x: int, a: int) -> int:
@@ -387,7 +386,6 @@ class ConvEmitter(MatmulEmitter):
         two = p.spatial == 2
         h_expr = f"Dim(context, {x}, 2)" if two else "1"
         w_expr = f"Dim(context, {x}, {3 if two else 2})"
-        r = len(p.out_shape)
         L = [
             f"// Host side of {p.op_name}: im2col geometry and Matmul tiling from the runtime",
             "// shapes, shape inference, OpDef.",
@@ -584,6 +582,53 @@ class ConvEmitter(MatmulEmitter):
             "    tiling.set_bigCores(static_cast<uint32_t>(units % blockDim));",
             "    tiling.set_chunkRows(static_cast<uint32_t>(chunkRows));",
         ]
+        L += self._input_fields()
+        L += [
+            "    tiling.SaveToBuffer(context->GetRawTilingData()->GetData(),"
+            " context->GetRawTilingData()->GetCapacity());",
+            "    context->GetRawTilingData()->SetDataSize(tiling.GetDataSize());",
+            "    size_t* workspace = context->GetWorkspaceSizes(1);",
+            "    // The Matmul API's system part, then one im2col matrix col[K, R * ow] per core.",
+            "    uint64_t user = POINTWISE ? 0 : blockDim * K * pnMax * ELEM;",
+            "    workspace[0] = ascendc.GetLibApiWorkSpaceSize() + user;",
+            "    return ge::GRAPH_SUCCESS;",
+            "}",
+            "}  // namespace optiling",
+            "",
+        ]
+        L += self._registration()
+        return "\n".join(L)
+
+    def _registration(self) -> list[str]:
+        """InferShape ([N, Cout, OH(, OW)]) and the OpDef, shared by both lowerings."""
+        p = self.p
+        assert isinstance(p, ConvPlan)
+        x, w, r = p.x, p.w, len(p.out_shape)
+        infer = [
+            "    // [N, Cout, OH(, OW)] from the image and the weight.",
+            f"    const gert::Shape* xs = context->GetInputShape({x});",
+            f"    const gert::Shape* ws = context->GetInputShape({w});",
+            f"    y->SetDimNum({r});",
+            "    y->SetDim(0, xs->GetDim(0));",
+            "    y->SetDim(1, ws->GetDim(0));",
+        ]
+        ks, ss, pads, ds = p.kernel, p.stride, p.padding, p.dilation
+        for j in range(p.spatial):
+            infer.append(
+                f"    y->SetDim({2 + j}, (xs->GetDim({2 + j}) + {2 * pads[j]} - "
+                f"{ds[j] * (ks[j] - 1) + 1}) / {ss[j]} + 1);"
+            )
+        infer.insert(1, "    gert::Shape* y = context->GetOutputShape(0);")
+        params = input_params(p.inputs)
+        params += io_param("Output", "out", p.out_dtype)
+        return registration(p.op_name, infer, params, self.chip)
+
+    def _input_fields(self) -> list[str]:
+        """TilingFunc lines setting each input's numel and the epilogue inputs' strides."""
+        p = self.p
+        assert isinstance(p, ConvPlan)
+        two, r = p.spatial == 2, len(p.out_shape)
+        L: list[str] = []
         for i in range(len(p.inputs)):
             L.append(
                 f"    tiling.set_numel{i}(static_cast<uint32_t>("
@@ -602,35 +647,4 @@ class ConvEmitter(MatmulEmitter):
             per_b = "0" if lead[0] == 1 else f"{total} / nb"
             L.append(f"    tiling.set_e{e.input}sb(static_cast<uint32_t>({per_b}));")
             L.append(f"    tiling.set_e{e.input}sc(static_cast<uint32_t>({sc}));")
-        L += [
-            "    tiling.SaveToBuffer(context->GetRawTilingData()->GetData(),"
-            " context->GetRawTilingData()->GetCapacity());",
-            "    context->GetRawTilingData()->SetDataSize(tiling.GetDataSize());",
-            "    size_t* workspace = context->GetWorkspaceSizes(1);",
-            "    // The Matmul API's system part, then one im2col matrix col[K, R * ow] per core.",
-            "    uint64_t user = POINTWISE ? 0 : blockDim * K * pnMax * ELEM;",
-            "    workspace[0] = ascendc.GetLibApiWorkSpaceSize() + user;",
-            "    return ge::GRAPH_SUCCESS;",
-            "}",
-            "}  // namespace optiling",
-            "",
-        ]
-        infer = [
-            "    // [N, Cout, OH(, OW)] from the image and the weight.",
-            f"    const gert::Shape* xs = context->GetInputShape({x});",
-            f"    const gert::Shape* ws = context->GetInputShape({w});",
-            f"    y->SetDimNum({r});",
-            "    y->SetDim(0, xs->GetDim(0));",
-            "    y->SetDim(1, ws->GetDim(0));",
-        ]
-        ks, ss, pads, ds = p.kernel, p.stride, p.padding, p.dilation
-        for j in range(p.spatial):
-            infer.append(
-                f"    y->SetDim({2 + j}, (xs->GetDim({2 + j}) + {2 * pads[j]} - "
-                f"{ds[j] * (ks[j] - 1) + 1}) / {ss[j]} + 1);"
-            )
-        infer.insert(1, "    gert::Shape* y = context->GetOutputShape(0);")
-        params = input_params(p.inputs)
-        params += io_param("Output", "out", p.out_dtype)
-        L += registration(p.op_name, infer, params, self.chip)
-        return "\n".join(L)
+        return L

@@ -281,12 +281,14 @@ class MatmulEmitter:
     # One copy of the epilogue's UB buffers, members and per-block loop, shared by every
     # emitter whose product comes to UB block by block (matmul, conv): they read the same
     # tiling fields (the TCubeTiling's base block, chunkRows) and name the same variables.
-    def _epi_buffers(self) -> list[str]:
-        """Init lines: the result block queue, the chunk tiles, the float pool, the mask."""
+    def _epi_buffers(self, tiling: str = "td.cube") -> list[str]:
+        """Init lines: the result block queue, the chunk tiles, the float pool, the mask.
+        `tiling`: the struct holding baseM, baseN and iterateOrder (a TCubeTiling, or the
+        kernel's own fields where no Matmul object runs)."""
         ot = CTYPE[self.p.out_dtype]
         L = [
-            "        baseM = td.cube.baseM; baseN = td.cube.baseN;",
-            "        iterOrder = td.cube.iterateOrder;",
+            f"        baseM = {tiling}.baseM; baseN = {tiling}.baseN;",
+            f"        iterOrder = {tiling}.iterateOrder;",
             "        chunk = td.chunkRows;",
             "        // Work tiles hold one chunk of rows (whole 256-byte float repeats).",
             "        tileElems = (chunk * baseN + 63) / 64 * 64;",
@@ -343,14 +345,20 @@ class MatmulEmitter:
             L += ["    TBuf<QuePosition::VECCALC> cmpBuf;", "    LocalTensor<uint8_t> cmpMask;"]
         return L
 
-    def _epi_block(self, row_stride: Callable[[EpiTensor], str], notes: list[str]) -> list[str]:
+    def _epi_block(
+        self,
+        row_stride: Callable[[EpiTensor], str],
+        notes: list[str],
+        fetch: str = "mm.GetTensorC(cTile);",
+    ) -> list[str]:
         """Inside `while (mm.Iterate())`, after `rows`, `cols`, `ldc`, `boff` and each input's
         `eblk_` are set: GetTensorC into UB, then the epilogue per chunk of rows.
-        `row_stride(t)`: input t's element stride between result rows."""
+        `row_stride(t)`: input t's element stride between result rows; `fetch`: the line that
+        brings the float block into `cTile` (rows of ldc floats)."""
         ind = " " * 16
         return [
             ind + "LocalTensor<float> cTile = q_c.AllocTensor<float>();",
-            ind + "mm.GetTensorC(cTile);",
+            ind + fetch,
             ind + "q_c.EnQue(cTile);",
             ind + "cTile = q_c.DeQue<float>();",
             *[ind + x for x in notes],

@@ -10,6 +10,7 @@ from pydantic import BaseModel
 from ascend_tools.chips import Chip
 from kernelgen_lm.lower.attn import AttnEmitter, attn_tiling_header
 from kernelgen_lm.lower.conv import ConvEmitter, conv_tiling_header
+from kernelgen_lm.lower.conv_slab import ConvSlabEmitter, slab_tiling_header
 from kernelgen_lm.lower.host import host_source, tiling_header
 from kernelgen_lm.lower.kernel import KernelEmitter
 from kernelgen_lm.lower.matmul import MatmulEmitter, matmul_tiling_header
@@ -231,10 +232,12 @@ def write_project(
 def write_conv_project(
     plan: ConvPlan, chip: Chip, out: Path, ref: Path | None = None
 ) -> LoweredProject:
-    """Writes a convolution (implicit GEMM) project under `out`."""
-    em = ConvEmitter(plan, chip)
+    """Writes a convolution project under `out`: the slab lowering (Load3D from L1) where the
+    plan chose it, else implicit GEMM over a gathered im2col workspace."""
+    em = ConvSlabEmitter(plan, chip) if plan.slab else ConvEmitter(plan, chip)
+    header = slab_tiling_header(plan) if plan.slab else conv_tiling_header(plan)
     return _write(
-        _files(plan.kernel_name, conv_tiling_header(plan), em.host(), em.kernel(), conv_text(plan)),
+        _files(plan.kernel_name, header, em.host(), em.kernel(), conv_text(plan)),
         out,
         ref,
     )

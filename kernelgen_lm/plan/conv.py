@@ -76,6 +76,11 @@ class ConvPlan(BaseModel):
     epilogue: KernelPlan | None = None  # None: the product (cast to out_dtype) is the output
     epi_inputs: list[ConvEpiInput] = []
     bias: int | None = None  # the convolution's own bias input (read by the epilogue)
+    # The slab lowering (Load3D from an NC1HWC0 slab in L1) instead of the gathered im2col
+    # workspace: chosen by the cost model (plan/conv_cost.py); `lowering` says why.
+    slab: bool = False
+    shared_weight: bool = False  # slab: the weight re-laid once by all cores (one SyncAll)
+    lowering: str = ""
 
     @property
     def direct(self) -> bool:
@@ -91,6 +96,33 @@ class ConvPlan(BaseModel):
             and all(s == 1 for s in self.stride)
             and all(x == 0 for x in self.padding)
         )
+
+    @property
+    def fixpipe_epilogue(self) -> tuple[bool, bool] | None:
+        """(bias, relu) when the epilogue is at most the conv's own bias then a ReLU, with the
+        output in the product's dtype or float32: the slab lowering's cube then adds the bias
+        (one more K column, against ones) and Fixpipe applies the ReLU and the cast on its way
+        to GM. None: the vector epilogue is needed."""
+        if self.out_dtype not in (self.dtype, "float32"):
+            return None
+        if self.epilogue is None:
+            return (False, False)
+        nodes, out = self.epilogue.nodes, self.epilogue.outputs
+        relu_only = [("input", [], 0), ("relu", [0], None)]
+        if [(n.op, n.args, n.index) for n in nodes] == relu_only and not self.epi_inputs:
+            return (False, True) if len(out) == 1 and out[0].node == 1 else None
+        bias_k = next((e.plan_index for e in self.epi_inputs if e.input == self.bias), None)
+        if len(out) != 1 or bias_k is None or len(self.epi_inputs) != 1:
+            return None
+        if self.inputs[self.bias or 0].dtype != self.dtype:
+            return None
+        ops = [(n.op, n.args, n.index) for n in nodes]
+        want = [("input", [], 0), ("input", [], bias_k), ("add", [0, 1], None)]
+        if ops == want and out[0].node == 2:
+            return (True, False)
+        if ops == [*want, ("relu", [2], None)] and out[0].node == 3:
+            return (True, True)
+        return None
 
     @property
     def geometry2d(self) -> tuple[list[int], list[int], list[int], list[int]]:
@@ -238,7 +270,7 @@ def build_conv_plan(g: CapturedGraph, chip: Chip | None = None) -> ConvPlan:
         and n.target != "aten._assert_tensor_metadata.default"
     ]
     epilogue, epi_inputs = _plan_epilogue(g, core, after, bias, out_shape)
-    return ConvPlan(
+    plan = ConvPlan(
         op_name=g.op_name,
         kernel_name=snake(g.op_name),
         inputs=g.inputs,
@@ -257,6 +289,11 @@ def build_conv_plan(g: CapturedGraph, chip: Chip | None = None) -> ConvPlan:
         epi_inputs=epi_inputs,
         bias=bias,
     )
+    if chip is not None:
+        from kernelgen_lm.plan.conv_cost import choose_slab  # it prices ConvPlans
+
+        plan.slab, plan.shared_weight, plan.lowering = choose_slab(plan, chip)
+    return plan
 
 
 def _rename(args: list, old: str, new: str) -> list:
@@ -390,6 +427,8 @@ def conv_text(p: ConvPlan) -> str:
     X, Wt = p.inputs[p.x], p.inputs[p.w]
     k, s, pd, d = p.geometry2d
     cg = X.shape[1] // p.groups
+    if p.slab:
+        return _slab_text(p)
     lines = [
         f"kernel {p.kernel_name} (op {p.op_name}), mode conv (conv{p.spatial}d, implicit GEMM)",
         f"x = {X.name}{X.shape}, weight = {Wt.name}{Wt.shape}, groups {p.groups}; "
@@ -410,6 +449,33 @@ def conv_text(p: ConvPlan) -> str:
         ),
         "epilogue: per baseM x baseN block GetTensorC into UB (float32), then per chunk of its "
         f"rows the vector plan below, cast to {p.out_dtype}, DataCopyPad rows to GM",
+    ]
+    if p.lowering:
+        lines.append(f"lowering: {p.lowering}")
+    if p.bias is not None:
+        lines.append(f"bias {names[p.bias]}: added per output channel in the epilogue")
+    if p.epilogue is not None:
+        lines += ["  " + x for x in plan_text(p.epilogue).splitlines()]
+    return "\n".join(lines)
+
+
+def _slab_text(p: ConvPlan) -> str:
+    names = [t.name for t in p.inputs]
+    X, Wt = p.inputs[p.x], p.inputs[p.w]
+    k, s, pd, d = p.geometry2d
+    lines = [
+        f"kernel {p.kernel_name} (op {p.op_name}), mode conv (conv{p.spatial}d, Load3D slab)",
+        f"x = {X.name}{X.shape}, weight = {Wt.name}{Wt.shape}; kernel {k}, stride {s}, "
+        f"padding {pd}, dilation {d} (as H, W)",
+        f"lowering: {p.lowering}",
+        "per core (AIV): the weight re-laid into Load3D's K order (c1, kh, kw, c0) as "
+        "[Cout/16][K/16][16][16] L0A fractals, through the core's GM workspace",
+        "per unit (image, block of R output rows): AIV re-lays the rows inside the image as an "
+        "NC1HWC0 slab (Gather, 16 channels at a time) into the workspace; AIC loads it into L1 "
+        "once, Load3D K chunks into L0B (padding by Load3D), weight fractals into L0A, Mmad "
+        f"accumulates C[Cout, positions] in L0C ({p.dtype} -> float32), Fixpipe to the workspace",
+        "epilogue (AIV): per baseM x baseN block of the float result, per chunk of its rows the "
+        f"vector plan below, cast to {p.out_dtype}, DataCopyPad rows to GM",
     ]
     if p.bias is not None:
         lines.append(f"bias {names[p.bias]}: added per output channel in the epilogue")

@@ -45,18 +45,18 @@ class DataResult(BaseModel):
     dropped: dict[str, int]
 
 
-def build_dataset(req: DataRequest, held: HeldOut, progress: Progress | None = None
-                  ) -> DataResult:
+def build_dataset(req: DataRequest, held: HeldOut, progress: Progress | None = None) -> DataResult:
     records: list[CotRecord] = []
     dropped: dict[str, int] = {}
     failures: dict[str, str] = {}
     if req.import_file is not None:
         if req.import_projects:
-            records += import_projects(req.import_file, (req.chips or [DEFAULT_CHIP])[0],
-                                       progress)
+            records += import_projects(req.import_file, (req.chips or [DEFAULT_CHIP])[0], progress)
         elif req.mapping is None:
-            raise DataError("--import needs --mapping (which of your fields is which, or "
-                            "`projects` for a folder of operator projects)")
+            raise DataError(
+                "--import needs --mapping (which of your fields is which, or "
+                "`projects` for a folder of operator projects)"
+            )
         else:
             records += import_records(req.import_file, req.mapping)
     if req.store is not None:
@@ -64,8 +64,9 @@ def build_dataset(req: DataRequest, held: HeldOut, progress: Progress | None = N
             raise DataError(f"{req.store}: no such edit store")
         records += store_records(req.store)
     if req.stubs and req.limit != 0:
-        records += seed_records(req.stubs, req.chips, limit=req.limit, progress=progress,
-                                failures=failures)
+        records += seed_records(
+            req.stubs, req.chips, limit=req.limit, progress=progress, failures=failures
+        )
     if req.catalog_limit != 0:
         records += catalog_records(req.catalog_limit)
     if failures:
@@ -82,5 +83,10 @@ def build_dataset(req: DataRequest, held: HeldOut, progress: Progress | None = N
     counts: dict[str, int] = {}
     for r in records:
         counts[r.metadata.origin] = counts.get(r.metadata.origin, 0) + 1
-    return DataResult(path=path, records=len(records), data_hash=data_hash(records),
-                      counts=counts, dropped=dropped)
+    return DataResult(
+        path=path,
+        records=len(records),
+        data_hash=data_hash(records),
+        counts=counts,
+        dropped=dropped,
+    )

@@ -119,7 +119,9 @@ def join(use_cpu: bool, deepspeed: bool = False) -> Ranks:
             if deepspeed:
                 os.environ.pop("ACCELERATE_USE_DEEPSPEED", None)
     if not dist.is_initialized():
-        raise RuntimeError(f"WORLD_SIZE={world} but no process group came up: start the run "
-                           "with `accelerate launch` or `torchrun`")
+        raise RuntimeError(
+            f"WORLD_SIZE={world} but no process group came up: start the run "
+            "with `accelerate launch` or `torchrun`"
+        )
     group = dist.new_group(backend="gloo", timeout=WAIT)
     return Ranks(rank=dist.get_rank(), world=dist.get_world_size(), _group=group)

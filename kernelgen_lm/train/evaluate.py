@@ -58,12 +58,14 @@ def fim_cases(example_dirs: list[Path], per_file: int = 3) -> list[FimCase]:
             step = max(1, len(picks) // per_file)
             for i in picks[::step][:per_file]:
                 indent = len(lines[i]) - len(lines[i].lstrip())
-                out.append(FimCase(
-                    name=f"{root.name}/{kernel.name}:{i + 1}",
-                    prefix="".join(lines[:i]) + lines[i][:indent],
-                    suffix="\n" + "".join(lines[i + 1:]),
-                    middle=lines[i].strip(),
-                ))
+                out.append(
+                    FimCase(
+                        name=f"{root.name}/{kernel.name}:{i + 1}",
+                        prefix="".join(lines[:i]) + lines[i][:indent],
+                        suffix="\n" + "".join(lines[i + 1 :]),
+                        middle=lines[i].strip(),
+                    )
+                )
     return out
 
 
@@ -91,9 +93,12 @@ def evaluate(backend: Backend, slice_: EvalSlice, progress: Progress | None = No
     compiled = passed = 0
     with tempfile.TemporaryDirectory(prefix="kernelgen-eval-") as tmp:
         for stub in slice_.stubs:
-            messages = [system_message(chip),
-                        ChatMessage(role="user", content=generation_instruction(
-                            stub, chip, default_op_name(stub)))]
+            messages = [
+                system_message(chip),
+                ChatMessage(
+                    role="user", content=generation_instruction(stub, chip, default_op_name(stub))
+                ),
+            ]
             try:
                 answer = backend.generate(messages, max_tokens=slice_.max_tokens)[0].text
             except BackendError as exc:
@@ -111,8 +116,7 @@ def evaluate(backend: Backend, slice_: EvalSlice, progress: Progress | None = No
                 shapes = None
             sample = Path(tmp) / stub.stem
             sample.mkdir()
-            outcome = validate_answer(answer, sample, stub, chip.name, backend.name,
-                                      shapes=shapes)
+            outcome = validate_answer(answer, sample, stub, chip.name, backend.name, shapes=shapes)
             if outcome.report is not None and outcome.report.compile.ok:
                 compiled += 1
             if outcome.attempt.ok:
@@ -127,8 +131,10 @@ def evaluate(backend: Backend, slice_: EvalSlice, progress: Progress | None = No
         hits = 0
         for case in slice_.fim:
             try:
-                got = backend.generate(fim_messages(case.prefix, case.suffix, catalog),
-                                       max_tokens=slice_.fim_max_tokens)[0].text
+                got = backend.generate(
+                    fim_messages(case.prefix, case.suffix, catalog),
+                    max_tokens=slice_.fim_max_tokens,
+                )[0].text
             except BackendError as exc:
                 details.append(f"{case.name}: backend failed: {exc}")
                 continue

@@ -55,9 +55,9 @@ def sft_examples(records: list[CotRecord]) -> list[dict[str, Any]]:
     """Conversational prompt/completion rows for TRL's SFTTrainer (loss on the completion
     only); records whose validation failed are left out (they only feed the pairs)."""
     return [
-        {"prompt": prompt_of(r),
-         "completion": [{"role": "assistant", "content": completion_of(r)}]}
-        for r in records if r.passed
+        {"prompt": prompt_of(r), "completion": [{"role": "assistant", "content": completion_of(r)}]}
+        for r in records
+        if r.passed
     ]
 
 
@@ -81,10 +81,21 @@ def preference_pairs(records: list[CotRecord]) -> list[PreferencePair]:
         prompt = prompt_of(best)
         chosen = [{"role": "assistant", "content": completion_of(best)}]
         losers = list(bad)
-        losers += [r for r in good if r is not best and r.metadata.speedup and best.metadata.speedup
-                   and best.metadata.speedup >= FASTER_BY * r.metadata.speedup]
+        losers += [
+            r
+            for r in good
+            if r is not best
+            and r.metadata.speedup
+            and best.metadata.speedup
+            and best.metadata.speedup >= FASTER_BY * r.metadata.speedup
+        ]
         for r in losers:
-            pairs.append(PreferencePair(
-                prompt=prompt, chosen=chosen,
-                rejected=[{"role": "assistant", "content": completion_of(r)}], task=task))
+            pairs.append(
+                PreferencePair(
+                    prompt=prompt,
+                    chosen=chosen,
+                    rejected=[{"role": "assistant", "content": completion_of(r)}],
+                    task=task,
+                )
+            )
     return pairs

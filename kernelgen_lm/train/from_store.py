@@ -51,12 +51,18 @@ def edit_record(e: Edit) -> CotRecord | None:
     """One store row as a record; None for rows that carry nothing to learn (empty text)."""
     if not e.suggestion.strip():
         return None
-    meta = Metadata(origin="store-completion", source=f"edits#{e.id}", licence=STORE_LICENCE,
-                    task=str(e.meta.get("task") or ""), extra={"engine": e.source})
+    meta = Metadata(
+        origin="store-completion",
+        source=f"edits#{e.id}",
+        licence=STORE_LICENCE,
+        task=str(e.meta.get("task") or ""),
+        extra={"engine": e.source},
+    )
     if e.kind == "completion":
         return CotRecord(
-            instruction=Instruction(kind="complete", file=Path(e.file).name, prefix=e.prefix,
-                                    suffix=e.suffix),
+            instruction=Instruction(
+                kind="complete", file=Path(e.file).name, prefix=e.prefix, suffix=e.suffix
+            ),
             answer=Answer(text=e.suggestion),
             metadata=meta,
         )
@@ -133,8 +139,19 @@ def run_samples(run_dir: Path, ref: Path, chip: str) -> list[SampleRow]:
             validation = json.loads(report.read_text(encoding="utf-8"))
         else:
             validation = {"ok": False, "stage": "parse", "compiled": False}
-        out.append(SampleRow(
-            file=ref.name, suggestion=answer.read_text(encoding="utf-8"), validation=validation,
-            meta={"task": ref.stem, "chip": chip, "prompt": task_turn, "reference": reference,
-                  "round": sample.parent.name, "sample": sample.name}))
+        out.append(
+            SampleRow(
+                file=ref.name,
+                suggestion=answer.read_text(encoding="utf-8"),
+                validation=validation,
+                meta={
+                    "task": ref.stem,
+                    "chip": chip,
+                    "prompt": task_turn,
+                    "reference": reference,
+                    "round": sample.parent.name,
+                    "sample": sample.name,
+                },
+            )
+        )
     return out

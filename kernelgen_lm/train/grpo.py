@@ -53,8 +53,10 @@ def grpo_tasks(records: list[CotRecord]) -> list[dict[str, Any]]:
         if ins.kind != "generate" or not ins.reference or not ins.chip:
             continue
         task = r.metadata.task or ins.op or "task"
-        rows.setdefault((task, ins.chip), {"prompt": prompt_of(r), "task": task,
-                                           "chip": ins.chip, "reference": ins.reference})
+        rows.setdefault(
+            (task, ins.chip),
+            {"prompt": prompt_of(r), "task": task, "chip": ins.chip, "reference": ins.reference},
+        )
     return list(rows.values())
 
 
@@ -78,15 +80,20 @@ def kernel_reward(answer: str, task: str, chip: str, reference: str) -> Reward:
             graph = None
         sample = Path(tmp) / "sample"
         sample.mkdir()
-        outcome = validate_answer(answer, sample, ref, chip, "grpo",
-                                  shapes=shape_variants(graph) if graph else None)
+        outcome = validate_answer(
+            answer, sample, ref, chip, "grpo", shapes=shape_variants(graph) if graph else None
+        )
         stage = outcome.attempt.stage
         reward = REWARD_BY_STAGE[stage]
         speed = modelled_speed(graph, outcome.report, chip) if graph else None
         if speed is not None:
             reward += SPEED_BONUS * min(speed.speedup, SPEED_CAP) / SPEED_CAP
-        return Reward(reward=reward, stage=stage, message=outcome.attempt.message,
-                      speedup=speed.speedup if speed else None)
+        return Reward(
+            reward=reward,
+            stage=stage,
+            message=outcome.attempt.message,
+            speedup=speed.speedup if speed else None,
+        )
 
 
 def _worker_reward(answer: str, task: str, chip: str, reference: str) -> Reward:
@@ -119,8 +126,7 @@ class ValidatorReward:
     did not finish within `timeout_s` per answer and worker, ends the run on every rank with
     `RewardFailed`, rather than leaving the others blocked in TRL's gather of the rewards."""
 
-    def __init__(self, workers: int, ranks: Ranks | None = None,
-                 timeout_s: float = 900.0) -> None:
+    def __init__(self, workers: int, ranks: Ranks | None = None, timeout_s: float = 900.0) -> None:
         if workers < 1:
             raise ValueError(f"reward workers must be >= 1, not {workers}")
         if timeout_s <= 0:
@@ -129,8 +135,9 @@ class ValidatorReward:
         self._ranks = ranks or Ranks()
         self._workers = workers
         self.timeout_s = timeout_s
-        self._pool = ProcessPoolExecutor(max_workers=workers,
-                                         mp_context=multiprocessing.get_context("spawn"))
+        self._pool = ProcessPoolExecutor(
+            max_workers=workers, mp_context=multiprocessing.get_context("spawn")
+        )
         self.last: list[Reward] = []
         self.validated = 0  # validations this process ran (distinct answers)
         self.scored = 0  # answers it scored
@@ -156,8 +163,10 @@ class ValidatorReward:
         done, pending = wait(jobs, timeout=budget, return_when=FIRST_EXCEPTION)
         error = None
         if pending and not any(j.exception() for j in done):
-            error = (f"{what}: {len(pending)} of {len(jobs)} validation(s) did not finish "
-                     f"within {budget:.0f} s ({self.timeout_s:.0f} s per answer and worker)")
+            error = (
+                f"{what}: {len(pending)} of {len(jobs)} validation(s) did not finish "
+                f"within {budget:.0f} s ({self.timeout_s:.0f} s per answer and worker)"
+            )
         for j in done:
             if (exc := j.exception()) is not None:
                 error = f"{what}: a validation worker failed ({type(exc).__name__}: {exc})"
@@ -166,12 +175,21 @@ class ValidatorReward:
         if any(errors):
             self.close(kill=True)
             where = "; ".join(f"rank {r}: {e}" for r, e in enumerate(errors) if e)
-            raise RewardFailed(f"GRPO reward failed, the run stops on every rank ({where}); "
-                               "run the same command again to resume from the last checkpoint")
+            raise RewardFailed(
+                f"GRPO reward failed, the run stops on every rank ({where}); "
+                "run the same command again to resume from the last checkpoint"
+            )
         return [j.result() for j in jobs]
 
-    def __call__(self, prompts: list[Any], completions: list[Any], task: list[str],
-                 chip: list[str], reference: list[str], **_: Any) -> list[float]:
+    def __call__(
+        self,
+        prompts: list[Any],
+        completions: list[Any],
+        task: list[str],
+        chip: list[str],
+        reference: list[str],
+        **_: Any,
+    ) -> list[float]:
         texts = [c[-1]["content"] if isinstance(c, list) else str(c) for c in completions]
         keys = list(zip(texts, task, chip, reference, strict=True))
         unique = list(dict.fromkeys(keys))

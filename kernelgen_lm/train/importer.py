@@ -31,8 +31,17 @@ from kernelgen_lm.train.records import (
     Metadata,
 )
 
-FIELDS = ("instruction", "answer", "reasoning", "op", "chip", "reference", "task", "licence",
-          "kind")
+FIELDS = (
+    "instruction",
+    "answer",
+    "reasoning",
+    "op",
+    "chip",
+    "reference",
+    "task",
+    "licence",
+    "kind",
+)
 REQUIRED = ("instruction", "answer")
 UNKNOWN_LICENCE = "unknown (imported; check before publishing)"
 
@@ -50,8 +59,10 @@ def parse_mapping(text: str) -> dict[str, str]:
     if not isinstance(mapping, dict) or not all(
         isinstance(k, str) and isinstance(v, str) for k, v in mapping.items()
     ):
-        raise DataError("mapping must be a JSON object of strings, e.g. "
-                        '{"instruction": "question", "answer": "response"}')
+        raise DataError(
+            "mapping must be a JSON object of strings, e.g. "
+            '{"instruction": "question", "answer": "response"}'
+        )
     unknown = sorted(set(mapping) - set(FIELDS))
     if unknown:
         raise DataError(f"mapping names unknown fields {unknown}; known: {', '.join(FIELDS)}")
@@ -128,31 +139,34 @@ def import_records(path: Path, mapping: dict[str, str]) -> list[CotRecord]:
         kind = str(get.get("kind") or ("generate" if answer.files else "qa"))
         if kind not in ("generate", "complete", "qa"):
             raise DataError(f"{path}:{no}: kind {kind!r} is not generate, complete or qa")
-        out.append(CotRecord(
-            instruction=Instruction(
-                kind=kind,  # type: ignore[arg-type]
-                text=str(get["instruction"]),
-                op=get.get("op"),
-                chip=get.get("chip"),
-                reference=get.get("reference"),
-            ),
-            reasoning=reasoning,
-            answer=answer,
-            metadata=Metadata(
-                origin="import",
-                source=f"{path.name}:{no}",
-                task=str(get.get("task") or get.get("op") or ""),
-                licence=str(get.get("licence") or UNKNOWN_LICENCE),
-            ),
-        ))
+        out.append(
+            CotRecord(
+                instruction=Instruction(
+                    kind=kind,  # type: ignore[arg-type]
+                    text=str(get["instruction"]),
+                    op=get.get("op"),
+                    chip=get.get("chip"),
+                    reference=get.get("reference"),
+                ),
+                reasoning=reasoning,
+                answer=answer,
+                metadata=Metadata(
+                    origin="import",
+                    source=f"{path.name}:{no}",
+                    task=str(get.get("task") or get.get("op") or ""),
+                    licence=str(get.get("licence") or UNKNOWN_LICENCE),
+                ),
+            )
+        )
     return out
 
 
 PROJECTS = "projects"  # the --mapping value for a folder of operator projects
 
 
-def import_projects(folder: Path, chip: str, progress: Callable[[str], None] | None = None
-                    ) -> list[CotRecord]:
+def import_projects(
+    folder: Path, chip: str, progress: Callable[[str], None] | None = None
+) -> list[CotRecord]:
     """KernelBench/MultiKernelBench-style task folders: every subfolder that is an operator
     project with its PyTorch reference (`ref.py` or kernelgen.toml's `reference`) becomes a
     generation record, validated here on the emulator (failed ones are kept as failed: they
@@ -180,21 +194,32 @@ def import_projects(folder: Path, chip: str, progress: Callable[[str], None] | N
         op = Path(kernels[0]).stem
         try:
             report = validate_project(root, ref, chip=chip_spec.name)
-            validation = Validation(ok=report.ok, compiled=report.compile.ok,
-                                    stage="done" if report.ok else (
-                                        "compile" if not report.compile.ok else "compare"),
-                                    cases=len(report.cases))
+            validation = Validation(
+                ok=report.ok,
+                compiled=report.compile.ok,
+                stage="done" if report.ok else ("compile" if not report.compile.ok else "compare"),
+                cases=len(report.cases),
+            )
         except ValidationInputError as exc:
-            validation = Validation(ok=False, stage="parse", compiled=False,
-                                    message=str(exc)[:300])
+            validation = Validation(ok=False, stage="parse", compiled=False, message=str(exc)[:300])
         say(f"import: {root.name}: {validation.stage}")
-        out.append(CotRecord(
-            instruction=Instruction(kind="generate",
-                                    text=generation_instruction(ref, chip_spec, op),
-                                    op=op, chip=chip_spec.name,
-                                    reference=ref.read_text(encoding="utf-8")),
-            answer=Answer(files=files),
-            metadata=Metadata(origin="import", source=f"{folder.name}/{root.name}",
-                              task=root.name, licence=UNKNOWN_LICENCE, validation=validation),
-        ))
+        out.append(
+            CotRecord(
+                instruction=Instruction(
+                    kind="generate",
+                    text=generation_instruction(ref, chip_spec, op),
+                    op=op,
+                    chip=chip_spec.name,
+                    reference=ref.read_text(encoding="utf-8"),
+                ),
+                answer=Answer(files=files),
+                metadata=Metadata(
+                    origin="import",
+                    source=f"{folder.name}/{root.name}",
+                    task=root.name,
+                    licence=UNKNOWN_LICENCE,
+                    validation=validation,
+                ),
+            )
+        )
     return out

@@ -98,8 +98,14 @@ class CotRecord(BaseModel):
         """Identity for deduplication: the task and the answer, not where they came from."""
         ins = self.instruction
         blob = json.dumps(
-            [ins.kind, ins.text.strip(), ins.prefix, ins.suffix, sorted(self.answer.files.items()),
-             self.answer.text.strip()],
+            [
+                ins.kind,
+                ins.text.strip(),
+                ins.prefix,
+                ins.suffix,
+                sorted(self.answer.files.items()),
+                self.answer.text.strip(),
+            ],
             sort_keys=True,
         )
         return hashlib.sha256(blob.encode()).hexdigest()
@@ -139,15 +145,18 @@ def read_jsonl(path: Path) -> list[CotRecord]:
             raise DataError(f"{path}:{no}: not JSON ({exc})") from None
         version = raw.get("schema_version", SCHEMA_VERSION) if isinstance(raw, dict) else None
         if isinstance(version, int) and version > SCHEMA_VERSION:
-            raise DataError(f"{path}:{no}: schema version {version}; this kernelgen reads up "
-                            f"to {SCHEMA_VERSION}")
+            raise DataError(
+                f"{path}:{no}: schema version {version}; this kernelgen reads up "
+                f"to {SCHEMA_VERSION}"
+            )
         try:
             out.append(CotRecord.model_validate(raw))
         except ValidationError as exc:
             first = exc.errors()[0]
             where = ".".join(str(p) for p in first["loc"])
-            raise DataError(f"{path}:{no}: not an Ascend-CoT record ({where}: {first['msg']})"
-                            ) from None
+            raise DataError(
+                f"{path}:{no}: not an Ascend-CoT record ({where}: {first['msg']})"
+            ) from None
     return out
 
 
@@ -216,8 +225,12 @@ def decontaminate(records: Iterable[CotRecord], held: HeldOut) -> tuple[list[Cot
 # -- data card -------------------------------------------------------------------------------
 
 
-def data_card(records: list[CotRecord], *, dropped: dict[str, int] | None = None,
-              notes: list[str] | None = None) -> str:
+def data_card(
+    records: list[CotRecord],
+    *,
+    dropped: dict[str, int] | None = None,
+    notes: list[str] | None = None,
+) -> str:
     """DATACARD.md: what the set holds, where it came from, under which licences."""
     kinds = Counter(r.instruction.kind for r in records)
     origins = Counter(r.metadata.origin for r in records)
@@ -247,23 +260,35 @@ def data_card(records: list[CotRecord], *, dropped: dict[str, int] | None = None
         *(f"| {k} | {n} |" for k, n in sorted(licences.items())),
     ]
     if chips:
-        lines += ["", "| chip | records |", "|---|---|",
-                  *(f"| {k} | {n} |" for k, n in sorted(chips.items()))]
+        lines += [
+            "",
+            "| chip | records |",
+            "|---|---|",
+            *(f"| {k} | {n} |" for k, n in sorted(chips.items())),
+        ]
     if dropped:
-        lines += ["", "Dropped while building:", "",
-                  *(f"- {why}: {n}" for why, n in sorted(dropped.items()))]
+        lines += [
+            "",
+            "Dropped while building:",
+            "",
+            *(f"- {why}: {n}" for why, n in sorted(dropped.items())),
+        ]
     lines += ["", *(f"- {n}" for n in notes or [])] if notes else []
     return "\n".join(lines) + "\n"
 
 
-def write_dataset(records: list[CotRecord], out: Path, *, dropped: dict[str, int] | None = None,
-                  notes: list[str] | None = None) -> Path:
+def write_dataset(
+    records: list[CotRecord],
+    out: Path,
+    *,
+    dropped: dict[str, int] | None = None,
+    notes: list[str] | None = None,
+) -> Path:
     """`out/ascend_cot.jsonl` and `out/DATACARD.md`; returns the JSONL path."""
     out.mkdir(parents=True, exist_ok=True)
     path = out / DATA_FILE
     write_jsonl(records, path)
-    (out / CARD_FILE).write_text(data_card(records, dropped=dropped, notes=notes),
-                                 encoding="utf-8")
+    (out / CARD_FILE).write_text(data_card(records, dropped=dropped, notes=notes), encoding="utf-8")
     return path
 
 
@@ -272,9 +297,14 @@ def to_hf_dataset(records: list[CotRecord]) -> Any:
     where their shape varies between kinds)."""
     from datasets import Dataset
 
-    return Dataset.from_list([
-        {"instruction": r.instruction.model_dump_json(), "reasoning": r.reasoning,
-         "answer": r.answer.model_dump_json(), "metadata": r.metadata.model_dump_json()}
-        for r in records
-    ])
-
+    return Dataset.from_list(
+        [
+            {
+                "instruction": r.instruction.model_dump_json(),
+                "reasoning": r.reasoning,
+                "answer": r.answer.model_dump_json(),
+                "metadata": r.metadata.model_dump_json(),
+            }
+            for r in records
+        ]
+    )

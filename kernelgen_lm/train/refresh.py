@@ -73,8 +73,10 @@ def gather(data_dir: Path | None, store: Path | None, held: HeldOut) -> tuple[li
             raise DataError(f"{store}: no such edit store")
         records += store_records(store)
     if not records:
-        raise DataError("no training data: pass --data DIR (made by `kernelgen train data`) "
-                        "and/or --store PATH (an edit store)")
+        raise DataError(
+            "no training data: pass --data DIR (made by `kernelgen train data`) "
+            "and/or --store PATH (an edit store)"
+        )
     kept, dropped = decontaminate(dedup(records), held)
     return kept, dropped
 
@@ -94,9 +96,15 @@ def run_id(cfg: TrainConfig, digest: str) -> str:
     return hashlib.sha256(key.encode()).hexdigest()[:12]
 
 
-def refresh(registry: Registry, cfg: TrainConfig, records: list[CotRecord], slice_: EvalSlice,
-            progress: Progress | None = None, keep_run: bool = False,
-            ranks: Ranks | None = None) -> RefreshResult:
+def refresh(
+    registry: Registry,
+    cfg: TrainConfig,
+    records: list[CotRecord],
+    slice_: EvalSlice,
+    progress: Progress | None = None,
+    keep_run: bool = False,
+    ranks: Ranks | None = None,
+) -> RefreshResult:
     """Trains, evaluates, registers and (when nothing regresses) promotes one version. Under a
     launcher every rank calls it with its `ranks` and gets the same result; only the main
     process touches the registry and reports progress."""
@@ -128,12 +136,20 @@ def refresh(registry: Registry, cfg: TrainConfig, records: list[CotRecord], slic
                 base_path=None if outcome.kind == "merged" else _absolute(outcome.base_dir),
                 data_hash=digest,
                 metrics=result.metrics,
-                train={"method": cfg.method, "sft_steps": outcome.sft_steps,
-                       "dpo_steps": outcome.dpo_steps, "grpo_steps": outcome.grpo_steps,
-                       "grpo_tasks": outcome.grpo_tasks, "examples": outcome.examples,
-                       "pairs": outcome.pairs, "final_loss": outcome.final_loss,
-                       "resumed_from": outcome.resumed_from, "world_size": ranks.world,
-                       "ranks": outcome.ranks, "deepspeed": cfg.deepspeed},
+                train={
+                    "method": cfg.method,
+                    "sft_steps": outcome.sft_steps,
+                    "dpo_steps": outcome.dpo_steps,
+                    "grpo_steps": outcome.grpo_steps,
+                    "grpo_tasks": outcome.grpo_tasks,
+                    "examples": outcome.examples,
+                    "pairs": outcome.pairs,
+                    "final_loss": outcome.final_loss,
+                    "resumed_from": outcome.resumed_from,
+                    "world_size": ranks.world,
+                    "ranks": outcome.ranks,
+                    "deepspeed": cfg.deepspeed,
+                },
                 parent=parent,
             )
             version = registry.add(stage, meta)
@@ -147,19 +163,28 @@ def refresh(registry: Registry, cfg: TrainConfig, records: list[CotRecord], slic
                 shutil.rmtree(run, ignore_errors=True)
             vdir = registry.versions_dir / version
             return RefreshResult(
-                version=version, promoted=ok, reason=reason, metrics=result.metrics,
-                base=cfg.base, data_hash=digest, previous=parent, records=len(records),
-                pairs=len(pairs), resumed_from=outcome.resumed_from,
+                version=version,
+                promoted=ok,
+                reason=reason,
+                metrics=result.metrics,
+                base=cfg.base,
+                data_hash=digest,
+                previous=parent,
+                records=len(records),
+                pairs=len(pairs),
+                resumed_from=outcome.resumed_from,
                 final_loss=outcome.final_loss,
                 loss_plot=str(vdir / "loss.png") if (vdir / "loss.png").is_file() else None,
-                metrics_plot=str(plot) if plot else None, world_size=ranks.world,
+                metrics_plot=str(plot) if plot else None,
+                world_size=ranks.world,
             )
 
         return ranks.from_main(register)
 
 
-def evaluate_version(registry: Registry, version: str, slice_: EvalSlice,
-                     progress: Progress | None = None) -> dict[str, float]:
+def evaluate_version(
+    registry: Registry, version: str, slice_: EvalSlice, progress: Progress | None = None
+) -> dict[str, float]:
     """Re-evaluates a registered version; the metrics it measured replace those in its
     meta.json, the others (a smaller slice measures fewer) are kept."""
     from kernelgen_lm.train.registry import _write_atomic

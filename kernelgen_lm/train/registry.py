@@ -102,8 +102,11 @@ class Registry:
     def versions(self) -> list[str]:
         if not self.versions_dir.is_dir():
             return []
-        names = [p.name for p in self.versions_dir.iterdir()
-                 if _VERSION.match(p.name) and (p / "meta.json").is_file()]
+        names = [
+            p.name
+            for p in self.versions_dir.iterdir()
+            if _VERSION.match(p.name) and (p / "meta.json").is_file()
+        ]
         return sorted(names, key=lambda n: int(n[1:]))
 
     def meta(self, version: str) -> VersionMeta:
@@ -136,9 +139,17 @@ class Registry:
         out = []
         for v in self.versions():
             m = self.meta(v)
-            out.append(VersionInfo(version=v, promoted=v == current, metrics=m.metrics,
-                                   created=m.created, kind=m.kind, base=m.base,
-                                   data_hash=m.data_hash))
+            out.append(
+                VersionInfo(
+                    version=v,
+                    promoted=v == current,
+                    metrics=m.metrics,
+                    created=m.created,
+                    kind=m.kind,
+                    base=m.base,
+                    data_hash=m.data_hash,
+                )
+            )
         return out
 
     # -- writing ---------------------------------------------------------------------------
@@ -148,8 +159,9 @@ class Registry:
         self.ensure()
         existing = [int(v[1:]) for v in self.versions()]
         # Numbers of directories without meta.json (impossible by construction) are skipped too.
-        taken = existing + [int(m.group(1)) for p in self.versions_dir.iterdir()
-                            if (m := _VERSION.match(p.name))]
+        taken = existing + [
+            int(m.group(1)) for p in self.versions_dir.iterdir() if (m := _VERSION.match(p.name))
+        ]
         version = f"v{max(taken, default=0) + 1:04d}"
         meta.version = version
         meta.created = meta.created or time.time()
@@ -180,8 +192,10 @@ class Registry:
         if full and (vdir / full / "config.json").is_file():
             return vdir / full
         if meta.kind != "adapter" or not meta.base_path:
-            raise RegistryError(f"{version}: no full weights under {vdir} and no adapter to "
-                                "merge (the version directory is damaged)")
+            raise RegistryError(
+                f"{version}: no full weights under {vdir} and no adapter to "
+                "merge (the version directory is damaged)"
+            )
         tmp = vdir / f".{FULL}.tmp"
         shutil.rmtree(tmp, ignore_errors=True)
         merge_adapter(vdir / meta.serve_path, meta.base_path, tmp)
@@ -207,8 +221,9 @@ class Registry:
         """Back to the version promoted before the current one."""
         old = self.pointer()
         if not old.history:
-            raise RegistryError(f"nothing to roll back to in {self.root} "
-                                f"(promoted: {old.version or 'none'})")
+            raise RegistryError(
+                f"nothing to roll back to in {self.root} (promoted: {old.version or 'none'})"
+            )
         new = Pointer(version=old.history[-1], history=old.history[:-1])
         self.materialise(new.version)  # type: ignore[arg-type]
         self._set_pointer(new)
@@ -222,8 +237,9 @@ def merge_adapter(adapter: Path, base: str, dest: Path) -> Path:
         from peft import PeftModel
         from transformers import AutoModelForCausalLM, AutoTokenizer
     except ImportError as exc:
-        raise RegistryError(f"merging an adapter needs the training extra ({exc}): "
-                            "pip install -e '.[train]'") from exc
+        raise RegistryError(
+            f"merging an adapter needs the training extra ({exc}): pip install -e '.[train]'"
+        ) from exc
     try:
         model = AutoModelForCausalLM.from_pretrained(base, dtype="auto")
         model = PeftModel.from_pretrained(model, str(adapter)).merge_and_unload()
@@ -245,13 +261,17 @@ def _write_atomic(path: Path, text: str) -> None:
     os.replace(tmp, path)
 
 
-def no_regression(new: dict[str, float], old: dict[str, float] | None,
-                  tolerance: float = 0.0) -> tuple[bool, str]:
+def no_regression(
+    new: dict[str, float], old: dict[str, float] | None, tolerance: float = 0.0
+) -> tuple[bool, str]:
     """Promotion rule: no metric the promoted version has may get worse."""
     if not old:
         return True, "no promoted version to compare with"
-    worse = [f"{k} {new.get(k, 0.0):.3f} < {v:.3f}" for k, v in sorted(old.items())
-             if new.get(k, 0.0) < v - tolerance]
+    worse = [
+        f"{k} {new.get(k, 0.0):.3f} < {v:.3f}"
+        for k, v in sorted(old.items())
+        if new.get(k, 0.0) < v - tolerance
+    ]
     if worse:
         return False, "regressed: " + ", ".join(worse)
     return True, "no regression against the promoted version"
@@ -313,6 +333,7 @@ def served_version(model: str) -> ServedVersion | None:
                 promoted = reg.promoted()
             except (ValueError, OSError):
                 return None
-            return ServedVersion(registry=str(reg.root), version=d.name,
-                                 promoted=promoted == d.name, kind=meta.kind)
+            return ServedVersion(
+                registry=str(reg.root), version=d.name, promoted=promoted == d.name, kind=meta.kind
+            )
     return None

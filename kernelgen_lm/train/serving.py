@@ -75,8 +75,14 @@ def restart_command(registry: Registry, version: str, name: str = DEFAULT_NAME) 
     if meta.kind == "adapter" and meta.base_path:
         adapter = vdir / meta.serve_path
         rank = _lora_rank(adapter)
-        args = ["vllm", "serve", meta.base_path, "--enable-lora",
-                "--lora-modules", f"{name}={adapter}"]
+        args = [
+            "vllm",
+            "serve",
+            meta.base_path,
+            "--enable-lora",
+            "--lora-modules",
+            f"{name}={adapter}",
+        ]
         if rank is not None and rank > VLLM_DEFAULT_MAX_LORA_RANK:
             args += ["--max-lora-rank", str(rank)]
         return "VLLM_ALLOW_RUNTIME_LORA_UPDATING=True " + shlex.join(args)
@@ -91,8 +97,14 @@ def _models(client: httpx.Client, root: str) -> list[dict]:
     return [m for m in data if isinstance(m, dict)]
 
 
-def point_vllm(base_url: str, registry: Registry, version: str, name: str = DEFAULT_NAME,
-               api_key: str | None = None, timeout_s: float = 120.0) -> ServerUpdate:
+def point_vllm(
+    base_url: str,
+    registry: Registry,
+    version: str,
+    name: str = DEFAULT_NAME,
+    api_key: str | None = None,
+    timeout_s: float = 120.0,
+) -> ServerUpdate:
     """Makes the vLLM server at `base_url` serve `version` as `name` where it can (an adapter
     over the base it serves), else says a restart is needed and with which command."""
     root = api_root(base_url)
@@ -101,33 +113,53 @@ def point_vllm(base_url: str, registry: Registry, version: str, name: str = DEFA
     command = restart_command(registry, version, name)
 
     def restart(why: str) -> ServerUpdate:
-        return ServerUpdate(server=base_url, version=version, action="restart-needed",
-                            model=name, message=f"{why}; restart it with the command given",
-                            command=command)
+        return ServerUpdate(
+            server=base_url,
+            version=version,
+            action="restart-needed",
+            model=name,
+            message=f"{why}; restart it with the command given",
+            command=command,
+        )
 
     headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
     with httpx.Client(timeout=timeout_s, headers=headers) as client:
         try:
             models = _models(client, root)
         except (httpx.HTTPError, ValueError) as exc:
-            return ServerUpdate(server=base_url, version=version, action="unreachable",
-                                model=name, command=command,
-                                message=f"{root}/models did not answer ({exc}); start the "
-                                        "server with the command given")
+            return ServerUpdate(
+                server=base_url,
+                version=version,
+                action="unreachable",
+                model=name,
+                command=command,
+                message=f"{root}/models did not answer ({exc}); start the "
+                "server with the command given",
+            )
         mine = [m for m in models if m.get("id") == name]
-        if mine and (_same_path(mine[0].get("root"), vdir / meta.serve_path)
-                     or _same_path(mine[0].get("root"), registry.full_dir(version))):
-            return ServerUpdate(server=base_url, version=version, action="already-serving",
-                                model=name, message=f"{name} already serves {version}")
+        if mine and (
+            _same_path(mine[0].get("root"), vdir / meta.serve_path)
+            or _same_path(mine[0].get("root"), registry.full_dir(version))
+        ):
+            return ServerUpdate(
+                server=base_url,
+                version=version,
+                action="already-serving",
+                model=name,
+                message=f"{name} already serves {version}",
+            )
         if meta.kind != "adapter":
-            return restart(f"{version} is a merged model and vLLM cannot swap the weights of "
-                           "a running model")
+            return restart(
+                f"{version} is a merged model and vLLM cannot swap the weights of a running model"
+            )
         bases = [m for m in models if not m.get("parent")]
-        if not any(_same_path(m.get("root"), meta.base_path) or m.get("root") == meta.base
-                   for m in bases):
+        if not any(
+            _same_path(m.get("root"), meta.base_path) or m.get("root") == meta.base for m in bases
+        ):
             served = ", ".join(str(m.get("root")) for m in bases) or "nothing"
-            return restart(f"the server serves {served}, not the base of {version} "
-                           f"({meta.base_path})")
+            return restart(
+                f"the server serves {served}, not the base of {version} ({meta.base_path})"
+            )
         adapter = str((vdir / meta.serve_path).resolve())
         # `load_inplace` swaps the adapter behind the name at once (vLLM 0.32 has it); an older
         # server refuses a taken name, and then the name is unloaded first (a short gap).
@@ -141,18 +173,27 @@ def point_vllm(base_url: str, registry: Registry, version: str, name: str = DEFA
         except httpx.HTTPError as exc:
             return restart(f"loading the adapter failed ({type(exc).__name__}: {exc})")
         if r.status_code == 404 and _detail(r) == "Not Found":  # the route is not there
-            return restart("the server does not load adapters at run time (no "
-                           f"{r.request.url.path}: it needs --enable-lora and "
-                           "VLLM_ALLOW_RUNTIME_LORA_UPDATING=True)")
+            return restart(
+                "the server does not load adapters at run time (no "
+                f"{r.request.url.path}: it needs --enable-lora and "
+                "VLLM_ALLOW_RUNTIME_LORA_UPDATING=True)"
+            )
         if r.status_code != 200:
-            return restart(f"the server refused {r.request.url.path} (HTTP {r.status_code}: "
-                           f"{_detail(r)})")
-        return ServerUpdate(server=base_url, version=version, action="loaded", model=name,
-                            message=f"{name} now serves {version} (adapter {adapter})")
+            return restart(
+                f"the server refused {r.request.url.path} (HTTP {r.status_code}: {_detail(r)})"
+            )
+        return ServerUpdate(
+            server=base_url,
+            version=version,
+            action="loaded",
+            model=name,
+            message=f"{name} now serves {version} (adapter {adapter})",
+        )
 
 
-async def server_version(base_url: str, name: str, api_key: str | None = None,
-                         timeout_s: float = 2.0) -> ServedVersion | None:
+async def server_version(
+    base_url: str, name: str, api_key: str | None = None, timeout_s: float = 2.0
+) -> ServedVersion | None:
     """The registry version a model server serves under `name`, from the `root` its
     `GET /v1/models` reports (vLLM: the model or adapter path); None when the server does not
     answer, does not serve `name`, or serves it from outside a registry."""

@@ -57,15 +57,19 @@ CREATE INDEX IF NOT EXISTS edits_kind_created ON edits(kind, created);
 
 # Version 1 allowed only 'completion' and 'generated': SQLite cannot alter a CHECK, so the
 # table is rebuilt under the new schema and the rows copied across.
-_MIGRATE_1_TO_2 = """
+_MIGRATE_1_TO_2 = (
+    """
 ALTER TABLE edits RENAME TO edits_v1;
 DROP INDEX IF EXISTS edits_kind_created;
-""" + _SCHEMA + """
+"""
+    + _SCHEMA
+    + """
 INSERT INTO edits (id, kind, created, file, prefix, suffix, suggestion, source, validation, meta)
     SELECT id, kind, created, file, prefix, suffix, suggestion, source, validation, meta
     FROM edits_v1;
 DROP TABLE edits_v1;
 """
+)
 
 
 class StoreError(RuntimeError):
@@ -99,8 +103,10 @@ class EditStore:
             self._db.execute("PRAGMA synchronous=NORMAL")
             version = self._db.execute("PRAGMA user_version").fetchone()[0]
             if version > SCHEMA_VERSION:
-                raise StoreError(f"{path} has schema version {version}; this version of "
-                                 f"kernelgen reads up to {SCHEMA_VERSION}")
+                raise StoreError(
+                    f"{path} has schema version {version}; this version of "
+                    f"kernelgen reads up to {SCHEMA_VERSION}"
+                )
             self._migrate(version)
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"{path}: {exc}") from exc
@@ -108,14 +114,16 @@ class EditStore:
     def _migrate(self, version: int) -> None:
         """Brings the file to SCHEMA_VERSION in one transaction (a crash leaves the old one)."""
         has_table = self._db.execute(
-            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'edits'").fetchone()
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'edits'"
+        ).fetchone()
         script = _MIGRATE_1_TO_2 if has_table and version == 1 else _SCHEMA
         if version == SCHEMA_VERSION and has_table:
             return
         self._db.isolation_level = None  # explicit BEGIN/COMMIT around the whole script
         try:
-            self._db.executescript(f"BEGIN IMMEDIATE;\n{script}\n"
-                                   f"PRAGMA user_version={SCHEMA_VERSION};\nCOMMIT;")
+            self._db.executescript(
+                f"BEGIN IMMEDIATE;\n{script}\nPRAGMA user_version={SCHEMA_VERSION};\nCOMMIT;"
+            )
         except sqlite3.DatabaseError:
             if self._db.in_transaction:
                 self._db.execute("ROLLBACK")
@@ -127,26 +135,57 @@ class EditStore:
     def in_workspace(cls, root: Path) -> EditStore:
         return cls(root / STORE_PATH)
 
-    def add(self, kind: str, file: str, suggestion: str, *, prefix: str = "", suffix: str = "",
-            source: str = "", validation: dict[str, Any] | None = None,
-            meta: dict[str, Any] | None = None) -> int:
+    def add(
+        self,
+        kind: str,
+        file: str,
+        suggestion: str,
+        *,
+        prefix: str = "",
+        suffix: str = "",
+        source: str = "",
+        validation: dict[str, Any] | None = None,
+        meta: dict[str, Any] | None = None,
+    ) -> int:
         if kind not in KINDS:
             raise ValueError(f"edit kind {kind!r} is not one of {KINDS}")
         with self._lock, self._db:
             cur = self._db.execute(
                 "INSERT INTO edits (kind, created, file, prefix, suffix, suggestion, source, "
                 "validation, meta) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (kind, time.time(), file, prefix, suffix, suggestion, source,
-                 json.dumps(validation) if validation is not None else None,
-                 json.dumps(meta or {})))
+                (
+                    kind,
+                    time.time(),
+                    file,
+                    prefix,
+                    suffix,
+                    suggestion,
+                    source,
+                    json.dumps(validation) if validation is not None else None,
+                    json.dumps(meta or {}),
+                ),
+            )
             return int(cur.lastrowid or 0)
 
     def edits(self, kind: str | None = None) -> list[Edit]:
         query = "SELECT * FROM edits" + (" WHERE kind = ?" if kind else "") + " ORDER BY id"
         with self._lock:
             rows = self._db.execute(query, (kind,) if kind else ()).fetchall()
-        return [Edit(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7],
-                     json.loads(r[8]) if r[8] else None, json.loads(r[9] or "{}")) for r in rows]
+        return [
+            Edit(
+                r[0],
+                r[1],
+                r[2],
+                r[3],
+                r[4],
+                r[5],
+                r[6],
+                r[7],
+                json.loads(r[8]) if r[8] else None,
+                json.loads(r[9] or "{}"),
+            )
+            for r in rows
+        ]
 
     def export_jsonl(self, out: Path) -> int:
         """Writes every edit as one JSON line (for datasets); returns how many."""

@@ -81,8 +81,9 @@ class TrainConfig(BaseModel):
         return 2e-4 if self.method == "lora" else 2e-5
 
     def merged(self) -> bool:
-        return self.method == "full" or (self.merge if self.merge is not None
-                                          else self.base == TINY)
+        return self.method == "full" or (
+            self.merge if self.merge is not None else self.base == TINY
+        )
 
     def dpo_max_steps(self) -> int:
         return self.dpo_steps if self.dpo_steps is not None else max(1, self.max_steps // 4)
@@ -140,8 +141,11 @@ def _last_checkpoint(out: Path) -> str | None:
     rotation never counts them."""
     if not out.is_dir():
         return None
-    found = sorted((p for p in out.glob("checkpoint-*") if p.name.split("-")[-1].isdigit()),
-                   key=lambda p: int(p.name.split("-")[-1]), reverse=True)
+    found = sorted(
+        (p for p in out.glob("checkpoint-*") if p.name.split("-")[-1].isdigit()),
+        key=lambda p: int(p.name.split("-")[-1]),
+        reverse=True,
+    )
     for p in found:
         if _complete(p):
             return str(p)
@@ -160,13 +164,16 @@ def _load_base(base_dir: str) -> tuple[Any, Any]:
     if tokenizer.pad_token is None:
         tokenizer.pad_token = tokenizer.eos_token
     if not tokenizer.chat_template:
-        raise TrainingError(f"base model {base_dir!r} has no chat template; the prompts are "
-                            "chats (use an instruct/chat checkpoint)")
+        raise TrainingError(
+            f"base model {base_dir!r} has no chat template; the prompts are "
+            "chats (use an instruct/chat checkpoint)"
+        )
     return model, tokenizer
 
 
-def _finish(trainer: Any, final: Path, tokenizer: Any, losses: list[tuple[int, float]],
-            ranks: Ranks) -> None:
+def _finish(
+    trainer: Any, final: Path, tokenizer: Any, losses: list[tuple[int, float]], ranks: Ranks
+) -> None:
     """Saves the stage's model and losses under a temporary name and renames them in:
     `final/` exists only complete, and a rerun skips the stage only then. Every rank calls
     save_model (ZeRO-3 gathers the weights from all of them; the Trainer writes on the main
@@ -218,18 +225,27 @@ def _share_callback() -> Any:
         def __init__(self) -> None:
             self.figures: dict[str, int] = {}
 
-        def on_train_end(self, args: Any, state: Any, control: Any,
-                         train_dataloader: Any = None, **_kw: Any) -> None:
-            self.figures = {"rank": args.process_index, "world_size": args.world_size,
-                            "steps": state.global_step,
-                            "batches_per_epoch": len(train_dataloader)
-                            if train_dataloader is not None else -1}
+        def on_train_end(
+            self, args: Any, state: Any, control: Any, train_dataloader: Any = None, **_kw: Any
+        ) -> None:
+            self.figures = {
+                "rank": args.process_index,
+                "world_size": args.world_size,
+                "steps": state.global_step,
+                "batches_per_epoch": len(train_dataloader) if train_dataloader is not None else -1,
+            }
 
     return RankShare()
 
 
-def _train_stage(trainer: Any, out: Path, stage: str, ranks: Ranks, resumed: list[str],
-                 shares: dict[str, list[dict[str, int]]]) -> None:
+def _train_stage(
+    trainer: Any,
+    out: Path,
+    stage: str,
+    ranks: Ranks,
+    resumed: list[str],
+    shares: dict[str, list[dict[str, int]]],
+) -> None:
     """Trains from the stage's resume point and gathers every rank's share."""
     share = _share_callback()
     trainer.add_callback(share)
@@ -241,8 +257,11 @@ def _train_stage(trainer: Any, out: Path, stage: str, ranks: Ranks, resumed: lis
 
 
 def _losses(trainer: Any) -> list[tuple[int, float]]:
-    return [(int(h["step"]), float(h["loss"])) for h in trainer.state.log_history
-            if "loss" in h and "step" in h]
+    return [
+        (int(h["step"]), float(h["loss"]))
+        for h in trainer.state.log_history
+        if "loss" in h and "step" in h
+    ]
 
 
 def _common(cfg: TrainConfig, out: Path, steps: int) -> dict[str, Any]:
@@ -263,17 +282,24 @@ def _common(cfg: TrainConfig, out: Path, steps: int) -> dict[str, Any]:
         "dataloader_num_workers": 0,
         **({"deepspeed": cfg.deepspeed} if cfg.deepspeed else {}),
         **device,
-        "gradient_checkpointing": (cfg.gradient_checkpointing
-                                   if cfg.gradient_checkpointing is not None
-                                   else cfg.base != TINY and not device["use_cpu"]),
+        "gradient_checkpointing": (
+            cfg.gradient_checkpointing
+            if cfg.gradient_checkpointing is not None
+            else cfg.base != TINY and not device["use_cpu"]
+        ),
     }
 
 
 def _lora(cfg: TrainConfig) -> Any:
     from peft import LoraConfig
 
-    return LoraConfig(r=cfg.lora_r, lora_alpha=cfg.lora_alpha, lora_dropout=0.0,
-                      target_modules="all-linear", task_type="CAUSAL_LM")
+    return LoraConfig(
+        r=cfg.lora_r,
+        lora_alpha=cfg.lora_alpha,
+        lora_dropout=0.0,
+        target_modules="all-linear",
+        task_type="CAUSAL_LM",
+    )
 
 
 def _length(tokenizer: Any, chat: list[dict[str, str]]) -> int:
@@ -286,9 +312,16 @@ def fitting(tokenizer: Any, chats: list[list[dict[str, str]]], max_length: int) 
     return [_length(tokenizer, c) <= max_length for c in chats]
 
 
-def run_sft(examples: list[dict[str, Any]], base_dir: str, run: Path, cfg: TrainConfig,
-            resumed: list[str], used: dict[str, int], ranks: Ranks,
-            shares: dict[str, list[dict[str, int]]]) -> list[tuple[int, float]]:
+def run_sft(
+    examples: list[dict[str, Any]],
+    base_dir: str,
+    run: Path,
+    cfg: TrainConfig,
+    resumed: list[str],
+    used: dict[str, int],
+    ranks: Ranks,
+    shares: dict[str, list[dict[str, int]]],
+) -> list[tuple[int, float]]:
     from datasets import Dataset
     from trl import SFTConfig, SFTTrainer
 
@@ -301,8 +334,10 @@ def run_sft(examples: list[dict[str, Any]], base_dir: str, run: Path, cfg: Train
     examples = [e for e, ok in zip(examples, fits, strict=True) if ok]
     used["examples"] = len(examples)
     if not examples:
-        raise TrainingError(f"no training example fits --max-length {cfg.max_length} tokens "
-                            f"({len(fits)} examples); raise it")
+        raise TrainingError(
+            f"no training example fits --max-length {cfg.max_length} tokens "
+            f"({len(fits)} examples); raise it"
+        )
     args = SFTConfig(**_common(cfg, run / "sft", cfg.max_steps))
     trainer = SFTTrainer(
         model=model,
@@ -329,9 +364,16 @@ def _stage_model(stage_dir: Path, base_dir: str, cfg: TrainConfig, trainable: bo
     return PeftModel.from_pretrained(base, str(stage_dir), is_trainable=trainable)
 
 
-def run_dpo(pairs: list[PreferencePair], base_dir: str, run: Path, cfg: TrainConfig,
-            resumed: list[str], used: dict[str, int], ranks: Ranks,
-            shares: dict[str, list[dict[str, int]]]) -> list[tuple[int, float]]:
+def run_dpo(
+    pairs: list[PreferencePair],
+    base_dir: str,
+    run: Path,
+    cfg: TrainConfig,
+    resumed: list[str],
+    used: dict[str, int],
+    ranks: Ranks,
+    shares: dict[str, list[dict[str, int]]],
+) -> list[tuple[int, float]]:
     from datasets import Dataset
     from transformers import AutoTokenizer
     from trl import DPOConfig, DPOTrainer
@@ -346,17 +388,24 @@ def run_dpo(pairs: list[PreferencePair], base_dir: str, run: Path, cfg: TrainCon
     common = _common(cfg, run / "dpo", cfg.dpo_max_steps())
     common["learning_rate"] = common["learning_rate"] / 4
     args = DPOConfig(**common, beta=cfg.dpo_beta)
-    fits = fitting(tokenizer, [c for p in pairs for c in (p.prompt + p.chosen,
-                                                         p.prompt + p.rejected)], cfg.max_length)
-    rows = [p.model_dump(exclude={"task"}) for i, p in enumerate(pairs)
-            if fits[2 * i] and fits[2 * i + 1]]
+    fits = fitting(
+        tokenizer,
+        [c for p in pairs for c in (p.prompt + p.chosen, p.prompt + p.rejected)],
+        cfg.max_length,
+    )
+    rows = [
+        p.model_dump(exclude={"task"})
+        for i, p in enumerate(pairs)
+        if fits[2 * i] and fits[2 * i + 1]
+    ]
     used["pairs"] = len(rows)
     if not rows:
         return []
     # With an adapter TRL keeps a frozen copy of the SFT adapter (named "ref") as the
     # reference: the policy starts equal to it (the first step's loss is ln 2).
-    trainer = DPOTrainer(model=model, args=args, train_dataset=Dataset.from_list(rows),
-                         processing_class=tokenizer)
+    trainer = DPOTrainer(
+        model=model, args=args, train_dataset=Dataset.from_list(rows), processing_class=tokenizer
+    )
     _train_stage(trainer, run / "dpo", "dpo", ranks, resumed, shares)
     losses = _losses(trainer)
     _finish(trainer, final, tokenizer, losses, ranks)
@@ -373,9 +422,17 @@ def grpo_batch(generations: int, world: int) -> int:
     return generations // math.gcd(generations, world)
 
 
-def run_grpo(tasks: list[dict[str, Any]], base_dir: str, run: Path, cfg: TrainConfig,
-             start: Path, resumed: list[str], used: dict[str, int], ranks: Ranks,
-             shares: dict[str, list[dict[str, int]]]) -> list[tuple[int, float]]:
+def run_grpo(
+    tasks: list[dict[str, Any]],
+    base_dir: str,
+    run: Path,
+    cfg: TrainConfig,
+    start: Path,
+    resumed: list[str],
+    used: dict[str, int],
+    ranks: Ranks,
+    shares: dict[str, list[dict[str, int]]],
+) -> list[tuple[int, float]]:
     """GRPO from the model `start` holds (SFT's or DPO's final), rewarded by the validator;
     prompts that leave no room for `grpo_max_tokens` in `max_length` are left out."""
     from datasets import Dataset
@@ -400,12 +457,18 @@ def run_grpo(tasks: list[dict[str, Any]], base_dir: str, run: Path, cfg: TrainCo
     del common["max_length"]
     common["learning_rate"] = common["learning_rate"] / 4
     common["per_device_train_batch_size"] = grpo_batch(cfg.grpo_generations, ranks.world)
-    args = GRPOConfig(**common, num_generations=cfg.grpo_generations,
-                      max_completion_length=cfg.grpo_max_tokens)
+    args = GRPOConfig(
+        **common, num_generations=cfg.grpo_generations, max_completion_length=cfg.grpo_max_tokens
+    )
     reward = ValidatorReward(cfg.reward_workers, ranks, cfg.reward_timeout_s)
     try:
-        trainer = GRPOTrainer(model=model, reward_funcs=reward, args=args,
-                              train_dataset=Dataset.from_list(rows), processing_class=tokenizer)
+        trainer = GRPOTrainer(
+            model=model,
+            reward_funcs=reward,
+            args=args,
+            train_dataset=Dataset.from_list(rows),
+            processing_class=tokenizer,
+        )
         _train_stage(trainer, run / "grpo", "grpo", ranks, resumed, shares)
         # Each rank's validations: together one per distinct answer, none run twice.
         counts = ranks.gather((reward.scored, reward.validated))
@@ -451,8 +514,14 @@ def corpus_of(examples: list[dict[str, Any]], pairs: list[PreferencePair]) -> li
     return texts
 
 
-def train(records: list[CotRecord], pairs: list[PreferencePair], run: Path, cfg: TrainConfig,
-          progress: Progress | None = None, ranks: Ranks | None = None) -> TrainOutcome:
+def train(
+    records: list[CotRecord],
+    pairs: list[PreferencePair],
+    run: Path,
+    cfg: TrainConfig,
+    progress: Progress | None = None,
+    ranks: Ranks | None = None,
+) -> TrainOutcome:
     """SFT on the records (then DPO on the pairs, when there are any) in `run`; the final
     model lands in `run/out/` (adapter or merged). Every rank of a launch calls it and gets
     the same outcome; the main process writes the run's files."""
@@ -460,8 +529,9 @@ def train(records: list[CotRecord], pairs: list[PreferencePair], run: Path, cfg:
     ranks = ranks or Ranks()
     examples = sft_examples(records)
     if not examples:
-        raise TrainingError("no training examples: every record failed validation or the "
-                            "dataset is empty")
+        raise TrainingError(
+            "no training examples: every record failed validation or the dataset is empty"
+        )
     tasks: list[dict[str, Any]] = []
     if cfg.grpo_steps > 0:
         from kernelgen_lm.train.grpo import grpo_tasks
@@ -472,15 +542,18 @@ def train(records: list[CotRecord], pairs: list[PreferencePair], run: Path, cfg:
         from kernelgen_lm.train.tiny import build_tiny
 
         prompts = [m["content"] for t in tasks for m in t["prompt"]]
-        base_dir = ranks.from_main(lambda: str(build_tiny(
-            run / "base", corpus_of(examples, pairs) + prompts)))
+        base_dir = ranks.from_main(
+            lambda: str(build_tiny(run / "base", corpus_of(examples, pairs) + prompts))
+        )
     elif not Path(base_dir).expanduser().exists() and os.environ.get("HF_HUB_OFFLINE") == "1":
         raise TrainingError(f"base model {base_dir!r} is not a directory and the hub is offline")
     ranks.from_main(lambda: run.mkdir(parents=True, exist_ok=True))
     resumed: list[str] = []
     shares: dict[str, list[dict[str, int]]] = {}
-    say(f"sft: {len(examples)} examples, {cfg.max_steps} steps ({cfg.method})"
-        + (f", {ranks.world} data-parallel processes" if ranks.world > 1 else ""))
+    say(
+        f"sft: {len(examples)} examples, {cfg.max_steps} steps ({cfg.method})"
+        + (f", {ranks.world} data-parallel processes" if ranks.world > 1 else "")
+    )
     used: dict[str, int] = {}  # what fitted --max-length (unknown for a finished stage)
     sft_losses = run_sft(examples, base_dir, run, cfg, resumed, used, ranks, shares)
     losses: dict[str, list[tuple[int, float]]] = {"sft": sft_losses}
@@ -497,16 +570,20 @@ def train(records: list[CotRecord], pairs: list[PreferencePair], run: Path, cfg:
             say(f"dpo: skipped, no preference pair fits {cfg.max_length} tokens")
     grpo_steps = 0
     if cfg.grpo_steps > 0:
-        say(f"grpo: {len(tasks)} generation task(s), {cfg.grpo_steps} steps, "
-            f"{cfg.grpo_generations} answers each, {cfg.reward_workers} reward worker(s)")
+        say(
+            f"grpo: {len(tasks)} generation task(s), {cfg.grpo_steps} steps, "
+            f"{cfg.grpo_generations} answers each, {cfg.reward_workers} reward worker(s)"
+        )
         losses["grpo"] = run_grpo(tasks, base_dir, run, cfg, stage, resumed, used, ranks, shares)
         if ranks.from_main((run / "grpo" / "final").is_dir):
             stage = run / "grpo" / "final"
             grpo_steps = cfg.grpo_steps
         else:
             del losses["grpo"]
-            say(f"grpo: skipped, no generation task with a reference leaves "
-                f"{cfg.grpo_max_tokens} answer tokens within {cfg.max_length}")
+            say(
+                f"grpo: skipped, no generation task with a reference leaves "
+                f"{cfg.grpo_max_tokens} answer tokens within {cfg.max_length}"
+            )
 
     def package() -> TrainOutcome:
         model_dir, kind, plot = _package(run, stage, base_dir, cfg, losses)
@@ -530,8 +607,13 @@ def train(records: list[CotRecord], pairs: list[PreferencePair], run: Path, cfg:
     return ranks.from_main(package)
 
 
-def _package(run: Path, stage: Path, base_dir: str, cfg: TrainConfig,
-             losses: dict[str, list[tuple[int, float]]]) -> tuple[Path, str, Path | None]:
+def _package(
+    run: Path,
+    stage: Path,
+    base_dir: str,
+    cfg: TrainConfig,
+    losses: dict[str, list[tuple[int, float]]],
+) -> tuple[Path, str, Path | None]:
     """Writes the losses, their plot and `run/out/` (the adapter, or the merged model) from
     the last finished stage; returns the serving directory, its kind and the plot."""
     (run / "losses.json").write_text(json.dumps(losses))

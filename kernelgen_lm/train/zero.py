@@ -27,8 +27,10 @@ class ZeroConfigError(ValueError):
 def zero_config(stage: int) -> dict[str, Any]:
     """The config `--zero STAGE` uses: ZeRO `stage`, every batch and precision value "auto"."""
     if stage not in (2, 3):
-        raise ZeroConfigError(f"--zero {stage}: use 2 (optimizer state and gradients sharded) "
-                              "or 3 (weights too); pass --deepspeed FILE for anything else")
+        raise ZeroConfigError(
+            f"--zero {stage}: use 2 (optimizer state and gradients sharded) "
+            "or 3 (weights too); pass --deepspeed FILE for anything else"
+        )
     zero: dict[str, Any] = {"stage": stage, "overlap_comm": True, "contiguous_gradients": True}
     if stage == 3:
         zero["stage3_gather_16bit_weights_on_model_save"] = True
@@ -64,12 +66,15 @@ def check_config(config: dict[str, Any], where: str) -> None:
         raise ZeroConfigError(f"{where}: zero_optimization must be an object")
     stage = zero.get("stage", 0)
     if stage not in STAGES:
-        raise ZeroConfigError(f"{where}: zero_optimization.stage {stage!r} is not one of "
-                              f"{', '.join(map(str, STAGES))}")
+        raise ZeroConfigError(
+            f"{where}: zero_optimization.stage {stage!r} is not one of "
+            f"{', '.join(map(str, STAGES))}"
+        )
     if stage == 3 and not zero.get("stage3_gather_16bit_weights_on_model_save", False):
         raise ZeroConfigError(
             f"{where}: ZeRO-3 needs zero_optimization.stage3_gather_16bit_weights_on_model_save "
-            "true, or a finished stage saves no weights the next stage or a server can load")
+            "true, or a finished stage saves no weights the next stage or a server can load"
+        )
 
 
 def require_deepspeed() -> str:
@@ -82,5 +87,6 @@ def require_deepspeed() -> str:
     except ImportError as exc:
         raise ZeroConfigError(
             "DeepSpeed is not installed: pip install -e '.[deepspeed]' (or pip install "
-            f"deepspeed), then launch with `accelerate launch` ({exc})") from exc
+            f"deepspeed), then launch with `accelerate launch` ({exc})"
+        ) from exc
     return str(deepspeed.__version__)

@@ -5,7 +5,7 @@ the Matmul high-level API) compile unchanged and compute what torch computes."""
 from __future__ import annotations
 
 import torch
-from emu_device_support import from_bytes
+from emu_device_support import from_bytes, marker_line
 
 
 def run(emu_build, run_program, case: str, a: torch.Tensor, b: torch.Tensor):
@@ -52,6 +52,21 @@ def test_matmul_iterate_all_and_blocks(emu_build, run_program) -> None:
     prod = a.float() @ bt.float().T
     torch.testing.assert_close(y[: 32 * 48].view(32, 48), prod + bias, rtol=1e-5, atol=1e-4)
     torch.testing.assert_close(y[32 * 48 :].view(32, 48), prod, rtol=1e-5, atol=1e-4)
+
+
+def test_matmul_with_a_get_normal_config_template_computes_the_same_product(
+    emu_build, run_program
+) -> None:
+    # #8: DrivingSDK's deformable_conv2d declares `constexpr MatmulConfig CFG = GetNormalConfig();`,
+    # a six-parameter MatmulType and calls IterateAll<false>; before, 'MatmulConfig does not name
+    # a type'. The configuration schedules the work; the product is the same.
+    gen = torch.Generator().manual_seed(7)
+    a = torch.randn(32, 64, generator=gen).half()
+    bt = torch.randn(48, 64, generator=gen).half()
+    y, _ = run(
+        emu_build, run_program, "matmul_norm_config", torch.cat([a.flatten(), bt.flatten()]), bt
+    )
+    torch.testing.assert_close(y.view(32, 48), a.float() @ bt.float().T, rtol=1e-5, atol=1e-4)
 
 
 def test_low_level_cube_path_nd2nz_loaddata_mmad_fixpipe(emu_build, run_program) -> None:
@@ -148,3 +163,83 @@ def test_unpad_rejects_rows_not_32_byte_aligned(emu_build, run_program) -> None:
     )
     assert res.returncode != 0
     assert "srcWidth 13 x sizeof(float) is not 32-byte aligned" in res.stderr
+
+
+def _event_ids(emu_build, run_program, ids: list[float]):
+    x = torch.cat([torch.arange(64, dtype=torch.float32), torch.tensor(ids)])
+    return run_program(
+        emu_build("compat"),
+        ["integer_event_ids", "{a}", "{b}", "{out:y}", "{report}"],
+        {"a": x, "b": torch.zeros(8)},
+    )
+
+
+def test_cce_flags_take_integer_event_ids_and_order_what_they_pair(emu_build, run_program) -> None:
+    # #8: DrivingSDK's scatter_add_grad/scatter_mean_grad call set_flag(PIPE_MTE3, PIPE_V, 0)
+    # and wait_flag(..., eventId) with a uint64_t: the intrinsic's documented integer form
+    # (CCE intrinsic API, set_flag & wait_flag); before, 'invalid conversion to event_t'.
+    res = _event_ids(emu_build, run_program, [3, 5, 3, 5])
+    assert res.returncode == 0, res.stderr
+    assert res.report["errors"] == []
+    torch.testing.assert_close(from_bytes(res.outputs["y"], "float32"), torch.arange(64.0) + 1)
+    res = _event_ids(emu_build, run_program, [3, 5, 3, 6])  # V->MTE3 set on 5, waited on 6
+    assert res.returncode == 3, res.stderr
+    [err] = res.report["errors"]
+    assert err["code"] == "pipe-hazard", err
+    assert err["line"] == marker_line("compat.cpp", "BUG: integer_event_ids"), err
+
+
+def test_cce_flag_event_id_past_three_bits_is_a_range_error(emu_build, run_program) -> None:
+    res = _event_ids(emu_build, run_program, [8, 5, 8, 5])
+    assert res.returncode == 3, res.stderr
+    [err] = res.report["errors"]
+    assert err["code"] == "param-range", err
+    assert "set_flag: event id 8 is not a 3-bit id (0-7)" in err["message"], err
+    assert err["line"] == marker_line("compat.cpp", "BUG: event id range"), err
+
+
+def test_repeat_reduce_sum_sums_mask_lanes_of_each_repeat(emu_build, run_program) -> None:
+    # #8: DrivingSDK's geometric_kernel_attn_grad calls RepeatReduceSum (documented, reduction);
+    # before, 'RepeatReduceSum was not declared'.
+    x = torch.randn(128, generator=torch.Generator().manual_seed(5))
+    res = run_program(
+        emu_build("compat"),
+        ["repeat_reduce_sum", "{a}", "{b}", "{out:y}", "{report}"],
+        {"a": torch.cat([x, torch.tensor([64.0])]), "b": torch.zeros(8)},
+    )
+    assert res.returncode == 0, res.stderr
+    y = from_bytes(res.outputs["y"], "float32")
+    torch.testing.assert_close(y[0], x[:48].sum())
+    torch.testing.assert_close(y[2], x[64:112].sum())
+    torch.testing.assert_close(y[4], x[:64].sum())
+    assert y[1].item() == -1.0 and y[3].item() == -1.0
+
+
+def test_repeat_reduce_sum_mask_past_one_repeat_is_a_range_error(emu_build, run_program) -> None:
+    res = run_program(
+        emu_build("compat"),
+        ["repeat_reduce_sum", "{a}", "{b}", "{out:y}", "{report}"],
+        {"a": torch.cat([torch.zeros(128), torch.tensor([65.0])]), "b": torch.zeros(8)},
+    )
+    assert res.returncode == 3, res.stderr
+    [err] = res.report["errors"]
+    assert err["code"] == "mask-range" and "RepeatReduceSum" in err["message"], err
+    assert err["line"] == marker_line("compat.cpp", "BUG: repeat_reduce_sum mask"), err
+
+
+def test_gather_mask_forms_take_one_repeat_of_offsets_per_repeat(emu_build, run_program) -> None:
+    # #8: DrivingSDK's multi_scale_deformable_attn_grad calls Gather(dst, src, offsets, 0, 64,
+    # repeats, 8), the documented count-mask form; before, 'no matching function for call'.
+    x = torch.randn(128, generator=torch.Generator().manual_seed(6))
+    offsets = ((127 - torch.arange(128)) * 4).to(torch.int32).view(torch.float32)
+    res = run_program(
+        emu_build("compat"),
+        ["gather_mask_form", "{a}", "{b}", "{out:y}", "{report}"],
+        {"a": torch.cat([x, offsets]), "b": torch.zeros(8)},
+    )
+    assert res.returncode == 0, res.stderr
+    y = from_bytes(res.outputs["y"], "float32")
+    torch.testing.assert_close(y[:128], x.flip(0))
+    # the bit-mask form on the offsets of the second repeat: lanes 0-15 take x[63 - k]
+    torch.testing.assert_close(y[128:144], x[48:64].flip(0))
+    assert (y[144:] == -1).all()

@@ -157,6 +157,35 @@ extern "C" __global__ __aicore__ void matmul_custom(GM_ADDR a, GM_ADDR b, GM_ADD
     mm.End();
 }
 
+// The same product through a custom Norm template, as DrivingSDK's deformable_conv2d declares its
+// Matmul: `constexpr MatmulConfig CFG = GetNormalConfig();` (unqualified, AscendC names), B's
+// MatmulType with all six parameters (LayoutMode, IBSHARE) and `IterateAll<false>`.
+constexpr MatmulConfig NORM_CFG = GetNormalConfig();
+static_assert(NORM_CFG.iterateOrder == IterateOrder::UNDEF && NORM_CFG.enUnitFlag, "GetNormalConfig defaults");
+static_assert(GetNormalConfig(true).intrinsicsCheck && !NORM_CFG.intrinsicsCheck, "intrinsicsLimit sets intrinsicsCheck");
+extern "C" __global__ __aicore__ void matmul_norm_config(GM_ADDR a, GM_ADDR b, GM_ADDR c) {
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_1);
+    using aType = matmul::MatmulType<AscendC::TPosition::GM, CubeFormat::ND, half>;
+    using bType = matmul::MatmulType<AscendC::TPosition::GM, CubeFormat::ND, half, true, LayoutMode::NONE, true>;
+    using cType = matmul::MatmulType<AscendC::TPosition::GM, CubeFormat::ND, float>;
+    TPipe pipe;
+    TCubeTiling tiling;
+    tiling.M = 32, tiling.N = 48, tiling.Ka = 64, tiling.Kb = 64;
+    tiling.singleCoreM = 32, tiling.singleCoreN = 48, tiling.singleCoreK = 64;
+    tiling.baseM = 16, tiling.baseN = 16;
+    matmul::Matmul<aType, bType, cType, cType, NORM_CFG> mm;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling);
+    GlobalTensor<half> ga, gb;
+    GlobalTensor<float> gc;
+    ga.SetGlobalBuffer((__gm__ half*)a, 32 * 64);
+    gb.SetGlobalBuffer((__gm__ half*)b, 48 * 64);
+    gc.SetGlobalBuffer((__gm__ float*)c, 32 * 48);
+    mm.SetTensorA(ga);
+    mm.SetTensorB(gb, true);
+    mm.template IterateAll<false>(gc);
+    mm.End();
+}
+
 // Low-level cube path as 910B kernels write it: GM -> L1 (Nd2Nz), L1 -> L0A/L0B (LoadData),
 // Mmad into L0C, Fixpipe back to GM as ND. C[32, 48] = A[32, 64] x B[64, 48], half -> float.
 extern "C" __global__ __aicore__ void cube_matmul(GM_ADDR a, GM_ADDR b, GM_ADDR c) {
@@ -324,6 +353,85 @@ extern "C" __global__ __aicore__ void veccalc_queues(GM_ADDR x, GM_ADDR y) {
     for (int i = 0; i < 10; ++i) q[i].FreeTensor(t[i]);
 }
 
+// The CCE intrinsics set_flag/wait_flag with integer event ids, as DrivingSDK's scatter grad
+// kernels write them (set_flag(PIPE_MTE3, PIPE_V, 0), a uint64_t eventId): y = x + 1, its
+// MTE2->V and V->MTE3 flags set on ids[0] and ids[1] and waited on ids[2] and ids[3] (x's last
+// four elements; a mismatched pair leaves the read unordered).
+extern "C" __global__ __aicore__ void integer_event_ids(GM_ADDR x, GM_ADDR y) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 64 * sizeof(float));
+    LocalTensor<float> t = buf.Get<float>();
+    GlobalTensor<float> gx, gy;
+    gx.SetGlobalBuffer((__gm__ float*)x, 68);
+    gy.SetGlobalBuffer((__gm__ float*)y, 64);
+    uint64_t ids[4];
+    for (int i = 0; i < 4; ++i) ids[i] = static_cast<uint64_t>(gx.GetValue(64 + i));
+    DataCopy(t, gx, 64);
+    set_flag(PIPE_MTE2, PIPE_V, ids[0]);  // BUG: event id range
+    wait_flag(PIPE_MTE2, PIPE_V, ids[2]);
+    Adds(t, t, 1.0f, 64);
+    set_flag(PIPE_V, PIPE_MTE3, ids[1]);
+    wait_flag(PIPE_V, PIPE_MTE3, ids[3]);
+    // Unordered after Adds when ids[1] != ids[3]:
+    DataCopy(gy, t, 64);  // BUG: integer_event_ids
+    set_flag(PIPE_MTE3, PIPE_S, 0);
+    wait_flag(PIPE_MTE3, PIPE_S, 0);
+}
+
+// RepeatReduceSum over two 64-float repeats of x with a 48-lane mask (DrivingSDK's
+// geometric_kernel_attn_grad sums its corner products so): y[0] and y[2] (dstRepStride 2) are
+// the sums of x[0:48] and x[64:112], y[1] stays as the kernel left it (-1); then the mask in
+// x[128] (a second call, 1 repeat into y[4]: 64 lanes is the whole float repeat).
+extern "C" __global__ __aicore__ void repeat_reduce_sum(GM_ADDR x, GM_ADDR y) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> bx, by;
+    pipe.InitBuffer(bx, 128 * sizeof(float));
+    pipe.InitBuffer(by, 8 * sizeof(float));
+    LocalTensor<float> src = bx.Get<float>();
+    LocalTensor<float> dst = by.Get<float>();
+    GlobalTensor<float> gx, gy;
+    gx.SetGlobalBuffer((__gm__ float*)x, 129);
+    gy.SetGlobalBuffer((__gm__ float*)y, 8);
+    int32_t mask = static_cast<int32_t>(gx.GetValue(128));
+    DataCopy(src, gx, 128);
+    Duplicate(dst, -1.0f, 8);
+    PipeBarrier<PIPE_ALL>();
+    RepeatReduceSum<float>(dst, src, 2, 48, 0, 1, 2, 8);
+    RepeatReduceSum<float>(dst[4], src, 1, mask, 0, 1, 1, 8);  // BUG: repeat_reduce_sum mask
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(gy, dst, 8);
+}
+
+// Gather's mask form, as DrivingSDK's multi_scale_deformable_attn_grad reorders its gradients
+// in place: two repeats of 64 floats, lane k of repeat r taking src element 127 - (64 r + k)
+// (byte offsets from x[128:256]), dstRepStride 8 (one repeat apart): y[0:128] reverses x[0:128].
+// Then a 16-lane bit mask over the second repeat's offsets: y[128:144] = x[63 - k], y[144:] keeps -1.
+extern "C" __global__ __aicore__ void gather_mask_form(GM_ADDR x, GM_ADDR y) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> bs, bo, bd;
+    pipe.InitBuffer(bs, 128 * sizeof(float));
+    pipe.InitBuffer(bo, 128 * sizeof(uint32_t));
+    pipe.InitBuffer(bd, 192 * sizeof(float));
+    LocalTensor<float> src = bs.Get<float>();
+    LocalTensor<uint32_t> off = bo.Get<uint32_t>();
+    LocalTensor<float> dst = bd.Get<float>();
+    GlobalTensor<float> gx, gy;
+    GlobalTensor<uint32_t> go;
+    gx.SetGlobalBuffer((__gm__ float*)x, 256);
+    go.SetGlobalBuffer((__gm__ uint32_t*)x + 128, 128);
+    gy.SetGlobalBuffer((__gm__ float*)y, 192);
+    DataCopy(src, gx, 128);
+    DataCopy(off, go, 128);
+    Duplicate(dst, -1.0f, 192);
+    PipeBarrier<PIPE_ALL>();
+    Gather(dst, src, off, 0, 64, 2, 8);
+    uint64_t lanes[2] = {0xFFFF, 0};
+    Gather(dst[128], src, off[64], 0, lanes, 1, 8);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(gy, dst, 192);
+}
+
 // CreateVecIndex's high-dimension forms: y[0:64] from an int32 index over the first 32 lanes
 // of one repeat (the rest left at -1), y[64:192] a float index over two whole repeats, and
 // y[192:256] a float index from a bit mask holding the first 16 lanes (the rest left at -1).
@@ -411,6 +519,10 @@ int main(int argc, char** argv) {
         std::vector<uint8_t> out(gc.bytes);
         out.insert(out.end(), gc2.bytes.begin(), gc2.bytes.end());
         tio::write_bytes(argv[4], out.data(), out.size());
+    } else if (c == "matmul_norm_config") {
+        tio::Gm ga(slice(a, 0, 32 * 64 * 2), "a"), gb(slice(a, 32 * 64 * 2, 48 * 64 * 2), "b"), gc(32 * 48 * 4, "c");
+        tio::run(1, argv[5], [&] { matmul_norm_config(ga.addr(), gb.addr(), gc.addr()); });
+        tio::write_bytes(argv[4], gc.bytes.data(), gc.bytes.size());
     } else if (c == "cube_matmul") {
         tio::Gm ga(slice(a, 0, 32 * 64 * 2), "a"), gb(slice(a, 32 * 64 * 2, 64 * 48 * 2), "b"), gc(32 * 48 * 4, "c");
         tio::run(1, argv[5], [&] { cube_matmul(ga.addr(), gb.addr(), gc.addr()); });
@@ -430,6 +542,18 @@ int main(int argc, char** argv) {
     } else if (c == "scalar_abs") {
         tio::Gm x(a, "x"), y(32 * 4, "y");
         tio::run(1, argv[5], [&] { scalar_abs(x.addr(), y.addr()); });
+        tio::write_bytes(argv[4], y.bytes.data(), y.bytes.size());
+    } else if (c == "integer_event_ids") {
+        tio::Gm x(a, "x"), y(64 * 4, "y");
+        tio::run(1, argv[5], [&] { integer_event_ids(x.addr(), y.addr()); });
+        tio::write_bytes(argv[4], y.bytes.data(), y.bytes.size());
+    } else if (c == "repeat_reduce_sum") {
+        tio::Gm x(a, "x"), y(8 * 4, "y");
+        tio::run(1, argv[5], [&] { repeat_reduce_sum(x.addr(), y.addr()); });
+        tio::write_bytes(argv[4], y.bytes.data(), y.bytes.size());
+    } else if (c == "gather_mask_form") {
+        tio::Gm x(a, "x"), y(192 * 4, "y");
+        tio::run(1, argv[5], [&] { gather_mask_form(x.addr(), y.addr()); });
         tio::write_bytes(argv[4], y.bytes.data(), y.bytes.size());
     } else if (c == "vec_index_mask") {
         tio::Gm x(a, "x"), y(256 * 4, "y");

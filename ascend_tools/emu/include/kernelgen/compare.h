@@ -112,29 +112,49 @@ inline void compare_mask(const char* api, const LocalTensor<U>& dst, const kerne
     auto* bits = reinterpret_cast<uint8_t*>(dst.data());
     kernelgen::for_lanes(l, [&](uint32_t r, uint32_t k) { kernelgen::set_bit(bits, uint64_t(r) * l.per_repeat + k, f(r, k)); });
 }
+
+// The count-mask and bit-mask overloads differ only in how the lanes are read from the mask.
+template <class T, class U>
+inline void compare_lanes(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+                          CMPMODE mode, const kernelgen::Lanes& l, const BinaryRepeatParams& p, const char* file,
+                          int line) {
+    auto s0 = kernelgen::stride_of<T>(p.src0BlkStride, p.src0RepStride), s1 = kernelgen::stride_of<T>(p.src1BlkStride, p.src1RepStride);
+    kernelgen::check_strided("Compare", "src0", src0, l, s0, file, line);
+    kernelgen::check_strided("Compare", "src1", src1, l, s1, file, line);
+    compare_mask("Compare", dst, l, [&](uint32_t r, uint32_t k) {
+        return kernelgen::compare(kernelgen::widen(src0.data()[s0.at(r, k)]), kernelgen::widen(src1.data()[s1.at(r, k)]), mode);
+    }, file, line);
+}
+
+template <class T, class U>
+inline void compare_scalar_lanes(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const kernelgen::nd_t<T>& scalar,
+                                 CMPMODE mode, const kernelgen::Lanes& l, const UnaryRepeatParams& p, const char* file,
+                                 int line) {
+    kernelgen::check_mode_limit<T>("CompareScalar", kernelgen::cmpmode_name(mode), file, line);
+    auto s0 = kernelgen::stride_of<T>(p.srcBlkStride, p.srcRepStride);
+    kernelgen::check_strided("CompareScalar", "src0", src0, l, s0, file, line);
+    auto s = kernelgen::widen(static_cast<T>(scalar));
+    compare_mask("CompareScalar", dst, l, [&](uint32_t r, uint32_t k) {
+        return kernelgen::compare(kernelgen::widen(src0.data()[s0.at(r, k)]), s, mode);
+    }, file, line);
+}
 }  // namespace detail
 
 template <class T, class U, bool isSetMask = true>
 inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE mode,
                     uint64_t mask, int64_t repeatTimes, const BinaryRepeatParams& p, KG_LOC) {
-    auto l = kernelgen::lanes_from_count_mask("Compare", mask, repeatTimes, kernelgen::per_repeat<T>(), isSetMask, file, line);
-    auto s0 = kernelgen::stride_of<T>(p.src0BlkStride, p.src0RepStride), s1 = kernelgen::stride_of<T>(p.src1BlkStride, p.src1RepStride);
-    kernelgen::check_strided("Compare", "src0", src0, l, s0, file, line);
-    kernelgen::check_strided("Compare", "src1", src1, l, s1, file, line);
-    detail::compare_mask("Compare", dst, l, [&](uint32_t r, uint32_t k) {
-        return kernelgen::compare(kernelgen::widen(src0.data()[s0.at(r, k)]), kernelgen::widen(src1.data()[s1.at(r, k)]), mode);
-    }, file, line);
+    detail::compare_lanes(dst, src0, src1, mode,
+                          kernelgen::lanes_from_count_mask("Compare", mask, repeatTimes, kernelgen::per_repeat<T>(),
+                                                           isSetMask, file, line),
+                          p, file, line);
 }
 template <class T, class U, bool isSetMask = true>
 inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE mode,
                     const uint64_t mask[], int64_t repeatTimes, const BinaryRepeatParams& p, KG_LOC) {
-    auto l = kernelgen::lanes_from_bit_mask("Compare", mask, repeatTimes, kernelgen::per_repeat<T>(), isSetMask, file, line);
-    auto s0 = kernelgen::stride_of<T>(p.src0BlkStride, p.src0RepStride), s1 = kernelgen::stride_of<T>(p.src1BlkStride, p.src1RepStride);
-    kernelgen::check_strided("Compare", "src0", src0, l, s0, file, line);
-    kernelgen::check_strided("Compare", "src1", src1, l, s1, file, line);
-    detail::compare_mask("Compare", dst, l, [&](uint32_t r, uint32_t k) {
-        return kernelgen::compare(kernelgen::widen(src0.data()[s0.at(r, k)]), kernelgen::widen(src1.data()[s1.at(r, k)]), mode);
-    }, file, line);
+    detail::compare_lanes(dst, src0, src1, mode,
+                          kernelgen::lanes_from_bit_mask("Compare", mask, repeatTimes, kernelgen::per_repeat<T>(),
+                                                         isSetMask, file, line),
+                          p, file, line);
 }
 
 // CompareScalar's mask forms (AscendC API reference, CompareScalar: "tensor high-dimension split"
@@ -142,27 +162,19 @@ inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const
 template <class T, class U, bool isSetMask = true>
 inline void CompareScalar(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const kernelgen::nd_t<T>& scalar,
                           CMPMODE mode, uint64_t mask, int64_t repeatTimes, const UnaryRepeatParams& p, KG_LOC) {
-    auto l = kernelgen::lanes_from_count_mask("CompareScalar", mask, repeatTimes, kernelgen::per_repeat<T>(), isSetMask,
-                                              file, line);
-    auto s0 = kernelgen::stride_of<T>(p.srcBlkStride, p.srcRepStride);
-    kernelgen::check_strided("CompareScalar", "src0", src0, l, s0, file, line);
-    auto s = kernelgen::widen(static_cast<T>(scalar));
-    detail::compare_mask("CompareScalar", dst, l, [&](uint32_t r, uint32_t k) {
-        return kernelgen::compare(kernelgen::widen(src0.data()[s0.at(r, k)]), s, mode);
-    }, file, line);
+    detail::compare_scalar_lanes(dst, src0, scalar, mode,
+                                 kernelgen::lanes_from_count_mask("CompareScalar", mask, repeatTimes,
+                                                                  kernelgen::per_repeat<T>(), isSetMask, file, line),
+                                 p, file, line);
 }
 template <class T, class U, bool isSetMask = true>
 inline void CompareScalar(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const kernelgen::nd_t<T>& scalar,
                           CMPMODE mode, const uint64_t mask[], int64_t repeatTimes, const UnaryRepeatParams& p,
                           KG_LOC) {
-    auto l = kernelgen::lanes_from_bit_mask("CompareScalar", mask, repeatTimes, kernelgen::per_repeat<T>(), isSetMask,
-                                            file, line);
-    auto s0 = kernelgen::stride_of<T>(p.srcBlkStride, p.srcRepStride);
-    kernelgen::check_strided("CompareScalar", "src0", src0, l, s0, file, line);
-    auto s = kernelgen::widen(static_cast<T>(scalar));
-    detail::compare_mask("CompareScalar", dst, l, [&](uint32_t r, uint32_t k) {
-        return kernelgen::compare(kernelgen::widen(src0.data()[s0.at(r, k)]), s, mode);
-    }, file, line);
+    detail::compare_scalar_lanes(dst, src0, scalar, mode,
+                                 kernelgen::lanes_from_bit_mask("CompareScalar", mask, repeatTimes,
+                                                                kernelgen::per_repeat<T>(), isSetMask, file, line),
+                                 p, file, line);
 }
 
 // Register form: one repeat, result in the CMPMASK register (read by GetCmpMask / Select mode 0).

@@ -81,6 +81,7 @@ inline constexpr DtypeSupport kDtypeSupport[] = {
     {"ReduceMin", 0, " half float ", " dst src sharedTmpBuffer ", 0, " 2 4 "},
     {"ReduceSum", 0, " half float ", " dst src sharedTmpBuffer ", 0, " 2 4 "},
     {"Relu", 0, " half float int32_t ", " dst src ", 0, " 2 4 "},
+    {"RepeatReduceSum", 0, " half float ", " dstLocal srcLocal ", 0, " 2 4 "},
     {"RmsNorm", 0, " half float ", " dst src gamma ", 0, " 2 4 "},
     {"Round", 0, " half float ", " dst src ", 0, " 2 4 "},
     {"Rsqrt", 0, " half float ", " dst src ", 0, " 2 4 "},

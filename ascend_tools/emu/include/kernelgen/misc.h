@@ -69,6 +69,58 @@ inline void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src, const L
         std::memcpy(dst.data() + i, reinterpret_cast<const uint8_t*>(src.data()) + bytes[i], sizeof(T));
 }
 
+// The mask forms ("tensor high-dimension split"): each repeat gathers 256 / sizeof(T) lanes,
+// lane k of repeat r taking the element at byte srcBaseAddr + srcOffset[r * lanes + k] of src
+// (the offsets are read contiguously, one repeat's worth per repeat, as the vgather intrinsic
+// reads N addresses per repeat) and landing at dst r * dstRepStride 32-byte blocks + k; only the
+// lanes the mask selects are gathered and written.
+namespace detail {
+template <class T>
+inline void gather_lanes(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint32_t>& srcOffset,
+                         uint32_t srcBaseAddr, const kernelgen::Lanes& l, uint16_t dstRepStride, const char* file,
+                         int line) {
+    const char* api = "Gather";
+    auto sd = kernelgen::stride_of<T>(1, dstRepStride);
+    kernelgen::check_strided(api, "dst", dst, l, sd, file, line);
+    uint64_t offsets = 0;
+    kernelgen::for_lanes(l, [&](uint32_t r, uint32_t k) {
+        offsets = std::max<uint64_t>(offsets, uint64_t(r) * l.per_repeat + k + 1);
+    });
+    kernelgen::check_vec_operand(api, "srcOffset", srcOffset, offsets, file, line);
+    const uint64_t limit = uint64_t(src.GetSize()) * sizeof(T);
+    uint64_t reach = 0;
+    kernelgen::for_lanes(l, [&](uint32_t r, uint32_t k) {
+        uint64_t byte = indexed_byte<T>(api, "src", srcBaseAddr, srcOffset.data(), uint64_t(r) * l.per_repeat + k,
+                                        limit, file, line);
+        reach = std::max(reach, byte / sizeof(T) + 1);
+    });
+    kernelgen::check_vec_operand(api, "src", src, reach, file, line);
+    kernelgen::count_mask_repeats(api, l);
+    std::vector<T> picked;  // read every lane before writing any: dst may be src (in place)
+    kernelgen::for_lanes(l, [&](uint32_t r, uint32_t k) {
+        T v;
+        std::memcpy(&v, reinterpret_cast<const uint8_t*>(src.data()) + srcBaseAddr +
+                            srcOffset.data()[uint64_t(r) * l.per_repeat + k], sizeof(T));
+        picked.push_back(v);
+    });
+    size_t i = 0;
+    kernelgen::for_lanes(l, [&](uint32_t r, uint32_t k) { dst.data()[sd.at(r, k)] = picked[i++]; });
+}
+}  // namespace detail
+
+template <class T>
+inline void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint32_t>& srcOffset,
+                   uint32_t srcBaseAddr, uint64_t mask, uint8_t repeatTime, uint16_t dstRepStride, KG_LOC) {
+    auto l = kernelgen::lanes_from_count_mask("Gather", mask, repeatTime, kernelgen::per_repeat<T>(), true, file, line);
+    detail::gather_lanes(dst, src, srcOffset, srcBaseAddr, l, dstRepStride, file, line);
+}
+template <class T>
+inline void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint32_t>& srcOffset,
+                   uint32_t srcBaseAddr, const uint64_t mask[], uint8_t repeatTime, uint16_t dstRepStride, KG_LOC) {
+    auto l = kernelgen::lanes_from_bit_mask("Gather", mask, repeatTime, kernelgen::per_repeat<T>(), true, file, line);
+    detail::gather_lanes(dst, src, srcOffset, srcBaseAddr, l, dstRepStride, file, line);
+}
+
 // ---------------------------------------------------------------- Scatter
 // The inverse of Gather: element i of src goes to byte dstBaseAddr + dstOffset[i] of dst.
 template <class T>

@@ -1,5 +1,5 @@
 // Reductions: ReduceSum/Max/Min (whole count -> dst[0], index in dst[1] as integer bits),
-// WholeReduceSum/Max/Min (one result per repeat), PairReduceSum (one per lane pair),
+// WholeReduceSum/Max/Min and RepeatReduceSum (one result per repeat), PairReduceSum (one per lane pair),
 // BlockReduceSum/Max/Min (one per 32-byte block), and the high-level Sum over rows. Sums accumulate in double and round once.
 #pragma once
 
@@ -192,6 +192,20 @@ KG_WHOLE_REDUCE(WholeReduceSum, kernelgen::RedKind::SUM, , ReduceOrder::ORDER_ON
 KG_WHOLE_REDUCE(WholeReduceMax, kernelgen::RedKind::MAX, KG_COMMA ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX, order)
 KG_WHOLE_REDUCE(WholeReduceMin, kernelgen::RedKind::MIN, KG_COMMA ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX, order)
 #undef KG_WHOLE_REDUCE
+
+// RepeatReduceSum: WholeReduceSum's count-mask form (the API reference: "compared with
+// WholeReduceSum, it does not support the bitwise mask mode"); mask lanes of each repeat (1 to
+// 256 / sizeof(T)) sum into dst at r * dstRepStride results; dstBlkStride is unused.
+template <class T, bool isSetMask = true>
+inline void RepeatReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime,
+                            const int32_t mask, const int32_t dstBlkStride, const int32_t srcBlkStride,
+                            const int32_t dstRepStride, const int32_t srcRepStride, KG_LOC) {
+    (void)dstBlkStride;
+    auto l = kernelgen::lanes_from_count_mask("RepeatReduceSum", static_cast<uint64_t>(static_cast<uint32_t>(mask)),
+                                              repeatTime, kernelgen::per_repeat<T>(), isSetMask, file, line);
+    detail::whole_reduce("RepeatReduceSum", kernelgen::RedKind::SUM, dst, src, l, dstRepStride, srcBlkStride,
+                         srcRepStride, ReduceOrder::ORDER_ONLY_VALUE, file, line);
+}
 
 // ---------------------------------------------------------------- BlockReduce
 namespace detail {

@@ -70,6 +70,23 @@ inline void set_flag(pipe_t src, pipe_t dst, event_t id) {
 inline void wait_flag(pipe_t src, pipe_t dst, event_t id) {
     kernelgen::pipe_model().wait_flag(kernelgen::pipe_of(src), kernelgen::pipe_of(dst), id);
 }
+// The intrinsics also take the event id as an integer (CCE intrinsic API, set_flag & wait_flag:
+// `set_flag(pipe_t, pipe_t, uint64_t pipeID)`, a 3-bit id, 0-7): set_flag(PIPE_MTE3, PIPE_V, 0)
+// or a uint64_t variable. An id past 3 bits names no flag.
+namespace kernelgen {
+inline event_t event_id_bits(uint64_t id, const char* api, const char* file, int line) {
+    if (id > EVENT_ID7)
+        failf("param-range", file, line, "%s: event id %llu is not a 3-bit id (0-7)", api,
+              static_cast<unsigned long long>(id));
+    return static_cast<event_t>(id);
+}
+}  // namespace kernelgen
+inline void set_flag(pipe_t src, pipe_t dst, uint64_t id, KG_LOC) {
+    set_flag(src, dst, kernelgen::event_id_bits(id, "set_flag", file, line));
+}
+inline void wait_flag(pipe_t src, pipe_t dst, uint64_t id, KG_LOC) {
+    wait_flag(src, dst, kernelgen::event_id_bits(id, "wait_flag", file, line));
+}
 
 namespace AscendC {
 

@@ -22,7 +22,10 @@ using AscendC::TPosition;
 using ::CubeFormat;
 using ::LayoutMode;
 
-template <TPosition pos, CubeFormat format, class T, bool isTrans = false, LayoutMode layout = LayoutMode::NONE>
+// MatmulType<POSITION, FORMAT, TYPE, ISTRANS, LAYOUT, IBSHARE> (API reference, Matmul > MatmulType);
+// IBSHARE (the two AIVs of a cluster share B in L1) changes where B is staged, not the product.
+template <TPosition pos, CubeFormat format, class T, bool isTrans = false, LayoutMode layout = LayoutMode::NONE,
+          bool ibShare = false>
 struct MatmulType {
     using DType = T;
     static constexpr TPosition position = pos;
@@ -30,11 +33,54 @@ struct MatmulType {
     static constexpr bool trans = isTrans;
 };
 
+// The enums a custom template's parameters take (API reference, Matmul > GetNormalConfig).
+enum class BatchMode : uint8_t { BATCH_LESS_THAN_L1 = 0, BATCH_LARGE_THAN_L1, SINGLE_LARGE_THAN_L1 };
+enum class IterateOrder : uint8_t { ORDER_M = 0, ORDER_N, UNDEF };
+enum class ScheduleType : uint8_t { INNER_PRODUCT = 0, OUTER_PRODUCT };
+enum class BatchOutMode : uint8_t { SINGLE_BATCH = 0 };  // the documented default; other modes not modelled
+
+// A Matmul object's compile-time configuration. Every configuration computes the same product
+// (they choose how the work is scheduled and staged), so the emulator only keeps the values
+// GetNormalConfig documents setting, for a kernel that reads them back.
 struct MatmulConfig {
     bool doNorm = true;
+    bool intrinsicsCheck = false;
+    bool isNBatch = false;
+    bool enVecND2NZ = false;
+    BatchMode batchMode = BatchMode::BATCH_LESS_THAN_L1;
+    bool isMsgReuse = true;
+    IterateOrder iterateOrder = IterateOrder::UNDEF;
+    ScheduleType scheduleType = ScheduleType::INNER_PRODUCT;
+    bool enUnitFlag = true;
+    bool enableMixDualMaster = false;
+    BatchOutMode bmmOutMode = BatchOutMode::SINGLE_BATCH;
 };
 inline constexpr MatmulConfig CFG_NORM{};
 inline constexpr MatmulConfig CFG_MDL{};
+
+// The Norm template with its parameters set (API reference, Matmul > GetNormalConfig,
+// atlasascendc_api_07_0621): each parameter sets the MatmulConfig field of the same role.
+constexpr MatmulConfig GetNormalConfig(const bool intrinsicsLimit = false, const bool batchLoop = false,
+                                       const bool isVecND2NZ = false,
+                                       const BatchMode bmmMode = BatchMode::BATCH_LESS_THAN_L1,
+                                       const bool isMsgReuse = true,
+                                       const IterateOrder iterateOrder = IterateOrder::UNDEF,
+                                       const ScheduleType scheduleType = ScheduleType::INNER_PRODUCT,
+                                       const bool enUnitFlag = true, const bool enableMixDualMaster = false,
+                                       const BatchOutMode bmmOutMode = BatchOutMode::SINGLE_BATCH) {
+    MatmulConfig c{};
+    c.intrinsicsCheck = intrinsicsLimit;
+    c.isNBatch = batchLoop;
+    c.enVecND2NZ = isVecND2NZ;
+    c.batchMode = bmmMode;
+    c.isMsgReuse = isMsgReuse;
+    c.iterateOrder = iterateOrder;
+    c.scheduleType = scheduleType;
+    c.enUnitFlag = enUnitFlag;
+    c.enableMixDualMaster = enableMixDualMaster;
+    c.bmmOutMode = bmmOutMode;
+    return c;
+}
 
 // An operand held either in GM or in UB/L1: element (r, c) of a row-major [rows, cols] layout.
 template <class T>
@@ -122,6 +168,9 @@ class Matmul {
         co1_rows_ = co1_cols_ = -1;
     }
 
+    // template <bool sync = true> (API reference): sync false returns before the result lands
+    // (WaitIterateAll waits); here every call completes before it returns, so both are one.
+    template <bool sync = true>
     void IterateAll(const GlobalTensor<TC>& c, uint8_t enAtomic = 0, KG_LOC) {
         compute(file, line);
         for (int i = 0; i < m_ && n_ > 0; ++i) c.check_access("Matmul::IterateAll", uint64_t(i) * orgN_, n_, true, file, line);
@@ -129,6 +178,7 @@ class Matmul {
             for (int j = 0; j < n_; ++j) store(c.GetPhyAddr() + int64_t(i) * orgN_ + j, acc_[size_t(i) * n_ + j], enAtomic);
         kernelgen::counters().l0c_to_gm_bytes += uint64_t(m_) * n_ * sizeof(TC);
     }
+    template <bool sync = true>
     void IterateAll(const LocalTensor<TC>& c, uint8_t enAtomic = 0, KG_LOC) {
         compute(file, line);
         if (uint64_t(m_) * n_ > c.GetSize())
@@ -391,8 +441,15 @@ inline bool regist_matmul_obj(const char* file, int line, AscendC::TPipe* pipe, 
     if (::kernelgen::regist_matmul_obj(__FILE__, __LINE__, (pipe), (workspace), __VA_ARGS__)) return; \
     else (void)0
 
+// MatmulConfig and its helpers are AscendC names (kernels use them under `using namespace AscendC`).
 namespace AscendC {
 using ::CubeFormat;
+using matmul::BatchMode;
+using matmul::BatchOutMode;
+using matmul::GetNormalConfig;
+using matmul::IterateOrder;
 using matmul::Matmul;
+using matmul::MatmulConfig;
 using matmul::MatmulType;
+using matmul::ScheduleType;
 }  // namespace AscendC
