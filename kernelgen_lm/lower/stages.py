@@ -38,8 +38,8 @@ from kernelgen_lm.plan.ir import DimExpr, KernelPlan
 from kernelgen_lm.plan.matmul import DimRef, MatmulPlan
 from kernelgen_lm.plan.stages import StagedPlan
 
-# The intermediate's slot in the user workspace is rounded to this many bytes, so stage 2's own
-# workspace part after it starts aligned.
+# Each intermediate's slot in the user workspace is rounded to this many bytes, so the next slot
+# and the stages' own part after them start aligned.
 MID_ALIGN = 512
 OPTILING_OPEN = "namespace optiling {\n"
 OPTILING_CLOSE = "}  // namespace optiling"
@@ -49,8 +49,8 @@ StagePlan = KernelPlan | MatmulPlan
 StageEmitter = KernelEmitter | MatmulEmitter
 
 STAGE_CONTEXT = [
-    "// What a stage's TilingFunc sees of the launch: its own inputs (an index < 0 is the",
-    "// intermediate, shaped from the model inputs by the op's TilingFunc), the platform, and",
+    "// What a stage's TilingFunc sees of the launch: its own inputs (an index -(j + 1) is",
+    "// intermediate j, shaped from the model inputs by the op's TilingFunc), the platform, and",
     "// its block count and workspace request, which the op's TilingFunc combines.",
     "class StageContext {",
     "public:",
