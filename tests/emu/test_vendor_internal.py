@@ -162,3 +162,30 @@ int main() {
 """,
     )
     assert res.returncode == 0, f"{res.returncode} checks failed"
+
+
+def test_init_output_fills_gm_as_init_global_memory(tmp_path: Path) -> None:
+    # InitGlobalMemory's older name, as DrivingSDK's radius kernel zeroes its counters
+    res = run(
+        tmp_path,
+        """
+#include "kernel_operator.h"
+using namespace AscendC;
+int main() {
+    int bad = 0;
+    int32_t counts[16];
+    for (auto& c : counts) c = 7;
+    GlobalTensor<int32_t> gm;
+    gm.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(counts), 16);
+    InitOutput<int32_t>(gm, 8, 0);
+    for (int i = 0; i < 16; ++i) bad += counts[i] != (i < 8 ? 0 : 7);
+    float feats[4] = {1, 2, 3, 4};
+    GlobalTensor<float> fg;
+    fg.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(feats), 4);
+    InitOutput<float>(fg, 4, static_cast<float>(-3.4e38));
+    for (float f : feats) bad += f != -3.4e38f;
+    return bad;
+}
+""",
+    )
+    assert res.returncode == 0, f"{res.returncode} checks failed"

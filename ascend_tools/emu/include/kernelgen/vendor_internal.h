@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "copy.h"
 #include "sync.h"
 #include "types.h"
 
@@ -48,6 +49,16 @@ __aicore__ inline constexpr auto(AlignUp)(T a, U b) -> std::common_type_t<T, U> 
 template <class T>
 __aicore__ inline auto(ParamOffset)(GM_ADDR p, uint32_t n) -> GM_ADDR {
     return p + static_cast<uint64_t>(GetBlockIdx()) * n * sizeof(T);
+}
+
+// The older name of the documented InitGlobalMemory(gm, size, value): the same fill of `size`
+// elements of GM with `value` (the reference's InitGlobalMemory example still names its class
+// KernelInitOutput; DrivingSDK kernels call InitOutput and build on CANN). Parenthesised like the
+// names above.
+template <class T>
+__aicore__ inline void(InitOutput)(const GlobalTensor<T>& gm, uint64_t size, const kernelgen::nd_t<T>& value,
+                                   KG_LOC) {
+    InitGlobalMemory(gm, size, value, file, line);
 }
 
 // The vendor's utility class, of which kernels call one static member: GetBitSize(n), the bits
