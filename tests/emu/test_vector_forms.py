@@ -304,6 +304,25 @@ def test_scalar_bit_mask_with_dst_repeat_stride(emu_build, run_program, dtype) -
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
+def test_axpy_mask_forms_accumulate_into_dst(emu_build, run_program, dtype) -> None:
+    x, y = inputs(dtype)
+    per, epb = geometry(dtype)
+    x32 = x.astype(np.float32)
+    z, _ = run_case(emu_build, run_program, "axpy_mask_count", dtype, x, y)
+    want = fresh().astype(np.float32)
+    for r in range(3):
+        lo = r * per
+        want[lo : lo + 40] = np.float32(-7) + x32[lo : lo + 40] * np.float32(2)
+    same(z, want, dtype)
+    z, _ = run_case(emu_build, run_program, "axpy_mask_bits", dtype, x, y)
+    want = fresh().astype(np.float32)
+    for r in range(2):
+        for k in lanes([0xFF00, 0], per):
+            want[r * 4 * epb + k] = np.float32(-7) + x32[r * 8 * epb + k] * np.float32(0.5)
+    same(z, want, dtype)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
 def test_duplicate_mask_form(emu_build, run_program, dtype) -> None:
     x, y = inputs(dtype)
     _, epb = geometry(dtype)

@@ -101,6 +101,10 @@ std::map<std::string, CaseFn<T>> table() {
         {"adds_mask_bits", [](Ctx<T>& c) {
              uint64_t m[2] = {0xFFull << 8, 0};
              Adds(c.z, c.x, T(1), m, 2, UnaryRepeatParams(1, 1, 4, 8)); return false; }},
+        {"axpy_mask_count", [](Ctx<T>& c) { Axpy(c.z, c.x, T(2), 40, 3, UnaryRepeatParams(1, 1, 8, 8)); return false; }},
+        {"axpy_mask_bits", [](Ctx<T>& c) {
+             uint64_t m[2] = {0xFFull << 8, 0};
+             Axpy<T, T, true>(c.z, c.x, T(0.5), m, 2, UnaryRepeatParams(1, 1, 4, 8)); return false; }},
         {"duplicate_mask", [](Ctx<T>& c) { Duplicate(c.z, T(3), 20, 3, 1, 16); return false; }},
         {"brcb", [](Ctx<T>& c) { Brcb(c.z, c.x, 2, BrcbRepeatParams(1, 8)); return false; }},
         {"gather", [](Ctx<T>& c) {

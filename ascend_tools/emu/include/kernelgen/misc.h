@@ -414,6 +414,51 @@ inline void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const ker
         dst.data()[i] = kernelgen::narrow<T>(static_cast<float>(dst.data()[i]) + static_cast<float>(src.data()[i]) * s);
 }
 
+namespace detail {
+// Axpy's mask forms ("tensor high-dimension split", AscendC API reference): dst += src * scalar
+// over the lanes of each repeat, strides as UnaryRepeatParams. Same-type operands only: which
+// lanes a mixed-precision (float += half) repeat covers is not documented.
+template <class T, class U>
+inline void axpy_mask(const LocalTensor<T>& dst, const LocalTensor<U>& src, const kernelgen::nd_t<U>& scalar,
+                      const kernelgen::Lanes& l, const UnaryRepeatParams& p, const char* file, int line) {
+    const char* api = "Axpy";
+    if constexpr (!std::is_same_v<T, U>) {
+        kernelgen::failf("param-range", file, line,
+                         "%s: the mask form with dst %s and src %s is not emulated (same-type operands only)", api,
+                         kernelgen::type_name<T>(), kernelgen::type_name<U>());
+    } else {
+        auto sd = kernelgen::stride_of<T>(p.dstBlkStride, p.dstRepStride);
+        auto ss = kernelgen::stride_of<T>(p.srcBlkStride, p.srcRepStride);
+        kernelgen::check_strided(api, "dst", dst, l, sd, file, line);
+        kernelgen::check_strided(api, "src", src, l, ss, file, line);
+        kernelgen::count_mask_repeats(api, l);
+        const float s = static_cast<float>(static_cast<U>(scalar));
+        T* d = dst.data();
+        const U* x = src.data();
+        kernelgen::for_lanes(l, [&](uint32_t r, uint32_t k) {
+            d[sd.at(r, k)] = kernelgen::narrow<T>(static_cast<float>(d[sd.at(r, k)]) + static_cast<float>(x[ss.at(r, k)]) * s);
+        });
+    }
+}
+}  // namespace detail
+
+template <class T, class U, bool isSetMask = true>
+inline void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const kernelgen::nd_t<U>& scalar, uint64_t mask,
+                 int64_t repeatTimes, const UnaryRepeatParams& p, KG_LOC) {
+    detail::axpy_mask(dst, src, scalar,
+                      kernelgen::lanes_from_count_mask("Axpy", mask, repeatTimes, kernelgen::per_repeat<T>(), isSetMask,
+                                                       file, line),
+                      p, file, line);
+}
+template <class T, class U, bool isSetMask = true>
+inline void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const kernelgen::nd_t<U>& scalar,
+                 const uint64_t mask[], int64_t repeatTimes, const UnaryRepeatParams& p, KG_LOC) {
+    detail::axpy_mask(dst, src, scalar,
+                      kernelgen::lanes_from_bit_mask("Axpy", mask, repeatTimes, kernelgen::per_repeat<T>(), isSetMask,
+                                                     file, line),
+                      p, file, line);
+}
+
 // UB -> UB copy in the mask/repeat form; strides in 32-byte blocks.
 struct CopyRepeatParams {
     uint16_t dstStride = 1, srcStride = 1, dstRepeatSize = 8, srcRepeatSize = 8;

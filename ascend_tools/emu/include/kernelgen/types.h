@@ -190,7 +190,10 @@ struct DataCopyExtParams {
     uint32_t dstStride = 0;
     uint32_t rsv = 0;
     DataCopyExtParams() = default;
-    DataCopyExtParams(uint16_t count, uint32_t len, uint32_t srcGap, uint32_t dstGap, uint32_t r = 0)
+    // All five values, rsv too (no default): a four-value brace list then means DataCopyParams, as
+    // kernels that build on CANN pass `DataCopyPad(gm, ub, {1, len, 0, 0})` (DrivingSDK's
+    // deformable_conv2d), and every DataCopyExtParams they spell out has five.
+    DataCopyExtParams(uint16_t count, uint32_t len, uint32_t srcGap, uint32_t dstGap, uint32_t r)
         : blockCount(count), blockLen(len), srcStride(srcGap), dstStride(dstGap), rsv(r) {}
 };
 
