@@ -114,8 +114,9 @@ def test_none_binds_an_absent_optional_input(project: Project) -> None:
 def test_required_input_is_read_by_its_opdef_index_behind_an_absent_optional(
     project: Project,
 ) -> None:
-    # bias (OPTIONAL) comes first: absent, x is instance 0 but OpDef index 1, which the host's
-    # GetRequiredInputShape / GetRequiredInputTensor / GetRequiredInputDataType take.
+    # bias (OPTIONAL) comes first: absent, it keeps instance 0 with no tensor (GetInputShape(0)
+    # is nullptr), and x is index 1 both ways: GetInputShape(1) and GetRequiredInputShape(1) /
+    # GetRequiredInputTensor / GetRequiredInputDataType give the same x (the host checks).
     root = project("bias_first")
     absent = validate_project(root, root / "ref.py")
     assert absent.ok, absent.cases[0].message if absent.cases else absent

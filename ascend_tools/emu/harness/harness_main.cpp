@@ -782,9 +782,21 @@ class Run {
 
         node_.node_name = case_.op;
         node_.node_type = case_.op;
-        // Instances in IR order (dynamic ones in list order), whatever order the case lists them in.
+        // Instances in IR order (dynamic ones in list order), whatever order the case lists them in;
+        // an OPTIONAL input the case leaves out keeps its place as an absent slot (host_gert.h).
         for (size_t i : ir_order(in_ir))
             node_.inputs.push_back(slot(case_.inputs[i], in_ir[i], inputs_[i], format_of(op->inputs()[in_ir[i]])));
+        for (size_t k = 0; k < op->inputs().size(); ++k) {
+            if (op->inputs()[k].param_type() != ops::OPTIONAL) continue;
+            if (std::find(in_ir.begin(), in_ir.end(), k) != in_ir.end()) continue;
+            gert::TensorSlot absent;
+            absent.ir_index = k;
+            absent.absent = true;
+            absent.name = op->inputs()[k].name();
+            node_.inputs.push_back(absent);
+        }
+        std::stable_sort(node_.inputs.begin(), node_.inputs.end(),
+                         [](const gert::TensorSlot& a, const gert::TensorSlot& b) { return a.ir_index < b.ir_index; });
         for (size_t i : ir_order(out_ir))
             node_.outputs.push_back(slot(case_.outputs[i], out_ir[i], outputs_[i], format_of(op->outputs()[out_ir[i]])));
         fill_attrs(*op, node_.attrs);

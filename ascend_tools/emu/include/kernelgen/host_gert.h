@@ -212,9 +212,14 @@ class RuntimeAttrs {
     std::vector<std::vector<uint64_t>> blobs_;
 };
 
-// One input or output instance of the node (dynamic inputs have several per IR entry).
+// One input or output instance of the node (dynamic inputs have several per IR entry). An
+// OPTIONAL input the launch leaves out keeps its instance index (`absent`, no tensor): on the
+// single-operator (aclnn) path a host reads the inputs after it at their OpDef positions
+// (DrivingSDK's deformable_conv2d reads offset, input 3, with GetInputShape(3) while bias, input
+// 2, is always absent, and runs on the NPU); the accessors give nullptr for the absent slot.
 struct TensorSlot {
     size_t ir_index = 0;
+    bool absent = false;
     std::string name;
     StorageShape shape;
     CompileTimeTensorDesc desc;
@@ -246,19 +251,22 @@ class ExtendedKernelContext {
     const CompileTimeTensorDesc* GetInputDesc(size_t i) const { return desc_of(input(i)); }
     const CompileTimeTensorDesc* GetOutputDesc(size_t i) const { return desc_of(output(i)); }
     const CompileTimeTensorDesc* GetOptionalInputDesc(size_t ir) const { return desc_of(ir_input(ir, 0)); }
-    // GetRequired*(ir): the input by its index among the OpDef's inputs (IR index), which differs
-    // from the instance index GetInput*(i) takes once an optional input before it is absent.
+    // GetRequired*(ir) / GetOptional*(ir): the input by its index among the OpDef's inputs (IR
+    // index), which differs from the instance index GetInput*(i) takes where a dynamic input
+    // before it has several instances.
     const CompileTimeTensorDesc* GetRequiredInputDesc(size_t ir) const { return desc_of(ir_input(ir, 0)); }
     const CompileTimeTensorDesc* GetDynamicInputDesc(size_t ir, size_t rel) const { return desc_of(ir_input(ir, rel)); }
 
   protected:
     // Instance i counting every instance (GetInputShape(i) and the like), or nullptr past the end.
-    const TensorSlot* input(size_t i) const { return i < node_->inputs.size() ? &node_->inputs[i] : nullptr; }
+    const TensorSlot* input(size_t i) const {
+        return i < node_->inputs.size() && !node_->inputs[i].absent ? &node_->inputs[i] : nullptr;
+    }
     const TensorSlot* output(size_t i) const { return i < node_->outputs.size() ? &node_->outputs[i] : nullptr; }
     // The rel-th instance of input IR entry `ir`, or nullptr (absent optional input).
     const TensorSlot* ir_input(size_t ir, size_t rel) const {
         for (const auto& s : node_->inputs) {
-            if (s.ir_index != ir) continue;
+            if (s.ir_index != ir || s.absent) continue;
             if (rel == 0) return &s;
             --rel;
         }

@@ -1,6 +1,8 @@
 // Host side of BiasFirstAdd: y = x + bias, the OPTIONAL bias declared before the REQUIRED x.
-// With bias absent x is the only instance (GetInputShape(0)), while its OpDef (IR) index stays
-// 1: the host reads it by that index, through GetRequiredInputShape / GetRequiredInputDataType.
+// With bias absent, x keeps its OpDef (IR) index 1 and its instance index 1 (the absent bias
+// holds instance 0, as on the single-operator path): the host reads it both ways, through
+// GetRequiredInputShape / GetRequiredInputDataType and GetInputShape(1), and gets nullptr for
+// GetInputShape(0) when bias is absent.
 #include "register/op_def_registry.h"
 #include "bias_first_add_tiling.h"
 
@@ -12,7 +14,10 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context)
 {
     const gert::StorageShape* x = context->GetRequiredInputShape(X_IR);
     const gert::StorageShape* bias = context->GetOptionalInputShape(BIAS_IR);
-    if (x == nullptr || context->GetRequiredInputTensor(X_IR) == nullptr) {
+    if (x == nullptr || context->GetRequiredInputTensor(X_IR) == nullptr || context->GetInputShape(X_IR) != x) {
+        return ge::GRAPH_FAILED;
+    }
+    if ((context->GetInputShape(BIAS_IR) == nullptr) != (bias == nullptr)) {
         return ge::GRAPH_FAILED;
     }
     uint32_t length = x->GetStorageShape().GetShapeSize();
