@@ -37,7 +37,6 @@ CASES = {
     "gm_scalar_write": "gm-out-of-bounds",
     "gm_call_operator_write": "gm-out-of-bounds",
     "ub_call_operator_write": "count-exceeds-tensor",
-    "operator_form": "count-exceeds-tensor",
     "set_size_past_buffer": "count-exceeds-tensor",
     "two_pipes": "single-tpipe",
     "datacopypad_chip": "chip-support",
@@ -94,6 +93,19 @@ def test_a_tensor_still_allocated_at_the_block_end_is_a_warning(emu_build, run_p
     [warning] = [w for w in res.report["warnings"] if w["code"] == "queue-protocol"]
     assert warning["line"] == marker_line("bugs.cpp", "BUG: leak")
     assert "still enqueued when the block ends" in warning["message"]
+
+
+def test_operator_form_reading_past_its_operand_inside_ub_is_a_warning(emu_build,
+                                                                        run_program) -> None:
+    """`whole = part + part` computes over whole's 256 elements and reads past the 64 of part: the
+    NPU checks no LocalTensor length and reads on inside UB, so the run goes on with a warning at the
+    statement's line (the lanes past part hold whatever UB holds there)."""
+    res = run_program(emu_build("bugs"), ["operator_form", "{report}"])
+    assert res.returncode == 0, res.stderr
+    assert res.report["errors"] == []
+    [warning] = [w for w in res.report["warnings"] if w["code"] == "count-exceeds-tensor"]
+    assert warning["line"] == marker_line("bugs.cpp", "BUG: operator_form")
+    assert "needs 256 elements of src0, a LocalTensor<float> of 64" in warning["message"]
 
 
 def test_failure_messages_state_the_numbers(emu_build, run_program) -> None:

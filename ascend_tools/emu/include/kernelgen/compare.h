@@ -39,30 +39,6 @@ inline void check_mask_dst(const char* api, const LocalTensor<U>& dst, uint64_t 
     check_vec_operand(api, "dst", dst, ceil_div(ceil_div(bits, 8), sizeof(U)), file, line);
 }
 
-// A source of the count forms read over `n` elements. Compare's count must be a whole number of
-// 256-byte repeats (compare_count checks it), and CompareScalar callers round theirs up the same way, so a
-// source whose length is no whole number of repeats is read past its end within the last repeat:
-// the NPU reads the UB bytes that follow, and so does the emulator (a warning; the bits of those
-// lanes hold whatever lies there). Past more than that last repeat stays an error.
-template <class T>
-inline void check_compare_source(const char* api, const char* role, const LocalTensor<T>& t, uint64_t n, const char* file,
-                                 int line) {
-    const uint64_t size = t.GetSize();
-    if (n > size && t.valid() && (n * sizeof(T)) % 256 == 0 && (n - size) * sizeof(T) < 256 &&
-        t.ub_offset() + n * sizeof(T) <= chip().ub_bytes) {
-        warn("count-exceeds-tensor",
-             format("%s: count %llu (whole 256-byte repeats) reads %llu elements past %s, a LocalTensor<%s> of %llu: "
-                    "the last repeat reads the UB bytes that follow it, and the bits of those lanes hold whatever "
-                    "lies there",
-                    api, (unsigned long long)n, (unsigned long long)(n - size), role, type_name<T>(),
-                    (unsigned long long)size),
-             file, line);
-        check_vec_operand(api, role, t, size, file, line);
-    } else {
-        check_vec_operand(api, role, t, n, file, line);
-    }
-}
-
 template <class T, class U, class F>
 inline void compare_count(const char* api, const LocalTensor<U>& dst, const LocalTensor<T>& src0, int64_t count,
                           bool aligned256, F f, const char* file, int line) {
@@ -71,7 +47,9 @@ inline void compare_count(const char* api, const LocalTensor<U>& dst, const Loca
     if (aligned256 && (n * sizeof(T)) % 256 != 0)
         failf("param-range", file, line, "%s: count %llu x sizeof(%s) = %llu bytes is not a multiple of 256", api,
               (unsigned long long)n, type_name<T>(), (unsigned long long)(n * sizeof(T)));
-    check_compare_source(api, "src0", src0, n, file, line);
+    // Compare's count is whole 256-byte repeats (and CompareScalar callers round theirs up so): a
+    // source of fewer elements is read past, a warning while it stays inside UB (check_vec_operand).
+    check_vec_operand(api, "src0", src0, n, file, line);
     check_mask_dst(api, dst, n, file, line);
     count_bytes_as_repeats(api, n * sizeof(T));
     auto* bits = reinterpret_cast<uint8_t*>(dst.data());
@@ -85,7 +63,7 @@ namespace AscendC {
 template <class T, class U>
 inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE mode,
                     int64_t count, KG_LOC) {
-    kernelgen::check_compare_source("Compare", "src1", src1, static_cast<uint64_t>(count < 0 ? 0 : count), file, line);
+    kernelgen::check_vec_operand("Compare", "src1", src1, static_cast<uint64_t>(count < 0 ? 0 : count), file, line);
     const T *a = src0.data(), *b = src1.data();
     kernelgen::compare_count("Compare", dst, src0, count, true,
                              [&](uint64_t i) { return kernelgen::compare(kernelgen::widen(a[i]), kernelgen::widen(b[i]), mode); },

@@ -87,7 +87,8 @@ template <class T>
 inline void check_local_need(const char* api, const char* role, const AscendC::LocalTensor<T>& t, uint64_t elems,
                              const char* file, int line) {
     if (elems > t.GetSize())
-        past_tensor(t, elems, file, line, "%s: moves %llu elements through %s, a LocalTensor<%s> of %u elements", api,
+        past_tensor(t, elems, role_writes(role), file, line,
+                    "%s: moves %llu elements through %s, a LocalTensor<%s> of %u elements", api,
                     (unsigned long long)elems, role, type_name<T>(), t.GetSize());
 }
 

@@ -249,8 +249,8 @@ inline void gather_mask(const LocalTensor<T>& dst, const LocalTensor<T>& src0, c
     // whose length is no whole number of repeats is read past its end within the last one, and
     // what it keeps from there may run past dst: the NPU reads and writes the UB bytes that follow
     // (another buffer's, if the kernel placed one there), and so does the emulator, with one
-    // warning. Past more than that last repeat, or in Counter mode (mask says what is read), the
-    // kernel asked for it: an error.
+    // warning. A read further past is the general rule's (check_vec_operand: a warning inside UB);
+    // a keep past dst beyond that last repeat, or in Counter mode, is an error.
     const uint64_t size = src0.GetSize(), per = kernelgen::per_repeat<T>();
     auto in_ub = [](const auto& t, uint64_t n) {
         return t.valid() && t.ub_offset() + n * sizeof(T) <= kernelgen::chip().ub_bytes;

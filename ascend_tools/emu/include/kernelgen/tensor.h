@@ -418,18 +418,35 @@ inline bool role_writes(const char* role) {
     return false;
 }
 
-// `elems` elements of `t` where it has fewer: an error, or, for a tensor GetWithOffset placed and
-// inside its TBuf, a warning (the NPU checks no LocalTensor length; the kernel lays those bytes
-// out itself).
+// Whether `elems` elements from `t` end inside the UB arena (the NPU faults past UB's end).
+template <class T>
+inline bool reads_inside_ub(const AscendC::LocalTensor<T>& t, uint64_t elems) {
+    return AscendC::is_ub_position(t.GetPosition()) && t.ub_offset() + elems * sizeof(T) <= chip().ub_bytes;
+}
+
+// `elems` elements of `t` where it has fewer. Inside the TBuf a GetWithOffset tensor came from, a
+// warning (the kernel lays those bytes out itself). A read that stays inside UB, a warning too:
+// the NPU checks no LocalTensor length and reads the bytes that follow (another buffer's, or
+// garbage: the arena starts as 0xFF), so a result that uses them fails the comparison here as
+// there (DrivingSDK select_idx_with_mask casts a count rounded up to 64 from an 8-element tensor
+// and drops the extra lanes). A write past the tensor overwrites bytes it does not own: an error.
 template <class T, class... A>
-inline void past_tensor(const AscendC::LocalTensor<T>& t, uint64_t elems, const char* file, int line, const char* fmt,
-                        A... args) {
+inline void past_tensor(const AscendC::LocalTensor<T>& t, uint64_t elems, bool write, const char* file, int line,
+                        const char* fmt, A... args) {
     char buf[512];
     std::snprintf(buf, sizeof buf, fmt, args...);
-    if (!t.within_tbuf(elems)) fail("count-exceeds-tensor", buf, file, line);
+    if (t.within_tbuf(elems)) {
+        warn("count-exceeds-tensor",
+             std::string(buf) + "; past the tensor but inside the TBuf it came from, whose bytes the kernel lays "
+                                "out itself: the NPU checks no LocalTensor length, so this runs there",
+             file, line);
+        return;
+    }
+    if (write || !reads_inside_ub(t, elems)) fail("count-exceeds-tensor", buf, file, line);
     warn("count-exceeds-tensor",
-         std::string(buf) + "; past the tensor but inside the TBuf it came from, whose bytes the kernel lays out "
-                            "itself: the NPU checks no LocalTensor length, so this runs there",
+         std::string(buf) + "; a read past the tensor that stays inside UB: the NPU checks no LocalTensor length "
+                            "and reads the bytes that follow, so this runs there; the emulator reads them too, "
+                            "and a result that uses them fails the comparison",
          file, line);
 }
 
@@ -448,12 +465,15 @@ inline void check_vec_operand(const char* api, const char* role, const AscendC::
     if (t.ub_offset() % align != 0)
         failf("ub-offset-align", file, line, "%s: %s starts at UB offset %llu, which is not %u-byte aligned", api, role,
               (unsigned long long)t.ub_offset(), align);
-    if (need > t.GetSize())
-        past_tensor(t, need, file, line, "%s: needs %llu elements of %s, a LocalTensor<%s> of %u elements", api,
-                    (unsigned long long)need, role, type_name<T>(), t.GetSize());
     const bool write = role_writes(role);
-    operand_frame().add(api, role, t.data(), need * sizeof(T), write, t.ub_offset(), file, line);
-    pipe_model().access(Pipe::V, api, t.data(), need * sizeof(T), write, file, line);
+    uint64_t tracked = need;  // elements whose bytes the call owns: overlap and pipe order
+    if (need > t.GetSize()) {
+        past_tensor(t, need, write, file, line, "%s: needs %llu elements of %s, a LocalTensor<%s> of %u elements",
+                    api, (unsigned long long)need, role, type_name<T>(), t.GetSize());
+        if (!t.within_tbuf(need)) tracked = t.GetSize();  // a read past: those lanes are the kernel's to drop
+    }
+    operand_frame().add(api, role, t.data(), tracked * sizeof(T), write, t.ub_offset(), file, line);
+    pipe_model().access(Pipe::V, api, t.data(), tracked * sizeof(T), write, file, line);
 }
 
 }  // namespace kernelgen
