@@ -164,17 +164,7 @@ def _msopgen(root: Path) -> KernelProject:
         raise ProjectError(
             f"no host sources in {root / 'op_host'} (expected op_host/{op_name}.cpp)"
         )
-    tilings = sorted((root / "op_host").glob("*_tiling.h"))
-    if not tilings:
-        # The toolchain takes the tiling struct from whichever host header defines it
-        # (`op_host/max_pool2d.h` holding BEGIN_TILING_DATA_DEF is as good as `*_tiling.h`).
-        tilings = [
-            h
-            for h in sorted((root / "op_host").glob("*.h"))
-            if "BEGIN_TILING_DATA_DEF" in blank(_read(h))
-        ]
-    preferred = root / "op_host" / f"{op_name}_tiling.h"
-    tiling = preferred if preferred in tilings else (tilings[0] if tilings else None)
+    tiling = _tiling_header(root, op_name)
     return KernelProject(
         root=root,
         layout="msopgen",
@@ -186,6 +176,26 @@ def _msopgen(root: Path) -> KernelProject:
         entry=entry,
         other_ops=other_ops,
     )
+
+
+_REGISTERED_TILING = re.compile(r"\bREGISTER_TILING_DATA_CLASS\s*\(\s*(\w+)\s*,")
+
+
+def _tiling_header(root: Path, op_name: str) -> Path | None:
+    """The host header holding the op's tiling struct: the one whose
+    `REGISTER_TILING_DATA_CLASS(<OpType>, ...)` registers this op (DrivingSDK's scatter_mean keeps
+    ScatterMean's struct in `scatter_mean.h` beside `scatter_mean_grad_tiling.h`), else
+    `<op>_tiling.h`, else the first `*_tiling.h`, else the first header that defines a tiling
+    struct (`op_host/max_pool2d.h` holding BEGIN_TILING_DATA_DEF is as good as `*_tiling.h`)."""
+    texts = {h: blank(_read(h)) for h in sorted((root / "op_host").glob("*.h"))}
+    for h, text in texts.items():
+        if any(kernel_name(m.group(1)) == op_name for m in _REGISTERED_TILING.finditer(text)):
+            return h
+    tilings = [h for h in texts if h.name.endswith("_tiling.h")] or [
+        h for h, text in texts.items() if "BEGIN_TILING_DATA_DEF" in text
+    ]
+    preferred = root / "op_host" / f"{op_name}_tiling.h"
+    return preferred if preferred in tilings else (tilings[0] if tilings else None)
 
 
 def _chosen_kernel(root: Path, kernels: list[tuple[Path, KernelEntry]]) -> tuple[Path, KernelEntry]:

@@ -1,8 +1,9 @@
 """What a copy count is surely a multiple of, and whether it is a tail, by following its
 definitions (locals, every call site of a parameter, member assignments, constants, tiling
-fields). The datacopy-align rule uses it when the count has no single value: a tail such as
-`length - i * tile` from runtime shapes may be unaligned (a warning); a count built as
-`x / block * block` or `CeilAlign(x, 8)` is aligned whatever x is (no warning)."""
+fields through what the host TilingFunc sets them to). The datacopy-align rule uses it when the
+count has no single value: a tail such as `length - i * tile` from runtime shapes may be
+unaligned (a warning); a count built as `x / block * block` or `CeilAlign(x, 8)` is aligned
+whatever x is (no warning)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from ascend_tools.parse.facts import Chunk, Define
 _TAIL_NAME = re.compile(r"tail|remain|last|rest", re.I)
 _ALIGN_CALL = re.compile(r"align|roundup|round_up", re.I)
 _ALIGNED_NAME = re.compile(r"alig", re.I)  # ...Aligned, ..._align, and the common "Aliged"
-_MAX_DEPTH = 8
+_MAX_DEPTH = 16  # a kernel count through members, tiling fields and host locals
 _ANY = 1 << 40  # the multiple of 0: every number divides it
 
 
@@ -129,8 +130,9 @@ class CountFacts:
         if tag == "b":
             op, a, b = e[1], e[2], e[3]
             if op == "*":
-                if _rounds(a, b) or _rounds(b, a):
-                    return Multiple(1, True)  # x / A * A: rounded to A on purpose
+                if _rounds(a, b) or _rounds(b, a):  # x / A * A: rounded to A on purpose
+                    known = self.multiple(b if _rounds(a, b) else a, chunk, depth + 1)
+                    return known if known.elems > 1 else Multiple(1, True)
                 return self.multiple(a, chunk, depth + 1).times(self.multiple(b, chunk, depth + 1))
             if op in ("+", "-", "%"):
                 return self.multiple(a, chunk, depth + 1).common(
@@ -170,6 +172,11 @@ class CountFacts:
     def _defs_of(self, e: Expr, chunk: Chunk) -> list[tuple[Expr, Chunk]] | None:
         if e[0] == "id":
             return self._follow(e[1], chunk)
+        ev = self.ctx.ev
+        if e[0] == "f" and ev.is_tiling_field(e, chunk):  # what the host TilingFunc sets it to
+            fn = ev.host_tiling_function()
+            defs = [(x, fn) for field, x, _, _ in ev.tiling_definitions() if field == e[2]]
+            return defs if fn is not None and defs else None
         if e[0] == "f" and e[1] == ("this",) and chunk.class_name:
             key = (id(chunk), render(e))
             return None if key in self._busy else self.member_definitions(e[2], chunk.class_name)

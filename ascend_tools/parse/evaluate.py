@@ -6,6 +6,7 @@ where each number came from, so a message can show its working."""
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 
 from ascend_tools.chips import Chip
@@ -495,15 +496,30 @@ class Evaluator:
             if chunk.class_name:
                 return self._member(name, chunk.class_name, depth)
             return None
-        if base[0] == "id" and self._is_tiling_var(base[1], chunk):
+        if self.is_tiling_field(e, chunk):
             return self.tiling_values().get(name)
-        if base[0] == "id":  # a parameter that receives the tiling struct: Init(..., td)
-            inline = self._inline.get(id(chunk))
-            bound = (inline or {}).get(base[1]) or self.bindings(chunk).get(base[1])
-            if bound is not None and bound[0][0] == "id" and self._is_tiling_var(
-                    bound[0][1], bound[1]):
-                return self.tiling_values().get(name)
         return None
+
+    def is_tiling_field(self, e: Expr, chunk: Chunk) -> bool:
+        """`td.x` or `td->x` where td holds the op's tiling data: the GET_TILING_DATA variable,
+        a parameter bound to it (`Init(..., td)`, `Init(..., &td)`), or a variable declared with
+        the tiling struct's type (`HypotTilingData* tiling_data`)."""
+        if e[0] != "f" or e[1][0] != "id":
+            return False
+        var = e[1][1]
+        if self._is_tiling_var(var, chunk):
+            return True
+        inline = self._inline.get(id(chunk))
+        bound = (inline or {}).get(var) or self.bindings(chunk).get(var)
+        if bound is not None:
+            arg = bound[0][2] if bound[0][0] == "u" and bound[0][1] == "&" else bound[0]
+            if arg[0] == "id" and self._is_tiling_var(arg[1], bound[1]):
+                return True
+        struct = self.model.tiling_struct()
+        typed = self.model.param_type(chunk, var) or (
+            d.type_text if (d := self.model.variable_decl(chunk, var)) is not None else None)
+        return struct is not None and typed is not None and re.search(
+            rf"\b{re.escape(struct.name)}\b", typed) is not None
 
     def _is_tiling_var(self, var: str, chunk: Chunk) -> bool:
         return any(t[0] == var for t in chunk.tiling_macro)
@@ -564,25 +580,27 @@ class Evaluator:
             return self._tiling
         self._tiling = {}
         fn = self.host_tiling_function()
+        for field, expr, order, node in self.tiling_definitions():
+            v = self.eval(expr, fn, order)
+            if v is not None:
+                self._tiling[field] = Value(v.lo, v.hi, (
+                    *v.notes, f"{field} = {v.fmt()} from {self.model.where(node)}"))
+        return self._tiling
+
+    def tiling_definitions(self) -> list[tuple[str, Expr, int, object]]:
+        """(field, expression, order, call or assignment) for each value the host TilingFunc
+        gives a tiling field (`tiling.set_x(e)`, `tiling->x = e`), in source order per kind."""
+        fn = self.host_tiling_function()
         if fn is None:
-            return self._tiling
+            return []
         struct = self.model.tiling_struct()
         fields = {f.name for f in struct.fields} if struct else set()
-        for call in fn.calls:
-            if call.name.startswith("set_") and len(call.args) == 1:
-                field = call.name[4:]
-                v = self.eval(call.args[0].expr, fn, call.order)
-                if v is not None:
-                    self._tiling[field] = Value(v.lo, v.hi, (
-                        *v.notes, f"{field} = {v.fmt()} from {self.model.where(call)}"))
-        for a in fn.assigns:
-            t = a.target
-            if t[0] == "f" and t[2] in fields and a.op == "=":
-                v = self.eval(a.value, fn, a.order)
-                if v is not None:
-                    self._tiling[t[2]] = Value(v.lo, v.hi, (
-                        *v.notes, f"{t[2]} = {v.fmt()} from {self.model.where(a)}"))
-        return self._tiling
+        out: list[tuple[str, Expr, int, object]] = [
+            (call.name[4:], call.args[0].expr, call.order, call) for call in fn.calls
+            if call.name.startswith("set_") and len(call.args) == 1]
+        out += [(a.target[2], a.value, a.order, a) for a in fn.assigns
+                if a.target[0] == "f" and a.target[2] in fields and a.op == "="]
+        return out
 
     def block_dim(self) -> Value | None:
         """blockDim: the host's SetBlockDim, or `// kernelgen: block_dim=N` of a single file."""

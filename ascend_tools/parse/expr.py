@@ -53,6 +53,8 @@ def callee_parts(fn: Node) -> tuple[str, Node | None, list[str], str]:
         node = node.child_by_field_name("name") or node
         if node is fn:
             break
+    if node.type == "dependent_name" and node.named_children:
+        node = node.named_children[0]  # `x.template Get<T>()`: the template keyword's wrapper
     if node.type in ("template_function", "template_method"):
         args = node.child_by_field_name("arguments")
         if args is not None:

@@ -257,6 +257,19 @@ def test_runtime_count_that_is_not_a_tail_is_not_reported() -> None:
     assert R.DATACOPY_ALIGN.value not in codes(lint_texts(texts))
 
 
+def test_tail_from_tiling_fields_the_host_rounds_to_blocks_is_not_reported() -> None:
+    """The kernel's last tile comes from a tiling field (through a pointer parameter); the host
+    TilingFunc rounds the share and the tile to whole blocks, so the tail is whole blocks too
+    (DrivingSDK's hypot). Without the host's rounding it is reported."""
+    texts = texts_of("host_rounded_tail")
+    assert R.DATACOPY_ALIGN.value not in codes(lint_texts(texts))
+    rounded = "(share / TILES + BLOCK_ELEMS - 1) / BLOCK_ELEMS * BLOCK_ELEMS"
+    unrounded = replaced(texts, rounded, "share / TILES")
+    found = [d for d in lint_texts(unrounded) if d.code == R.DATACOPY_ALIGN.value]
+    assert found and all(d.severity == Severity.WARNING for d in found)
+    assert any("lastLength" in d.message for d in found)
+
+
 def test_tail_of_constants_proved_unaligned_is_an_error() -> None:
     texts = replaced(texts_of("tail_copy.cpp"), TAIL_PAD_IN,
                      "DataCopy(x, xGm[i * tile], 1000 - 3 * 250);")
@@ -267,6 +280,16 @@ def test_tail_of_constants_proved_unaligned_is_an_error() -> None:
 # ---------------------------------------------------------------- unknown APIs
 def test_project_macros_helpers_and_user_class_members_are_not_unknown_apis() -> None:
     assert R.UNKNOWN_API.value not in codes(lint_texts(texts_of("user_helpers.cpp")))
+
+
+def test_member_template_called_with_the_template_keyword_is_the_api() -> None:
+    """`u.template ReinterpretCast<uint32_t>()` (the `template` keyword a dependent call needs,
+    DrivingSDK's furthest_point_sampling_with_dist) names LocalTensor's ReinterpretCast."""
+    texts = replaced(texts_of("user_helpers.cpp"), "        pipe->Reset();\n",
+                     "        auto bits = u.template ReinterpretCast<uint16_t>();\n"
+                     "        auto wrong = u.template ReinterpretKast<uint16_t>();\n")
+    found = [d for d in lint_texts(texts) if d.code == R.UNKNOWN_API.value]
+    assert len(found) == 1 and "ReinterpretKast" in found[0].message, found
 
 
 def test_ascendc_name_the_catalog_lacks_is_only_a_warning() -> None:

@@ -265,6 +265,23 @@ def test_kernel_parameter_order() -> None:
     assert "add_custom(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR workspace," in kernel_text(fixed)
 
 
+def test_workspace_and_tiling_are_the_last_two_parameters_whatever_their_names() -> None:
+    """The framework passes workspace and tiling after the OpDef's tensors by position, so a
+    kernel's `tiling_data` (DrivingSDK's graph_softmax) or `tilingGm` is the tiling pointer, not
+    one more tensor."""
+    ok = corpus_texts("add_custom")
+    renamed = mutate(ok, "GM_ADDR z, GM_ADDR workspace,\n", "GM_ADDR z, GM_ADDR usrWorkspace,\n")
+    renamed = mutate(renamed, "                                                 GM_ADDR tiling)",
+                     "                                                 GM_ADDR tilingGm)")
+    renamed = mutate(renamed, "GET_TILING_DATA(tiling_data, tiling)",
+                     "GET_TILING_DATA(tiling_data, tilingGm)")
+    assert R.TILING_MISMATCH.value not in codes(lint_texts(renamed))
+    extra = mutate(renamed, "GM_ADDR z, GM_ADDR usrWorkspace,", "GM_ADDR z, GM_ADDR w, "
+                   "GM_ADDR usrWorkspace,")
+    message = _only(lint_texts(extra), R.TILING_MISMATCH)[0].message
+    assert "kernel takes 4 tensor parameters (x, y, z, w)" in message
+
+
 def test_block_dim_range_and_core_count() -> None:
     ok = corpus_texts("add_custom")
     huge = mutate(ok, "BLOCK_DIM = 8;", "BLOCK_DIM = 70000;")
@@ -489,18 +506,21 @@ def test_count_is_checked_against_the_32_byte_block_initbuffer_reserves() -> Non
     assert "16" in d.message and "8 elements" in d.message
 
 
-def test_compare_count_of_whole_repeats_past_the_source_within_its_last_repeat_warns() -> None:
-    """Compare/CompareScalar work on whole 256-byte repeats: a source ending inside the last one
-    is read past its end there (a warning, as in the emulator); a repeat more is an error."""
+def test_a_count_past_a_source_warns_and_past_the_dst_is_an_error() -> None:
+    """Reading past a source tensor reads the UB bytes that follow, as the NPU does (it checks no
+    LocalTensor length; Compare/CompareScalar counts of whole 256-byte repeats do it routinely):
+    a warning, as in the emulator. Writing past the dst overwrites another buffer: an error."""
     ok = corpus_texts("softmax_rows")
     line = "Exp(yLocal, yLocal, COLS);"
     call = "\n        CompareScalar(red, xLocal[2032], 0.0f, CMPMODE::LT, {});"
-    tail = mutate(ok, line, line + call.format(64))
-    diags = [d for d in lint_texts(tail) if d.code == R.COUNT_EXCEEDS_TENSOR.value]
-    assert [d.severity for d in diags] == [Severity.WARNING]
-    assert "48 elements past xLocal[2032]" in diags[0].message
-    past = mutate(ok, line, line + call.format(128))
-    assert R.COUNT_EXCEEDS_TENSOR.value in codes(lint_texts(past), Severity.ERROR)
+    for count in (64, 128):
+        past = mutate(ok, line, line + call.format(count))
+        diags = [d for d in lint_texts(past) if d.code == R.COUNT_EXCEEDS_TENSOR.value]
+        assert [d.severity for d in diags] == [Severity.WARNING], count
+        assert f"count {count} exceeds the 16 elements of xLocal[2032]" in diags[0].message
+        assert "reads the UB bytes that follow" in diags[0].message
+    written = mutate(ok, line, line + "\n        Adds(xLocal[2032], yLocal, 1.0f, 64);")
+    assert R.COUNT_EXCEEDS_TENSOR.value in codes(lint_texts(written), Severity.ERROR)
 
 
 def _gather_mask(pattern: str, reduce_mode: str, mask: int, chip: str = "ascend910b2") -> list[str]:

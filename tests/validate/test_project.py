@@ -117,3 +117,26 @@ def test_opdef_with_an_acronym_in_its_type_is_the_op_of_its_snake_case_kernel(
         "knn",
         "nms3d_normal",
     ]
+
+
+def test_tiling_header_is_the_one_registering_the_op(tmp_path: Path) -> None:
+    """A folder with a forward and a grad op (DrivingSDK's scatter_mean): the forward's struct
+    lives in `scatter_mean.h`, registered for ScatterMean, beside the grad's
+    `scatter_mean_grad_tiling.h`; the kernel is built with the header that registers its op."""
+    (tmp_path / "op_kernel").mkdir()
+    (tmp_path / "op_host").mkdir()
+    (tmp_path / "op_kernel" / "scatter_mean.cpp").write_text(
+        'extern "C" __global__ __aicore__ void scatter_mean(GM_ADDR x, GM_ADDR y, '
+        "GM_ADDR workspace, GM_ADDR tiling) {}\n")
+    (tmp_path / "op_host" / "scatter_mean.cpp").write_text('#include "scatter_mean.h"\n')
+
+    def header(op: str) -> str:
+        return (f"namespace optiling {{\nBEGIN_TILING_DATA_DEF({op}TilingData)\n"
+                f"TILING_DATA_FIELD_DEF(uint32_t, n);\nEND_TILING_DATA_DEF;\n"
+                f"REGISTER_TILING_DATA_CLASS({op}, {op}TilingData)\n}}\n")
+
+    (tmp_path / "op_host" / "scatter_mean.h").write_text(header("ScatterMean"))
+    (tmp_path / "op_host" / "scatter_mean_grad_tiling.h").write_text(header("ScatterMeanGrad"))
+    assert load_project(tmp_path).tiling_header == Path("op_host/scatter_mean.h")
+    (tmp_path / "op_host" / "scatter_mean.h").write_text(header("Other"))
+    assert load_project(tmp_path).tiling_header == Path("op_host/scatter_mean_grad_tiling.h")

@@ -29,8 +29,12 @@ def check_offset(ctx: LintContext, call: Call, t: TensorRef, arg: Arg) -> Iterat
 
 
 def count_vs_size(ctx: LintContext, call: Call, count: Value, count_arg: Arg,
-                  operands: list[tuple[TensorRef, Arg]]) -> Iterator[Diagnostic]:
-    for t, arg in operands:
+                  operands: list[tuple[TensorRef, Arg, bool]]) -> Iterator[Diagnostic]:
+    """A count past an operand's elements. Writing past it overwrites bytes another buffer owns:
+    an error. Reading past it reads the UB bytes that follow, as the NPU does (it checks no
+    LocalTensor length) and the emulator does too: a warning, since the kernel may drop those
+    lanes (the emulator's `past_tensor`). Operands are (tensor, argument, written)."""
+    for t, arg, written in operands:
         size = ctx.tensor_size(t, call.chunk, call.order)
         if size is None:
             continue
@@ -38,8 +42,12 @@ def count_vs_size(ctx: LintContext, call: Call, count: Value, count_arg: Arg,
         avail = size.hi - (offset.lo if offset is not None else 0)
         if count.lo > avail:
             why = size.why(2)
-            yield ctx.diag(
-                RuleCode.COUNT_EXCEEDS_TENSOR.value, Severity.ERROR, count_arg,
-                f"{call.name} count {count.fmt()} exceeds the {avail:g} elements of "
-                f"{arg.text}" + (f" (buffer: {why})" if why else ""))
-            return
+            text = (f"{call.name} count {count.fmt()} exceeds the {avail:g} elements of "
+                    f"{arg.text}" + (f" (buffer: {why})" if why else ""))
+            if written or t.kind != "local":
+                yield ctx.diag(RuleCode.COUNT_EXCEEDS_TENSOR.value, Severity.ERROR, count_arg,
+                               text)
+                return
+            yield ctx.diag(RuleCode.COUNT_EXCEEDS_TENSOR.value, Severity.WARNING, count_arg,
+                           text + ": it reads the UB bytes that follow, as the NPU does, and the "
+                           "lanes from there hold whatever lies there")

@@ -98,8 +98,8 @@ def _count_form(
     if size is None:
         return
     if count is not None:
-        yield from count_vs_size(ctx, call, count, count_arg, [(dst, call.args[0]),
-                                                               (src, call.args[1])])
+        yield from count_vs_size(ctx, call, count, count_arg, [(dst, call.args[0], True),
+                                                               (src, call.args[1], False)])
     if count is None or not count.exact:
         yield from _maybe_unaligned(ctx, call, dst, src, size)
         return

@@ -270,11 +270,13 @@ def _param_order(ctx: LintContext) -> Iterator[Diagnostic]:
                            entry.file, entry.base, entry.base + 200).split("(")[0]))
         return
     expected = [p.name.lower() for p in op.inputs + op.outputs]
-    got = [p.lower() for p in params if p not in ("workspace", "tiling")]
+    system = [p for p in params if p in ("workspace", "tiling")]
+    if len(system) < 2:
+        system = params[-2:]  # by position, whatever their names (`tiling_data`, `usrWorkspace`)
+    got = [p.lower() for p in params if p not in system]
     if sorted(expected) == sorted(got) and expected != got:
         by_lower = {p.lower(): p for p in params}
-        order = [by_lower[e] for e in expected] + [p for p in params if p in ("workspace",
-                                                                              "tiling")]
+        order = [by_lower[e] for e in expected] + [p for p in params if p in system]
         pairs = ", ".join(f"{g} receives {e}" for g, e in zip(got, expected, strict=True) if g != e)
         yield ctx.diag(RuleCode.TILING_MISMATCH.value, Severity.WARNING, fn,
                        f"kernel parameters ({', '.join(got)}) are not in OpDef order "

@@ -119,33 +119,8 @@ def _count(ctx: LintContext, call: Call, form: Form, tensors) -> Iterator[Diagno
                            f"{call.name} count {count.fmt()} x {size.hi:g} B = "
                            f"{count.lo * size.hi:g} B is not a multiple of 256 B")
     counted = form.counted if form.counted is not None else form.operands
-    operands = [(t, a) for t, a, i in tensors if i in counted]
-    if call.name in _ALIGN_256:
-        tails = [o for o in operands if _whole_repeat_tail(ctx, call, count, o[0]) is not None]
-        for t, a in tails:
-            past = _whole_repeat_tail(ctx, call, count, t)
-            yield ctx.diag(RuleCode.COUNT_EXCEEDS_TENSOR.value, Severity.WARNING, arg,
-                           f"{call.name} count {count.fmt()} (whole 256-byte repeats) runs "
-                           f"{past:g} elements past {a.text}: the last repeat reads the UB bytes "
-                           "that follow it, and the result bits of those lanes hold whatever lies "
-                           "there")
-        operands = [o for o in operands if o not in tails]
+    operands = [(t, a, i == 0) for t, a, i in tensors if i in counted]  # 0: dst, written
     yield from count_vs_size(ctx, call, count, arg, operands)
-
-
-def _whole_repeat_tail(ctx: LintContext, call: Call, count, t) -> float | None:
-    """How many elements a Compare/CompareScalar count of whole 256-byte repeats (Compare's must
-    be) runs past operand `t` when that is less than one repeat, else None. The NPU reads the UB
-    bytes that follow the operand within that last repeat, as the emulator does (`compare.h`):
-    a warning, not the `count-exceeds-tensor` error."""
-    size = ctx.tensor_size(t, call.chunk, call.order)
-    width = elem_size(ctx, t, call.chunk)
-    if size is None or width is None or not count.exact or not width.exact:
-        return None
-    offset = ctx.ev.eval(t.offset, call.chunk, call.order) if t.offset is not None else None
-    past = count.lo - (size.hi - (offset.lo if offset is not None else 0))
-    whole = (count.lo * width.hi) % REPEAT_BYTES == 0
-    return past if whole and 0 < past * width.hi < REPEAT_BYTES else None
 
 
 # GatherMask's built-in src1Pattern codes by chip (API reference, GatherMask: 1..7, the Atlas
