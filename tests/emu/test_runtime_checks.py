@@ -97,9 +97,9 @@ def test_a_tensor_still_allocated_at_the_block_end_is_a_warning(emu_build, run_p
 
 def test_operator_form_reading_past_its_operand_inside_ub_is_a_warning(emu_build,
                                                                         run_program) -> None:
-    """`whole = part + part` computes over whole's 256 elements and reads past the 64 of part: the
-    NPU checks no LocalTensor length and reads on inside UB, so the run goes on with a warning at the
-    statement's line (the lanes past part hold whatever UB holds there)."""
+    """`whole = part + part` computes over whole's 256 elements and reads past the 64 of part:
+    the NPU checks no LocalTensor length and reads on inside UB, so the run goes on with a warning
+    at the statement's line (the lanes past part hold whatever UB holds there)."""
     res = run_program(emu_build("bugs"), ["operator_form", "{report}"])
     assert res.returncode == 0, res.stderr
     assert res.report["errors"] == []

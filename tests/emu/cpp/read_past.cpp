@@ -1,0 +1,46 @@
+// Reads and writes past a LocalTensor (tests/emu/test_read_past_tensor.py): argv[1] names the
+// case; the exit code is the number of failed checks, or 3 when a rule stops the run.
+#include <string>
+#include "kernel_operator.h"
+using namespace AscendC;
+
+int main(int argc, char** argv) {
+    std::string which = argv[1];
+    int bad = 0;
+    TPipe pipe;
+    TQue<TPosition::VECIN, 1> q;      // 8 int32 / 8 float: one 32-byte block
+    TBuf<TPosition::VECCALC> next;    // the block after it in UB
+    TBuf<TPosition::VECCALC> wide;    // room for a whole rounded-up count
+    pipe.InitBuffer(q, 1, 32);
+    pipe.InitBuffer(next, 32);
+    pipe.InitBuffer(wide, 256);
+    LocalTensor<float> after = next.Get<float>();
+    Duplicate(after, 5.0f, 8);
+    if (which == "cast_rounded_up") {
+        LocalTensor<int32_t> idx = q.AllocTensor<int32_t>();
+        for (int i = 0; i < 8; ++i) idx.SetValue(i, i + 1);
+        LocalTensor<float> f = wide.Get<float>();
+        Cast(f, idx, RoundMode::CAST_NONE, 64);  // 64 lanes from an 8-element tensor
+        for (int i = 0; i < 8; ++i) bad += f.GetValue(i) != float(i + 1);
+        q.FreeTensor(idx);
+    } else if (which == "adds_reads_the_next_buffer") {
+        LocalTensor<float> x = q.AllocTensor<float>();
+        Duplicate(x, 1.0f, 8);
+        LocalTensor<float> y = wide.Get<float>();
+        Adds(y, x, 1.0f, 16);
+        for (int i = 0; i < 8; ++i) bad += y.GetValue(i) != 2.0f;
+        for (int i = 8; i < 16; ++i) bad += y.GetValue(i) != 6.0f;  // next's 5.0 + 1, as UB holds it
+        q.FreeTensor(x);
+    } else if (which == "write_past") {
+        LocalTensor<float> x = q.AllocTensor<float>();
+        Duplicate(x, 1.0f, 16);  // overwrites next's bytes
+        q.FreeTensor(x);
+    } else if (which == "read_past_ub_end") {
+        TBuf<TPosition::VECCALC> rest;
+        pipe.InitBuffer(rest, kernelgen::chip().ub_bytes - 32 - 32 - 256);
+        LocalTensor<float> last = rest.Get<float>();
+        LocalTensor<float> y = wide.Get<float>();
+        Adds(y, last[last.GetSize() - 8], 1.0f, 16);  // 32 bytes past the end of UB
+    }
+    return bad;
+}
