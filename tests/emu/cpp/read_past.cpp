@@ -35,6 +35,13 @@ int main(int argc, char** argv) {
         LocalTensor<float> x = q.AllocTensor<float>();
         Duplicate(x, 1.0f, 16);  // overwrites next's bytes
         q.FreeTensor(x);
+    } else if (which == "tbuf_get_len") {  // a shorter view of a TBuf filled to the TBuf's end
+        LocalTensor<float> t = wide.Get<float>(60);
+        Duplicate(t, 1.0f, 64);
+        for (int i = 0; i < 64; ++i) bad += wide.Get<float>().GetValue(i) != 1.0f;
+    } else if (which == "tbuf_get_len_past_tbuf") {
+        LocalTensor<float> t = next.Get<float>(4);
+        Duplicate(t, 1.0f, 16);  // 8 floats past the TBuf: into wide's bytes
     } else if (which == "read_past_ub_end") {
         TBuf<TPosition::VECCALC> rest;
         pipe.InitBuffer(rest, kernelgen::chip().ub_bytes - 32 - 32 - 256);

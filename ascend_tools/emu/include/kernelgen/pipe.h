@@ -363,7 +363,11 @@ class TBuf {
             kernelgen::failf("count-exceeds-tensor", file, line, "TBuf::Get<%s>(%u) needs %llu bytes, the TBuf has %llu",
                              kernelgen::type_name<T>(), lenElems, (unsigned long long)(uint64_t(lenElems) * sizeof(T)),
                              (unsigned long long)bytes_);
-        return LocalTensor<T>(reinterpret_cast<T*>(data_), lenElems, pos, arena_, nullptr, -1);
+        // GetWithOffset at 0: the tensor's room is the whole TBuf (DrivingSDK's
+        // assign_score_withk_grad takes 21 elements and BroadCasts 24 into them, all its own).
+        LocalTensor<T> t(reinterpret_cast<T*>(data_), lenElems, pos, arena_, nullptr, -1);
+        t.mark_tbuf(static_cast<uint32_t>(bytes_ / sizeof(T)));
+        return t;
     }
     template <class T>
     LocalTensor<T> GetWithOffset(uint32_t lenElems, uint32_t offsetBytes, KG_LOC) const {
