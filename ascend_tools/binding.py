@@ -466,3 +466,41 @@ def bind_op(op: OpDefinition, trial: TrialData, table: BindingTable | None = Non
             f"{suggested_table(op, trial, table)}"
         ) from None
     return OpBinding(op=op.name, inputs=inputs, attrs=attrs, outputs=outputs, notes=notes)
+
+
+ScalarValue = bool | int | float
+
+
+def bind_scalars(
+    scalars: dict[str, str], trial: TrialData, table: BindingTable | None = None
+) -> dict[str, ScalarValue]:
+    """Values of the by-value parameters of a single-file kernel's entry (`uint32_t n`): the
+    table's `attrs` entry (a constant, or the name of a reference value), else the reference
+    value named like the parameter (a forward or `Model.__init__` scalar). A launch passes
+    values there, so each needs one; the error lists the reference's values and the table."""
+    attrs = table.attrs if table is not None else {}
+    values = {_key(a.name): a for a in trial.args if a.kind == "value"}
+    out: dict[str, ScalarValue] = {}
+    missing: list[str] = []
+    for name, ctype in scalars.items():
+        pinned = attrs.get(name)
+        arg = values.get(_key(pinned if isinstance(pinned, str) else name))
+        value = pinned if pinned is not None and not isinstance(pinned, str) else (
+            arg.value if arg is not None else None)
+        if isinstance(value, bool | int | float):
+            out[name] = int(value) if "int" in ctype and isinstance(value, float) and \
+                value.is_integer() else value
+        elif value is None:
+            missing.append(name)
+        else:
+            raise BindingError(f"kernel parameter {name} ({ctype}) is passed by value and "
+                               f"cannot take {value!r}: give a number in [binding] attrs")
+    if missing:
+        table_text = ", ".join(f"{m} = ?" for m in missing)
+        raise BindingError(
+            f"the kernel entry takes {', '.join(f'{m} ({scalars[m]})' for m in missing)} by "
+            f"value, and no reference value is named like {'them' if len(missing) > 1 else 'it'}:\n"
+            f"{_describe_ref(trial)}\n"
+            f"  say the values in kernelgen.toml:\n\n[binding]\nattrs = {{{table_text}}}"
+        )
+    return out

@@ -8,6 +8,7 @@ The kernel entry is found with a light scan (comments and strings blanked, then 
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 from typing import Literal
@@ -19,8 +20,10 @@ KERNEL_SUFFIXES = (".cpp", ".cc", ".cxx", ".asc")
 SOURCE_SUFFIXES = (*KERNEL_SUFFIXES, ".h", ".hpp")
 _BLOCK_DIM = re.compile(r"//\s*kernelgen:\s*block_dim\s*=\s*(\d+)")
 _ENTRY = re.compile(
-    r"((?:\bextern\s+\"C\"\s+)?(?:\b__\w+__(?:\([^)]*\))?\s+)+)void\s+(\w+)\s*\(([^()]*)\)\s*\{"
+    r"((?:\bextern\s+\"C\"\s+)?(?:\b__\w+__(?:\([^)]*\))?\s+)+)void\s+([\w#]+)\s*\(([^()]*)\)\s*\{"
 )
+# `#define NAME(A, B) ...` with its continuation lines joined (see `_joined`).
+_MACRO = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)\(([^)]*)\)([^\n]*)", re.M)
 _COMMENT_OR_STRING = re.compile(r"//[^\n]*|/\*.*?\*/|\"(?:\\.|[^\"\\\n])*\"", re.S)
 
 
@@ -32,6 +35,14 @@ class KernelEntry(BaseModel):
     name: str
     params: list[str]
     line: int
+    scalars: dict[str, str] = {}
+    """Parameters passed by value, not as a GM pointer, with their C type (a kernel-launch
+    kernel's `uint32_t n`): the launch passes values, not buffers."""
+
+    @property
+    def tensors(self) -> list[str]:
+        """The parameters the launch passes buffers for, in order."""
+        return [p for p in self.params if p not in self.scalars]
 
 
 class KernelProject(BaseModel):
@@ -46,6 +57,9 @@ class KernelProject(BaseModel):
     sources: list[Path]
     entry: KernelEntry
     block_dim: int | None = None
+    block_dim_expr: str | None = None
+    """A single file's launch blockDim written as an expression of the entry's by-value
+    parameters (`block_dim_of`)."""
     other_ops: list[str] = []
     """The other ops whose kernels op_kernel/ holds (an msopgen project with several ops); the
     configuration's `op` picks which one this is."""
@@ -88,18 +102,55 @@ def blank(text: str, strings: bool = True) -> str:
 
 
 def find_entry(text: str) -> KernelEntry | None:
-    """The first `__global__` function in `text`: its name, parameter names and 1-based line."""
+    """The first `__global__` function in `text`: its name, parameters and 1-based line. An
+    entry a function-like macro defines (`#define DECL(T) extern "C" __global__ __aicore__ void
+    f_##T(...) {...}`, then `DECL(half)`: vllm-ascend's bgmv kernels) is the first expansion's
+    (`f_half`, at the expansion's line)."""
     clean = blank(text)
     for m in _ENTRY.finditer(clean):
-        if "__global__" not in m.group(1):
+        if "__global__" in m.group(1) and "#" not in m.group(2):
+            line = clean.count("\n", 0, m.start(2)) + 1
+            return _entry(m.group(2), m.group(3), line)
+    return _macro_entry(clean)
+
+
+def _entry(name: str, param_text: str, line: int) -> KernelEntry:
+    params, scalars = [], {}
+    for raw in param_text.split(","):
+        words = re.findall(r"\w+", raw)
+        if not words or words == ["void"]:
             continue
-        params = []
-        for raw in m.group(3).split(","):
-            words = re.findall(r"\w+", raw)
-            if words and words != ["void"]:
-                params.append(words[-1])
-        line = clean.count("\n", 0, m.start(2)) + 1
-        return KernelEntry(name=m.group(2), params=params, line=line)
+        params.append(words[-1])
+        if "*" not in raw and "&" not in raw and not {"GM_ADDR", "__gm__"} & set(words):
+            scalars[words[-1]] = " ".join(words[:-1])
+    return KernelEntry(name=name, params=params, line=line, scalars=scalars)
+
+
+def _joined(text: str) -> str:
+    """Backslash-newline continuations as two spaces: a macro on one line, offsets kept."""
+    return text.replace("\\\n", "  ")
+
+
+def _macro_entry(clean: str) -> KernelEntry | None:
+    joined = _joined(clean)
+    for macro in _MACRO.finditer(joined):
+        m = _ENTRY.search(macro.group(3))
+        if not m or "__global__" not in m.group(1):
+            continue
+        formals = [f.strip() for f in macro.group(2).split(",")]
+        call = re.compile(rf"^[ \t]*{macro.group(1)}\s*\(([^()]*)\)", re.M)
+        for use in call.finditer(joined):
+            actuals = [a.strip() for a in use.group(1).split(",")]
+            if len(actuals) != len(formals):
+                continue
+            values = dict(zip(formals, actuals, strict=True))
+
+            def expand(part: str, values: dict[str, str] = values) -> str:
+                return re.sub(r"\s*##\s*", "", re.sub(
+                    r"\w+", lambda w: values.get(w.group(0), w.group(0)), part))
+
+            line = clean.count("\n", 0, use.start()) + 1
+            return _entry(expand(m.group(2)), expand(m.group(3)), line)
     return None
 
 
@@ -217,10 +268,12 @@ def _chosen_kernel(root: Path, kernels: list[tuple[Path, KernelEntry]]) -> tuple
     )
 
 
-def _launch_block_dim(kernel: Path, name: str) -> int | None:
+def _launch_block_dim(kernel: Path, name: str) -> str | None:
     """The blockDim a kernel-launch sample starts `name` with: `name<<<N, ...>>>` or
-    `ICPU_RUN_KF(name, N, ...)` in the kernel file or a host file next to it, N a number or a
-    variable that file sets to one (`uint32_t blockDim = 8;`)."""
+    `ICPU_RUN_KF(name, N, ...)` in the kernel file or a host file next to it, N a number, a
+    variable that file sets (`uint32_t blockDim = 8;`), or the expression it sets it to
+    (`(batchSize + numTokensPerCore - 1) / numTokensPerCore`, evaluated by `block_dim_of` with
+    the entry's by-value arguments)."""
     launch = re.compile(
         rf"\b{re.escape(name)}\s*<<<\s*(\w+)|\bICPU_RUN_KF\s*\(\s*{re.escape(name)}\s*,\s*(\w+)"
     )
@@ -230,11 +283,43 @@ def _launch_block_dim(kernel: Path, name: str) -> int | None:
         for m in launch.finditer(body):
             arg = m.group(1) or m.group(2)
             if arg.isdigit():
-                return int(arg)
-            value = re.search(rf"\b{re.escape(arg)}\s*=\s*(\d+)\s*;", body)
+                return arg
+            value = re.search(rf"\b{re.escape(arg)}\s*=\s*([^;{{}}]+);", body)
             if value:
-                return int(value.group(1))
+                return value.group(1).strip()
     return None
+
+
+def block_dim_of(project: KernelProject, values: dict[str, bool | int | float]) -> int:
+    """A single-file kernel's block count: its launch's, with the entry's by-value arguments
+    for the names in it (a launch written with the host function's parameters, named as the
+    entry's); 1 where nothing says."""
+    if project.block_dim is not None:
+        return project.block_dim
+    if project.block_dim_expr is None:
+        return 1
+    try:
+        n = _int_expr(ast.parse(project.block_dim_expr, mode="eval").body, values)
+    except (SyntaxError, KeyError, ValueError, ZeroDivisionError):
+        return 1
+    return n if n > 0 else 1
+
+
+_INT_OPS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b,
+            ast.Mult: lambda a, b: a * b, ast.Div: lambda a, b: a // b,
+            ast.FloorDiv: lambda a, b: a // b, ast.Mod: lambda a, b: a % b}
+
+
+def _int_expr(node: ast.expr, values: dict[str, bool | int | float]) -> int:
+    """An integer arithmetic expression as C's unsigned arithmetic evaluates it (`/` truncates);
+    ValueError for anything else, KeyError for a name without a value."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, int):
+        return node.value
+    if isinstance(node, ast.Name):
+        return int(values[node.id])
+    if isinstance(node, ast.BinOp) and type(node.op) in _INT_OPS:
+        return _INT_OPS[type(node.op)](_int_expr(node.left, values), _int_expr(node.right, values))
+    raise ValueError(ast.dump(node))
 
 
 _GM_CAST = re.compile(
@@ -242,16 +327,31 @@ _GM_CAST = re.compile(
 )
 
 
+_ALIAS = re.compile(r"\busing\s+(\w+)\s*=\s*([\w:]+)\s*;|\btypedef\s+([\w:]+)\s+(\w+)\s*;")
+
+
 def gm_element_types(project: KernelProject) -> dict[str, str]:
     """The element type each GM_ADDR parameter name is cast to in the project's sources
-    (`xGm.SetGlobalBuffer((__gm__ float*)x, ...)`), namespace dropped. A kernel-launch sample
-    has no OpDef, so this cast is the only place its sources state an output's type; a name
-    cast to two different types is left out."""
+    (`xGm.SetGlobalBuffer((__gm__ float*)x, ...)`), namespace dropped, through a type alias
+    the sources define once (`using Y_T = float;`, vllm-ascend's bgmv kernels). A kernel-launch
+    sample has no OpDef, so this cast is the only place its sources state an output's type; a
+    name cast to two different types is left out."""
     seen: dict[str, set[str]] = {}
+    aliases: dict[str, set[str]] = {}
     for rel in project.sources:
-        for m in _GM_CAST.finditer(blank(_read(project.root / rel))):
+        text = blank(_read(project.root / rel))
+        for m in _GM_CAST.finditer(text):
             seen.setdefault(m.group(2), set()).add(m.group(1).rsplit("::", 1)[-1])
-    return {name: types.pop() for name, types in seen.items() if len(types) == 1}
+        for m in _ALIAS.finditer(text):
+            alias, target = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
+            aliases.setdefault(alias, set()).add(target.rsplit("::", 1)[-1])
+    resolved = {a: next(iter(t)) for a, t in aliases.items() if len(t) == 1}
+    out = {}
+    for name, types in seen.items():
+        named = {resolved.get(t, t) for t in types}
+        if len(named) == 1:
+            out[name] = named.pop()
+    return out
 
 
 def _single_file(root: Path, kernel: Path) -> KernelProject:
@@ -262,6 +362,7 @@ def _single_file(root: Path, kernel: Path) -> KernelProject:
     if not entry:
         raise ProjectError(f"no `__global__ __aicore__` entry function in {kernel}")
     m = _BLOCK_DIM.search(text)
+    launch = None if m else _launch_block_dim(kernel, entry.name)
     headers = [p for p in sorted(root.glob("*")) if p.suffix in (".h", ".hpp") and p.is_file()]
     return KernelProject(
         root=root,
@@ -272,5 +373,6 @@ def _single_file(root: Path, kernel: Path) -> KernelProject:
         tiling_header=None,
         sources=[kernel.relative_to(root)] + [h.relative_to(root) for h in headers],
         entry=entry,
-        block_dim=int(m.group(1)) if m else _launch_block_dim(kernel, entry.name),
+        block_dim=int(m.group(1)) if m else (int(launch) if launch and launch.isdigit() else None),
+        block_dim_expr=launch if launch and not launch.isdigit() else None,
     )

@@ -16,11 +16,24 @@ from pathlib import Path
 import torch
 from pydantic import BaseModel
 
-from ascend_tools.binding import BindingError, OpBinding, attr_value, bind_op
+from ascend_tools.binding import (
+    BindingError,
+    OpBinding,
+    ScalarValue,
+    attr_value,
+    bind_op,
+    bind_scalars,
+)
 from ascend_tools.chips import DEFAULT_CHIP, Chip, UnknownChipError, get_chip
 from ascend_tools.config import BindingTable, ConfigError, load_project_config, project_reference
 from ascend_tools.lint import LintError, vendor_internal_uses
-from ascend_tools.project import KernelProject, ProjectError, gm_element_types, load_project
+from ascend_tools.project import (
+    KernelProject,
+    ProjectError,
+    block_dim_of,
+    gm_element_types,
+    load_project,
+)
 from ascend_tools.reference import (
     ReferenceError,
     TrialData,
@@ -65,6 +78,8 @@ class Binding(BaseModel):
     params_in: list[str] = []
     params_out: list[str] = []
     dtypes: dict[str, str]
+    scalars: dict[str, ScalarValue] = {}
+    """Values of a single-file entry's by-value parameters."""
 
 
 def _list_dtype(name: str, dtypes: list[str]) -> str:
@@ -108,8 +123,8 @@ def _bind_op(op: OpDefinition, trial: TrialData, table: BindingTable | None) -> 
     return Binding(op=bound, dtypes=dtypes)
 
 
-def _bind_single(project: KernelProject, trial: TrialData) -> Binding:
-    params = list(project.entry.params)
+def _bind_single(project: KernelProject, trial: TrialData, table: BindingTable | None) -> Binding:
+    params = list(project.entry.tensors)
     while params and params[-1] in HARNESS_PARAMS:
         params.pop()
     n_in, n_out = len(trial.inputs), len(trial.expected)
@@ -119,6 +134,10 @@ def _bind_single(project: KernelProject, trial: TrialData) -> Binding:
             f"but the reference has {n_in} input tensors ({', '.join(trial.input_names)}) and "
             f"{n_out} results"
         )
+    try:
+        scalars = bind_scalars(project.entry.scalars, trial, table)
+    except BindingError as exc:
+        raise ValidationInputError(str(exc)) from exc
     dtypes = {p: dtype_name(t) for p, t in zip(params, trial.inputs, strict=False)}
     dtypes.update(dict(zip(params[n_in:], trial.output_dtypes, strict=True)))
     # The reference runs in float32, so a floating output's width is a guess; the kernel's own
@@ -128,7 +147,8 @@ def _bind_single(project: KernelProject, trial: TrialData) -> Binding:
         d = dtype_of_c_type(stated.get(p, ""))
         if d is not None and d.floating and dtypes[p] in FLOAT_DTYPES:
             dtypes[p] = d.name
-    return Binding(op=None, params_in=params[:n_in], params_out=params[n_in:], dtypes=dtypes)
+    return Binding(op=None, params_in=params[:n_in], params_out=params[n_in:], dtypes=dtypes,
+                   scalars=scalars)
 
 
 CaseValues = tuple[list[tuple[str, torch.Tensor]], list[tuple[str, torch.Tensor]], list[CaseAttr]]
@@ -362,19 +382,20 @@ def validate_project(
         first = trial_data[0][1]
         try:
             binding = (
-                _bind_op(desc.op, first, config.binding) if desc.op else _bind_single(proj, first)
+                _bind_op(desc.op, first, config.binding) if desc.op
+                else _bind_single(proj, first, config.binding)
             )
         except ReferenceError as exc:
             raise ValidationInputError(str(exc)) from exc
         notes += binding.op.notes if binding.op else []
         dtypes = binding.dtypes
     else:
-        dtypes = _compile_only_dtypes(proj, desc.op)
+        dtypes = compile_only_dtypes(proj, desc.op)
         notes.append(
             "no reference (no --ref, no `reference` in kernelgen.toml, no ref.py at the "
             f"project root): only compiled, for {', '.join(f'{k}: {v}' for k, v in dtypes.items())}"
         )
-    built = emulator.build(proj, chip_info, dtypes)
+    built = emulator.build(proj, chip_info, dtypes, binding.scalars if trial_data else {})
     seconds = time.monotonic() - start
     if not built.ok or built.binary is None:
         return _compile_failed(chip_info, built.diagnostics, seconds, built.cached, notes)
@@ -401,7 +422,7 @@ def validate_project(
             chip=chip_info,
             op=binding.op.op if binding.op else None,
             kernel=proj.entry.name,
-            block_dim=(proj.block_dim or 1) if binding.op is None else None,
+            block_dim=block_dim_of(proj, binding.scalars) if binding.op is None else None,
             inputs=[CaseTensor(name=n, dtype=dtypes[n], shape=list(t.shape)) for n, t in ins],
             outputs=[
                 CaseTensor(name=n, dtype=dtypes[n], shape=list(t.shape), initial=initial.get(n))
@@ -462,12 +483,13 @@ def _trials(
         ]
 
 
-def _compile_only_dtypes(project: KernelProject, op: OpDefinition | None) -> dict[str, str]:
-    """With no reference: the OpDef's first dtype combination, float32 for a single file."""
+def compile_only_dtypes(project: KernelProject, op: OpDefinition | None) -> dict[str, str]:
+    """With no reference: the OpDef's first dtype combination, float32 for every tensor of a
+    single file's entry (its by-value parameters take 0)."""
     if op is not None:
         combos = op.combinations()
         return combos[0] if combos else {}
-    return {p: "float32" for p in project.entry.params if p not in HARNESS_PARAMS}
+    return {p: "float32" for p in project.entry.tensors if p not in HARNESS_PARAMS}
 
 
 def _counters(report: dict) -> dict:

@@ -82,6 +82,9 @@ def log_macro_flags(texts: Iterable[str]) -> list[str]:
 SOURCE_REWRITES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\[\s*aicore\s*\]"), "bisheng function attribute `[aicore]` "
      "(`__forceinline__ [aicore] void f()`), a no-op on the CPU"),
+    (re.compile(r"<<<[^<>;]*>>>"), "the launch configuration of a kernel call in host code "
+     "(`k<<<blockDim, nullptr, stream>>>(...)`, vllm-ascend's kernel files): the harness launches "
+     "the entry itself, so the host function that holds it only has to compile"),
 )
 
 

@@ -412,13 +412,15 @@ _LIBC_NAMES = frozenset((
 
 def wrapper_source(
     project: KernelProject, dtypes: dict[str, str], op_type: str | None,
-    kernel_file: Path | None = None,
+    kernel_file: Path | None = None, scalars: dict[str, bool | int | float] | None = None,
 ) -> str:
     """The translation unit that binds the kernel entry to the harness (README step 3).
 
     The per-build macros are defined here, after the precompiled device header, so one
     precompiled header serves every op and dtype combination. `kernel_file`: a rewritten copy
-    of the kernel to include instead of the original (`_mirror_kernel`).
+    of the kernel to include instead of the original (`_mirror_kernel`). `scalars`: the values
+    of the entry's by-value parameters (0 where not given), written into the call: the harness
+    passes buffers only.
     """
     # The kernel's translation unit: the host headers the tiling header includes hold back what
     # CANN's kernel build would not see (kernelgen/host_std.h).
@@ -446,8 +448,14 @@ def wrapper_source(
     lines.append(f'#include "{kernel_file or project.abs(project.kernel_file)}"')
     if call != name:
         lines.append(f"#undef {name}")
-    n = len(project.entry.params)
-    args = ", ".join(f"a[{i}]" for i in range(n))
+    entry = project.entry
+    n = len(entry.tensors)
+    buffers = iter(range(n))
+    args = ", ".join(
+        f"static_cast<{entry.scalars[p]}>({_literal((scalars or {}).get(p, 0))})"
+        if p in entry.scalars else f"a[{next(buffers)}]"
+        for p in entry.params
+    )
     lines += [
         f"static void kernelgen_entry(uint8_t** a) {{ {call}({args}); }}",
         f'static const bool kernelgen_registered = kernelgen::register_kernel("{name}", '
@@ -457,8 +465,19 @@ def wrapper_source(
     return "\n".join(lines)
 
 
-def build(project: KernelProject, chip: Chip, dtypes: dict[str, str]) -> BuildResult:
-    """The run binary for one dtype combination ({OpDef tensor or entry parameter: dtype})."""
+def _literal(value: bool | int | float) -> str:
+    """A C++ literal of a by-value argument (floats round-trip: repr is exact)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return repr(float(value)) if isinstance(value, float) else str(int(value))
+
+
+def build(
+    project: KernelProject, chip: Chip, dtypes: dict[str, str],
+    scalars: dict[str, bool | int | float] | None = None,
+) -> BuildResult:
+    """The run binary for one dtype combination ({OpDef tensor or entry parameter: dtype}) and
+    the values of a single-file entry's by-value parameters."""
     step = _Step()
     desc = describe(project, chip)
     if not desc.ok:
@@ -488,6 +507,7 @@ def build(project: KernelProject, chip: Chip, dtypes: dict[str, str]) -> BuildRe
             json.dumps(sorted(dtypes.items())),
             op_type or "-",
             project.entry.name,
+            json.dumps(sorted((scalars or {}).items())),
         ]
     )
     entry = CacheEntry("kernel", key)
@@ -495,7 +515,7 @@ def build(project: KernelProject, chip: Chip, dtypes: dict[str, str]) -> BuildRe
         with entry.building() as stage:
             wrapper = stage / WRAPPER
             mirrored = _mirror_kernel(project, stage)
-            wrapper.write_text(wrapper_source(project, dtypes, op_type, mirrored))
+            wrapper.write_text(wrapper_source(project, dtypes, op_type, mirrored, scalars))
             locator = _locator(project, {wrapper: (str(project.kernel_file), project.entry.line)})
             # The precompiled header must come first; the force-includes of `flags` follow it.
             pch_flags = ["-include", str(pch)] if pch else []

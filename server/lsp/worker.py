@@ -32,7 +32,7 @@ def compile_only(project: Path, chip: str) -> dict[str, Any]:
     from ascend_tools.project import load_project
     from ascend_tools.report import CompileReport, ValidationReport
     from ascend_tools.toolchain import emulator
-    from ascend_tools.validate import HARNESS_PARAMS
+    from ascend_tools.validate import compile_only_dtypes
 
     proj = load_project(project)
     chip_info = get_chip(chip)
@@ -40,10 +40,7 @@ def compile_only(project: Path, chip: str) -> dict[str, Any]:
     report = ValidationReport(ok=False, chip=chip_info.name, backend="emulator",
                               compile=CompileReport(ok=False, diagnostics=desc.diagnostics))
     if desc.ok:
-        combos = desc.op.combinations() if desc.op else []
-        dtypes = combos[0] if combos else {
-            p: "float32" for p in proj.entry.params if p not in HARNESS_PARAMS}
-        built = emulator.build(proj, chip_info, dtypes)
+        built = emulator.build(proj, chip_info, compile_only_dtypes(proj, desc.op))
         report.compile = CompileReport(ok=built.ok, seconds=built.seconds, cached=built.cached,
                                        diagnostics=built.diagnostics)
         report.ok = built.ok

@@ -21,9 +21,9 @@ from pathlib import Path
 
 import pytest
 
-from ascend_tools.project import load_project
+from ascend_tools.project import block_dim_of, load_project
 from ascend_tools.toolchain import compat
-from ascend_tools.validate import validate_project
+from ascend_tools.validate import ValidationInputError, validate_project
 from bench import compat_bench
 
 DATA = Path(__file__).resolve().parent / "data" / "compat"
@@ -167,6 +167,32 @@ def test_launch_sample_takes_its_block_count_from_the_launch_and_may_be_named_fm
     report = validate_project(p, p / "ref.py")
     assert report.compile.ok, [d.message for d in report.compile.diagnostics]
     assert report.ok, (report.runtime_errors, report.cases)
+
+
+def test_macro_made_entry_with_by_value_parameters_binds_and_runs_on_its_launch_blocks(
+    projects: Path, tmp_path: Path
+) -> None:
+    """vllm-ascend's kernel files: `DECLARE(half)` expands an entry `scale_rows_half` that takes
+    its sizes and scale by value; the values come from `[binding] attrs`, blockDim from the host
+    launch's expression of them (4 blocks of 2 rows for 7 rows), and the float output's type from
+    `using Y_T = float`. Without the table, the error names the parameters and the table."""
+    p = projects / "launch_scalars"
+    project = load_project(p)
+    assert project.entry.name == "scale_rows_half"
+    assert project.entry.scalars == {"rows": "uint32_t", "rowsPerCore": "uint32_t",
+                                     "cols": "uint32_t", "scale": "float"}
+    assert block_dim_of(project, {"rows": 7, "rowsPerCore": 2}) == 4
+    report = validate_project(p, p / "ref.py")
+    assert report.ok, ([d.message for d in report.compile.diagnostics], report.cases)
+    assert report.counters["block_dim"] == 4
+    bare = tmp_path / "launch_scalars"
+    shutil.copytree(p, bare)
+    (bare / "kernelgen.toml").unlink()
+    with pytest.raises(ValidationInputError) as err:
+        validate_project(bare, bare / "ref.py")
+    assert "rows (uint32_t), rowsPerCore (uint32_t), cols (uint32_t), scale (float) by value" in (
+        str(err.value))
+    assert "attrs = {rows = ?, rowsPerCore = ?, cols = ?, scale = ?}" in str(err.value)
 
 
 def test_undocumented_cann_helpers_build_run_and_are_noted(projects: Path, tmp_path: Path) -> None:
@@ -468,7 +494,7 @@ def test_bench_compat_counts_and_groups_first_failures(projects: Path, capsys) -
     assert code == 0
     result = json.loads(capsys.readouterr().out)
     s = result["summary"]
-    assert (s["projects"], s["compiled"], s["passed"], s["lint_clean"]) == (7, 5, 5, 7)
+    assert (s["projects"], s["compiled"], s["passed"], s["lint_clean"]) == (8, 6, 6, 8)
     assert s["causes"] == {
         "missing header": ["zz_missing_header"],
         "no reference": ["zz_no_reference"],
