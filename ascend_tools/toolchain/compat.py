@@ -124,6 +124,25 @@ def line_marked(text: str, original: Path) -> str:
     return f'#line 1 "{original}"\n{text}'
 
 
+# ------------------------------------------------------------------ core passes
+# The device compiler builds a 910B (cce_aicore 220) kernel once per core type and defines
+# `__DAV_C220_VEC__` in the vector-core pass, `__DAV_C220_CUBE__` in the cube pass; a kernel
+# written only for the vector cores may wrap its whole body in `#ifdef __DAV_C220_VEC__`
+# (ms_custom_ops' reshape_and_cache_npd). The emulator builds one translation unit, so a kernel
+# that tests only the vector pass's macro gets it; one that tests both keeps neither (its two
+# halves would need two builds).
+_CORE_PASS = {220: ("__DAV_C220_VEC__", "__DAV_C220_CUBE__")}
+
+
+def core_pass_flags(cce_aicore: int, texts: Iterable[str]) -> list[str]:
+    vec_cube = _CORE_PASS.get(cce_aicore)
+    if vec_cube is None:
+        return []
+    code = [_code(t) for t in texts]
+    vec, cube = (any(re.search(rf"\b{m}\b", c) for c in code) for m in vec_cube)
+    return [f"-D{vec_cube[0]}"] if vec and not cube else []
+
+
 # ------------------------------------------------------------------ tiling struct names
 _NAMESPACE = re.compile(r"\bnamespace\s+([\w:]+)\s*\{|[{}]")
 _TILING_DEF = re.compile(r"BEGIN_TILING_DATA_DEF\s*\(\s*(\w+)\s*\)")

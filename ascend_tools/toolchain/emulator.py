@@ -494,7 +494,8 @@ def build(
     unit = [project.abs(project.kernel_file)]
     if project.tiling_header:
         unit.append(project.abs(project.tiling_header))
-    flags = [*chip_flags(chip), *unit_flags(project, unit, [kernel_dir])]
+    flags = [*chip_flags(chip), *unit_flags(project, unit, [kernel_dir]),
+             *compat.core_pass_flags(chip.cce_aicore, map(_text, _kernel_sources(project)))]
     op_type = desc.op.name if desc.op else None
     key = hash_parts(
         [

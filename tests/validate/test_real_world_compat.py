@@ -195,6 +195,45 @@ def test_macro_made_entry_with_by_value_parameters_binds_and_runs_on_its_launch_
     assert "attrs = {rows = ?, rowsPerCore = ?, cols = ?, scale = ?}" in str(err.value)
 
 
+VECTOR_PASS_KERNEL = """#include "ascendc/basic_api/kernel_operator.h"
+using namespace AscendC;
+#ifdef __DAV_C220_VEC__
+extern "C" __global__ __aicore__ void twice(GM_ADDR x, GM_ADDR y)
+{
+    GlobalTensor<float> xg, yg;
+    xg.SetGlobalBuffer((__gm__ float*)x, 64);
+    yg.SetGlobalBuffer((__gm__ float*)y, 64);
+    for (int i = 0; i < 64; ++i) yg.SetValue(i, xg.GetValue(i) * 2.0f);
+}
+#endif
+"""
+
+TWICE_REF = """import torch
+class Model(torch.nn.Module):
+    def forward(self, x):
+        return x * 2
+def get_inputs():
+    return [torch.randn(64)]
+def get_init_inputs():
+    return []
+"""
+
+
+def test_vector_pass_kernel_under_the_basic_api_path_builds_on_910b(tmp_path: Path) -> None:
+    """ms_custom_ops kernels include "ascendc/basic_api/kernel_operator.h" (newer CANN's path)
+    and wrap a vector-only kernel in `#ifdef __DAV_C220_VEC__`, which the device compiler
+    defines in its vector-core pass on 910B: the emulator's one build is that pass. A kernel
+    that also tests `__DAV_C220_CUBE__` gets neither (its halves would need two builds)."""
+    (tmp_path / "k.cpp").write_text(VECTOR_PASS_KERNEL)
+    (tmp_path / "ref.py").write_text(TWICE_REF)
+    report = validate_project(tmp_path, tmp_path / "ref.py", chip="ascend910b2")
+    assert report.ok, ([d.message for d in report.compile.diagnostics], report.cases)
+    assert compat.core_pass_flags(220, [VECTOR_PASS_KERNEL]) == ["-D__DAV_C220_VEC__"]
+    both = VECTOR_PASS_KERNEL + "#ifdef __DAV_C220_CUBE__\n#endif\n"
+    assert compat.core_pass_flags(220, [both]) == []
+    assert compat.core_pass_flags(200, [VECTOR_PASS_KERNEL]) == []
+
+
 def test_undocumented_cann_helpers_build_run_and_are_noted(projects: Path, tmp_path: Path) -> None:
     # DrivingSDK kernels call DivCeil, AlignUp, two-argument Ceil and likely()/unlikely(), early
     # samples ParamOffset: CANN's kernel_operator.h brings them in from internal headers the API
