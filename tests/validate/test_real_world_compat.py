@@ -234,6 +234,64 @@ def test_vector_pass_kernel_under_the_basic_api_path_builds_on_910b(tmp_path: Pa
     assert compat.core_pass_flags(200, [VECTOR_PASS_KERNEL]) == []
 
 
+STATIC_TENSOR_KERNEL = """#include "kernel_operator.h"
+extern "C" __global__ __aicore__ void add_one(GM_ADDR x, GM_ADDR y)
+{
+    AscendC::LocalMemAllocator<AscendC::Hardware::UB> ub;
+    AscendC::LocalTensor<float> a = ub.Alloc<float>(256);
+    AscendC::LocalTensor<float> b = ub.Alloc<float, 256>();
+    AscendC::GlobalTensor<float> xg, yg;
+    xg.SetGlobalBuffer((__gm__ float*)x + 256 * AscendC::GetBlockIdx(), 256);
+    yg.SetGlobalBuffer((__gm__ float*)y + 256 * AscendC::GetBlockIdx(), 256);
+    AscendC::DataCopy(a, xg, 256);
+    AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+    AscendC::Adds(b, a, 1.0f, 256);
+    AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+    AscendC::DataCopy(yg, b, 256);
+}
+// kernelgen: block_dim=4
+"""
+
+ADD_ONE_REF = """import torch
+class Model(torch.nn.Module):
+    def forward(self, x):
+        return x + 1
+def get_inputs():
+    return [torch.randn(1024)]
+def get_init_inputs():
+    return []
+"""
+
+
+@pytest.mark.parametrize(
+    ("change", "code"),
+    [
+        (None, None),
+        (("    AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);\n", ""), "pipe-hazard"),
+        (("ub.Alloc<float>(256)", "ub.Alloc<float>(65536)"), "ub-overflow"),
+        (("    AscendC::LocalMemAllocator",
+          "    AscendC::TPipe pipe;\n    AscendC::LocalMemAllocator"), "single-tpipe"),
+    ],
+)
+def test_static_tensor_kernel_runs_on_local_mem_allocator_tiles(
+    tmp_path: Path, change: tuple[str, str] | None, code: str | None
+) -> None:
+    """The static-tensor style (CANN 8.3+): LocalMemAllocator hands out UB tiles, no TPipe, the
+    kernel orders its pipes with SetFlag/WaitFlag. A missing flag, tiles past UB, and an
+    allocator beside a TPipe (the reference forbids mixing them) are the usual errors."""
+    text = STATIC_TENSOR_KERNEL if change is None else STATIC_TENSOR_KERNEL.replace(*change)
+    (tmp_path / "k.cpp").write_text(text)
+    (tmp_path / "ref.py").write_text(ADD_ONE_REF)
+    report = validate_project(tmp_path, tmp_path / "ref.py", chip="ascend910b2")
+    assert report.compile.ok, [d.message for d in report.compile.diagnostics]
+    if code is None:
+        assert report.ok, (report.runtime_errors, report.cases)
+    else:
+        assert not report.ok and report.runtime_errors[0].code == code, report.runtime_errors
+
+
 def test_undocumented_cann_helpers_build_run_and_are_noted(projects: Path, tmp_path: Path) -> None:
     # DrivingSDK kernels call DivCeil, AlignUp, two-argument Ceil and likely()/unlikely(), early
     # samples ParamOffset: CANN's kernel_operator.h brings them in from internal headers the API

@@ -11,6 +11,7 @@
 #include "kernelgen/device.h"
 #include "kernelgen/tensor.h"
 #include "kernelgen/pipe.h"
+#include "kernelgen/static_alloc.h"
 #include "kernelgen/sync.h"
 #include "kernelgen/copy.h"
 #include "kernelgen/mask.h"
