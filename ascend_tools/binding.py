@@ -31,6 +31,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from ascend_tools.config import AttrConstant, BindingTable
+from ascend_tools.project import ScalarValue
 from ascend_tools.reference import RefArg, RefOutput, TrialData
 from ascend_tools.runner.case import AttrValue
 from ascend_tools.toolchain.models import AttrDef, OpDefinition, TensorDef
@@ -466,9 +467,6 @@ def bind_op(op: OpDefinition, trial: TrialData, table: BindingTable | None = Non
             f"{suggested_table(op, trial, table)}"
         ) from None
     return OpBinding(op=op.name, inputs=inputs, attrs=attrs, outputs=outputs, notes=notes)
-
-
-ScalarValue = bool | int | float
 
 
 def bind_scalars(

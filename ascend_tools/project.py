@@ -31,6 +31,10 @@ class ProjectError(ValueError):
     """The path is not a usable kernel project; the message says why."""
 
 
+ScalarValue = bool | int | float
+"""The value of an entry parameter passed by value (`KernelEntry.scalars`)."""
+
+
 class KernelEntry(BaseModel):
     name: str
     params: list[str]
@@ -290,7 +294,7 @@ def _launch_block_dim(kernel: Path, name: str) -> str | None:
     return None
 
 
-def block_dim_of(project: KernelProject, values: dict[str, bool | int | float]) -> int:
+def block_dim_of(project: KernelProject, values: dict[str, ScalarValue]) -> int:
     """A single-file kernel's block count: its launch's, with the entry's by-value arguments
     for the names in it (a launch written with the host function's parameters, named as the
     entry's); 1 where nothing says."""
@@ -310,7 +314,7 @@ _INT_OPS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b,
             ast.FloorDiv: lambda a, b: a // b, ast.Mod: lambda a, b: a % b}
 
 
-def _int_expr(node: ast.expr, values: dict[str, bool | int | float]) -> int:
+def _int_expr(node: ast.expr, values: dict[str, ScalarValue]) -> int:
     """An integer arithmetic expression as C's unsigned arithmetic evaluates it (`/` truncates);
     ValueError for anything else, KeyError for a name without a value."""
     if isinstance(node, ast.Constant) and isinstance(node.value, int):

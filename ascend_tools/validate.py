@@ -19,7 +19,6 @@ from pydantic import BaseModel
 from ascend_tools.binding import (
     BindingError,
     OpBinding,
-    ScalarValue,
     attr_value,
     bind_op,
     bind_scalars,
@@ -30,6 +29,7 @@ from ascend_tools.lint import LintError, vendor_internal_uses
 from ascend_tools.project import (
     KernelProject,
     ProjectError,
+    ScalarValue,
     block_dim_of,
     gm_element_types,
     load_project,
@@ -484,12 +484,11 @@ def _trials(
 
 
 def compile_only_dtypes(project: KernelProject, op: OpDefinition | None) -> dict[str, str]:
-    """With no reference: the OpDef's first dtype combination, float32 for every tensor of a
-    single file's entry (its by-value parameters take 0)."""
-    if op is not None:
-        combos = op.combinations()
-        return combos[0] if combos else {}
-    return {p: "float32" for p in project.entry.tensors if p not in HARNESS_PARAMS}
+    """With no reference: the OpDef's first dtype combination, else float32 for every tensor of
+    the entry (a single file, or an OpDef that declares no dtypes; by-value parameters take 0)."""
+    combos = op.combinations() if op is not None else []
+    return combos[0] if combos else {
+        p: "float32" for p in project.entry.tensors if p not in HARNESS_PARAMS}
 
 
 def _counters(report: dict) -> dict:

@@ -23,7 +23,7 @@ from ascend_tools.catalog.vendor import (
 )
 from ascend_tools.chips import Chip
 from ascend_tools.diagnostics import Diagnostic, RuleCode, Severity
-from ascend_tools.project import KernelProject
+from ascend_tools.project import KernelProject, ScalarValue
 from ascend_tools.runner.sandbox import SandboxLimits, SandboxResult, run_sandboxed
 from ascend_tools.toolchain import compat
 from ascend_tools.toolchain.cache import (
@@ -412,7 +412,7 @@ _LIBC_NAMES = frozenset((
 
 def wrapper_source(
     project: KernelProject, dtypes: dict[str, str], op_type: str | None,
-    kernel_file: Path | None = None, scalars: dict[str, bool | int | float] | None = None,
+    kernel_file: Path | None = None, scalars: dict[str, ScalarValue] | None = None,
 ) -> str:
     """The translation unit that binds the kernel entry to the harness (README step 3).
 
@@ -465,7 +465,7 @@ def wrapper_source(
     return "\n".join(lines)
 
 
-def _literal(value: bool | int | float) -> str:
+def _literal(value: ScalarValue) -> str:
     """A C++ literal of a by-value argument (floats round-trip: repr is exact)."""
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -474,7 +474,7 @@ def _literal(value: bool | int | float) -> str:
 
 def build(
     project: KernelProject, chip: Chip, dtypes: dict[str, str],
-    scalars: dict[str, bool | int | float] | None = None,
+    scalars: dict[str, ScalarValue] | None = None,
 ) -> BuildResult:
     """The run binary for one dtype combination ({OpDef tensor or entry parameter: dtype}) and
     the values of a single-file entry's by-value parameters."""
