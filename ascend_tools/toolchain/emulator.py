@@ -8,6 +8,7 @@ sandbox: the sources are untrusted.
 from __future__ import annotations
 
 import json
+import math
 import re
 import time
 from collections.abc import Sequence
@@ -466,10 +467,17 @@ def wrapper_source(
 
 
 def _literal(value: ScalarValue) -> str:
-    """A C++ literal of a by-value argument (floats round-trip: repr is exact)."""
+    """A C++ literal of a by-value argument (floats round-trip: repr is exact; inf and NaN have
+    no literal, so they are spelled through <limits>, which kernel_operator.h includes)."""
     if isinstance(value, bool):
         return "true" if value else "false"
-    return repr(float(value)) if isinstance(value, float) else str(int(value))
+    if not isinstance(value, float):
+        return str(int(value))
+    if math.isnan(value):
+        return "std::numeric_limits<double>::quiet_NaN()"
+    if math.isinf(value):
+        return f"{'-' if value < 0 else ''}std::numeric_limits<double>::infinity()"
+    return repr(value)
 
 
 def build(

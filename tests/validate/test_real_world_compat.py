@@ -195,6 +195,32 @@ def test_macro_made_entry_with_by_value_parameters_binds_and_runs_on_its_launch_
     assert "attrs = {rows = ?, rowsPerCore = ?, cols = ?, scale = ?}" in str(err.value)
 
 
+NON_FINITE_KERNEL = """#include "kernel_operator.h"
+extern "C" __global__ __aicore__ void floor_at(GM_ADDR x, GM_ADDR y, float lo, float unset)
+{
+    AscendC::GlobalTensor<float> xg, yg;
+    xg.SetGlobalBuffer((__gm__ float*)x, 64);
+    yg.SetGlobalBuffer((__gm__ float*)y, 64);
+    const float twice = unset != unset ? 2.0f : 1.0f;
+    for (int i = 0; i < 64; ++i) {
+        const float v = xg.GetValue(i);
+        yg.SetValue(i, (v > lo ? v : lo) * twice);
+    }
+}
+// kernelgen: block_dim=1
+"""
+
+
+def test_by_value_parameters_bound_to_inf_and_nan_reach_the_kernel(tmp_path: Path) -> None:
+    """A floor of -inf and a NaN "unset" marker are common by-value arguments; C++ has no
+    literal for them, so the wrapper spells them through numeric_limits."""
+    (tmp_path / "k.cpp").write_text(NON_FINITE_KERNEL)
+    (tmp_path / "ref.py").write_text(TWICE_REF)
+    (tmp_path / "kernelgen.toml").write_text("[binding]\nattrs = {lo = -inf, unset = nan}\n")
+    report = validate_project(tmp_path, tmp_path / "ref.py")
+    assert report.ok, ([d.message for d in report.compile.diagnostics], report.cases)
+
+
 VECTOR_PASS_KERNEL = """#include "ascendc/basic_api/kernel_operator.h"
 using namespace AscendC;
 #ifdef __DAV_C220_VEC__
