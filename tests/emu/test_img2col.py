@@ -25,7 +25,8 @@ def _fmap(x: torch.Tensor) -> torch.Tensor:
 
 def _weight_fractals(w: torch.Tensor) -> torch.Tensor:
     """[Cout, C, KH, KW] -> [Cout/16][K/16][16][16] fractals, K ordered (c1, kh, kw, c0) as
-    Load3D orders the img2col columns: L0B's layout for B[K, Cout] and L0A's for A[Cout, K]."""
+    Load3D orders the img2col columns: L0A's zZ layout for A[Cout, K]; the kernel loads them
+    into L0B (B[K, Cout], "ZN": K fractal rows outermost) K/16 fractals apart."""
     cout, c, kh, kw = w.shape
     k = c * kh * kw
     wk = w.view(cout, c // C0, C0, kh, kw).permute(0, 1, 3, 4, 2).reshape(cout, k)
@@ -55,6 +56,8 @@ CONVS = {
     "stride2_two_channel_groups_k_chunks": Conv(8, 8, 32, 16, 3, 3, 2, 1, 1, kchunks=2),
     "dilation2_partial_m_fractal": Conv(8, 8, 16, 16, 3, 3, 1, 1, 2),
     "dilation2_m_chunks_cout32": Conv(9, 7, 32, 32, 3, 3, 1, 1, 2, mchunk=16),
+    # several fractals along both K and Cout: tells L0B's K-major fractal order from N-major
+    "cout32_k_chunks": Conv(8, 8, 32, 32, 3, 3, 1, 1, 1, kchunks=2),
 }
 
 
@@ -94,10 +97,10 @@ def test_load3d_into_l0a_then_mmad_is_conv2d(emu_build, run_program, name: str) 
     assert total["gm_to_l1_bytes"] == conv.c * conv.h * conv.w * 2 + weight * len(chunks)
 
 
-@pytest.mark.parametrize("name", ["stride1_pad1", "dilation2_m_chunks_cout32"])
+@pytest.mark.parametrize("name", ["stride1_pad1", "dilation2_m_chunks_cout32", "cout32_k_chunks"])
 def test_load3d_into_l0b_gives_nchw_directly(emu_build, run_program, name: str) -> None:
-    # K in 3 chunks where the weight is one row of fractals (Cout = 16)
-    conv = CONVS[name]._replace(kchunks=3 if CONVS[name].cout == 16 else 1)
+    # K in 3 chunks; the whole M (up to 64 positions: 4 N fractals of Load3D's B) unless mchunk
+    conv = CONVS[name]._replace(kchunks=3)
     y, ref, _ = _run_conv(emu_build, run_program, "conv_b2", conv)
     cout, ho, wo = ref.shape
     torch.testing.assert_close(y.view(cout, ho, wo), ref, rtol=1e-4, atol=1e-3)

@@ -219,12 +219,17 @@ extern "C" __global__ __aicore__ void cube_matmul(GM_ADDR a, GM_ADDR b, GM_ADDR 
     auto a2 = qa2.AllocTensor<half>();
     for (uint16_t fm = 0; fm < M1; ++fm)
         LoadData(a2[fm * K1 * 256], a1, LoadData2DParams(fm, K1, M1, 0, 0, false, 0));
+    // L1 holds B "Nz" (fractal (fk, fn) at fn * K1 + fk); L0B wants "Zn" (fk * N1 + fn), each
+    // fractal transposed: per K fractal row, N1 fractals K1 apart in L1.
     auto b2 = qb2.AllocTensor<half>();
-    LoadData2dParams bParams;  // CANN 7.0.0's name of LoadData2DParams, set field by field
-    bParams.repeatTimes = K1 * N1;
-    bParams.srcStride = 1;
-    bParams.ifTranspose = true;
-    LoadData(b2, b1, bParams);
+    for (uint16_t fk = 0; fk < K1; ++fk) {
+        LoadData2dParams bParams;  // CANN 7.0.0's name of LoadData2DParams, set field by field
+        bParams.startIndex = fk;
+        bParams.repeatTimes = N1;
+        bParams.srcStride = K1;
+        bParams.ifTranspose = true;
+        LoadData(b2[fk * N1 * 256], b1, bParams);
+    }
     qa1.FreeTensor(a1);
     qb1.FreeTensor(b1);
     qa2.EnQue(a2);  // the loads (MTE1) complete before Mmad (M) reads L0A/L0B

@@ -82,9 +82,19 @@ static void conv(const Conv& c) {
     for (uint32_t m0 = 0; m0 < M; m0 += mc) {
         const uint16_t mExt = uint16_t(std::min(mc, M - m0));
         for (uint32_t j = 0; j < c.kchunks; ++j) {
-            // The weight fractals of this K chunk ([Cout/16][K/16][16][16] in GM, one row of fractals).
-            LoadData(wl0, gw, LoadData2DParams(uint16_t(j * kc / C0), uint8_t(kc / C0 * (up16(c.Cout) / 16)), 1, 0, 0,
-                                               false, 0));
+            // The weight fractals of this K chunk ([Cout/16][K/16][16][16] in GM). L0A (A[Cout, K],
+            // zZ) takes them in that order; L0B (B[K, Cout], ZN) K-fractal-row by row: fractal
+            // (fk, fn) at fk * Cout1 + fn, read K/16 apart in GM.
+            const uint16_t cout1 = up16(c.Cout) / 16, kc1 = uint16_t(kc / C0), k1 = uint16_t(K / C0);
+            if (b2) {
+                for (uint16_t fm = 0; fm < cout1; ++fm)
+                    LoadData(wl0[fm * kc1 * 256], gw, LoadData2DParams(uint16_t(fm * k1 + j * kc1), uint8_t(kc1), 1, 0, 0,
+                                                                      false, 0));
+            } else {
+                for (uint16_t fk = 0; fk < kc1; ++fk)
+                    LoadData(wl0[fk * cout1 * 256], gw, LoadData2DParams(uint16_t(j * kc1 + fk), uint8_t(cout1), k1, 0, 0,
+                                                                        false, 0));
+            }
             auto p = load3d(c, uint16_t(m0), mExt, uint16_t(j * kc), uint16_t(kc));
             if (regs) {
                 p.l1H = p.l1W = 1;  // ignored: the registers hold the feature map

@@ -3,10 +3,11 @@
 //
 // Layouts (C0 = 32 bytes / sizeof(T) elements, a fractal = 16 rows x C0 = 512 bytes):
 //   L0A holds A[M, K] "zZ": fractal (fm, fk) at index fm * K1 + fk, element (i, k) at i * C0 + k.
-//   L0B holds B[K, N] as B^T "zZ" over k: fractal (fk, fn) at index fn * K1 + fk, element
-//       (k, n) at n * C0 + k (a B fractal in L1 "Nz" loaded with ifTranspose).
+//   L0B holds B[K, N] "ZN" (small n, big Z: column-major inside a fractal, row-major between
+//       fractals; AscendC Mmad, "matrix B"): fractal (fk, fn) at index fk * N1 + fn, element
+//       (k, n) at n * C0 + k (a B fractal in L1 "Nz" loaded with ifTranspose). N1 = ceil(N / 16).
 //   L0C holds C[M, N] "Nz": fractal (fm, fn) at index fn * M1 + fm, element (i, j) at i * 16 + j.
-// K1 = ceil(K / C0), M1 = ceil(M / 16).
+// K1 = ceil(K / C0), M1 = ceil(M / 16), N1 = ceil(N / 16).
 #pragma once
 
 #include "copy.h"
@@ -225,7 +226,7 @@ inline void mmad(const LocalTensor<C>& dst, const LocalTensor<A>& a, const Local
             Acc s = p.cmatrixInitVal ? static_cast<Acc>(bias(j)) : static_cast<Acc>(dst.data()[o]);
             for (uint32_t k = 0; k < p.k; ++k) {
                 uint64_t ao = ((i / 16) * k1 + k / c0) * 16 * c0 + (i % 16) * c0 + k % c0;
-                uint64_t bo = ((j / 16) * k1 + k / c0) * 16 * c0 + (j % 16) * c0 + k % c0;
+                uint64_t bo = ((k / c0) * n1 + j / 16) * 16 * c0 + (j % 16) * c0 + k % c0;
                 s += static_cast<Acc>(kernelgen::widen(a.data()[ao])) * static_cast<Acc>(kernelgen::widen(b.data()[bo]));
             }
             dst.data()[o] = static_cast<C>(s);

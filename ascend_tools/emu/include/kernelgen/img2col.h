@@ -10,8 +10,10 @@
 //       k = ((c1 * Kh + kh) * Kw + kw) * C0 + c0; Kh/Kw the filter, Ho/Wo from the padded map.
 //   dst: rows [mStartPt, mStartPt + mExtension) x columns [kStartPt, kStartPt + kExtension) of
 //       that matrix in 16 x C0 fractals, fractal (fm, fk) at fm * K1 + fk, element (i, k) at
-//       i * C0 + k (K1 = ceil(kExtension / C0)): L0A's zZ layout for Mmad's A, and for L0B the
-//       same bytes read as B[K, N] with N the output position (cube.h's L0B layout).
+//       i * C0 + k (K1 = ceil(kExtension / C0)): L0A's zZ layout for Mmad's A. Into L0B the
+//       block is written as B[K, N] = its transpose (N the output position) in cube.h's L0B
+//       "ZN" layout: the same 16 x C0 fractals, ordered fractal (fk, fm) at fk * M1 + fm
+//       (M1 = ceil(mExtension / 16)).
 #pragma once
 
 #include <cmath>
@@ -304,7 +306,8 @@ inline void load3d_v2(const LocalTensor<T>& dst, const LocalTensor<T>& src, cons
                 hi = std::max(hi, s + 1);
                 v = src.data()[s];
             }
-            dst.data()[((i / 16) * k1 + kk / c0) * frac + (i % 16) * c0 + kk % c0] = v;
+            const uint64_t f = b_side ? (kk / c0) * m1 + i / 16 : (i / 16) * k1 + kk / c0;
+            dst.data()[f * frac + (i % 16) * c0 + kk % c0] = v;
         }
     }
     auto& pm = kernelgen::pipe_model();
