@@ -159,6 +159,21 @@ def test_matmul_api_kernel_without_kernel_type_runs_as_mix_1_2(projects: Path) -
     assert report.ok, (report.runtime_errors, report.cases)
 
 
+def test_matmul_sample_style_with_fixed_base_blocks_gets_whole_blocks_per_core(
+    projects: Path,
+) -> None:
+    """The newer Ascend/samples matmul style: a plain tiling struct shared through
+    `op_kernel/<op>_tiling.h` naming `AscendC::tiling::TCubeTiling`, filled through
+    `GetTilingData<T>()` (no SetDataSize), a kernel that says only `using namespace matmul;` and
+    walks blocks with `Iterate<true>()` / `GetTensorC<true>()`, copying whole baseN-wide blocks
+    out. With baseN fixed, the library's split must give each core whole base blocks: a 48-wide
+    core block with baseN 32 would make neighbouring cores overwrite each other."""
+    p = projects / "matmul_blocks"
+    report = validate_project(p, p / "ref.py")
+    assert report.compile.ok, [d.message for d in report.compile.diagnostics]
+    assert report.ok, (report.runtime_errors, report.cases)
+
+
 def test_launch_sample_takes_its_block_count_from_the_launch_and_may_be_named_fmax(
     projects: Path,
 ) -> None:
@@ -617,7 +632,7 @@ def test_bench_compat_counts_and_groups_first_failures(projects: Path, capsys) -
     assert code == 0
     result = json.loads(capsys.readouterr().out)
     s = result["summary"]
-    assert (s["projects"], s["compiled"], s["passed"], s["lint_clean"]) == (8, 6, 6, 8)
+    assert (s["projects"], s["compiled"], s["passed"], s["lint_clean"]) == (9, 7, 7, 9)
     assert s["causes"] == {
         "missing header": ["zz_missing_header"],
         "no reference": ["zz_no_reference"],

@@ -19,7 +19,7 @@ using MM = matmul::Matmul<matmul::MatmulType<TPosition::GM, CubeFormat::ND, half
                           matmul::MatmulType<TPosition::GM, CubeFormat::ND, float>>;
 
 // A TCubeTiling for a 128 x 128 x 256 half product with the given base block and L1 depths.
-static TCubeTiling tiling(int baseM, int baseN, int baseK, int depth) {
+static TCubeTiling cube_tiling(int baseM, int baseN, int baseK, int depth) {
     TCubeTiling t{};
     t.M = 128, t.N = 128, t.Ka = 256, t.Kb = 256;
     t.singleCoreM = 128, t.singleCoreN = 128, t.singleCoreK = 256;
@@ -54,14 +54,14 @@ static std::map<std::string, std::pair<uint32_t, std::function<void()>>> cases()
         Mmad(bc1.Get<float>(), ba2.Get<half>(), bb2.Get<half>(), mp);  // BUG: mmad_k_range
     }};
     c["matmul_base_k_unaligned"] = {1, [] {
-        TCubeTiling t = tiling(128, 128, 40, 2);
+        TCubeTiling t = cube_tiling(128, 128, 40, 2);
         TPipe pipe;
         MM mm;
         REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);  // BUG: matmul_base_k_unaligned
     }};
     // A1 4 x 128 x 128 halves (128 KB) + B1 the same: 256 KB of the 512 KB L1 are the Matmul's.
     c["matmul_l1_share_overflow"] = {1, [] {
-        TCubeTiling t = tiling(128, 128, 128, 4);
+        TCubeTiling t = cube_tiling(128, 128, 128, 4);
         TPipe pipe;
         MM mm;
         REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);
@@ -69,7 +69,7 @@ static std::map<std::string, std::pair<uint32_t, std::function<void()>>> cases()
         pipe.InitBuffer(mine, 288 * 1024);  // BUG: matmul_l1_share_overflow
     }};
     c["ok_matmul_share_and_user_l1_fit"] = {1, [] {
-        TCubeTiling t = tiling(128, 128, 128, 4);
+        TCubeTiling t = cube_tiling(128, 128, 128, 4);
         TPipe pipe;
         MM mm;
         REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);
@@ -82,7 +82,7 @@ static std::map<std::string, std::pair<uint32_t, std::function<void()>>> cases()
         kernelgen::chip().name = "ascend910";
         kernelgen::chip().split_cores = false;
         kernelgen::chip().l1_bytes = 1024 * 1024;
-        TCubeTiling t = tiling(128, 128, 128, 4);
+        TCubeTiling t = cube_tiling(128, 128, 128, 4);
         TPipe pipe;
         TBuf<TPosition::B1> mine;
         pipe.InitBuffer(mine, 800 * 1024);
@@ -91,7 +91,7 @@ static std::map<std::string, std::pair<uint32_t, std::function<void()>>> cases()
     }};
     // One 256 x 256 float block is 256 KB, twice the 910B's L0C.
     c["matmul_l0c_share_overflow"] = {1, [] {
-        TCubeTiling t = tiling(256, 256, 16, 1);
+        TCubeTiling t = cube_tiling(256, 256, 16, 1);
         TPipe pipe;
         MM mm;
         REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);  // BUG: matmul_l0c_share_overflow

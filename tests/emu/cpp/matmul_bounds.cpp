@@ -17,7 +17,7 @@ static GM_ADDR g_a, g_b, g_c;
 using MM = Matmul<MatmulType<TPosition::GM, CubeFormat::ND, half>, MatmulType<TPosition::GM, CubeFormat::ND, half>,
                   MatmulType<TPosition::GM, CubeFormat::ND, float>>;
 
-static TCubeTiling tiling(int singleM, int singleN) {
+static TCubeTiling cube_tiling(int singleM, int singleN) {
     TCubeTiling t{};
     t.M = M, t.N = N, t.Ka = K, t.Kb = K;
     t.singleCoreM = singleM, t.singleCoreN = singleN, t.singleCoreK = K;
@@ -28,7 +28,7 @@ static TCubeTiling tiling(int singleM, int singleN) {
 static std::map<std::string, std::pair<uint32_t, std::function<void()>>> cases() {
     std::map<std::string, std::pair<uint32_t, std::function<void()>>> c;
     c["ok_blocks_past_end"] = {24, [] {
-        TCubeTiling t = tiling(64, 48);
+        TCubeTiling t = cube_tiling(64, 48);
         TPipe pipe;
         MM mm;
         REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);
@@ -55,7 +55,7 @@ static std::map<std::string, std::pair<uint32_t, std::function<void()>>> cases()
     // Iterate loop: the second loop must compute again (the generator's per-unit pattern).
     c["ok_iterate_per_unit"] = {1, [] {
         KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_1);  // one AIV walks both units
-        TCubeTiling t = tiling(M / 2, N);
+        TCubeTiling t = cube_tiling(M / 2, N);
         TPipe pipe;
         MM mm;
         REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);
@@ -73,7 +73,7 @@ static std::map<std::string, std::pair<uint32_t, std::function<void()>>> cases()
         mm.End();
     }};
     c["iterate_all_past_end"] = {1, [] {
-        TCubeTiling t = tiling(M, N);
+        TCubeTiling t = cube_tiling(M, N);
         MM mm;
         REGIST_MATMUL_OBJ(nullptr, GetSysWorkSpacePtr(), mm, &t);
         GlobalTensor<half> a, b;
@@ -86,7 +86,7 @@ static std::map<std::string, std::pair<uint32_t, std::function<void()>>> cases()
         mm.IterateAll(cg[N]);  // BUG: iterate_all_past_end
     }};
     c["get_tensor_c_past_end"] = {1, [] {
-        TCubeTiling t = tiling(M, N);
+        TCubeTiling t = cube_tiling(M, N);
         MM mm;
         REGIST_MATMUL_OBJ(nullptr, GetSysWorkSpacePtr(), mm, &t);
         GlobalTensor<half> a, b;
@@ -99,7 +99,7 @@ static std::map<std::string, std::pair<uint32_t, std::function<void()>>> cases()
         while (mm.Iterate()) mm.GetTensorC(cg[8]);  // BUG: get_tensor_c_past_end
     }};
     c["get_tensor_c_without_iterate"] = {1, [] {
-        TCubeTiling t = tiling(M, N);
+        TCubeTiling t = cube_tiling(M, N);
         MM mm;
         REGIST_MATMUL_OBJ(nullptr, GetSysWorkSpacePtr(), mm, &t);
         GlobalTensor<float> cg;
@@ -107,7 +107,7 @@ static std::map<std::string, std::pair<uint32_t, std::function<void()>>> cases()
         mm.GetTensorC(cg);  // BUG: get_tensor_c_without_iterate
     }};
     c["local_a_too_small"] = {1, [] {
-        TCubeTiling t = tiling(M, N);
+        TCubeTiling t = cube_tiling(M, N);
         TPipe pipe;
         TBuf<TPosition::A1> l1;
         MM mm;
@@ -122,13 +122,13 @@ static std::map<std::string, std::pair<uint32_t, std::function<void()>>> cases()
         mm.IterateAll(cg);  // BUG: local_a_too_small
     }};
     c["five_matmul_objects"] = {1, [] {
-        TCubeTiling t = tiling(M, N);
+        TCubeTiling t = cube_tiling(M, N);
         TPipe pipe;
         MM m1, m2, m3, m4, m5;
         REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), m1, &t, m2, &t, m3, &t, m4, &t, m5, &t);  // BUG: five_matmul_objects
     }};
     c["init_buffer_before_regist"] = {1, [] {
-        TCubeTiling t = tiling(M, N);
+        TCubeTiling t = cube_tiling(M, N);
         TPipe pipe;
         TQue<TPosition::VECOUT, 1> out;
         pipe.InitBuffer(out, 1, 1024);
@@ -136,14 +136,14 @@ static std::map<std::string, std::pair<uint32_t, std::function<void()>>> cases()
         REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);  // BUG: init_buffer_before_regist
     }};
     c["ok_four_matmul_objects"] = {1, [] {
-        TCubeTiling t = tiling(M, N);
+        TCubeTiling t = cube_tiling(M, N);
         TPipe pipe;
         MM m1, m2, m3, m4;
         REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), m1, &t, m2, &t, m3, &t, m4, &t);
     }};
     // One object may leave its tiling to Init (the documented third form).
     c["ok_one_matmul_tiling_by_init"] = {1, [] {
-        TCubeTiling t = tiling(M, N);
+        TCubeTiling t = cube_tiling(M, N);
         TPipe pipe;
         MM mm;
         REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm);

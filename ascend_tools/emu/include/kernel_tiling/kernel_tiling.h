@@ -155,6 +155,18 @@ using ::TCubeTiling;
 using ::UnPadTiling;
 }  // namespace optiling
 
+// Newer samples name the API tiling structs AscendC::tiling::TCubeTiling in a plain tiling struct
+// the host and kernel share (REGISTER_TILING_DEFAULT style).
+namespace AscendC {
+namespace tiling {
+using ::LayerNormTiling;
+using ::RmsNormTiling;
+using ::SoftMaxTiling;
+using ::TCubeTiling;
+using ::UnPadTiling;
+}  // namespace tiling
+}  // namespace AscendC
+
 // ---------------------------------------------------------------- tiling lookup
 namespace kernelgen {
 struct NoDefaultTiling {};

@@ -327,6 +327,15 @@ class TilingContext : public ExtendedKernelContext {
     }
     uint64_t GetTilingKey() const { return tiling_key_; }
     TilingData* GetRawTilingData() { return raw_; }
+    // The typed view of the tiling bytes (the REGISTER_TILING_DEFAULT style: a plain struct the
+    // kernel shares). Projects written this way never call SetDataSize and run on the NPU, so
+    // taking the view makes sizeof(T) the data size; null where T exceeds the capacity.
+    template <class T>
+    T* GetTilingData() {
+        if (sizeof(T) > raw_->GetCapacity()) return nullptr;
+        if (raw_->GetDataSize() < sizeof(T)) raw_->SetDataSize(sizeof(T));
+        return static_cast<T*>(raw_->GetData());
+    }
 
     // Sizes of the user workspaces, `n` of them (only the first is used by the launch).
     size_t* GetWorkspaceSizes(size_t n) {

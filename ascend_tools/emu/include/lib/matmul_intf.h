@@ -16,9 +16,10 @@ enum class LayoutMode : uint8_t { NONE = 0, BSNGD, SBNGD, BNGS1S2, NORMAL };
 
 namespace matmul {
 
-using AscendC::GlobalTensor;
-using AscendC::LocalTensor;
-using AscendC::TPosition;
+// The basic API is visible through `matmul`: kernels that say only `using namespace matmul;`
+// call DataCopy and DataCopyParams unqualified and build with CANN (Ascend/samples
+// MatmulLeakyReluCustom).
+using namespace AscendC;
 using ::CubeFormat;
 using ::LayoutMode;
 
@@ -195,6 +196,9 @@ class Matmul {
     // reference allows it only when one block is the whole single-core result (singleCoreM ==
     // baseM and singleCoreN == baseN), and it needs an earlier Iterate on this object to have
     // put a result there (End() or Init() clears it).
+    // `sync` (the template argument, default true) picks blocking or asynchronous issue; every
+    // call completes before it returns here, so both are one.
+    template <bool sync = true>
     bool Iterate(bool enPartialSum = false, KG_LOC) {
         if (iter_ < 0 || iter_ >= blocks_m() * blocks_n()) {
             if (enPartialSum) check_partial_sum(file, line);
@@ -209,6 +213,7 @@ class Matmul {
         }
         return iter_ < blocks_m() * blocks_n();
     }
+    template <bool sync = true>
     void GetTensorC(const GlobalTensor<TC>& c, uint8_t enAtomic = 0, bool enSequentialWrite = false, KG_LOC) {
         check_iterating("Matmul::GetTensorC", file, line);
         int bm = iter_ % blocks_m(), bn = iter_ / blocks_m();
@@ -220,6 +225,7 @@ class Matmul {
             for (int j = j0; j < j1; ++j) store(c.GetPhyAddr() + row(i) + (j - j0), acc_[size_t(i) * n_ + j], enAtomic);
         if (i1 > i0 && j1 > j0) kernelgen::counters().l0c_to_gm_bytes += uint64_t(i1 - i0) * (j1 - j0) * sizeof(TC);
     }
+    template <bool sync = true>
     void GetTensorC(const LocalTensor<TC>& c, uint8_t enAtomic = 0, bool = false, KG_LOC) {
         check_iterating("Matmul::GetTensorC", file, line);
         int bm = iter_ % blocks_m(), bn = iter_ / blocks_m();

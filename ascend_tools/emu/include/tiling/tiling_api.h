@@ -134,6 +134,7 @@ class MatmulApiTilingBase {
 
     int32_t m_ = 0, n_ = 0, k_ = 0;
     int32_t single_m_ = -1, single_n_ = -1, single_k_ = -1;
+    int32_t fix_m_ = -1, fix_n_ = -1, fix_k_ = -1;
 
   private:
     static int32_t set(MatmulOperand& o, TPosition p, CubeFormat f, DataType t, bool trans) {
@@ -145,7 +146,6 @@ class MatmulApiTilingBase {
     int32_t org_m_ = -1, org_n_ = -1, org_ka_ = -1, org_kb_ = -1;
     bool bias_on_ = false;
     int32_t l1_limit_ = -1, l0c_limit_ = -1;
-    int32_t fix_m_ = -1, fix_n_ = -1, fix_k_ = -1;
     MatrixTraverse traverse_ = MatrixTraverse::FIRSTM;
 };
 
@@ -180,9 +180,16 @@ class MultiCoreMatmulTiling : public MatmulApiTilingBase {
         int64_t best = -1;
         for (int32_t md = 1; md <= dim_; ++md) {
             int32_t nd = dim_ / md;
-            int32_t sm = dim_ > 1 ? align(ceil_div(m_, md), 16) : m_;
-            int32_t sn = dim_ > 1 ? align(ceil_div(n_, nd), 16) : n_;
-            int64_t cost = static_cast<int64_t>(sm) + sn;  // A rows + B columns each core loads
+            // A core's block is whole base blocks when SetFixSplit fixed them (a base block is
+            // never larger than the core's: Ascend/samples MatmulLeakyRelu copies each baseN-wide
+            // block out with the row stride N - baseN).
+            int32_t sm = dim_ > 1 ? align(ceil_div(m_, md), fix_m_ > 0 ? fix_m_ : 16) : m_;
+            int32_t sn = dim_ > 1 ? align(ceil_div(n_, nd), fix_n_ > 0 ? fix_n_ : 16) : n_;
+            // A rows + B columns each core loads; a split whose blocks leave a tail loses to one
+            // that divides M and N evenly (kernels written for the library's tiling, such as the
+            // MatmulLeakyRelu sample, copy whole base blocks out without a tail case).
+            const bool tail = m_ % sm != 0 || n_ % sn != 0;
+            int64_t cost = static_cast<int64_t>(sm) + sn + (tail ? (int64_t{1} << 40) : 0);
             if (best < 0 || cost < best) {
                 best = cost;
                 m_dim = ceil_div(m_, sm);
