@@ -244,8 +244,15 @@ def describe(project: KernelProject, chip: Chip) -> DescribeResult:
         return DescribeResult(ok=False, seconds=step.seconds, cached=False, diagnostics=diags)
     flags = chip_flags(chip)
     host_dir = project.root / "op_host"
+    # Newer msopgen projects keep the tiling struct and tiling-key header the host shares with
+    # the kernel in op_kernel/ and build the host with that folder on its include path, after
+    # op_host/ (Ascend/samples AddTemplateCustom).
+    kernel_dir = project.root / "op_kernel"
     host_sources = [project.abs(s) for s in project.sources if s.parts[0] == "op_host"]
-    per_file = [unit_flags(project, [project.abs(src)], [host_dir]) for src in project.host_files]
+    per_file = [
+        unit_flags(project, [project.abs(src)], [host_dir, kernel_dir])
+        for src in project.host_files
+    ]
     # The root is part of the key: binaries carry absolute source paths for their error reports.
     key = hash_parts(
         ["host", *_toolchain(), *flags, *(f for fl in per_file for f in fl), str(project.root),
@@ -257,7 +264,8 @@ def describe(project: KernelProject, chip: Chip) -> DescribeResult:
             objects = []
             for i, src in enumerate(project.host_files):
                 obj = f"host{i}.o"
-                argv = [*flags, *per_file[i], f"-I{host_dir}", "-c", project.abs(src), "-o", obj]
+                argv = [*flags, *per_file[i], f"-I{host_dir}", "-idirafter", str(kernel_dir), "-c",
+                        project.abs(src), "-o", obj]
                 out = step.compile(argv, stage)
                 if out.returncode != 0:
                     return DescribeResult(
@@ -435,8 +443,18 @@ def wrapper_source(
         d = get_dtype(dt)
         lines.append(f"#define DTYPE_{name.upper()} {d.c_type}")
         lines.append(f"#define ORIG_DTYPE_{name.upper()} {d.ge_type}")
-    if project.tiling_header:
-        tiling = project.abs(project.tiling_header)
+    tiling = project.abs(project.tiling_header) if project.tiling_header else None
+    if tiling and (project.abs(project.kernel_file).parent / tiling.name).is_file():
+        # The kernel's own header of that name holds its side of the tiling (a plain struct
+        # under the host header's include guard, Ascend/samples WholeReduceSumCustom): the
+        # host header would hide it, and CANN's kernel build never sees the host one.
+        tiling = None
+    if project.layout == "msopgen":
+        # CANN's operator build hands every kernel the generated kernel_tiling header:
+        # GET_TILING_DATA, TILING_KEY_IS and REGISTER_TILING_DEFAULT need no tiling header of
+        # the project's (Ascend/samples AddsCustom keeps its struct in op_kernel/).
+        lines.append('#include "kernel_tiling/kernel_tiling.h"')
+    if tiling:
         lines.append(f'#include "{tiling}"')
         kernel_texts = [_text(p) for p in _kernel_sources(project)]
         lines += compat.global_tiling_aliases(_text(tiling), kernel_texts)

@@ -51,6 +51,18 @@ def test_kernel_operator_needs_no_macros_but_keeps_the_chip_ones(aicore: str) ->
     assert res.returncode == 0, res.stderr[-3000:]
 
 
+def test_list_tensor_desc_is_reachable_through_its_documented_header() -> None:
+    # The API reference names kernel_operator_list_tensor_intf.h for ListTensorDesc; kernels
+    # of the DYNAMIC-input samples (AddN) include it alone.
+    source = (
+        '#include "kernel_operator_list_tensor_intf.h"\n'
+        'extern "C" __global__ __aicore__ void k(GM_ADDR xs) { AscendC::ListTensorDesc d(xs);'
+        " (void)d.GetDataPtr<half>(0); }\n"
+    )
+    res = syntax_check(source, "-D__CCE_AICORE__=220", "-D__CCE_KT_TEST__=1")
+    assert res.returncode == 0, res.stderr[-3000:]
+
+
 def test_high_level_apis_take_only_their_tiling_types() -> None:
     # A struct with SoftMaxTiling's fields is not a SoftMaxTiling: the NPU build rejects it.
     source = (

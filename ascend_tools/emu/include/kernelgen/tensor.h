@@ -21,6 +21,10 @@ struct TensorExprTag {};  // base of `a + b` style expressions (vec_binary.h)
 
 namespace AscendC {
 
+// SetL2CacheHint's parameters (API reference, SetL2CacheHint; CacheRwMode is reserved).
+enum class CacheMode : uint8_t { CACHE_MODE_DISABLE = 0, CACHE_MODE_NORMAL = 1 };
+enum CacheRwMode { READ = 1, WRITE = 2, RW = 3 };
+
 template <class T>
 class LocalTensor {
   public:
@@ -181,8 +185,9 @@ class GlobalTensor {
     uint64_t GetSize() const { return size_; }
     __gm__ T* GetPhyAddr() const { return addr_; }
     __gm__ T* GetPhyAddr(uint64_t offset) const { return addr_ + offset; }
-    template <class... A>
-    void SetL2CacheHint(A...) {}
+    // L2 caching changes timing only (API reference, SetL2CacheHint).
+    template <CacheRwMode rwMode = CacheRwMode::RW>
+    void SetL2CacheHint(CacheMode) {}
 
     T GetValue(uint64_t i, KG_LOC) const {
         check_access("GetValue", i, 1, false, file, line);
