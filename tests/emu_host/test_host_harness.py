@@ -217,6 +217,12 @@ def test_elementwise_tmp_sizes_cover_the_float_working_copy(check_bin: Path) -> 
     assert out["sigmoid"] == [8000, 512, 4000, 256]
 
 
+def test_broadcast_tmp_sizes_are_allocatable(check_bin: Path) -> None:
+    out = run_check(check_bin, get_chip())
+    # [4, 1] -> [4, 20] half: at most one aligned image of dst (160 -> 160 bytes), at least 32
+    assert out["broadcast"] == [160, 32]
+
+
 def test_gert_shape_and_type_utils(check_bin: Path) -> None:
     out = run_check(check_bin, get_chip())
     assert (out["shape_size"], out["shape_dims"], out["scalar_size"]) == (120, 4, 1)

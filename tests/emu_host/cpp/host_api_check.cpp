@@ -99,6 +99,8 @@ int main(int argc, char** argv) {
     uint32_t sig_max = 0, sig_min = 0, sig32_max = 0, sig32_min = 0;
     AscendC::GetSigmoidMaxMinTmpSize(ge::Shape({1000}), 2, false, sig_max, sig_min);
     AscendC::GetSigmoidMaxMinTmpSize(ge::Shape({1000}), 4, false, sig32_max, sig32_min);
+    uint32_t bc_max = 0, bc_min = 0;
+    AscendC::GetBroadCastMaxMinTmpSize(p, ge::Shape({4, 1}), ge::Shape({4, 20}), 2, false, bc_max, bc_min);
 
     gert::Shape s{2, 3, 4};
     s.AppendDim(5);
@@ -110,7 +112,7 @@ int main(int argc, char** argv) {
         "\"mm_ret\":%lld,\"mm\":{\"usedCoreNum\":%d,\"M\":%d,\"N\":%d,\"Ka\":%d,\"singleCoreM\":%d,"
         "\"singleCoreN\":%d,\"singleCoreK\":%d,\"baseM\":%d,\"baseN\":%d,\"baseK\":%d,\"isBias\":%d},"
         "\"unset_ret\":%lld,\"softmax\":{\"splitM\":%u,\"rangeM\":%u,\"tailM\":%u},"
-        "\"sigmoid\":[%u,%u,%u,%u],"
+        "\"sigmoid\":[%u,%u,%u,%u],\"broadcast\":[%u,%u],"
         "\"shape_size\":%lld,\"shape_dims\":%zu,\"scalar_size\":%lld,\"dt_name\":\"%s\",\"dt_back\":%d,"
         "\"roundtrip\":[%d,%d,%d,%llu,%u],\"data_size\":%zu}\n",
         p.GetCoreNum(), p.GetCoreNumAic(), p.GetCoreNumAiv(), (unsigned long long)ub, (unsigned long long)l1,
@@ -118,7 +120,7 @@ int main(int argc, char** argv) {
         p.GetLibApiWorkSpaceSize(), p.CalcTschBlockDim(40, 1, 2), aicore.c_str(), short_soc.c_str(), (long long)mm_ret,
         cube.usedCoreNum, cube.M, cube.N, cube.Ka, cube.singleCoreM, cube.singleCoreN, cube.singleCoreK, cube.baseM,
         cube.baseN, cube.baseK, cube.isBias, (long long)unset_ret, sm.splitM, sm.rangeM, sm.tailM, sig_max, sig_min,
-        sig32_max, sig32_min,
+        sig32_max, sig32_min, bc_max, bc_min,
         (long long)s.GetShapeSize(), s.GetDimNum(), (long long)scalar.GetShapeSize(),
         ge::TypeUtils::DataTypeToSerialString(ge::DT_BF16).c_str(),
         static_cast<int>(ge::TypeUtils::SerialStringToDataType("DT_FLOAT16")), back.get_dims()[0], back.get_dims()[2],

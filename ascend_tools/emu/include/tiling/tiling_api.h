@@ -301,6 +301,17 @@ inline void GetMeanMaxMinTmpSize(const uint32_t n, const uint32_t /*srcTypeSize*
     reduce_row_tmp_size(n, accTypeSize, maxValue, minValue);
 }
 
+// BroadCast (API reference, GetBroadCastMaxMinTmpSize): the emulator's BroadCast needs no
+// scratch, so the sizes only have to be ones a kernel can allocate: at most one 32-byte-aligned
+// image of dst, at least one 32-byte block (0 for an empty dst).
+inline void GetBroadCastMaxMinTmpSize(const platform_ascendc::PlatformAscendC&, const ge::Shape& /*srcShape*/,
+                                      const ge::Shape& dstShape, uint32_t typeSize, bool /*isReuseSource*/,
+                                      uint32_t& maxValue, uint32_t& minValue) {
+    const uint64_t bytes = uint64_t(std::max<int64_t>(0, dstShape.GetShapeSize())) * typeSize;
+    maxValue = static_cast<uint32_t>(std::min<uint64_t>((bytes + 31) / 32 * 32, UINT32_MAX));
+    minValue = std::min<uint32_t>(maxValue, 32u);
+}
+
 // ---------------------------------------------------------------- LayerNorm / RmsNorm
 // [B, S, H] sources (H the 32-byte padded last axis). Temp buffer: the emulator needs two float
 // rows at least (kernelgen/norm.h); the maximum holds two float images of the whole source.
