@@ -279,6 +279,30 @@ def get_init_inputs():
 """
 
 
+FILL_KERNEL = """#include "kernel_operator.h"
+extern "C" __global__ __aicore__ void plus_one(GM_ADDR x, GM_ADDR y)
+{
+    AscendC::GlobalTensor<float> xg, yg;
+    xg.SetGlobalBuffer((__gm__ float*)x, 64);
+    yg.SetGlobalBuffer((__gm__ float*)y, 64);
+    AscendC::Fill<float>(yg, 64, 1.0f);
+    for (int i = 0; i < 64; ++i) yg.SetValue(i, yg.GetValue(i) + xg.GetValue(i));
+}
+// kernelgen: block_dim=1
+"""
+
+PLUS_ONE_REF = TWICE_REF.replace("x * 2", "x + 1")
+
+
+def test_fill_is_init_global_memory_under_its_other_name(tmp_path: Path) -> None:
+    """`AscendC::Fill(gm, size, value)` (the reference's other name for InitGlobalMemory, used
+    by Ascend/samples ReduceMin) fills GM."""
+    (tmp_path / "k.cpp").write_text(FILL_KERNEL)
+    (tmp_path / "ref.py").write_text(PLUS_ONE_REF)
+    report = validate_project(tmp_path, tmp_path / "ref.py")
+    assert report.ok, ([d.message for d in report.compile.diagnostics], report.cases)
+
+
 def test_vector_pass_kernel_under_the_basic_api_path_builds_on_910b(tmp_path: Path) -> None:
     """ms_custom_ops kernels include "ascendc/basic_api/kernel_operator.h" (newer CANN's path)
     and wrap a vector-only kernel in `#ifdef __DAV_C220_VEC__`, which the device compiler

@@ -326,6 +326,13 @@ inline void InitGlobalMemory(const GlobalTensor<T>& gm, uint64_t size, const ker
     kernelgen::counters().ub_to_gm_bytes += size * sizeof(T);
 }
 
+// The API reference's other name for InitGlobalMemory ("Fill": same signature and constraints;
+// Ascend/samples ReduceMin's kernel launch zeroes its output with it).
+template <class T>
+inline void Fill(const GlobalTensor<T>& gm, uint64_t size, const kernelgen::nd_t<T>& value, KG_LOC) {
+    InitGlobalMemory(gm, size, value, file, line);
+}
+
 // DataCopy with enhanced parameters: the plain form copies as DataCopyParams does; CO1 -> CO2
 // (L0C -> UB) in BLOCK_MODE_MATRIX moves whole 16x16 fractals; the other block modes,
 // dequantisation and ReLU on the copy path are not emulated (a run that uses them stops).
