@@ -108,6 +108,15 @@ def test_two_tpipes_on_one_path_name_both_declarations() -> None:
     assert "pipe (tiling_key_classes.cpp:78)" in d.message and "op.pipe" in d.message
 
 
+def test_one_kernel_class_per_chip_header_is_one_tpipe() -> None:
+    # Two headers an #ifdef picks between each define KernelCopy with a TPipe member: they are
+    # alternatives, not two pipes (Ascend/samples Mmad); a second TPipe on the path still is.
+    assert R.SINGLE_TPIPE.value not in codes(lint_texts(texts_of("per_chip_headers")))
+    texts = replaced(texts_of("per_chip_headers"), "    KernelCopy op;\n",
+                     "    TPipe extra;\n    KernelCopy op;\n")
+    assert only(lint_texts(texts), R.SINGLE_TPIPE).severity == Severity.ERROR
+
+
 def test_tpipe_declared_in_a_nested_block_after_another_ends_is_fine() -> None:
     line = "    GET_TILING_DATA(tilingData, tiling);\n"
     texts = replaced(texts_of("tiling_key_classes.cpp"), line,

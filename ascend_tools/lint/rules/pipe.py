@@ -32,14 +32,16 @@ def _typed_decls(c: Chunk) -> list[Decl]:
 
 
 def _owned(ctx: LintContext, chunks: list[Chunk], type_name: str) -> dict[str, list[Decl]]:
-    """Class name -> its data members of `type_name` held by value."""
-    out: dict[str, list[Decl]] = {}
+    """Class name -> its data members of `type_name` held by value. A class defined in more
+    than one file has alternative definitions (headers an `#ifdef` picks between, Ascend/samples
+    Mmad's KernelMmad per chip): one translation unit holds one, so the fullest counts."""
+    by_file: dict[str, dict[str, list[Decl]]] = {}
     for c in chunks:
         if c.kind == "field":
             for d in _typed_decls(c):
                 if d.type_base == type_name and _is_object(ctx, d, type_name):
-                    out.setdefault(c.class_name, []).append(d)
-    return out
+                    by_file.setdefault(c.class_name, {}).setdefault(c.file, []).append(d)
+    return {cls: max(files.values(), key=len) for cls, files in by_file.items()}
 
 
 def _live_sets(ctx: LintContext, chunks: list[Chunk],
