@@ -81,6 +81,21 @@ def test_reduce_max_min_with_index(emu_build, run_program, dtype, kind) -> None:
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
+def test_reduce_min_bit_mask_takes_the_masked_lanes_of_every_repeat(
+    emu_build, run_program, dtype
+) -> None:
+    x, y = inputs(dtype)
+    per, _ = geometry(dtype)
+    z, _ = run_case(emu_build, run_program, "reduce_min_bits", dtype, x, y)
+    lanes = [0, 1, 2, 3, per, per + 1, per + 2, per + 3]
+    i = lanes[int(np.argmin(x[lanes]))]
+    want = fresh().astype(NP[dtype])
+    want[0] = x[i]
+    want[1] = index_bits(i, dtype)
+    same(z, want, dtype)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
 def test_whole_reduce_sum_one_result_per_repeat(emu_build, run_program, dtype) -> None:
     x, y = inputs(dtype)
     per, _ = geometry(dtype)

@@ -42,6 +42,8 @@ std::map<std::string, CaseFn<T>> table() {
         {"reduce_sum", [](Ctx<T>& c) { ReduceSum(c.z, c.x, c.tmp, c.n - 24); return false; }},
         {"reduce_max", [](Ctx<T>& c) { ReduceMax(c.z, c.x, c.tmp, c.n - 24, true); return false; }},
         {"reduce_min", [](Ctx<T>& c) { ReduceMin(c.z, c.x, c.tmp, c.n - 24, true); return false; }},
+        // bit-mask form (Ascend/samples ReduceMin: the first 4 lanes of each repeat)
+        {"reduce_min_bits", [](Ctx<T>& c) { const uint64_t m[2] = {0xFull, 0}; ReduceMin(c.z, c.x, c.tmp, m, 2, 8, true); return false; }},
         {"whole_reduce_sum", [](Ctx<T>& c) { WholeReduceSum(c.z, c.x, 256 / sizeof(T), c.n / (256 / sizeof(T)), 1, 1, 8); return false; }},
         {"whole_reduce_max", [](Ctx<T>& c) { WholeReduceMax(c.z, c.x, 50, 4, 1, 1, 8); return false; }},
         {"whole_reduce_min_value", [](Ctx<T>& c) { WholeReduceMin(c.z, c.x, 256 / sizeof(T), 4, 1, 1, 8, ReduceOrder::ORDER_ONLY_VALUE); return false; }},

@@ -128,6 +128,27 @@ inline void ReduceMin(const LocalTensor<T>& dst, const LocalTensor<T>& src, cons
     detail::reduce_mask("ReduceMin", kernelgen::RedKind::MIN, dst, src, l, srcRepStride, calIndex, file, line);
 }
 
+// The bit-mask forms (mask[2]: lanes 0-63 and 64-127 of each repeat; API reference, ReduceSum /
+// ReduceMax / ReduceMin, "mask bit mode").
+template <class T, bool isSetMask = true>
+inline void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>&, const uint64_t mask[2],
+                      int64_t repeatTimes, int32_t srcRepStride, KG_LOC) {
+    auto l = kernelgen::lanes_from_bit_mask("ReduceSum", mask, repeatTimes, kernelgen::per_repeat<T>(), isSetMask, file, line);
+    detail::reduce_mask("ReduceSum", kernelgen::RedKind::SUM, dst, src, l, srcRepStride, false, file, line);
+}
+template <class T, bool isSetMask = true>
+inline void ReduceMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>&, const uint64_t mask[2],
+                      int64_t repeatTimes, int32_t srcRepStride, bool calIndex = false, KG_LOC) {
+    auto l = kernelgen::lanes_from_bit_mask("ReduceMax", mask, repeatTimes, kernelgen::per_repeat<T>(), isSetMask, file, line);
+    detail::reduce_mask("ReduceMax", kernelgen::RedKind::MAX, dst, src, l, srcRepStride, calIndex, file, line);
+}
+template <class T, bool isSetMask = true>
+inline void ReduceMin(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>&, const uint64_t mask[2],
+                      int64_t repeatTimes, int32_t srcRepStride, bool calIndex = false, KG_LOC) {
+    auto l = kernelgen::lanes_from_bit_mask("ReduceMin", mask, repeatTimes, kernelgen::per_repeat<T>(), isSetMask, file, line);
+    detail::reduce_mask("ReduceMin", kernelgen::RedKind::MIN, dst, src, l, srcRepStride, calIndex, file, line);
+}
+
 // ---------------------------------------------------------------- WholeReduce
 namespace detail {
 // Repeat r's result goes to dst at r * dstRepStride units; a unit is the size of one result
