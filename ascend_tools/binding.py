@@ -26,7 +26,7 @@ Names match ignoring case and underscores (`negative_slope` = `negativeSlope`).
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel
 
@@ -502,3 +502,233 @@ def bind_scalars(
             f"  say the values in kernelgen.toml:\n\n[binding]\nattrs = {{{table_text}}}"
         )
     return out
+
+
+# ---------------------------------------------------------------- single-file kernels
+
+ParamRole = Literal["input", "output", "in_place", "harness"]
+
+# Entry parameters of single-file kernels that the harness fills itself when nothing binds them
+# (a workspace, an empty tiling buffer: emu/README.md).
+HARNESS_PARAMS = ("workspace", "tiling")
+
+
+class ParamBinding(BaseModel):
+    """What one pointer parameter of a single-file entry holds. `in_place`: one buffer that
+    starts as reference argument `arg` and is compared after the launch with `result`, its
+    value as the forward mutates it (`logits.masked_fill_(...)`)."""
+
+    name: str
+    role: ParamRole
+    arg: str | None = None
+    """The reference tensor argument (input, in_place)."""
+    arg_index: int = 0
+    """Which tensor of `arg` (an element of a tensor list bound by position)."""
+    result: str | None = None
+    """The reference result (output, in_place): `return[i]` or a mutated argument's name."""
+    result_index: int = 0
+    initial: float | None = None
+    """Outputs: the value every element holds before the launch (`[binding] initial`)."""
+    checked: bool = True
+
+
+Unit = tuple[str, int]
+"""(reference argument or result name, tensor index in it): one tensor a parameter takes."""
+
+
+def _check_single_table(params: list[str], trial: TrialData, table: BindingTable) -> None:
+    args = {a.name: a for a in trial.tensor_args}
+    results = {o.name: o for o in trial.outputs}
+    for section, given, known, what in (
+        ("inputs", table.inputs, args, "reference tensors"),
+        ("outputs", table.outputs, results, "reference results"),
+    ):
+        for p, target in given.items():
+            if p not in params:
+                raise BindingError(
+                    f"[binding] {section} names {p!r}, which is not one of the entry's pointer "
+                    f"parameters ({', '.join(params) or 'none'})"
+                )
+            if target not in known:
+                raise BindingError(
+                    f"[binding] {section}.{p} = {target!r} names no reference value; {what}: "
+                    f"{', '.join(known) or 'none'}"
+                )
+            thing = known[target]
+            if len(thing.tensors) != 1:
+                raise BindingError(
+                    f"[binding] {section}.{p} = {target!r} is a tensor list: one parameter takes "
+                    "one tensor, so the list's tensors bind by position"
+                )
+    for p in set(table.inputs) & set(table.outputs):
+        if results[table.outputs[p]].inplace_of != table.inputs[p]:
+            raise BindingError(
+                f"[binding] names {p} in inputs ({table.inputs[p]!r}) and outputs "
+                f"({table.outputs[p]!r}): a parameter is one buffer, so that says it is updated "
+                f"in place, but {table.outputs[p]!r} is not {table.inputs[p]!r} as the forward "
+                "mutates it"
+            )
+
+
+def _bind_params(params: list[str], trial: TrialData, table: BindingTable) -> dict[str, tuple]:
+    """param -> (input unit or None, result unit or None): the table, then names (a forward
+    tensor argument named like the parameter), then in-place completion (a parameter bound to
+    an argument the forward mutates, whose mutated value nothing else takes, is updated in
+    place; likewise the other way round), then position for what is left."""
+    mutated_of = {o.inplace_of: o.name for o in trial.outputs if o.inplace_of}
+    source_of = {o.name: o.inplace_of for o in trial.outputs if o.inplace_of}
+    ins: dict[str, str] = dict(table.inputs)
+    outs: dict[str, str] = dict(table.outputs)
+    # Names bind forward arguments only: module parameters and buffers keep their documented
+    # place after them (a kernel's `weight` and `bias` swapped in its signature still fails).
+    forward = {
+        _key(a.name): a.name
+        for a in trial.tensor_args
+        if a.source == "forward" and a.kind == "tensor"
+    }
+    for p in params:
+        name = forward.get(_key(p))
+        if p in ins or p in outs or name is None or name in ins.values():
+            continue
+        ins[p] = name
+    for p, a in list(ins.items()):
+        r = mutated_of.get(a)
+        if p not in outs and r is not None and r not in outs.values():
+            outs[p] = r
+    for p, r in list(outs.items()):
+        a = source_of.get(r)
+        if p not in ins and a is not None and a not in ins.values():
+            ins[p] = a
+    return {p: (ins.get(p), outs.get(p)) for p in params}
+
+
+def _free_units(trial: TrialData, bound_in: set[str], bound_out: set[str]) -> tuple[
+        list[Unit], list[Unit]]:
+    free_in = [
+        (a.name, k) for a in trial.tensor_args if a.name not in bound_in
+        for k in range(len(a.tensors))
+    ]
+    free_out = [
+        (o.name, k) for o in trial.outputs if o.name not in bound_out
+        for k in range(len(o.tensors))
+    ]
+    return free_in, free_out
+
+
+def _unit_text(u: Unit, trial: TrialData) -> str:
+    many = {a.name for a in trial.tensor_args if a.kind == "tensor_list"} | {
+        o.name for o in trial.outputs if o.is_list}
+    return f"{u[0]}[{u[1]}]" if u[0] in many else u[0]
+
+
+def suggested_single_table(
+    params: list[str], trial: TrialData, table: BindingTable | None
+) -> str:
+    """The `[binding]` table to write for a single-file entry: the given entries and those the
+    names imply, then every other pointer parameter (but the harness's workspace and tiling)
+    taking the next reference input, then the next result (`"?"` past the end)."""
+    given = table or BindingTable()
+    bound = _bind_params(params, trial, given)
+    ins = {p: a for p, (a, _) in bound.items() if a}
+    outs = {p: r for p, (_, r) in bound.items() if r}
+    free_in, free_out = _free_units(trial, set(ins.values()), set(outs.values()))
+    free_results = [_unit_text(u, trial) for u in free_out]
+    mutated_of = {o.inplace_of: o.name for o in trial.outputs if o.inplace_of}
+    for p in params:
+        if p in ins or p in outs or p in HARNESS_PARAMS:
+            continue
+        if free_in:
+            unit = free_in.pop(0)
+            ins[p] = _unit_text(unit, trial)
+            r = mutated_of.get(unit[0])
+            if r in free_results:  # the argument the forward mutates: one buffer, in place
+                outs[p] = r
+                free_results.remove(r)
+        else:
+            outs[p] = free_results.pop(0) if free_results else "?"
+    lines = ["[binding]"]
+    for section, entries in (("inputs", ins), ("outputs", outs)):
+        if entries:
+            items = ", ".join(f"{p} = {_toml(entries[p])}" for p in params if p in entries)
+            lines.append(f"{section} = {{{items}}}")
+    return "\n".join(lines)
+
+
+def bind_single(
+    params: list[str], trial: TrialData, table: BindingTable | None = None
+) -> list[ParamBinding]:
+    """How `trial`'s reference binds to a single-file entry's pointer parameters `params` (in
+    entry order): `[binding]` inputs/outputs (a parameter in both, with the mutated value of
+    the same argument, is updated in place), then names (a forward tensor argument named like
+    a parameter binds to it, in place when the forward mutates it), then the harness's
+    `workspace`/`tiling` for parameters of those names, then position (the remaining parameters
+    take the remaining input tensors, then the remaining results). BindingError names what
+    did not bind and shows the table to write."""
+    given = table or BindingTable()
+    try:
+        _check_single_table(params, trial, given)
+        bound = _bind_params(params, trial, given)
+        out: dict[str, ParamBinding] = {}
+        for p, (a, r) in bound.items():
+            if a and r:
+                out[p] = ParamBinding(name=p, role="in_place", arg=a, result=r)
+            elif a:
+                out[p] = ParamBinding(name=p, role="input", arg=a)
+            elif r:
+                out[p] = ParamBinding(name=p, role="output", result=r)
+            elif p in HARNESS_PARAMS:
+                out[p] = ParamBinding(name=p, role="harness")
+        free_in, free_out = _free_units(
+            trial, {b.arg for b in out.values() if b.arg}, {b.result for b in out.values()
+                                                            if b.result})
+        rest = [p for p in params if p not in out]
+        if len(rest) != len(free_in) + len(free_out):
+            tensors = ", ".join(_unit_text(u, trial) for u in free_in) or "none"
+            results = ", ".join(_unit_text(u, trial) for u in free_out) or "none"
+            raise BindingError(
+                f"{len(rest)} pointer parameters are left to bind by position "
+                f"({', '.join(rest) or 'none'}) but {len(free_in)} reference tensors ({tensors}) "
+                f"and {len(free_out)} results ({results}) are left"
+            )
+        for p, (a, k) in zip(rest, free_in, strict=False):
+            out[p] = ParamBinding(name=p, role="input", arg=a, arg_index=k)
+        for p, (r, k) in zip(rest[len(free_in):], free_out, strict=True):
+            out[p] = ParamBinding(name=p, role="output", result=r, result_index=k)
+        _apply_output_table(params, out, given)
+    except BindingError as exc:
+        raise BindingError(
+            f"the reference does not bind to the kernel entry's pointer parameters "
+            f"({', '.join(params)}): {exc}\n{_describe_ref(trial)}\n"
+            "Say how in kernelgen.toml at the project root (parameter = reference name; a "
+            "parameter in both inputs and outputs is updated in place; entries left out are "
+            f"inferred):\n\n{suggested_single_table(params, trial, table)}"
+        ) from None
+    return [out[p] for p in params]
+
+
+def _apply_output_table(
+    params: list[str], out: dict[str, ParamBinding], table: BindingTable
+) -> None:
+    """`[binding] initial` and `unchecked` on the output parameters, as for OpDef outputs."""
+    outputs = [p for p in params if out[p].role in ("output", "in_place")]
+    for name in [*table.initial, *table.unchecked]:
+        if name not in outputs:
+            section = "initial" if name in table.initial else "unchecked"
+            raise BindingError(
+                f"[binding] {section} names {name!r}, which is not an output parameter of the "
+                f"entry ({', '.join(outputs) or 'none'})"
+            )
+    for name, value in table.initial.items():
+        if out[name].role == "in_place":
+            raise BindingError(
+                f"[binding] initial names {name!r}, a parameter updated in place: it starts "
+                "with the input's values"
+            )
+        out[name].initial = value
+    for name in table.unchecked:
+        out[name].checked = False
+    if outputs and set(outputs) <= set(table.unchecked):
+        raise BindingError(
+            f"[binding] unchecked names every output parameter ({', '.join(outputs)}): nothing "
+            "would be compared"
+        )

@@ -4,6 +4,7 @@ pyproject.toml), read in one place for every tool that needs it.
     reference = "tests/ref.py"      # the PyTorch reference (relative to the project root)
     op = "boxes_overlap_bev_v1"     # which op of a project with several (op_kernel/<op>.cpp)
     auto_sync = false               # compiled without --cce-auto-sync (default true: on)
+    block_dim = 8                   # a kernel without an OpDef: its launch's block count
 
     [lint]                          # ascend_tools.lint.config.LintConfig
     chip = "ascend910b2"
@@ -34,7 +35,7 @@ import re
 from pathlib import Path
 
 import tomllib
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ascend_tools.chips import DEFAULT_CHIP
 
@@ -93,6 +94,10 @@ class ProjectConfig(BaseModel):
     (op_kernel/<op>.cpp); None: the only one (ascend_tools.project)."""
     auto_sync: bool = True
     """Whether the kernel is compiled with --cce-auto-sync (module docstring)."""
+    block_dim: int | None = Field(default=None, ge=1, le=65535)
+    """The blockDim a kernel without an OpDef (a single file, a torch extension's op_kernel)
+    is launched with, where its host code computes it at run time (`GetCoreNumAiv()`); it
+    overrides what `ascend_tools.project` reads from that code."""
     lint: LintConfig | None = None
     binding: BindingTable | None = None
     path: Path | None = None

@@ -1,7 +1,10 @@
 """Discover an AscendC operator project on disk and describe it (`KernelProject`).
 
-Two layouts are accepted: the msopgen layout (`op_host/<op>_tiling.h`, `op_host/<op>.cpp`,
-`op_kernel/<op>.cpp`) and a single kernel file whose tiling values are constants in the file.
+Three layouts are accepted: the msopgen layout (`op_host/<op>_tiling.h`, `op_host/<op>.cpp`,
+`op_kernel/<op>.cpp`), a single kernel file whose tiling values are constants in the file, and
+`kernel_launch`: a torch extension's op_kernel/ next to op_host/ glue that defines no OpDef (no
+`OP_ADD(`) and launches the entry itself (`EXEC_KERNEL_CMD(entry, blockDim, ...)`); its kernel
+binds like a single file and its glue, torch code, is never compiled.
 The kernel entry is found with a light scan (comments and strings blanked, then a pattern for
 `__global__ ... void name(...)`); it needs no full parse, only the name and parameter names.
 """
@@ -53,7 +56,8 @@ class KernelProject(BaseModel):
     """A kernel project; file paths are relative to `root`."""
 
     root: Path
-    layout: Literal["msopgen", "single_file"]
+    layout: Literal["msopgen", "single_file", "kernel_launch"]
+    """`kernel_launch` builds and binds as `single_file` (module docstring)."""
     op_name: str
     kernel_file: Path
     host_files: list[Path]
@@ -192,7 +196,7 @@ def load_project(path: Path) -> KernelProject:
     if path.is_file():
         return _single_file(path.parent, path)
     if (path / "op_kernel").is_dir():
-        return _msopgen(path)
+        return _kernel_launch(path) if _torch_glue(path) else _msopgen(path)
     candidates = sorted(p for p in path.iterdir() if p.suffix in KERNEL_SUFFIXES)
     hit = _kernel_with_entry(candidates)
     if not hit:
@@ -201,6 +205,117 @@ def load_project(path: Path) -> KernelProject:
             "or .asc file with a `__global__ __aicore__` entry function"
         )
     return _single_file(path, hit[0])
+
+
+_OP_ADD = re.compile(r"\bOP_ADD\s*\(")
+_GLUE_LAUNCH = re.compile(r"\b(?:EXEC_KERNEL_CMD|ACLRT_LAUNCH_KERNEL|aclrtlaunch_\w+)\s*\(")
+
+
+def _torch_glue(root: Path) -> bool:
+    """Whether op_host/ holds host code that launches a kernel itself and defines no OpDef: a
+    torch extension's glue (sgl-kernel-npu's csrc/<op>/op_host)."""
+    texts = [blank(_read(h)) for h in sorted((root / "op_host").rglob("*.cpp"))]
+    return any(_GLUE_LAUNCH.search(t) for t in texts) and not any(_OP_ADD.search(t) for t in texts)
+
+
+def find_entries(text: str) -> list[KernelEntry]:
+    """Every `__global__` function in `text` written out (not made by a macro), in order."""
+    clean = blank(text)
+    return [
+        _entry(m.group(2), m.group(3), clean.count("\n", 0, m.start(2)) + 1)
+        for m in _ENTRY.finditer(clean)
+        if "__global__" in m.group(1) and "#" not in m.group(2)
+    ]
+
+
+def _kernel_launch(root: Path) -> KernelProject:
+    """A torch extension's kernel (`KernelProject.layout` kernel_launch): the op_kernel file
+    whose entry the configuration's `op` names (an entry or a file stem), else the first entry
+    of the first file; sources are op_kernel/'s files and op_host/'s headers (the kernel's
+    tiling struct), never the glue's .cpp."""
+    from ascend_tools.config import load_project_config  # config reads no project: no cycle
+
+    config = load_project_config(root)
+    files = [p for p in sorted((root / "op_kernel").rglob("*"))
+             if p.suffix in KERNEL_SUFFIXES and p.is_file()]
+    found = [(f, e) for f in files for e in (find_entries(_read(f)) or
+                                             [x for x in [find_entry(_read(f))] if x])]
+    if not found:
+        raise ProjectError(
+            f"no kernel entry in {root / 'op_kernel'}: no source there defines a "
+            "`__global__ __aicore__ void name(...)` function"
+        )
+    wanted = config.op
+    chosen = [(f, e) for f, e in found if wanted in (None, e.name, f.stem)]
+    if not chosen:
+        names = ", ".join(e.name for _, e in found)
+        raise ProjectError(
+            f"op = {wanted!r} in kernelgen.toml names no kernel entry or file of "
+            f"{root / 'op_kernel'} (entries: {names})"
+        )
+    kernel, entry = next(((f, e) for f, e in chosen if e.name == wanted), chosen[0])
+    glue = sorted((root / "op_host").rglob("*.cpp"))
+    launch = _glue_block_dim(glue, entry)
+    headers = [h for h in sorted((root / "op_host").rglob("*")) if h.suffix in (".h", ".hpp")]
+    return KernelProject(
+        root=root,
+        layout="kernel_launch",
+        op_name=entry.name,
+        kernel_file=kernel.relative_to(root),
+        host_files=[],
+        tiling_header=None,
+        sources=_sources_under(root, [root / "op_kernel"]) + [h.relative_to(root) for h in headers],
+        entry=entry,
+        block_dim=config.block_dim or (int(launch) if launch and launch.isdigit() else None),
+        block_dim_expr=None if config.block_dim or (launch and launch.isdigit()) else launch,
+        other_ops=[e.name for _, e in found if e.name != entry.name],
+    )
+
+
+def _call_args(text: str, start: int) -> list[str]:
+    """The comma-separated arguments of the call whose `(` is at `start`, nesting kept."""
+    depth, args, cur = 0, [], ""
+    for c in text[start:]:
+        if c in "([{":
+            depth += 1
+            if depth == 1:
+                continue
+        elif c in ")]}":
+            depth -= 1
+            if depth == 0:
+                return [*args, cur.strip()]
+        elif c == "," and depth == 1:
+            args.append(cur.strip())
+            cur = ""
+            continue
+        cur += c
+    return [*args, cur.strip()]
+
+
+def _glue_block_dim(glue: list[Path], entry: KernelEntry) -> str | None:
+    """The blockDim torch glue launches `entry` with (`EXEC_KERNEL_CMD(entry, blockDim, args)`,
+    `ACLRT_LAUNCH_KERNEL(entry)(blockDim, stream, args)`, `aclrtlaunch_entry(blockDim, stream,
+    args)`): a number; the entry's parameter the same variable is passed to (evaluated with
+    that by-value argument by `block_dim_of`); else the expression the file sets it to."""
+    name = re.escape(entry.name)
+    launch = re.compile(
+        rf"\bEXEC_KERNEL_CMD\s*(\(\s*{name}\s*,)|\bACLRT_LAUNCH_KERNEL\s*\(\s*{name}\s*\)\s*(\()"
+        rf"|\baclrtlaunch_{name}\s*(\()"
+    )
+    for path in glue:
+        body = blank(_read(path))
+        for m in launch.finditer(body):
+            args = _call_args(body, m.start(m.lastindex or 1))
+            block, kernel_args = (args[1], args[2:]) if m.group(1) else (args[0], args[2:])
+            if block.isdigit():
+                return block
+            for param, arg in zip(entry.params, kernel_args, strict=False):
+                if arg == block and param in entry.scalars:
+                    return param
+            value = re.search(rf"\b{re.escape(block)}\s*=\s*([^;{{}}=][^;{{}}]*);", body)
+            if value:
+                return value.group(1).strip()
+    return None
 
 
 def _msopgen(root: Path) -> KernelProject:
@@ -365,8 +480,16 @@ def _single_file(root: Path, kernel: Path) -> KernelProject:
     entry = find_entry(text)
     if not entry:
         raise ProjectError(f"no `__global__ __aicore__` entry function in {kernel}")
+    from ascend_tools.config import ConfigError, load_project_config
+
     m = _BLOCK_DIM.search(text)
     launch = None if m else _launch_block_dim(kernel, entry.name)
+    try:
+        configured = load_project_config(root).block_dim
+    except ConfigError as exc:
+        raise ProjectError(str(exc)) from exc
+    if configured is not None:
+        m, launch = None, str(configured)
     headers = [p for p in sorted(root.glob("*")) if p.suffix in (".h", ".hpp") and p.is_file()]
     return KernelProject(
         root=root,

@@ -17,11 +17,14 @@ import torch
 from pydantic import BaseModel
 
 from ascend_tools.binding import (
+    HARNESS_PARAMS,
     BindingError,
     OpBinding,
+    ParamBinding,
     attr_value,
     bind_op,
     bind_scalars,
+    bind_single,
 )
 from ascend_tools.chips import DEFAULT_CHIP, Chip, UnknownChipError, get_chip
 from ascend_tools.config import BindingTable, ConfigError, load_project_config, project_reference
@@ -47,7 +50,7 @@ from ascend_tools.reference import (
     tolerance,
 )
 from ascend_tools.report import CaseReport, CompileReport, RuntimeErrorReport, ValidationReport
-from ascend_tools.runner.case import Case, CaseAttr, CaseTensor
+from ascend_tools.runner.case import Case, CaseAttr, CaseParam, CaseTensor
 from ascend_tools.runner.emulator import run_case
 from ascend_tools.runner.models import RunResult
 from ascend_tools.runner.npu import probe_npu
@@ -59,9 +62,6 @@ from ascend_tools.toolchain.models import AttrDef, OpDefinition
 
 # Trials whose blocks take turns in reverse order (core 0 first, then the last down).
 REVERSED_TRIALS = ("trial1",)
-
-# Entry parameters of single-file kernels that the harness fills itself (emu/README.md).
-HARNESS_PARAMS = ("workspace", "tiling")
 
 ShapeOverride = Sequence[Sequence[int]]
 
@@ -75,8 +75,8 @@ class Binding(BaseModel):
     tensor parameters (single-file kernels), and the dtype of every kernel tensor."""
 
     op: OpBinding | None
-    params_in: list[str] = []
-    params_out: list[str] = []
+    params: list[ParamBinding] = []
+    """A single-file entry's pointer parameters in entry order (`binding.bind_single`)."""
     dtypes: dict[str, str]
     scalars: dict[str, ScalarValue] = {}
     """Values of a single-file entry's by-value parameters."""
@@ -124,31 +124,26 @@ def _bind_op(op: OpDefinition, trial: TrialData, table: BindingTable | None) -> 
 
 
 def _bind_single(project: KernelProject, trial: TrialData, table: BindingTable | None) -> Binding:
-    params = list(project.entry.tensors)
-    while params and params[-1] in HARNESS_PARAMS:
-        params.pop()
-    n_in, n_out = len(trial.inputs), len(trial.expected)
-    if len(params) != n_in + n_out:
-        raise ValidationInputError(
-            f"kernel {project.entry.name} takes {len(params)} tensors ({', '.join(params)}) "
-            f"but the reference has {n_in} input tensors ({', '.join(trial.input_names)}) and "
-            f"{n_out} results"
-        )
     try:
+        params = bind_single(project.entry.tensors, trial, table)
         scalars = bind_scalars(project.entry.scalars, trial, table)
     except BindingError as exc:
         raise ValidationInputError(str(exc)) from exc
-    dtypes = {p: dtype_name(t) for p, t in zip(params, trial.inputs, strict=False)}
-    dtypes.update(dict(zip(params[n_in:], trial.output_dtypes, strict=True)))
+    args = {a.name: a for a in trial.tensor_args}
+    results = {o.name: o for o in trial.outputs}
     # The reference runs in float32, so a floating output's width is a guess; the kernel's own
-    # SetGlobalBuffer cast of that parameter, where it states one, is what it writes.
+    # SetGlobalBuffer cast of that parameter, where it states one, is what it writes. An
+    # in-place parameter keeps its input's dtype: one buffer.
     stated = gm_element_types(project)
-    for p in params[n_in:]:
-        d = dtype_of_c_type(stated.get(p, ""))
-        if d is not None and d.floating and dtypes[p] in FLOAT_DTYPES:
-            dtypes[p] = d.name
-    return Binding(op=None, params_in=params[:n_in], params_out=params[n_in:], dtypes=dtypes,
-                   scalars=scalars)
+    dtypes = {}
+    for p in params:
+        if p.arg is not None:
+            dtypes[p.name] = dtype_name(args[p.arg].tensors[p.arg_index])
+        elif p.result is not None:
+            d = results[p.result].dtypes[p.result_index]
+            c = dtype_of_c_type(stated.get(p.name, ""))
+            dtypes[p.name] = c.name if c is not None and c.floating and d in FLOAT_DTYPES else d
+    return Binding(op=None, params=params, dtypes=dtypes, scalars=scalars)
 
 
 CaseValues = tuple[list[tuple[str, torch.Tensor]], list[tuple[str, torch.Tensor]], list[CaseAttr]]
@@ -158,8 +153,13 @@ def _case_values(binding: Binding, trial: TrialData) -> CaseValues:
     """(kernel name, tensor) of every input and every expected output of `trial`, in case
     order (a dynamic name repeated per list element), and the attribute values."""
     if binding.op is None:
-        ins = list(zip(binding.params_in, trial.inputs, strict=True))
-        return ins, list(zip(binding.params_out, trial.expected, strict=True)), []
+        values = {a.name: a.tensors for a in trial.tensor_args}
+        expected = {o.name: o.tensors for o in trial.outputs}
+        return (
+            [(p.name, values[p.arg][p.arg_index]) for p in binding.params if p.arg],
+            [(p.name, expected[p.result][p.result_index]) for p in binding.params if p.result],
+            [],
+        )
     args = {a.name: a for a in trial.args}
     results = {o.name: o for o in trial.outputs}
     ins = [(b.name, t) for b in binding.op.inputs if b.arg for t in args[b.arg].tensors]
@@ -177,11 +177,21 @@ def _case_values(binding: Binding, trial: TrialData) -> CaseValues:
     return ins, outs, attrs
 
 
+def _case_params(params: list[ParamBinding]) -> list[CaseParam]:
+    """The case's `params` line: each pointer parameter's case tensor in entry order (an
+    in-place one is its output, which the harness starts as a copy of the input of its name)."""
+    return [
+        CaseParam(kind="input" if p.role == "input" else "output", name=p.name)
+        if p.role != "harness" else CaseParam(kind="workspace" if p.name == "workspace"
+                                              else "tiling")
+        for p in params
+    ]
+
+
 def _initial_values(binding: Binding, dtypes: dict[str, str]) -> dict[str, float]:
-    """OpDef output -> the value `[binding.initial]` fills it with before the launch."""
-    if binding.op is None:
-        return {}
-    out = {b.name: b.initial for b in binding.op.outputs if b.initial is not None}
+    """Output -> the value `[binding.initial]` fills it with before the launch."""
+    given = binding.op.outputs if binding.op is not None else binding.params
+    out = {b.name: b.initial for b in given if b.initial is not None}
     for name, value in out.items():
         try:
             filled_bytes(dtypes[name], [1], value)
@@ -409,8 +419,8 @@ def validate_project(
         )
     initial = _initial_values(binding, dtypes) if trial_data else {}
     unchecked = (
-        [o.name for o in binding.op.outputs if not o.checked]
-        if trial_data and binding.op is not None
+        [o.name for o in (binding.op.outputs if binding.op else binding.params) if not o.checked]
+        if trial_data
         else []
     )
     cases: list[CaseReport] = []
@@ -429,6 +439,7 @@ def validate_project(
                 for n, t in outs
             ],
             attrs=attrs,
+            params=_case_params(binding.params) if binding.op is None else None,
         )
         data = {c.stem: to_bytes(t) for c, (_, t) in zip(case.inputs, ins, strict=True)}
         # Odd trials run the blocks in another order: a kernel whose result depends on the

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from pathlib import Path
+from typing import Literal
 
 from pydantic import BaseModel, model_validator
 
@@ -52,8 +53,19 @@ class CaseAttr(BaseModel):
     value: AttrValue
 
 
+class CaseParam(BaseModel):
+    """One pointer parameter of a single-file entry, in entry order: the case input or output
+    named `name` (an in-place parameter is its output, which starts as the input of its name),
+    or the harness's workspace or tiling buffer."""
+
+    kind: Literal["input", "output", "workspace", "tiling"]
+    name: str = ""
+
+
 class Case(BaseModel):
-    """One launch: chip, op, entry, tensors in binding order and attributes in OpDef order."""
+    """One launch: chip, op, entry, tensors in binding order and attributes in OpDef order;
+    `params`: a single-file entry's pointer parameters (None: inputs, outputs, then a trailing
+    workspace and tiling as the entry's arity asks)."""
 
     chip: Chip
     op: str | None
@@ -62,6 +74,7 @@ class Case(BaseModel):
     inputs: list[CaseTensor]
     outputs: list[CaseTensor]
     attrs: list[CaseAttr] = []
+    params: list[CaseParam] | None = None
 
     @model_validator(mode="after")
     def _distinct_files(self) -> Case:
@@ -74,7 +87,19 @@ class Case(BaseModel):
                 stem = t.name + (kind if kind and t.name in input_names else "")
                 t.slot = f"{stem}.{seen[t.name]}" if count[t.name] > 1 else stem
                 seen[t.name] += 1
+        for p in self.params or []:
+            self.param_slot(p)
         return self
+
+    def param_slot(self, p: CaseParam) -> str:
+        """The `params` word of `p`: its tensor's stem, or `workspace`/`tiling`."""
+        if p.kind in ("workspace", "tiling"):
+            return p.kind
+        found = [t.stem for t in (self.inputs if p.kind == "input" else self.outputs)
+                 if t.name == p.name]
+        if len(found) != 1:
+            raise ValueError(f"param {p.name}: {len(found)} case {p.kind}s of that name, not 1")
+        return found[0]
 
 
 def _attr_text(a: CaseAttr) -> str:
@@ -138,6 +163,8 @@ def case_text(case: Case) -> str:
             fields = (kind, t.name, t.dtype, str(len(t.shape)), dims, t.file, t.initial_file)
             lines.append(" ".join(x for x in fields if x))
     lines += [f"attr {a.name} {_attr_text(a)}" for a in case.attrs]
+    if case.params is not None:
+        lines.append(" ".join(["params", *(case.param_slot(p) for p in case.params)]))
     return "\n".join(lines) + "\n"
 
 

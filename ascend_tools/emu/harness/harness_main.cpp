@@ -48,6 +48,7 @@ struct CaseTensor {
     std::vector<int64_t> dims;
     std::string path;
     std::string initial_path;  // outputs: the bytes it holds before the launch ("" = poison)
+    std::string stem;          // its file's name without directory and `.bin` (a `params` word)
     int line = 0;
 
     uint64_t elements() const {
@@ -105,6 +106,11 @@ struct Case {
     std::vector<CaseTensor> inputs;
     std::vector<CaseTensor> outputs;
     std::vector<CaseAttr> attrs;
+    // Single-file kernels: per pointer parameter of the entry, in order, the stem of the case
+    // tensor it gets (an in-place parameter names its output) or `workspace`/`tiling`; empty:
+    // inputs, outputs, then a trailing workspace and tiling as the entry's arity asks.
+    std::vector<std::string> params;
+    bool has_params = false;
 };
 
 class CaseParser {
@@ -167,8 +173,12 @@ class CaseParser {
             (kind == "input" ? c.inputs : c.outputs).push_back(tensor(f));
         } else if (kind == "attr") {
             c.attrs.push_back(attr(f));
+        } else if (kind == "params") {
+            if (c.has_params) error("a second 'params' line");
+            c.params.assign(f.begin() + 1, f.end());
+            c.has_params = true;
         } else {
-            error("unknown record '" + kind + "' (expected chip, gm_block, gm_segment, op, kernel, block_dim, input, output, attr)");
+            error("unknown record '" + kind + "' (expected chip, gm_block, gm_segment, op, kernel, block_dim, input, output, attr, params)");
         }
     }
 
@@ -222,6 +232,8 @@ class CaseParser {
         if (t.too_large()) error("tensor " + t.name + " is too large (over 1 TiB)");
         const std::string& file = f[4 + ndim];
         t.path = !file.empty() && file[0] == '/' ? file : dir_ + file;
+        t.stem = file.substr(file.rfind('/') == std::string::npos ? 0 : file.rfind('/') + 1);
+        if (t.stem.size() > 4 && t.stem.compare(t.stem.size() - 4, 4, ".bin") == 0) t.stem.resize(t.stem.size() - 4);
         if (f.size() == fields + 1) {
             const std::string& init = f[fields];
             t.initial_path = init[0] == '/' ? init : dir_ + init;
@@ -947,10 +959,11 @@ class Run {
         if (case_.block_dim < 0) case_.block_dim = 1;
         block_dim_ = static_cast<uint32_t>(case_.block_dim);
         std::vector<uint8_t*> args;
-        for (auto& b : inputs_) args.push_back(b.data());
-        for (auto& b : outputs_) args.push_back(b.data());
         workspace_ = std::make_unique<GmBuffer>(kernelgen::kSysWorkspaceBytes, 0);
         tiling_buf_ = std::make_unique<GmBuffer>(kTilingCapacityBytes, 0);
+        if (case_.has_params) return single_file_params();
+        for (auto& b : inputs_) args.push_back(b.data());
+        for (auto& b : outputs_) args.push_back(b.data());
         // Trailing `workspace` and `tiling` parameters, when the entry has them.
         const auto* k = find_kernel();
         size_t n = args.size();
@@ -959,6 +972,28 @@ class Run {
         expected_arity_ = k->arity >= static_cast<int>(n) && k->arity <= static_cast<int>(n + 2) ? k->arity : static_cast<int>(n);
         arity_rule_ = std::to_string(case_.inputs.size()) + " inputs + " + std::to_string(case_.outputs.size()) +
                       " outputs (+ workspace, tiling)";
+        return args;
+    }
+
+    // The entry's pointer arguments as the case's `params` line orders them: each word the stem
+    // of a case tensor (inputs first, then outputs) or `workspace`/`tiling`. An in-place
+    // parameter names its output, which copy_in_place_input started as the input's bytes.
+    std::vector<uint8_t*> single_file_params() {
+        std::vector<uint8_t*> args;
+        for (const std::string& word : case_.params) {
+            uint8_t* p = nullptr;
+            for (size_t i = 0; p == nullptr && i < case_.inputs.size(); ++i)
+                if (case_.inputs[i].stem == word) p = inputs_[i].data();
+            for (size_t o = 0; p == nullptr && o < case_.outputs.size(); ++o)
+                if (case_.outputs[o].stem == word) p = outputs_[o].data();
+            if (p == nullptr && word == "workspace") p = workspace_->data();
+            if (p == nullptr && word == "tiling") p = tiling_buf_->data();
+            if (p == nullptr)
+                throw HarnessError("params: '" + word + "' is no input or output file stem of the case, nor workspace or tiling");
+            args.push_back(p);
+        }
+        expected_arity_ = static_cast<int>(args.size());
+        arity_rule_ = "the case's params line";
         return args;
     }
 

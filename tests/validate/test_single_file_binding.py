@@ -1,0 +1,195 @@
+"""Single-file kernels bind their pointer parameters by the `[binding]` table, then by name, then
+in order (issue #8): a parameter the reference's forward mutates is one buffer updated in place,
+a result may come before a scratch pointer, and a torch extension's op_kernel (op_host/ glue with
+no OpDef) builds as a single-file kernel with the glue's blockDim. The fixtures under
+data/compat are written for these tests."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+import torch
+
+from ascend_tools.binding import BindingError, bind_single
+from ascend_tools.chips import get_chip
+from ascend_tools.config import BindingTable
+from ascend_tools.project import block_dim_of, load_project
+from ascend_tools.reference import RefArg, RefOutput, TrialData
+from ascend_tools.runner.case import Case, CaseParam, CaseTensor, case_text
+from ascend_tools.validate import ValidationInputError, validate_project
+
+DATA = Path(__file__).resolve().parent / "data" / "compat"
+
+
+@pytest.fixture
+def project(tmp_path: Path, request: pytest.FixtureRequest) -> Path:
+    p = tmp_path / request.param
+    shutil.copytree(DATA / request.param, p)
+    return p
+
+
+def _trial() -> TrialData:
+    """forward(x, cache, sync) mutates cache and returns one tensor."""
+    t = torch.zeros(4)
+    return TrialData(
+        args=[
+            RefArg(name="x", source="forward", kind="tensor", tensors=[t]),
+            RefArg(name="cache", source="forward", kind="tensor", tensors=[t]),
+            RefArg(name="sync", source="forward", kind="tensor", tensors=[t]),
+        ],
+        outputs=[
+            RefOutput(name="return[0]", tensors=[t], dtypes=["float32"]),
+            RefOutput(name="cache", tensors=[t], dtypes=["float32"], inplace_of="cache"),
+        ],
+    )
+
+
+def test_parameter_named_like_a_mutated_argument_is_updated_in_place() -> None:
+    bound = bind_single(["x", "cache", "sync", "y"], _trial())
+    roles = {b.name: (b.role, b.arg, b.result) for b in bound}
+    assert roles == {
+        "x": ("input", "x", None),
+        "cache": ("in_place", "cache", "cache"),
+        "sync": ("input", "sync", None),
+        "y": ("output", None, "return[0]"),
+    }
+
+
+def test_table_binds_an_output_before_a_scratch_pointer_and_an_in_place_parameter() -> None:
+    table = BindingTable(
+        inputs={"src": "x", "cachePtr": "cache"},
+        outputs={"cachePtr": "cache", "dst": "return[0]"},
+        initial={"dst": 0.0},
+        unchecked=["cachePtr"],
+    )
+    bound = bind_single(["src", "dst", "cachePtr", "syncGM", "workspace"], _trial(), table)
+    roles = {b.name: (b.role, b.arg or b.result) for b in bound}
+    assert roles == {
+        "src": ("input", "x"),
+        "dst": ("output", "return[0]"),
+        "cachePtr": ("in_place", "cache"),
+        "syncGM": ("input", "sync"),
+        "workspace": ("harness", None),
+    }
+    assert [(b.initial, b.checked) for b in bound if b.role != "input"][:2] == [
+        (0.0, True), (None, False)]
+
+
+def test_output_table_entry_of_a_mutated_argument_makes_the_parameter_in_place() -> None:
+    table = BindingTable(outputs={"cachePtr": "cache"})
+    bound = bind_single(["x", "cachePtr", "sync", "y"], _trial(), table)
+    assert [b.role for b in bound] == ["input", "in_place", "input", "output"]
+
+
+def test_unbound_parameters_name_what_is_left_and_print_the_table_to_write() -> None:
+    with pytest.raises(BindingError) as err:
+        bind_single(["src", "cachePtr", "syncGM"], _trial())
+    text = str(err.value)
+    assert "left to bind by position (src, cachePtr, syncGM)" in text
+    assert "3 reference tensors (x, cache, sync) and 2 results (return[0], cache)" in text
+    assert 'inputs = {src = "x", cachePtr = "cache", syncGM = "sync"}' in text
+    assert 'outputs = {cachePtr = "cache"}' in text
+
+
+@pytest.mark.parametrize(
+    ("table", "needle"),
+    [
+        (BindingTable(inputs={"p": "x"}), "names 'p', which is not one of the entry's pointer"),
+        (BindingTable(outputs={"y": "return[3]"}), "outputs.y = 'return[3]' names no reference"),
+        (BindingTable(inputs={"cache": "x"}, outputs={"cache": "cache"}),
+         "'cache' is not 'x' as the forward mutates it"),
+        (BindingTable(initial={"cache": 0.0}), "initial names 'cache', a parameter updated"),
+        (BindingTable(unchecked=["x"]), "unchecked names 'x', which is not an output"),
+        (BindingTable(unchecked=["cache", "y"]), "unchecked names every output parameter"),
+    ],
+)
+def test_bad_tables_are_named(table: BindingTable, needle: str) -> None:
+    with pytest.raises(BindingError, match="does not bind") as err:
+        bind_single(["x", "cache", "sync", "y"], _trial(), table)
+    assert needle in str(err.value)
+
+
+def test_module_parameters_keep_their_place_after_the_forward_arguments() -> None:
+    """Names bind forward arguments only: a kernel that lists a module's weight and bias in
+    another order than the reference still binds them in order (test_single_file's swap)."""
+    t = torch.zeros(2)
+    trial = TrialData(
+        args=[RefArg(name="x", source="forward", kind="tensor", tensors=[t]),
+              RefArg(name="weight", source="parameter", kind="tensor", tensors=[t]),
+              RefArg(name="bias", source="buffer", kind="tensor", tensors=[t])],
+        outputs=[RefOutput(name="return[0]", tensors=[t], dtypes=["float32"])],
+    )
+    bound = bind_single(["x", "bias", "weight", "y"], trial)
+    assert [b.arg for b in bound[:3]] == ["x", "weight", "bias"]
+
+
+def test_case_file_lists_each_pointer_parameters_slot_in_entry_order() -> None:
+    case = Case(
+        chip=get_chip("ascend910b2"), op=None, kernel="k",
+        inputs=[CaseTensor(name="x", dtype="float32", shape=[4]),
+                CaseTensor(name="mask", dtype="int32", shape=[4])],
+        outputs=[CaseTensor(name="x", dtype="float32", shape=[4])],
+        params=[CaseParam(kind="output", name="x"), CaseParam(kind="input", name="mask"),
+                CaseParam(kind="workspace")],
+    )
+    assert case_text(case).endswith("params x.out mask workspace\n")
+
+
+@pytest.mark.parametrize("project", ["inplace_by_name"], indirect=True)
+def test_in_place_parameter_by_name_keeps_the_elements_it_leaves(project: Path) -> None:
+    """mask_logits(logits, mask) writes only masked elements of logits: the rest must come back
+    as the input's values, so the buffer starts with them and is compared after the launch."""
+    report = validate_project(project, project / "ref.py", trials=2)
+    assert report.ok, ([d.message for d in report.compile.diagnostics], report.cases)
+
+
+@pytest.mark.parametrize("project", ["inplace_by_name"], indirect=True)
+def test_in_place_parameter_named_otherwise_needs_and_takes_a_table(project: Path) -> None:
+    src = project / "mask_logits.cpp"
+    src.write_text(src.read_text().replace("GM_ADDR logits,", "GM_ADDR logitsPtr,")
+                   .replace("(__gm__ float*)logits", "(__gm__ float*)logitsPtr"))
+    with pytest.raises(ValidationInputError) as err:
+        validate_project(project, project / "ref.py")
+    assert 'inputs = {logitsPtr = "logits", mask = "mask"}' in str(err.value)
+    assert 'outputs = {logitsPtr = "logits"}' in str(err.value)
+    (project / "kernelgen.toml").write_text('[binding]\noutputs = {logitsPtr = "logits"}\n')
+    report = validate_project(project, project / "ref.py")
+    assert report.ok, report.cases
+
+
+@pytest.mark.parametrize("project", ["sync_after_output"], indirect=True)
+def test_result_before_a_sync_workspace_binds_by_the_table(project: Path) -> None:
+    report = validate_project(project, project / "ref.py")
+    assert report.ok, ([d.message for d in report.compile.diagnostics], report.cases)
+    (project / "kernelgen.toml").unlink()  # positional: out would take the sync input
+    report = validate_project(project, project / "ref.py")
+    assert not report.ok
+
+
+@pytest.mark.parametrize("project", ["torch_glue"], indirect=True)
+def test_torch_extension_builds_its_kernel_alone_on_the_glues_block_count(project: Path) -> None:
+    """op_host/ is torch glue (no OpDef, headers kernelgen does not have): never compiled; the
+    entry binds as a single file, blockDim 4 from `EXEC_KERNEL_CMD(row_scale, 4, ...)`."""
+    p = load_project(project)
+    assert (p.layout, p.kernel_file, p.host_files) == (
+        "kernel_launch", Path("op_kernel/row_scale_kernel.cpp"), [])
+    assert p.block_dim == 4
+    report = validate_project(project, project / "ref.py")
+    assert report.ok, ([d.message for d in report.compile.diagnostics], report.cases)
+    assert report.counters["block_dim"] == 4
+    (project / "kernelgen.toml").write_text("block_dim = 2\n")  # the configuration overrides
+    assert load_project(project).block_dim == 2
+
+
+def test_glue_block_dim_passed_to_the_entry_is_that_by_value_argument(tmp_path: Path) -> None:
+    shutil.copytree(DATA / "torch_glue", tmp_path / "p")
+    glue = tmp_path / "p" / "op_host" / "row_scale.cpp"
+    glue.write_text(glue.read_text().replace(
+        "EXEC_KERNEL_CMD(row_scale, 4, x, y, cols,",
+        "uint32_t rows = std::min(x.size(0), 48);\n"
+        "    ACLRT_LAUNCH_KERNEL(row_scale)(rows, stream, x, y, rows,"))
+    p = load_project(tmp_path / "p")
+    assert p.block_dim_expr == "cols"
+    assert block_dim_of(p, {"cols": 3, "scale": 0.5}) == 3
