@@ -449,11 +449,11 @@ def wrapper_source(
         # under the host header's include guard, Ascend/samples WholeReduceSumCustom): the
         # host header would hide it, and CANN's kernel build never sees the host one.
         tiling = None
-    if project.layout == "msopgen":
-        # CANN's operator build hands every kernel the generated kernel_tiling header:
-        # GET_TILING_DATA, TILING_KEY_IS and REGISTER_TILING_DEFAULT need no tiling header of
-        # the project's (Ascend/samples AddsCustom keeps its struct in op_kernel/).
-        lines.append('#include "kernel_tiling/kernel_tiling.h"')
+    # CANN's kernel builds hand every kernel the tiling macros: GET_TILING_DATA, TILING_KEY_IS
+    # and REGISTER_TILING_DEFAULT need no tiling header of the project's (Ascend/samples
+    # AddsCustom keeps its struct in op_kernel/; sgl-kernel-npu's kernel-launch builds use
+    # REGISTER_TILING_DEFAULT with kernel_operator.h alone).
+    lines.append('#include "kernel_tiling/kernel_tiling.h"')
     if tiling:
         lines.append(f'#include "{tiling}"')
         kernel_texts = [_text(p) for p in _kernel_sources(project)]

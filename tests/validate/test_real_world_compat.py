@@ -303,6 +303,65 @@ def test_fill_is_init_global_memory_under_its_other_name(tmp_path: Path) -> None
     assert report.ok, ([d.message for d in report.compile.diagnostics], report.cases)
 
 
+RELAY_KERNEL = """#include "kernel_operator.h"
+struct RelayTiling { uint32_t n; };
+
+template <class T>
+__aicore__ inline void relay_flags() {
+    int32_t id = static_cast<int32_t>(GetTPipePtr()->FetchEventID(AscendC::HardEvent::V_MTE3));
+    AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(id);
+    AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(id);
+}
+
+extern "C" __global__ __aicore__ void relay(GM_ADDR x, GM_ADDR y, GM_ADDR sync)
+{
+    REGISTER_TILING_DEFAULT(RelayTiling);
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 32);
+    AscendC::LocalTensor<int32_t> ub = buf.Get<int32_t>();
+    AscendC::GlobalTensor<float> xg, yg;
+    AscendC::GlobalTensor<int32_t> sg;
+    xg.SetGlobalBuffer((__gm__ float*)x, 64);
+    yg.SetGlobalBuffer((__gm__ float*)y, 128);
+    sg.SetGlobalBuffer((__gm__ int32_t*)sync, 32);
+    relay_flags<float>();
+    if (AscendC::GetBlockIdx() == 0) {
+        for (int i = 0; i < 64; ++i) yg.SetValue(i, xg.GetValue(i) * 2.0f);
+        AscendC::IBSet(sg, ub, 0, 0);
+    } else {
+        AscendC::IBWait(sg, ub, 0, 0);
+        for (int i = 0; i < 64; ++i) yg.SetValue(64 + i, yg.GetValue(i) + 1.0f);
+    }
+}
+// kernelgen: block_dim=2
+"""
+
+RELAY_REF = """import torch
+class Model(torch.nn.Module):
+    def forward(self, x, sync):
+        return torch.cat([x * 2, x * 2 + 1])
+def get_inputs():
+    return [torch.randn(64), torch.zeros(32, dtype=torch.int32)]
+def get_init_inputs():
+    return []
+"""
+
+
+def test_ib_wait_orders_a_core_after_another_core_s_ib_set(tmp_path: Path) -> None:
+    """Block 1 reads what block 0 wrote once block 0's IBSet is seen (sgl-kernel-npu
+    assign_cache_op chains its cores so); without the IBWait the read is a gm-race. The kernel
+    also calls GetTPipePtr() unqualified in a template and REGISTER_TILING_DEFAULT in a
+    kernel-launch build, as that project does."""
+    (tmp_path / "k.cpp").write_text(RELAY_KERNEL)
+    (tmp_path / "ref.py").write_text(RELAY_REF)
+    report = validate_project(tmp_path, tmp_path / "ref.py", trials=2)
+    assert report.ok, ([d.message for d in report.compile.diagnostics], report.cases)
+    (tmp_path / "k.cpp").write_text(RELAY_KERNEL.replace("AscendC::IBWait(sg, ub, 0, 0);", ""))
+    report = validate_project(tmp_path, tmp_path / "ref.py")
+    assert not report.ok and "gm-race" in [e.code for e in report.runtime_errors], report
+
+
 def test_vector_pass_kernel_under_the_basic_api_path_builds_on_910b(tmp_path: Path) -> None:
     """ms_custom_ops kernels include "ascendc/basic_api/kernel_operator.h" (newer CANN's path)
     and wrap a vector-only kernel in `#ifdef __DAV_C220_VEC__`, which the device compiler

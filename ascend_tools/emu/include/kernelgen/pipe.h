@@ -613,6 +613,10 @@ inline TPipe* GetTPipePtr() { return static_cast<TPipe*>(kernelgen::block().live
 
 }  // namespace AscendC
 
+// Called unqualified, inside templates too, by kernels without `using namespace AscendC`
+// (sgl-kernel-npu cache_loc_assign), as the system-variable functions are (sync.h).
+using AscendC::GetTPipePtr;
+
 namespace kernelgen {
 
 // `(__ubuf__ T*)v` in device code (the source rewrite in toolchain/compat.py turns the cast into

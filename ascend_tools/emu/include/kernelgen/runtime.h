@@ -616,6 +616,8 @@ class Scheduler {
         generation_ = 0;
         epoch_ = 0;
         pending_.clear();
+        ib_sets_.clear();
+        ib_seen_.clear();
         threads_.clear();
         gm_model().reset();
         if (is_mix(layout)) check_core_limit(layout, "", 0);
@@ -750,7 +752,28 @@ class Scheduler {
         gm_model().flag_wait(t_block_idx, flag);
     }
 
+    // IBSet(gm, ub, block, event) / IBWait (API reference, "IBSet", "IBWait": software flags in a
+    // GM workspace, paired): IBSet raises (block, event); IBWait waits until (block, event) was
+    // raised more often than this core has waited on it, so a set seen once is not seen twice.
+    void ib_set(int32_t block, int32_t event) {
+        std::unique_lock<std::mutex> lk(m_);
+        if (t_block_idx < 0) return;
+        ++ib_sets_[{block, event}];
+        gm_model().flag_set(t_block_idx, ib_flag(block, event));
+        ++epoch_;
+    }
+    void ib_wait(int32_t block, int32_t event, const char* file, int line) {
+        std::unique_lock<std::mutex> lk(m_);
+        if (t_block_idx < 0) return;
+        uint64_t& seen = ib_seen_[{block, event, static_cast<uint32_t>(t_block_idx)}];
+        wait_until(lk, [&] { return ib_sets_[{block, event}] > seen; }, "IBWait", file, line);
+        ++seen;
+        gm_model().flag_wait(t_block_idx, ib_flag(block, event));
+    }
+
   private:
+    // The GM model's flag id of an IB flag, past the cross-core flag ids 0-10.
+    static int ib_flag(int32_t block, int32_t event) { return 1 << 20 | (block << 8) | (event & 0xFF); }
     using FlagKey = std::tuple<int, int, uint32_t>;
     static FlagKey key(int mode, int flag, uint32_t core) { return {mode, flag, core}; }
 
@@ -896,6 +919,8 @@ class Scheduler {
     std::vector<uint32_t> rank_;   // position of each core in order_
     std::vector<uint64_t> stalled_;  // epoch at which each core last found its wait unmet
     std::map<FlagKey, uint64_t> pending_;  // raised, not yet consumed: (mode, flag, core)
+    std::map<std::pair<int32_t, int32_t>, uint64_t> ib_sets_;  // IBSet count per (block, event)
+    std::map<FlagKey, uint64_t> ib_seen_;  // IBWaits done per (block, event, waiting core)
     const char* sync_file_ = "";
     int sync_line_ = 0;
 };

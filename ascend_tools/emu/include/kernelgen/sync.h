@@ -129,6 +129,44 @@ inline void CrossCoreWaitFlag(int32_t flagId, KG_LOC) {
     kernelgen::scheduler().cross_wait(mode, flagId, file, line);
 }
 
+// IBSet / IBWait: flags between cores through a GM workspace (runtime.h Scheduler::ib_wait). The
+// workspace slot of (blockIdx, eventID) must lie inside it (API reference: at least
+// cores * 32 B * eventID_max + blockIdx_max * 32 B + 32 B, cores = GetBlockNum(), twice that in
+// a mix kernel) and ubWorkspace must hold 32 bytes.
+namespace detail {
+template <bool isAIVOnly>
+inline void check_ib(const char* api, const GlobalTensor<int32_t>& gm, const LocalTensor<int32_t>& ub, int32_t blockIdx,
+                     int32_t eventID, const char* file, int line) {
+    const int64_t cores = kernelgen::block_num() * (isAIVOnly ? 1 : 2);
+    if (blockIdx < 0 || blockIdx >= cores || eventID < 0)
+        kernelgen::failf("param-range", file, line, "%s: blockIdx %d / eventID %d outside [0, %lld) / [0, ...)", api, blockIdx,
+                         eventID, (long long)cores);
+    const uint64_t end = (uint64_t(cores) * 32 * eventID + uint64_t(blockIdx) * 32 + 32) / sizeof(int32_t);
+    if (gm.GetSize() > 0 && gm.GetSize() < end)
+        kernelgen::failf("param-range", file, line,
+                         "%s: gmWorkspace holds %llu int32, the slot of block %d, event %d ends at %llu (it needs cores * 32 B "
+                         "* eventID_max + blockIdx_max * 32 B + 32 B)",
+                         api, (unsigned long long)gm.GetSize(), blockIdx, eventID, (unsigned long long)end);
+    if (ub.GetSize() < 8)
+        kernelgen::failf("count-exceeds-tensor", file, line, "%s: ubWorkspace holds %u int32; it needs 32 bytes", api,
+                         ub.GetSize());
+}
+}  // namespace detail
+template <bool isAIVOnly = true>
+inline void IBSet(const GlobalTensor<int32_t>& gmWorkspace, const LocalTensor<int32_t>& ubWorkspace, int32_t blockIdx,
+                  int32_t eventID, KG_LOC) {
+    detail::check_ib<isAIVOnly>("IBSet", gmWorkspace, ubWorkspace, blockIdx, eventID, file, line);
+    kernelgen::pipe_model().barrier_all();  // the flag is raised after the core's earlier work
+    kernelgen::scheduler().ib_set(blockIdx, eventID);
+}
+template <bool isAIVOnly = true>
+inline void IBWait(const GlobalTensor<int32_t>& gmWorkspace, const LocalTensor<int32_t>& ubWorkspace, int32_t blockIdx,
+                   int32_t eventID, KG_LOC) {
+    detail::check_ib<isAIVOnly>("IBWait", gmWorkspace, ubWorkspace, blockIdx, eventID, file, line);
+    kernelgen::scheduler().ib_wait(blockIdx, eventID, file, line);
+    kernelgen::pipe_model().barrier_all();
+}
+
 // Pipe-to-pipe flag pair of one event id (TQueSync<PIPE_MTE2, PIPE_V>).
 template <pipe_t src, pipe_t dst>
 class TQueSync {
