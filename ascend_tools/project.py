@@ -25,6 +25,8 @@ _BLOCK_DIM = re.compile(r"//\s*kernelgen:\s*block_dim\s*=\s*(\d+)")
 _ENTRY = re.compile(
     r"((?:\bextern\s+\"C\"\s+)?(?:\b__\w+__(?:\([^)]*\))?\s+)+)void\s+([\w#]+)\s*\(([^()]*)\)\s*\{"
 )
+# `template <int A, int B>` right before an entry (a tiling-template kernel).
+_TEMPLATE_HEAD = re.compile(r"\btemplate\s*<([^<>]*)>\s*\Z")
 # `#define NAME(A, B) ...` with its continuation lines joined (see `_joined`).
 _MACRO = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)\(([^)]*)\)([^\n]*)", re.M)
 _COMMENT_OR_STRING = re.compile(r"//[^\n]*|/\*.*?\*/|\"(?:\\.|[^\"\\\n])*\"", re.S)
@@ -45,6 +47,9 @@ class KernelEntry(BaseModel):
     scalars: dict[str, str] = {}
     """Parameters passed by value, not as a GM pointer, with their C type (a kernel-launch
     kernel's `uint32_t n`): the launch passes values, not buffers."""
+    template_params: list[str] = []
+    """A tiling-template entry's template parameters, in order (`template <int D_T_X, ...>`
+    before `__global__`): the tiling key picks their values (toolchain/tpl.py)."""
 
     @property
     def tensors(self) -> list[str]:
@@ -118,7 +123,13 @@ def find_entry(text: str) -> KernelEntry | None:
     for m in _ENTRY.finditer(clean):
         if "__global__" in m.group(1) and "#" not in m.group(2):
             line = clean.count("\n", 0, m.start(2)) + 1
-            return _entry(m.group(2), m.group(3), line)
+            entry = _entry(m.group(2), m.group(3), line)
+            template = _TEMPLATE_HEAD.search(clean, 0, m.start())
+            if template:
+                entry.template_params = [
+                    re.findall(r"\w+", p)[-1] for p in template.group(1).split(",") if p.strip()
+                ]
+            return entry
     return _macro_entry(clean)
 
 

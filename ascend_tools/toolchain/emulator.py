@@ -24,9 +24,9 @@ from ascend_tools.catalog.vendor import (
 )
 from ascend_tools.chips import Chip
 from ascend_tools.diagnostics import Diagnostic, RuleCode, Severity
-from ascend_tools.project import KernelProject, ScalarValue
+from ascend_tools.project import KernelProject, ScalarValue, blank
 from ascend_tools.runner.sandbox import SandboxLimits, SandboxResult, run_sandboxed
-from ascend_tools.toolchain import compat
+from ascend_tools.toolchain import compat, tpl
 from ascend_tools.toolchain.cache import (
     CacheEntry,
     compiler_id,
@@ -475,13 +475,49 @@ def wrapper_source(
         if p in entry.scalars else f"a[{next(buffers)}]"
         for p in entry.params
     )
+    if entry.template_params:
+        lines += _template_dispatch(project, call, args)
+    else:
+        lines.append(f"static void kernelgen_entry(uint8_t** a) {{ {call}({args}); }}")
     lines += [
-        f"static void kernelgen_entry(uint8_t** a) {{ {call}({args}); }}",
         f'static const bool kernelgen_registered = kernelgen::register_kernel("{name}", '
         f"&kernelgen_entry, {n});",
         "",
     ]
     return "\n".join(lines)
+
+
+def _template_dispatch(project: KernelProject, call: str, args: str) -> list[str]:
+    """The entry of a tiling-template kernel: one instantiation per combination ASCENDC_TPL_SEL
+    lists (toolchain/tpl.py), called for the argument values the tiling key names."""
+    entry = project.entry
+    try:
+        combos = tpl.combinations(
+            (blank(_text(p)) for p in _kernel_sources(project)), entry.template_params
+        )
+    except tpl.TemplateError as exc:
+        message = str(exc).replace("\\", "\\\\").replace('"', '\\"')
+        return [f'#error "tiling-template kernel {entry.name}: {message}"',
+                "static void kernelgen_entry(uint8_t**) {}"]
+    not_from_key = (
+        "the tiling key was not made by GET_TPL_TILING_KEY: a tiling-template kernel takes "
+        "its template arguments from it"
+    )
+    not_selected = (
+        "GET_TPL_TILING_KEY chose template arguments that no ASCENDC_TPL_SEL combination lists"
+    )
+    out = [
+        '#include "ascendc/host_api/tiling/template_argument.h"',
+        "static void kernelgen_entry(uint8_t** a) {",
+        "    const std::vector<uint64_t>* v = ::kernelgen::tpl_values(::kernelgen::tiling_key());",
+        f'    if (v == nullptr) ::kernelgen::fail("tiling-mismatch", "{not_from_key}", "", 0);',
+    ]
+    for combo in combos:
+        values = ", ".join(f"static_cast<uint64_t>({c})" for c in combo)
+        out.append(f"    if (*v == std::vector<uint64_t>{{{values}}}) "
+                   f"return {call}<{', '.join(combo)}>({args});")
+    out += [f'    ::kernelgen::fail("tiling-mismatch", "{not_selected}", "", 0);', "}"]
+    return out
 
 
 def _literal(value: ScalarValue) -> str:

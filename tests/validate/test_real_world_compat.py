@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from ascend_tools.project import block_dim_of, load_project
-from ascend_tools.toolchain import compat
+from ascend_tools.toolchain import compat, tpl
 from ascend_tools.validate import ValidationInputError, validate_project
 from bench import compat_bench
 
@@ -191,6 +191,42 @@ def test_tiling_struct_kept_beside_the_kernel_reaches_host_and_kernel(projects: 
     p = projects / "shared_tiling"
     report = validate_project(p, p / "ref.py")
     assert report.ok, ([d.message for d in report.compile.diagnostics], report.cases)
+
+
+def test_tiling_template_kernel_runs_the_instantiation_its_key_names(
+    projects: Path, tmp_path: Path
+) -> None:
+    """CANN's tiling templates: the entry is `template <int D_T, int FACTOR, int NEG>`, the host
+    sets `GET_TPL_TILING_KEY(...)`, and ASCENDC_TPL_SEL lists what is built (Ascend/samples
+    AddTemplateCustom). Values the selection leaves out are a tiling-mismatch, not a guess."""
+    p = projects / "tpl_scale"
+    assert load_project(p).entry.template_params == ["D_T", "FACTOR", "NEG"]
+    report = validate_project(p, p / "ref.py")
+    assert report.ok, ([d.message for d in report.compile.diagnostics], report.cases)
+    unbuilt = tmp_path / "tpl_scale"
+    shutil.copytree(p, unbuilt)
+    ref = unbuilt / "ref.py"
+    ref.write_text(ref.read_text().replace("return [3, True]", "return [7, True]"))
+    report = validate_project(unbuilt, ref)
+    assert not report.ok
+    assert any(e.code == "tiling-mismatch" and "ASCENDC_TPL_SEL" in e.message
+               for e in report.runtime_errors), report.runtime_errors
+
+
+def test_tiling_template_combinations_follow_the_declared_modes() -> None:
+    text = """
+    ASCENDC_TPL_ARGS_DECL(Op, ASCENDC_TPL_DTYPE_DECL(T, A, B),
+        ASCENDC_TPL_UINT_DECL(N, ASCENDC_TPL_8_BW, ASCENDC_TPL_UI_MIX, 2, 0, 1, 4, 5, 9),
+        ASCENDC_TPL_BOOL_DECL(S, 0, 1));
+    ASCENDC_TPL_SEL(ASCENDC_TPL_ARGS_SEL(ASCENDC_TPL_DTYPE_SEL(T, A),
+                                         ASCENDC_TPL_UINT_SEL(N, ASCENDC_TPL_UI_LIST, 9),
+                                         ASCENDC_TPL_BOOL_SEL(S, 1)),
+                    ASCENDC_TPL_ARGS_SEL(ASCENDC_TPL_DTYPE_SEL(T, B), ASCENDC_TPL_BOOL_SEL(S, 0)));
+    """
+    combos = tpl.combinations([text], ["T", "N", "S"])
+    assert combos == [("A", "9", "1")] + [("B", n, "0") for n in ["0", "1", "4", "5", "9"]]
+    with pytest.raises(tpl.TemplateError, match="declares no M"):
+        tpl.combinations([text], ["T", "M"])
 
 
 def test_launch_sample_takes_its_block_count_from_the_launch_and_may_be_named_fmax(
@@ -734,7 +770,7 @@ def test_bench_compat_counts_and_groups_first_failures(projects: Path, capsys) -
     assert code == 0
     result = json.loads(capsys.readouterr().out)
     s = result["summary"]
-    assert (s["projects"], s["compiled"], s["passed"], s["lint_clean"]) == (14, 12, 12, 14)
+    assert (s["projects"], s["compiled"], s["passed"], s["lint_clean"]) == (15, 13, 13, 15)
     assert s["causes"] == {
         "missing header": ["zz_missing_header"],
         "no reference": ["zz_no_reference"],
