@@ -209,7 +209,7 @@ def load_project(path: Path) -> KernelProject:
     if (path / "op_kernel").is_dir():
         return _kernel_launch(path) if _torch_glue(path) else _msopgen(path)
     candidates = sorted(p for p in path.iterdir() if p.suffix in KERNEL_SUFFIXES)
-    hit = _kernel_with_entry(candidates)
+    hit = _chosen_file(path, candidates) or _kernel_with_entry(candidates)
     if not hit:
         raise ProjectError(
             f"no kernel found in {path}: expected op_kernel/<op>.cpp (msopgen layout) or a .cpp "
@@ -218,15 +218,39 @@ def load_project(path: Path) -> KernelProject:
     return _single_file(path, hit[0])
 
 
+def _chosen_file(root: Path, files: list[Path]) -> tuple[Path, KernelEntry] | None:
+    """In a folder of kernel files, the one the configuration's `op` names (a file stem or an
+    entry name: Ascend/samples keeps add_custom_v1..v4.cpp side by side); None when `op` is not
+    set. An `op` that names nothing is a ProjectError listing what there is."""
+    from ascend_tools.config import load_project_config  # config reads no project: no cycle
+
+    wanted = load_project_config(root).op
+    if wanted is None:
+        return None
+    found = [(f, e) for f in files if f.suffix in KERNEL_SUFFIXES and (e := find_entry(_read(f)))]
+    for f, e in found:
+        if wanted in (f.stem, e.name):
+            return f, e
+    names = ", ".join(f"{f.name} ({e.name})" for f, e in found) or "none"
+    raise ProjectError(
+        f"op = {wanted!r} in kernelgen.toml names no kernel file or entry of {root} (kernel "
+        f"files with an entry: {names})"
+    )
+
+
 _OP_ADD = re.compile(r"\bOP_ADD\s*\(")
 _GLUE_LAUNCH = re.compile(r"\b(?:EXEC_KERNEL_CMD|ACLRT_LAUNCH_KERNEL|aclrtlaunch_\w+)\s*\(")
 
 
 def _torch_glue(root: Path) -> bool:
-    """Whether op_host/ holds host code that launches a kernel itself and defines no OpDef: a
-    torch extension's glue (sgl-kernel-npu's csrc/<op>/op_host)."""
-    texts = [blank(_read(h)) for h in sorted((root / "op_host").rglob("*.cpp"))]
-    return any(_GLUE_LAUNCH.search(t) for t in texts) and not any(_OP_ADD.search(t) for t in texts)
+    """Whether the kernel is launched by host code of its own, not through an OpDef: op_host/
+    defines none, and op_host/ or the project root launches a kernel (a torch extension's glue,
+    sgl-kernel-npu's csrc/<op>/op_host; a kernel-launch sample's main.cpp beside op_host/ and
+    op_kernel/, Ascend/samples TBufPool)."""
+    host = [blank(_read(h)) for h in sorted((root / "op_host").rglob("*.cpp"))]
+    launchers = host + [blank(_read(h)) for h in sorted(root.glob("*.cpp"))]
+    return any(_GLUE_LAUNCH.search(t) for t in launchers) and not any(
+        _OP_ADD.search(t) for t in host)
 
 
 def find_entries(text: str) -> list[KernelEntry]:

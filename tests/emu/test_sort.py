@@ -67,11 +67,13 @@ def test_full_sort_matches_numpy(
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float16"])
+@pytest.mark.parametrize("case", ["suspend", "suspend_info"])
 def test_exhausted_suspension_stops_at_the_first_empty_list(
-    emu_build, run_program, dtype: str
+    emu_build, run_program, dtype: str, case: str
 ) -> None:
+    # sortedNum of the separate-parameter form, or GetMrgSortResult after the MrgSort4Info form
     x = scores(dtype, 64, ties=True, seed=5)
-    res = run_sort(emu_build, run_program, "suspend", dtype, x)
+    res = run_sort(emu_build, run_program, case, dtype, x)
     assert res.returncode == 0, res.stderr
     # the merge of the two sorted halves stops once one half has been taken entirely
     order = reference(x)

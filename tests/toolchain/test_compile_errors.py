@@ -99,9 +99,9 @@ def test_failed_build_without_parsable_output_still_reports() -> None:
 
 
 def test_real_api_the_emulator_lacks_is_named_as_such_not_as_a_typo() -> None:
-    # IBSet: catalogued (inter-block sync), not emulated; pick another such name once it is.
-    hint = unknown_name_hint("'IBSet' is not a member of 'AscendC'")
-    assert "IBSet is AscendC API" in hint and "does not implement yet" in hint
+    # Gatherb: catalogued, not emulated; pick another such name once it is.
+    hint = unknown_name_hint("'Gatherb' is not a member of 'AscendC'")
+    assert "Gatherb is AscendC API" in hint and "does not implement yet" in hint
     assert "did you mean" in unknown_name_hint("'DataCopyy' is not a member of 'AscendC'")
 
 

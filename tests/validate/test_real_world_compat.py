@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from ascend_tools.project import block_dim_of, load_project
+from ascend_tools.project import ProjectError, block_dim_of, load_project
 from ascend_tools.toolchain import compat, tpl
 from ascend_tools.validate import ValidationInputError, validate_project
 from bench import compat_bench
@@ -396,6 +396,95 @@ def test_ib_wait_orders_a_core_after_another_core_s_ib_set(tmp_path: Path) -> No
     (tmp_path / "k.cpp").write_text(RELAY_KERNEL.replace("AscendC::IBWait(sg, ub, 0, 0);", ""))
     report = validate_project(tmp_path, tmp_path / "ref.py")
     assert not report.ok and "gm-race" in [e.code for e in report.runtime_errors], report
+
+
+STATIC_ADDRESS_KERNEL = """#include "kernel_operator.h"
+extern "C" __global__ __aicore__ void add_at(GM_ADDR x, GM_ADDR y, GM_ADDR z)
+{
+    AscendC::InitSocState();
+    AscendC::LocalTensor<float> a(AscendC::TPosition::VECCALC, 0, 256);
+    AscendC::LocalTensor<float> b(AscendC::TPosition::VECCALC, 1024, 256);
+    AscendC::GlobalTensor<float> xg, yg, zg;
+    xg.SetGlobalBuffer((__gm__ float*)x + 256 * AscendC::GetBlockIdx(), 256);
+    yg.SetGlobalBuffer((__gm__ float*)y + 256 * AscendC::GetBlockIdx(), 256);
+    zg.SetGlobalBuffer((__gm__ float*)z + 256 * AscendC::GetBlockIdx(), 256);
+    AscendC::DataCopy(a, xg, 256);
+    AscendC::DataCopy(b, yg, 256);
+    AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+    AscendC::Add(a, a, b, 256);
+    uint32_t shape[] = {16, 16};
+    AscendC::ShapeInfo info(2, shape);
+    AscendC::DumpTensor(a, 1, 8, info);
+    AscendC::DumpAccChkPoint(a, 2, 8, 8);
+    AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+    AscendC::DataCopy(zg, a, 256);
+}
+// kernelgen: block_dim=2
+"""
+
+ADD_REF = """import torch
+class Model(torch.nn.Module):
+    def forward(self, x, y):
+        return x + y
+def get_inputs():
+    return [torch.randn(512), torch.randn(512)]
+def get_init_inputs():
+    return []
+"""
+
+
+def test_static_tensor_style_tiles_made_at_an_address(tmp_path: Path) -> None:
+    """Ascend/samples' static-tensor programming: `InitSocState()` at the entry and tiles made
+    with `LocalTensor<T>(pos, addr, size)` at UB addresses the kernel picks (no TPipe), dumped
+    with a ShapeInfo; an address past UB is ub-overflow."""
+    (tmp_path / "k.cpp").write_text(STATIC_ADDRESS_KERNEL)
+    (tmp_path / "ref.py").write_text(ADD_REF)
+    report = validate_project(tmp_path, tmp_path / "ref.py")
+    assert report.ok, ([d.message for d in report.compile.diagnostics], report.cases)
+    (tmp_path / "k.cpp").write_text(
+        STATIC_ADDRESS_KERNEL.replace("VECCALC, 1024, 256", "VECCALC, 196608, 256"))
+    report = validate_project(tmp_path, tmp_path / "ref.py")
+    assert "ub-overflow" in [e.code for e in report.runtime_errors], report
+
+
+def test_op_picks_the_kernel_of_a_folder_of_kernel_files(tmp_path: Path) -> None:
+    """Samples keep variants side by side (add_custom_v1..v4.cpp): `op` names the file or entry;
+    an `op` naming nothing lists what there is."""
+    (tmp_path / "k_v1.cpp").write_text(TWICE_KERNEL_FOR_OP.format(name="twice_v1"))
+    (tmp_path / "k_v2.cpp").write_text(TWICE_KERNEL_FOR_OP.format(name="twice_v2"))
+    (tmp_path / "kernelgen.toml").write_text('op = "twice_v2"\n')
+    assert load_project(tmp_path).entry.name == "twice_v2"
+    (tmp_path / "kernelgen.toml").write_text('op = "k_v1"\n')
+    assert load_project(tmp_path).entry.name == "twice_v1"
+    (tmp_path / "kernelgen.toml").write_text('op = "k_v9"\n')
+    with pytest.raises(ProjectError, match=r"k_v1\.cpp \(twice_v1\)"):
+        load_project(tmp_path)
+
+
+def test_kernel_launched_by_a_main_cpp_beside_op_host_and_op_kernel(tmp_path: Path) -> None:
+    """A kernel-launch sample that keeps its tiling header in op_host/ and its kernel in
+    op_kernel/ but launches from main.cpp (Ascend/samples TBufPool) has no OpDef to find."""
+    (tmp_path / "op_kernel").mkdir()
+    (tmp_path / "op_host").mkdir()
+    (tmp_path / "op_kernel" / "twice.cpp").write_text(TWICE_KERNEL_FOR_OP.format(name="twice"))
+    (tmp_path / "op_host" / "twice_tiling.h").write_text("struct TwiceTiling { int n; };\n")
+    (tmp_path / "main.cpp").write_text(
+        "int main() { ACLRT_LAUNCH_KERNEL(twice)(1, nullptr, nullptr, nullptr); }\n")
+    project = load_project(tmp_path)
+    assert (project.layout, project.entry.name) == ("kernel_launch", "twice")
+
+
+TWICE_KERNEL_FOR_OP = """#include "kernel_operator.h"
+extern "C" __global__ __aicore__ void {name}(GM_ADDR x, GM_ADDR y)
+{{
+    AscendC::GlobalTensor<float> xg, yg;
+    xg.SetGlobalBuffer((__gm__ float*)x, 64);
+    yg.SetGlobalBuffer((__gm__ float*)y, 64);
+    for (int i = 0; i < 64; ++i) yg.SetValue(i, xg.GetValue(i) * 2.0f);
+}}
+"""
 
 
 def test_vector_pass_kernel_under_the_basic_api_path_builds_on_910b(tmp_path: Path) -> None:

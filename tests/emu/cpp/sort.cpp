@@ -9,6 +9,7 @@
 //               (the sortedNum form), then MrgSort of the two runs of 128 (validBit 0b11).
 //   full_sort   N <= 256: Sort<T, true> over 8 repeats, then Extract.
 //   suspend     N <= 64: Sort32 x2, MrgSort<T, true> of the two runs; prints sortedNum.
+//   suspend_info  the same through MrgSort4Info(..., true, ...); prints GetMrgSortResult.
 //   layout      N <= 32: Sort32 x1; the values output gets the 32 raw 8-byte structures.
 //   overlap     Sort32 whose dst starts inside src0: must fail with operand-overlap.
 //   no_sync     N <= 128: like merge4, but Sort32 reads x right after the copy in, unsynchronised.
@@ -74,6 +75,19 @@ std::map<std::string, std::function<uint32_t(Ctx<T>&)>> table() {
              std::printf("sortedNum %u %u %u %u\n", sorted[0], sorted[1], sorted[2], sorted[3]);
              Extract(c.values, c.indices, c.m, 2);
              return sorted[0] + sorted[1];
+         }},
+        // the MrgSort4Info form, whose counts GetMrgSortResult reads (DrivingSDK unique_v2)
+        {"suspend_info", [](Ctx<T>& c) {
+             Duplicate(c.m, T(0), 64 * E<T>);
+             Sort32(c.s, c.x, c.idx, 2);
+             const uint16_t lens[4] = {32, 32, 0, 0};
+             MrgSortSrcList<T> two(c.s, c.s[32 * E<T>], LocalTensor<T>(), LocalTensor<T>());
+             MrgSort(c.m, two, MrgSort4Info(lens, true, 0b11, 1));
+             uint16_t n0 = 9, n1 = 9, n2 = 9, n3 = 9;
+             GetMrgSortResult(n0, n1, n2, n3);
+             std::printf("sortedNum %u %u %u %u\n", n0, n1, n2, n3);
+             Extract(c.values, c.indices, c.m, 2);
+             return uint32_t(n0) + n1;
          }},
         {"layout", [](Ctx<T>& c) {
              Sort32(c.s, c.x, c.idx, 1);

@@ -651,6 +651,31 @@ inline void DumpTensor(const LocalTensor<T>& t, uint32_t desc, uint32_t dumpSize
     }
     std::printf("\n");
 }
+// How DumpTensor lays the printed elements out (API reference, ShapeInfo): a shape of up to 8
+// dimensions; the data format argument only labels the print.
+struct ShapeInfo {
+    static constexpr uint8_t kMaxDims = 8;
+    ShapeInfo() = default;
+    ShapeInfo(uint8_t dims, const uint32_t shapeIn[]) : shapeDim(dims > kMaxDims ? kMaxDims : dims) {
+        for (uint8_t i = 0; i < shapeDim; ++i) shape[i] = shapeIn[i];
+    }
+    template <class Format>
+    ShapeInfo(uint8_t dims, const uint32_t shapeIn[], Format) : ShapeInfo(dims, shapeIn) {}
+    uint8_t shapeDim = 0;
+    uint32_t shape[kMaxDims] = {};
+};
+template <class T>
+inline void DumpTensor(const LocalTensor<T>& t, uint32_t desc, uint32_t dumpSize, const ShapeInfo& info) {
+    std::printf("DumpTensor shape:");
+    for (uint8_t i = 0; i < info.shapeDim; ++i) std::printf(" %u", info.shape[i]);
+    std::printf("\n");
+    DumpTensor(t, desc, dumpSize);
+}
+// DumpTensor from element countOff on (API reference, DumpAccChkPoint).
+template <class T>
+inline void DumpAccChkPoint(const LocalTensor<T>& t, uint32_t index, uint32_t countOff, uint32_t dumpSize) {
+    DumpTensor(t[countOff], index, dumpSize);
+}
 template <class T>
 inline void DumpTensor(const GlobalTensor<T>& t, uint32_t desc, uint32_t dumpSize, KG_LOC) {
     t.check_access("DumpTensor", 0, dumpSize, false, file, line);
@@ -660,6 +685,10 @@ inline void DumpTensor(const GlobalTensor<T>& t, uint32_t desc, uint32_t dumpSiz
         else std::printf("%g ", static_cast<double>(static_cast<float>(t.data()[i])));
     }
     std::printf("\n");
+}
+template <class T>
+inline void DumpAccChkPoint(const GlobalTensor<T>& t, uint32_t index, uint32_t countOff, uint32_t dumpSize, KG_LOC) {
+    DumpTensor(t[countOff], index, dumpSize, file, line);
 }
 
 }  // namespace AscendC

@@ -474,6 +474,17 @@ class TPipe {
     }
     void Init() {}
 
+    // Bytes [addr, addr + bytes) of the memory behind `pos`, addressed directly (a LocalTensor
+    // made at an address in the static-tensor style): they must lie inside that memory.
+    uint8_t* at_address(TPosition pos, uint64_t addr, uint64_t bytes, const char* file, int line) {
+        kernelgen::Arena& a = arena_for(pos);
+        if (!a.base) make_arena(a);
+        if (addr + bytes > a.bytes)
+            kernelgen::failf(a.overflow_code, file, line,
+                             "a LocalTensor at %s address %llu of %llu B runs past the %llu B of %s", position_name(pos),
+                             (unsigned long long)addr, (unsigned long long)bytes, (unsigned long long)a.bytes, a.name);
+        return a.base + addr;
+    }
     uint64_t ub_used() const { return ub_.used; }
     // Where this TPipe's UB starts (null before its first UB InitBuffer).
     uint8_t* ub_base() const { return ub_.base; }

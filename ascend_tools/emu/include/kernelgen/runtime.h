@@ -6,6 +6,8 @@
 // on this file; it is the one place that knows how a run is recorded.
 #pragma once
 
+#include <memory>
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -357,6 +359,13 @@ inline CoreId core_id(CoreLayout l, uint32_t n, uint32_t c) {
 }
 
 inline thread_local CoreId t_core;
+
+// What lives until the block returns (static_alloc.h's hidden pipe behind LocalTensors made at
+// an address); each block runs on its own thread.
+inline std::shared_ptr<void>& block_keep_alive() {
+    static thread_local std::shared_ptr<void> keep;
+    return keep;
+}
 
 // The layout a binary declares with __mix__(1, 2) / __mix__(1, 1) / __cube__ on its entry
 // (types.h puts such functions in named sections; the linker defines their bounds).
@@ -822,6 +831,7 @@ class Scheduler {
                     started_[c] = true;
                 }
                 (*body_)();
+                block_keep_alive().reset();
                 std::unique_lock<std::mutex> lk(m_);
                 finished_[c] = true;
                 ++epoch_;

@@ -209,12 +209,30 @@ inline void Sort(const LocalTensor<T>& dst, const LocalTensor<T>& concat, const 
     kernelgen::sort_structs(dst.data(), concat.data(), index.data(), n, isFullSort ? n : kernelgen::kSortPerRepeat);
 }
 
+namespace detail {
+// Structures each list gave in the core's last MrgSort with exhausted suspension (what
+// GetMrgSortResult reads); each core runs on its own thread.
+inline thread_local uint32_t mrgsort_consumed[4] = {0, 0, 0, 0};
+}  // namespace detail
+
 // MrgSort with the parameters in one MrgSort4Info (the form MrgSort4 also takes).
 template <class T>
 inline void MrgSort(const LocalTensor<T>& dst, const MrgSortSrcList<T>& sortList, const MrgSort4Info& params,
                     KG_LOC) {
     kernelgen::merge_sort_lists(dst, sortList, params.elementLengths, params.validBit, params.ifExhaustedSuspension,
-                                params.repeatTimes, nullptr, file, line);
+                                params.repeatTimes, params.ifExhaustedSuspension ? detail::mrgsort_consumed : nullptr,
+                                file, line);
+}
+
+// How many structures each list gave in the last MrgSort with ifExhaustedSuspension (API
+// reference, GetMrgSortResult): the merge stops when a list runs out, and the kernel carries
+// the rest over (DrivingSDK unique_v2).
+inline void GetMrgSortResult(uint16_t& mrgSortList1, uint16_t& mrgSortList2, uint16_t& mrgSortList3,
+                             uint16_t& mrgSortList4) {
+    mrgSortList1 = static_cast<uint16_t>(detail::mrgsort_consumed[0]);
+    mrgSortList2 = static_cast<uint16_t>(detail::mrgsort_consumed[1]);
+    mrgSortList3 = static_cast<uint16_t>(detail::mrgsort_consumed[2]);
+    mrgSortList4 = static_cast<uint16_t>(detail::mrgsort_consumed[3]);
 }
 
 // MrgSort with separate parameters: in the exhausted-suspension mode sortedNum receives how

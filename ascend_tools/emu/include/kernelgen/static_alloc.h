@@ -46,6 +46,23 @@ inline std::shared_ptr<TPipe> static_pipe(const char* file, int line) {
 }
 }  // namespace detail
 
+// The static-tensor style's other way to a tile (API reference, LocalTensor constructor
+// `LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize)`): the bytes at `addr` of the
+// memory behind `pos`, in the kernel's TPipe where one is alive, else in the block's hidden
+// allocator pipe, kept until the block returns.
+template <class T>
+LocalTensor<T>::LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize, const char* file, int line) {
+    TPipe* pipe = GetTPipePtr();
+    if (pipe == nullptr) {
+        auto shared = detail::static_pipe(file, line);
+        pipe = shared.get();
+        kernelgen::block_keep_alive() = shared;
+    }
+    const uint64_t bytes = uint64_t(tileSize) * sizeof(T);
+    uint8_t* at = pipe->at_address(pos, addr, bytes, file, line);
+    *this = LocalTensor(reinterpret_cast<T*>(at), tileSize, pos, at - addr, nullptr, -1);
+}
+
 template <Hardware hard = Hardware::UB>
 class LocalMemAllocator {
     static_assert(hard != Hardware::GM && hard != Hardware::MAX, "LocalMemAllocator takes an on-chip memory");

@@ -253,6 +253,15 @@ inline void ResetMask() {
     b.mask_hi = b.mask_lo = ~uint64_t(0);
 }
 
+// The core's global state to its defaults (API reference, InitSocState: the static-tensor
+// style calls it at the kernel entry, where a TPipe would): no atomic accumulation, a full
+// normal-mode mask.
+inline void InitSocState() {
+    SetAtomicNone();
+    kernelgen::block().mask_counter = false;
+    ResetMask();
+}
+
 }  // namespace AscendC
 
 // Real kernels call the system-variable functions unqualified without `using namespace AscendC`

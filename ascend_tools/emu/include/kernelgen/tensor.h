@@ -31,6 +31,9 @@ class LocalTensor {
     using PrimType = T;
 
     LocalTensor() = default;
+    // A tile at byte address `addr` of the memory behind `pos`, `tileSize` elements (the
+    // static-tensor style; defined in static_alloc.h, which owns the memory it maps into).
+    LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize, KG_LOC);
     LocalTensor(T* data, uint32_t size, TPosition pos, const uint8_t* arena,
                 kernelgen::QueueCore* owner, int32_t slot)
         : data_(data), size_(size), cap_(size), pos_(pos), arena_(arena), owner_(owner), slot_(slot) {}
