@@ -488,11 +488,15 @@ def bind_scalars(
         if isinstance(value, bool | int | float):
             out[name] = int(value) if "int" in ctype and isinstance(value, float) and \
                 value.is_integer() else value
+        elif isinstance(value, list) and value and all(
+                isinstance(v, int | float) and not isinstance(v, bool) for v in value):
+            out[name] = list(value)  # a struct's fields, in declaration order
         elif value is None:
             missing.append(name)
         else:
             raise BindingError(f"kernel parameter {name} ({ctype}) is passed by value and "
-                               f"cannot take {value!r}: give a number in [binding] attrs")
+                               f"cannot take {value!r}: give a number, or a struct's field values "
+                               "as a list, in [binding] attrs")
     if missing:
         table_text = ", ".join(f"{m} = ?" for m in missing)
         raise BindingError(

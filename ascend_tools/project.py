@@ -36,8 +36,9 @@ class ProjectError(ValueError):
     """The path is not a usable kernel project; the message says why."""
 
 
-ScalarValue = bool | int | float
-"""The value of an entry parameter passed by value (`KernelEntry.scalars`)."""
+ScalarValue = bool | int | float | list[int | float]
+"""The value of an entry parameter passed by value (`KernelEntry.scalars`): a number, or the
+field values of a struct passed whole (a kernel-launch sample's `AddCustomTilingData tiling`)."""
 
 
 class KernelEntry(BaseModel):

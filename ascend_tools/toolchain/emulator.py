@@ -419,6 +419,9 @@ _LIBC_NAMES = frozenset((
 ))
 
 
+_DEFINES_MAIN = re.compile(r"\bint(?:32_t)?\s+main\s*\(")
+
+
 def wrapper_source(
     project: KernelProject, dtypes: dict[str, str], op_type: str | None,
     kernel_file: Path | None = None, scalars: dict[str, ScalarValue] | None = None,
@@ -464,15 +467,22 @@ def wrapper_source(
         call = f"kernelgen_entry_{name}"
         lines += ["#include <cmath>", "#include <cstdlib>", "#include <cstring>",
                   f"#define {name} {call}"]
+    # A kernel file that holds its host program too (.asc files, kernel-launch samples) defines
+    # main(); the harness has its own, so the file's is renamed around its include.
+    own_main = _DEFINES_MAIN.search(blank(_text(project.abs(project.kernel_file)))) is not None
+    if own_main:
+        lines.append("#define main kernelgen_kernel_file_main")
     lines.append(f'#include "{kernel_file or project.abs(project.kernel_file)}"')
+    if own_main:
+        lines.append("#undef main")
     if call != name:
         lines.append(f"#undef {name}")
     entry = project.entry
     n = len(entry.tensors)
     buffers = iter(range(n))
     args = ", ".join(
-        f"static_cast<{entry.scalars[p]}>({_literal((scalars or {}).get(p, 0))})"
-        if p in entry.scalars else f"a[{next(buffers)}]"
+        _by_value(entry.scalars[p], (scalars or {}).get(p, 0)) if p in entry.scalars
+        else f"a[{next(buffers)}]"
         for p in entry.params
     )
     if entry.template_params:
@@ -518,6 +528,19 @@ def _template_dispatch(project: KernelProject, call: str, args: str) -> list[str
                    f"return {call}<{', '.join(combo)}>({args});")
     out += [f'    ::kernelgen::fail("tiling-mismatch", "{not_selected}", "", 0);', "}"]
     return out
+
+
+def _by_value(ctype: str, value: ScalarValue) -> str:
+    """The argument expression of a by-value parameter: a number cast to its type, or a struct
+    built from its field values in declaration order (aggregate initialisation)."""
+    if isinstance(value, list):
+        plain = " ".join(w for w in ctype.split() if w not in ("const", "volatile"))
+        # Whole numbers as integer literals: TOML's [64, 2.5] arrives as floats, and a float
+        # literal for an integer field is a narrowing error in braces.
+        fields = (str(int(v)) if isinstance(v, float) and v.is_integer() else _literal(v)
+                  for v in value)
+        return f"{plain}{{{', '.join(fields)}}}"
+    return f"static_cast<{ctype}>({_literal(value)})"
 
 
 def _literal(value: ScalarValue) -> str:

@@ -487,6 +487,45 @@ extern "C" __global__ __aicore__ void {name}(GM_ADDR x, GM_ADDR y)
 """
 
 
+STRUCT_BY_VALUE_KERNEL = """#include <cstdint>
+#include "acl/acl.h"
+#include "kernel_operator.h"
+struct ScaleTiling {
+    uint32_t n;
+    float scale;
+};
+extern "C" __global__ __aicore__ void scale_by(GM_ADDR x, GM_ADDR y, ScaleTiling tiling)
+{
+    AscendC::GlobalTensor<float> xg, yg;
+    xg.SetGlobalBuffer((__gm__ float*)x, tiling.n);
+    yg.SetGlobalBuffer((__gm__ float*)y, tiling.n);
+    for (uint32_t i = 0; i < tiling.n; ++i) yg.SetValue(i, xg.GetValue(i) * tiling.scale);
+}
+int32_t main(int32_t argc, char* argv[])
+{
+    aclInit(nullptr);
+    aclrtStream stream = nullptr;
+    aclrtCreateStream(&stream);
+    ScaleTiling tiling{64, 2.5f};
+    scale_by<<<1, nullptr, stream>>>(nullptr, nullptr, tiling);
+    aclrtSynchronizeStream(stream);
+    aclFinalize();
+    return 0;
+}
+"""
+
+
+def test_tiling_struct_passed_by_value_to_a_kernel_with_its_own_host_main(tmp_path: Path) -> None:
+    """Kernel-launch samples (.asc files) keep main() and ACL runtime calls in the kernel's file
+    and pass the tiling struct by value: the struct's field values come from `[binding] attrs`
+    as a list in declaration order, and the file's main() is not the harness's."""
+    (tmp_path / "k.cpp").write_text(STRUCT_BY_VALUE_KERNEL)
+    (tmp_path / "ref.py").write_text(TWICE_REF.replace("x * 2", "x * 2.5"))
+    (tmp_path / "kernelgen.toml").write_text("[binding]\nattrs = {tiling = [64, 2.5]}\n")
+    report = validate_project(tmp_path, tmp_path / "ref.py")
+    assert report.ok, ([d.message for d in report.compile.diagnostics], report.cases)
+
+
 def test_vector_pass_kernel_under_the_basic_api_path_builds_on_910b(tmp_path: Path) -> None:
     """ms_custom_ops kernels include "ascendc/basic_api/kernel_operator.h" (newer CANN's path)
     and wrap a vector-only kernel in `#ifdef __DAV_C220_VEC__`, which the device compiler
