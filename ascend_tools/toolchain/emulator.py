@@ -419,6 +419,15 @@ _LIBC_NAMES = frozenset((
 ))
 
 
+_GUARD = re.compile(r"^[ \t]*#[ \t]*ifndef[ \t]+(\w+)[ \t]*\n[ \t]*#[ \t]*define[ \t]+\1\b", re.M)
+
+
+def _include_guard(header: Path) -> str | None:
+    """The `#ifndef X / #define X` guard of a header, if it has one."""
+    m = _GUARD.search(blank(_text(header)))
+    return m.group(1) if m else None
+
+
 _DEFINES_MAIN = re.compile(r"\bint(?:32_t)?\s+main\s*\(")
 
 
@@ -447,10 +456,14 @@ def wrapper_source(
         lines.append(f"#define DTYPE_{name.upper()} {d.c_type}")
         lines.append(f"#define ORIG_DTYPE_{name.upper()} {d.ge_type}")
     tiling = project.abs(project.tiling_header) if project.tiling_header else None
-    if tiling and (project.abs(project.kernel_file).parent / tiling.name).is_file():
-        # The kernel's own header of that name holds its side of the tiling (a plain struct
-        # under the host header's include guard, Ascend/samples WholeReduceSumCustom): the
-        # host header would hide it, and CANN's kernel build never sees the host one.
+    own = project.abs(project.kernel_file).parent / tiling.name if tiling else None
+    if tiling and own and own.is_file() and _include_guard(own) == _include_guard(tiling) and (
+            _include_guard(tiling) is not None):
+        # The kernel's own header of that name, under the host header's include guard, holds
+        # its side of the tiling (a plain struct, Ascend/samples WholeReduceSumCustom): the host
+        # header would hide it, and CANN's kernel build never sees the host one. (A kernel
+        # header of the same name with a guard of its own, DrivingSDK scatter_max_v1.h, is the
+        # kernel's class: both are included.)
         tiling = None
     # CANN's kernel builds hand every kernel the tiling macros: GET_TILING_DATA, TILING_KEY_IS
     # and REGISTER_TILING_DEFAULT need no tiling header of the project's (Ascend/samples

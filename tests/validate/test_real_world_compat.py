@@ -184,6 +184,26 @@ def test_kernel_tiling_header_shadowing_the_host_one_is_the_kernel_s(projects: P
     assert report.ok, ([d.message for d in report.compile.diagnostics], report.cases)
 
 
+def test_kernel_header_named_like_the_tiling_header_with_its_own_guard_adds_to_it(
+    projects: Path, tmp_path: Path
+) -> None:
+    """DrivingSDK scatter_max keeps its kernel class in op_kernel/scatter_max_v1.h beside the
+    host op_host/scatter_max_v1.h tiling header: other include guards, so the kernel build
+    sees both (only a header under the same guard replaces the host one)."""
+    p = tmp_path / "kernel_side_tiling"
+    shutil.copytree(projects / "kernel_side_tiling", p)
+    (p / "op_kernel" / "kernel_side_tiling_tiling.h").write_text(
+        "#ifndef KERNEL_SIDE_SCALE_H\n#define KERNEL_SIDE_SCALE_H\n"
+        "inline float scaled(float v, float s) { return v * s; }\n#endif\n")
+    kernel = p / "op_kernel" / "kernel_side_tiling.cpp"
+    kernel.write_text(kernel.read_text()
+                      .replace("GET_TILING_DATA_WITH_STRUCT(KernelSideTilingData, t, tiling);",
+                               "GET_TILING_DATA(t, tiling);")
+                      .replace("xg.GetValue(i) * t.scale", "scaled(xg.GetValue(i), t.scale)"))
+    report = validate_project(p, p / "ref.py")
+    assert report.ok, ([d.message for d in report.compile.diagnostics], report.cases)
+
+
 def test_tiling_struct_kept_beside_the_kernel_reaches_host_and_kernel(projects: Path) -> None:
     """The newer sample layout: the one tiling struct lives in op_kernel/, the host includes it
     by bare name (op_kernel/ is on its include path) and fills it through GetTilingData<T>(),
