@@ -184,6 +184,26 @@ def test_kernel_tiling_header_shadowing_the_host_one_is_the_kernel_s(projects: P
     assert report.ok, ([d.message for d in report.compile.diagnostics], report.cases)
 
 
+def test_tiling_sink_registration_compiles_beside_the_host_tiling(
+    projects: Path, tmp_path: Path
+) -> None:
+    """Tiling sink (Ascend/samples 17_tiling_sink): the TilingFunc is also registered to run on
+    the device with DEVICE_IMPL_OP_OPTILING(op).Tiling(f), from
+    register/device_op_impl_registry.h."""
+    p = tmp_path / "shared_tiling"
+    shutil.copytree(projects / "shared_tiling", p)
+    host = p / "op_host" / "shared_tiling.cpp"
+    host.write_text(host.read_text()
+                    .replace('#include "register/op_def_registry.h"',
+                             '#include "register/op_def_registry.h"\n'
+                             '#include "register/device_op_impl_registry.h"')
+                    .replace("}  // namespace optiling",
+                             "DEVICE_IMPL_OP_OPTILING(SharedTiling).Tiling(TilingFunc);\n"
+                             "}  // namespace optiling"))
+    report = validate_project(p, p / "ref.py")
+    assert report.ok, ([d.message for d in report.compile.diagnostics], report.cases)
+
+
 def test_kernel_header_named_like_the_tiling_header_with_its_own_guard_adds_to_it(
     projects: Path, tmp_path: Path
 ) -> None:
