@@ -566,6 +566,81 @@ def test_tiling_struct_passed_by_value_to_a_kernel_with_its_own_host_main(tmp_pa
     assert report.ok, ([d.message for d in report.compile.diagnostics], report.cases)
 
 
+BUF_POOL_KERNEL = """#include "kernel_operator.h"
+using namespace AscendC;
+class PoolPhases {
+  public:
+    __aicore__ inline void Init(GM_ADDR x, GM_ADDR y, GM_ADDR z, TPipe* pipe) {
+        xg.SetGlobalBuffer((__gm__ float*)x, 128);
+        yg.SetGlobalBuffer((__gm__ float*)y, 128);
+        zg.SetGlobalBuffer((__gm__ float*)z, 128);
+        pipe->InitBufPool(whole, 2048);
+        whole.InitBufPool(phase1, 1024);
+        whole.InitBufPool(phase2, 1024, phase1);
+    }
+    __aicore__ inline void Run(uint32_t off, bool add, TBufPool<TPosition::VECCALC>& pool) {
+        TQue<TPosition::VECIN, 1> inX, inY;
+        TQue<TPosition::VECOUT, 1> out;
+        pool.InitBuffer(inX, 1, 64 * sizeof(float));
+        pool.InitBuffer(inY, 1, 64 * sizeof(float));
+        pool.InitBuffer(out, 1, 64 * sizeof(float));
+        LocalTensor<float> a = inX.AllocTensor<float>();
+        LocalTensor<float> b = inY.AllocTensor<float>();
+        DataCopy(a, xg[off], 64);
+        DataCopy(b, yg[off], 64);
+        inX.EnQue(a);
+        inY.EnQue(b);
+        a = inX.DeQue<float>();
+        b = inY.DeQue<float>();
+        LocalTensor<float> c = out.AllocTensor<float>();
+        if (add) Add(c, a, b, 64); else Sub(c, a, b, 64);
+        out.EnQue(c);
+        inX.FreeTensor(a);
+        inY.FreeTensor(b);
+        c = out.DeQue<float>();
+        DataCopy(zg[off], c, 64);
+        out.FreeTensor(c);
+        pool.Reset();
+    }
+    TBufPool<TPosition::VECCALC> whole, phase1, phase2;
+    GlobalTensor<float> xg, yg, zg;
+};
+extern "C" __global__ __aicore__ void pool_phases(GM_ADDR x, GM_ADDR y, GM_ADDR z)
+{
+    TPipe pipe;
+    PoolPhases op;
+    op.Init(x, y, z, &pipe);
+    op.Run(0, true, op.phase1);
+    op.Run(64, false, op.phase2);
+}
+// kernelgen: block_dim=1
+"""
+
+POOL_REF = """import torch
+class Model(torch.nn.Module):
+    def forward(self, x, y):
+        return torch.cat([x[:64] + y[:64], x[64:] - y[64:]])
+def get_inputs():
+    return [torch.randn(128), torch.randn(128)]
+def get_init_inputs():
+    return []
+"""
+
+
+def test_buf_pool_phases_reuse_one_region(tmp_path: Path) -> None:
+    """TBufPool (Ascend/samples TBufPool): TPipe::InitBufPool carves a pool, a pool splits
+    further, a second pool shares the first's region for a later phase, Reset() ends a phase;
+    a pool's buffers beyond its length are ub-overflow."""
+    (tmp_path / "k.cpp").write_text(BUF_POOL_KERNEL)
+    (tmp_path / "ref.py").write_text(POOL_REF)
+    report = validate_project(tmp_path, tmp_path / "ref.py")
+    assert report.ok, ([d.message for d in report.compile.diagnostics], report.cases)
+    (tmp_path / "k.cpp").write_text(BUF_POOL_KERNEL.replace("whole.InitBufPool(phase1, 1024)",
+                                                            "whole.InitBufPool(phase1, 512)"))
+    report = validate_project(tmp_path, tmp_path / "ref.py")
+    assert "ub-overflow" in [e.code for e in report.runtime_errors], report
+
+
 def test_vector_pass_kernel_under_the_basic_api_path_builds_on_910b(tmp_path: Path) -> None:
     """ms_custom_ops kernels include "ascendc/basic_api/kernel_operator.h" (newer CANN's path)
     and wrap a vector-only kernel in `#ifdef __DAV_C220_VEC__`, which the device compiler

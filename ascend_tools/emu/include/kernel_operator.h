@@ -12,6 +12,7 @@
 #include "kernelgen/tensor.h"
 #include "kernelgen/pipe.h"
 #include "kernelgen/static_alloc.h"
+#include "kernelgen/buf_pool.h"
 #include "kernelgen/sync.h"
 #include "kernelgen/copy.h"
 #include "kernelgen/mask.h"

@@ -448,6 +448,14 @@ class TPipe {
         return true;
     }
 
+    // A TBufPool of `len` bytes of the pool's memory, or sharing `share`'s (buf_pool.h).
+    template <class P>
+    bool InitBufPool(P& pool, uint32_t len, KG_LOC);
+    template <class P, class S>
+    bool InitBufPool(P& pool, uint32_t len, S& share, KG_LOC);
+    // The per-position queue count a queue carved from a TBufPool counts against.
+    int* position_counter(TPosition p) { return &pos_counts_[static_cast<size_t>(p)]; }
+
     TEventID FetchEventID(HardEvent) { return next_event_++ & 7; }
     template <HardEvent evt>
     TEventID FetchEventID() {
