@@ -201,6 +201,8 @@ inline int64_t GetSubBlockNum() {
     return r ? r : 1;
 }
 inline int64_t GetTaskRation() { return GetSubBlockNum(); }
+// Its name from CANN 8.3 on (API reference, GetTaskRatio).
+inline int64_t GetTaskRatio() { return GetSubBlockNum(); }
 inline int64_t GetSystemCycle() { return 0; }
 
 inline void SetSysWorkspace(GM_ADDR workspace) { kernelgen::sys_workspace() = workspace; }
@@ -272,6 +274,7 @@ using AscendC::GetBlockNum;
 using AscendC::GetSubBlockIdx;
 using AscendC::GetSubBlockNum;
 using AscendC::GetSysWorkSpacePtr;
+using AscendC::GetTaskRatio;
 using AscendC::GetTaskRation;
 using AscendC::GetUserWorkspace;
 
