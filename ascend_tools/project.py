@@ -121,17 +121,25 @@ def find_entry(text: str) -> KernelEntry | None:
     f_##T(...) {...}`, then `DECL(half)`: vllm-ascend's bgmv kernels) is the first expansion's
     (`f_half`, at the expansion's line)."""
     clean = blank(text)
+    entries = _written_entries(clean)
+    return entries[0] if entries else _macro_entry(clean)
+
+
+def _written_entries(clean: str) -> list[KernelEntry]:
+    """Every `__global__` function written out in blanked text, in order, with the template
+    parameters of a tiling-template entry."""
+    out = []
     for m in _ENTRY.finditer(clean):
-        if "__global__" in m.group(1) and "#" not in m.group(2):
-            line = clean.count("\n", 0, m.start(2)) + 1
-            entry = _entry(m.group(2), m.group(3), line)
-            template = _TEMPLATE_HEAD.search(clean, 0, m.start())
-            if template:
-                entry.template_params = [
-                    re.findall(r"\w+", p)[-1] for p in template.group(1).split(",") if p.strip()
-                ]
-            return entry
-    return _macro_entry(clean)
+        if "__global__" not in m.group(1) or "#" in m.group(2):
+            continue
+        entry = _entry(m.group(2), m.group(3), clean.count("\n", 0, m.start(2)) + 1)
+        template = _TEMPLATE_HEAD.search(clean, 0, m.start())
+        if template:
+            entry.template_params = [
+                re.findall(r"\w+", p)[-1] for p in template.group(1).split(",") if p.strip()
+            ]
+        out.append(entry)
+    return out
 
 
 def _entry(name: str, param_text: str, line: int) -> KernelEntry:
@@ -254,16 +262,6 @@ def _torch_glue(root: Path) -> bool:
         _OP_ADD.search(t) for t in host)
 
 
-def find_entries(text: str) -> list[KernelEntry]:
-    """Every `__global__` function in `text` written out (not made by a macro), in order."""
-    clean = blank(text)
-    return [
-        _entry(m.group(2), m.group(3), clean.count("\n", 0, m.start(2)) + 1)
-        for m in _ENTRY.finditer(clean)
-        if "__global__" in m.group(1) and "#" not in m.group(2)
-    ]
-
-
 def _kernel_launch(root: Path) -> KernelProject:
     """A torch extension's kernel (`KernelProject.layout` kernel_launch): the op_kernel file
     whose entry the configuration's `op` names (an entry or a file stem), else the first entry
@@ -274,8 +272,13 @@ def _kernel_launch(root: Path) -> KernelProject:
     config = load_project_config(root)
     files = [p for p in sorted((root / "op_kernel").rglob("*"))
              if p.suffix in KERNEL_SUFFIXES and p.is_file()]
-    found = [(f, e) for f in files for e in (find_entries(_read(f)) or
-                                             [x for x in [find_entry(_read(f))] if x])]
+    found = []
+    for f in files:
+        clean = blank(_read(f))
+        entries = _written_entries(clean)
+        if not entries and (macro := _macro_entry(clean)):
+            entries = [macro]
+        found += [(f, e) for e in entries]
     if not found:
         raise ProjectError(
             f"no kernel entry in {root / 'op_kernel'}: no source there defines a "
@@ -308,7 +311,7 @@ def _kernel_launch(root: Path) -> KernelProject:
     )
 
 
-def _call_args(text: str, start: int) -> list[str]:
+def call_args(text: str, start: int) -> list[str]:
     """The comma-separated arguments of the call whose `(` is at `start`, nesting kept."""
     depth, args, cur = 0, [], ""
     for c in text[start:]:
@@ -341,7 +344,7 @@ def _glue_block_dim(glue: list[Path], entry: KernelEntry) -> str | None:
     for path in glue:
         body = blank(_read(path))
         for m in launch.finditer(body):
-            args = _call_args(body, m.start(m.lastindex or 1))
+            args = call_args(body, m.start(m.lastindex or 1))
             block, kernel_args = (args[1], args[2:]) if m.group(1) else (args[0], args[2:])
             if block.isdigit():
                 return block

@@ -456,9 +456,9 @@ def wrapper_source(
         lines.append(f"#define DTYPE_{name.upper()} {d.c_type}")
         lines.append(f"#define ORIG_DTYPE_{name.upper()} {d.ge_type}")
     tiling = project.abs(project.tiling_header) if project.tiling_header else None
+    guard = _include_guard(tiling) if tiling else None
     own = project.abs(project.kernel_file).parent / tiling.name if tiling else None
-    if tiling and own and own.is_file() and _include_guard(own) == _include_guard(tiling) and (
-            _include_guard(tiling) is not None):
+    if guard is not None and own is not None and own.is_file() and _include_guard(own) == guard:
         # The kernel's own header of that name, under the host header's include guard, holds
         # its side of the tiling (a plain struct, Ascend/samples WholeReduceSumCustom): the host
         # header would hide it, and CANN's kernel build never sees the host one. (A kernel
@@ -556,7 +556,7 @@ def _by_value(ctype: str, value: ScalarValue) -> str:
     return f"static_cast<{ctype}>({_literal(value)})"
 
 
-def _literal(value: ScalarValue) -> str:
+def _literal(value: bool | int | float) -> str:
     """A C++ literal of a by-value argument (floats round-trip: repr is exact; inf and NaN have
     no literal, so they are spelled through <limits>, which kernel_operator.h includes)."""
     if isinstance(value, bool):

@@ -16,6 +16,8 @@ import itertools
 import re
 from collections.abc import Iterable
 
+from ascend_tools.project import call_args
+
 _KINDS = ("DTYPE", "FORMAT", "UINT", "BOOL")
 # UINT modes (template_argument.h's values, or the macro names as written).
 _RANGE, _LIST, _MIX = ("0", "ASCENDC_TPL_UI_RANGE"), ("1", "ASCENDC_TPL_UI_LIST"), (
@@ -26,31 +28,9 @@ class TemplateError(ValueError):
     """The declarations cannot be read into combinations; the message says which."""
 
 
-def _calls(text: str, name: str) -> list[str]:
-    """The argument text of every `name(...)` in `text`, parentheses balanced."""
-    out = []
-    for m in re.finditer(rf"\b{name}\s*\(", text):
-        depth, i = 1, m.end()
-        while i < len(text) and depth:
-            depth += {"(": 1, ")": -1}.get(text[i], 0)
-            i += 1
-        out.append(text[m.end(): i - 1])
-    return out
-
-
-def _args(text: str) -> list[str]:
-    """Top-level comma-separated arguments."""
-    parts, depth, cur = [], 0, []
-    for ch in text:
-        if ch == "," and depth == 0:
-            parts.append("".join(cur).strip())
-            cur = []
-            continue
-        depth += {"(": 1, ")": -1}.get(ch, 0)
-        cur.append(ch)
-    if "".join(cur).strip():
-        parts.append("".join(cur).strip())
-    return parts
+def _calls(text: str, name: str) -> list[list[str]]:
+    """The arguments of every `name(...)` in `text`, nesting kept (`project.call_args`)."""
+    return [call_args(text, m.end() - 1) for m in re.finditer(rf"\b{name}\s*\(", text)]
 
 
 def _uint_values(spec: list[str], what: str) -> list[str]:
@@ -76,9 +56,8 @@ def _params(group: str, suffix: str) -> dict[str, list[str]]:
     """name -> values of every `ASCENDC_TPL_<KIND>_<suffix>(name, ...)` in `group`."""
     out: dict[str, list[str]] = {}
     for kind in _KINDS:
-        for call in _calls(group, f"ASCENDC_TPL_{kind}_{suffix}"):
-            a = _args(call)
-            if not a:
+        for a in _calls(group, f"ASCENDC_TPL_{kind}_{suffix}"):
+            if not a[0]:
                 continue
             name, spec = a[0], a[1:]
             if kind == "UINT":
@@ -96,14 +75,14 @@ def combinations(texts: Iterable[str], names: list[str]) -> list[tuple[str, ...]
     decls = _calls(text, "ASCENDC_TPL_ARGS_DECL")
     if not decls:
         raise TemplateError("no ASCENDC_TPL_ARGS_DECL declares the kernel's template arguments")
-    declared = _params(decls[0], "DECL")
+    declared = _params(", ".join(decls[0]), "DECL")
     missing = [n for n in names if n not in declared]
     if missing:
         raise TemplateError(
             f"ASCENDC_TPL_ARGS_DECL declares no {', '.join(missing)} (declared: "
             f"{', '.join(declared) or 'none'})")
-    groups = [g for sel in _calls(text, "ASCENDC_TPL_SEL")
-              for g in _calls(sel, "ASCENDC_TPL_ARGS_SEL")] or [""]
+    groups = [g for sel in _calls(text, "ASCENDC_TPL_SEL") for g in sel
+              if g.startswith("ASCENDC_TPL_ARGS_SEL")] or [""]
     out: list[tuple[str, ...]] = []
     for group in groups:
         chosen = _params(group, "SEL")
