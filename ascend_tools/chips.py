@@ -14,11 +14,12 @@ REPEAT_BYTES = 256
 MAX_REPEAT = 255
 MAX_BUFFERS_PER_PIPE = 64
 # On-chip memory of each cube-path TPosition (docs/ASCENDC_SPEC.md section 3: A1/B1 are L1, A2 is
-# L0A, B2 is L0B, CO1 is L0C; C1 and TSCM are L1 too, as the emulator's TPipe places them), as the
-# `Chip` field that holds its size; UB positions are handled by the ub-overflow rule.
+# L0A, B2 is L0B, CO1 is L0C; C1 and TSCM are L1 too, as the emulator's TPipe places them; C2 is
+# the bias table), as the `Chip` field that holds its size; UB positions are handled by the
+# ub-overflow rule.
 CUBE_POSITION_MEMORY: dict[str, str] = {
     "A1": "l1_bytes", "B1": "l1_bytes", "C1": "l1_bytes", "TSCM": "l1_bytes",
-    "A2": "l0a_bytes", "B2": "l0b_bytes", "CO1": "l0c_bytes",
+    "A2": "l0a_bytes", "B2": "l0b_bytes", "CO1": "l0c_bytes", "C2": "bt_bytes",
 }
 # Start-address alignment in bytes of each cube-path TPosition's memory (AscendC API reference,
 # "General restrictions", table 2, CANN 8.0 atlasascendc_api_07_0004: L1 32 B, L0A/L0B 512 B,
@@ -74,6 +75,9 @@ class Chip(BaseModel):
     l0a_bytes: int
     l0b_bytes: int
     l0c_bytes: int
+    bt_bytes: int | None = None
+    """The bias table (TPosition C2) that Mmad reads a bias from: 0 where the chip has none,
+    None where its size is not documented (chips.json `_source`)."""
     cube_cores: int
     vector_cores: int
     split_cores: bool

@@ -74,6 +74,17 @@ def test_each_l0_buffer_has_its_own_capacity() -> None:
     assert "L0C overflow" in d.message and "co1: 2 x 98304 B" in d.message
 
 
+def test_c2_buffers_count_against_the_bias_table() -> None:
+    # chips.json bt_bytes: 1 KB on 910B (copy_cbuf_to_bt); 310P has no bias table, no verdict
+    bt = "    TQue<TPosition::C2, 1> bias2;\n    pipe.InitBuffer(bias2, 2, 1024);\n"
+    d = _only(lint_texts(_after_regist(bt)), R.L0_OVERFLOW)
+    assert d.severity == Severity.ERROR and "BT overflow" in d.message
+    assert "2048 B" in d.message and "1024 B" in d.message
+    fits = bt.replace("2, 1024", "1, 1024")
+    assert R.L0_OVERFLOW.value not in codes(lint_texts(_after_regist(fits)))
+    assert R.L0_OVERFLOW.value not in codes(lint_texts(_after_regist(bt), chip="ascend310p"))
+
+
 def test_an_l0_buffer_on_one_branch_only_is_a_warning() -> None:
     branch = ("    TQue<TPosition::CO1, 1> co1;\n    TQue<TPosition::CO1, 1> wide;\n"
               "    pipe.InitBuffer(co1, 1, 64 * 1024);\n"

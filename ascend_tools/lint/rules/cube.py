@@ -1,11 +1,11 @@
 """The cube path's memories (docs/ASCENDC_SPEC.md sections 3, 5 and 6).
 
-Capacity: InitBuffer on A1/B1/C1/TSCM adds up in L1, on A2 in L0A, B2 in L0B, CO1 in L0C, each
-against the chip's size (`ascend_tools/data/chips.json`), summed the way the UB rule sums UB
-positions. Layout: LoadData/Mmad/Fixpipe/InitConstValue operands and Matmul's L1 operands
-start on their memory's alignment (`CUBE_START_ALIGN`), MmadParams m/n/k stay in their 12-bit
-fields and LoadData3DParamsV2 fields in their documented ranges; only constants that
-prove the fault are reported (the emulator checks the rest at run time)."""
+Capacity: InitBuffer on A1/B1/C1/TSCM adds up in L1, on A2 in L0A, B2 in L0B, CO1 in L0C, C2 in
+the bias table (BT), each against the chip's size (`ascend_tools/data/chips.json`), summed the
+way the UB rule sums UB positions. Layout: LoadData/Mmad/Fixpipe/InitConstValue operands and
+Matmul's L1 operands start on their memory's alignment (`CUBE_START_ALIGN`), MmadParams m/n/k
+stay in their 12-bit fields and LoadData3DParamsV2 fields in their documented ranges; only
+constants that prove the fault are reported (the emulator checks the rest at run time)."""
 
 from __future__ import annotations
 
@@ -27,6 +27,7 @@ _MEMORIES: dict[str, tuple[str, RuleCode]] = {
     "l0a_bytes": ("L0A", RuleCode.L0_OVERFLOW),
     "l0b_bytes": ("L0B", RuleCode.L0_OVERFLOW),
     "l0c_bytes": ("L0C", RuleCode.L0_OVERFLOW),
+    "bt_bytes": ("BT", RuleCode.L0_OVERFLOW),  # the emulator's TPipe reports it so too
 }
 
 
@@ -55,8 +56,8 @@ def _memory_unit(ctx: LintContext, field: str, bufs: list[InitBuf]) -> Iterator[
     if worst is None:
         return
     total, parts, notes = worst
-    size = int(getattr(ctx.chip, field))
-    if total.hi <= size:
+    size = getattr(ctx.chip, field)
+    if not size or total.hi <= size:  # no bias table, or its size undocumented: no verdict here
         return
     name, code = _MEMORIES[field]
     aliases = wrapped_aliases(ctx, bufs, size)

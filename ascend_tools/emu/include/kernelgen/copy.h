@@ -1,5 +1,5 @@
-// Data movement: DataCopy (GM <-> UB/L1, UB -> UB; count and DataCopyParams forms, Nd2Nz),
-// DataCopyPad (unaligned GM <-> UB), atomic accumulation into GM.
+// Data movement: DataCopy (GM <-> UB/L1, UB -> UB; count and DataCopyParams forms, Nd2Nz; L1 -> C2
+// in cube.h), DataCopyPad (unaligned GM <-> UB), atomic accumulation into GM.
 #pragma once
 
 #include "tensor.h"
@@ -180,8 +180,16 @@ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, cons
     });
 }
 
+namespace detail {
+// L1 -> bias table (C2): with the rest of the cube path in cube.h.
+template <class T, class U>
+inline void l1_to_bias_table(const LocalTensor<T>& dst, const LocalTensor<U>& src, const DataCopyParams& p,
+                             const char* file, int line);
+}  // namespace detail
+
 template <class T>
 inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p, KG_LOC) {
+    if (dst.valid() && dst.GetPosition() == TPosition::C2) return detail::l1_to_bias_table(dst, src, p, file, line);
     const char* api = "DataCopy(UB->UB, DataCopyParams)";
     kernelgen::check_block_count(api, p.blockCount, file, line);
     kernelgen::check_vec_operand(api, "src", src, 0, file, line);

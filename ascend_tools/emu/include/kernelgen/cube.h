@@ -189,10 +189,95 @@ inline void LoadDataWithTranspose(const LocalTensor<T>& dst, const LocalTensor<T
     detail::load_fractals(dst, src.data(), src.GetSize(), q, kernelgen::Pipe::MTE1, file, line);
 }
 
+// ---------------------------------------------------------------- the bias table (BT, TPosition C2)
+// Facts (AscendC and CCE intrinsic API references, CANN 8.5):
+// - copy_cbuf_to_bt (cceintrinsicapi/cceapi_0097): the L1 -> BT copy runs on PIPE_MTE1; its
+//   destination is 64-byte aligned, its source 32-byte aligned; lenBurst counts 64 bytes, the
+//   source gap 32 bytes, the destination gap 64 bytes; convControl reads the L1 data as FP16 and
+//   writes FP32; the bias table holds 1 KB (chips.json bt_bytes; TPipe's BT arena).
+// - DataCopy, basic data movement (ascendcopapi/atlasascendc_api_07_0103): the Local -> Local
+//   prototype with different source and destination types, DataCopy(LocalTensor<T> dst,
+//   LocalTensor<U> src, DataCopyParams), exists on Atlas A2/A3 only (dav-c220).
+// - Mmad (ascendcopapi/atlasascendc_api_07_0249): the prototype with a bias exists on Atlas
+//   A2/A3 and 200I/500 A2, not on Atlas training or inference (310P) AI Cores; MmadParams
+//   cmatrixInitVal true starts C from 0, false from cmatrixSource's buffer (L0C, or C2, the bias
+//   table: "Atlas training and inference series support false only").
+// Read here: a blockLen unit is 64 bytes read from L1 (32 halves become 32 floats): Ascend/samples
+// MmadBiasInvocation sizes blockLen as n * sizeof(half) / 64 for an n-float bias, and its golden
+// adds all n. The bias Mmad takes C's start from the bias (broadcast along M) when cmatrixInitVal
+// is false, as that sample does; with cmatrixInitVal true C starts from 0 and the bias is unused.
+// The emulator models the bias table of dav-c220 only and a bias in C2 (not one in CO1).
 namespace detail {
+
+inline void check_bias_table_chip(const char* api, const char* file, int line) {
+    const auto& c = kernelgen::chip();
+    if (c.cce_aicore == 220) return;
+    kernelgen::failf("chip-support", file, line, "%s: %s %s", api, c.name.c_str(),
+                     c.cce_aicore == 300
+                         ? "documents no L1 -> bias table (C2) copy; the emulator models the bias table of "
+                           "Atlas A2/A3 (dav-c220) only"
+                         : "has no bias table (C2): Mmad has no bias prototype there and MmadParams.cmatrixSource "
+                           "must stay false");
+}
+
+// DataCopy L1 -> BT with DataCopyParams: blockCount bursts of blockLen x 64 source bytes; the
+// source gap counts 32 bytes, the destination gap 64 bytes. half -> float converts on the way
+// (convControl); float and int32_t copy as they are.
+template <class T, class U>
+inline void l1_to_bias_table(const LocalTensor<T>& dst, const LocalTensor<U>& src, const DataCopyParams& p,
+                             const char* file, int line) {
+    const char* api = "DataCopy(L1->C2, DataCopyParams)";
+    check_bias_table_chip(api, file, line);
+    if (!dst.valid() || !src.valid())
+        kernelgen::failf("queue-protocol", file, line, "%s: an operand is a LocalTensor that holds no buffer", api);
+    dst.check_live(api, file, line);
+    src.check_live(api, file, line);
+    if (dst.GetPosition() != TPosition::C2 || !kernelgen::is_l1_position(src.GetPosition()))
+        kernelgen::failf("tensor-position", file, line,
+                         "%s: dst is in %s and src in %s; the bias table (C2) is filled from L1 (A1/B1/C1)", api,
+                         position_name(dst.GetPosition()), position_name(src.GetPosition()));
+    constexpr bool converts = std::is_same_v<T, float> && std::is_same_v<U, half>;
+    constexpr bool plain = std::is_same_v<T, U> && (std::is_same_v<T, float> || std::is_same_v<T, int32_t>);
+    if constexpr (!converts && !plain) {
+        kernelgen::failf("dtype-support", file, line,
+                         "%s: %s -> %s is not an L1 -> bias table pair (half -> float converts on the way; float and "
+                         "int32_t copy as they are)",
+                         api, kernelgen::type_name<U>(), kernelgen::type_name<T>());
+    } else {
+        check_cube_start(api, "dst (C2)", dst, file, line);
+        check_cube_start(api, "src (L1)", src, file, line);
+        kernelgen::check_block_count(api, p.blockCount, file, line);
+        const uint64_t len = uint64_t(p.blockLen) * 64 / sizeof(U);  // elements per burst, both sides
+        const uint64_t src_step = len + uint64_t(p.srcStride) * 32 / sizeof(U);
+        const uint64_t dst_step = len + uint64_t(p.dstStride) * 64 / sizeof(T);
+        auto& pm = kernelgen::pipe_model();
+        for (uint32_t i = 0; i < p.blockCount; ++i) {
+            const uint64_t s = i * src_step, d = i * dst_step;
+            kernelgen::check_local_need(api, "src", src, s + len, file, line);
+            kernelgen::check_local_need(api, "dst", dst, d + len, file, line);
+            pm.access(kernelgen::Pipe::MTE1, api, src.data() + s, len * sizeof(U), false, file, line);
+            pm.access(kernelgen::Pipe::MTE1, api, dst.data() + d, len * sizeof(T), true, file, line);
+            for (uint64_t k = 0; k < len; ++k) dst.data()[d + k] = static_cast<T>(kernelgen::widen(src.data()[s + k]));
+        }
+        // MTE1 traffic out of L1, counted with LoadData's for the cost model's MTE1 time.
+        kernelgen::counters().l1_to_l0_bytes += uint64_t(p.blockCount) * len * sizeof(U);
+    }
+}
+
+}  // namespace detail
+
+// L1 -> C2 with a conversion (half -> float); the other documented paths of this prototype are
+// not emulated and stop at the position check.
+template <class T, class U>
+inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const DataCopyParams& p, KG_LOC) {
+    detail::l1_to_bias_table(dst, src, p, file, line);
+}
+
+namespace detail {
+// C (L0C) = init + A x B; `accumulate` starts from C's own elements instead of init(j).
 template <class C, class A, class B, class F>
 inline void mmad(const LocalTensor<C>& dst, const LocalTensor<A>& a, const LocalTensor<B>& b, const MmadParams& p,
-                 F bias, const char* file, int line) {
+                 F init, bool accumulate, const char* file, int line) {
     const char* api = "Mmad";
     if (a.GetPosition() != TPosition::A2 || b.GetPosition() != TPosition::B2 || dst.GetPosition() != TPosition::CO1)
         kernelgen::failf("tensor-position", file, line, "Mmad: operands are in %s x %s -> %s; expected A2 x B2 -> CO1",
@@ -214,7 +299,7 @@ inline void mmad(const LocalTensor<C>& dst, const LocalTensor<A>& a, const Local
     auto& pm = kernelgen::pipe_model();
     pm.access(kernelgen::Pipe::M, api, a.data(), m1 * k1 * 16 * c0 * sizeof(A), false, file, line);
     pm.access(kernelgen::Pipe::M, api, b.data(), n1 * k1 * 16 * c0 * sizeof(B), false, file, line);
-    if (!p.cmatrixInitVal) pm.access(kernelgen::Pipe::M, api, dst.data(), m1 * n1 * 256 * sizeof(C), false, file, line);
+    if (accumulate) pm.access(kernelgen::Pipe::M, api, dst.data(), m1 * n1 * 256 * sizeof(C), false, file, line);
     pm.access(kernelgen::Pipe::M, api, dst.data(), m1 * n1 * 256 * sizeof(C), true, file, line);
     // m x n x k, as the Matmul API counts them (the cost model's cube time).
     const uint64_t macs = uint64_t(p.m) * p.n * p.k;
@@ -223,7 +308,7 @@ inline void mmad(const LocalTensor<C>& dst, const LocalTensor<A>& a, const Local
     for (uint32_t i = 0; i < p.m; ++i)
         for (uint32_t j = 0; j < p.n; ++j) {
             uint64_t o = ((j / 16) * m1 + i / 16) * 256 + (i % 16) * 16 + j % 16;
-            Acc s = p.cmatrixInitVal ? static_cast<Acc>(bias(j)) : static_cast<Acc>(dst.data()[o]);
+            Acc s = accumulate ? static_cast<Acc>(dst.data()[o]) : static_cast<Acc>(init(j));
             for (uint32_t k = 0; k < p.k; ++k) {
                 uint64_t ao = ((i / 16) * k1 + k / c0) * 16 * c0 + (i % 16) * c0 + k % c0;
                 uint64_t bo = ((k / c0) * n1 + j / 16) * 16 * c0 + (j % 16) * c0 + k % c0;
@@ -234,17 +319,47 @@ inline void mmad(const LocalTensor<C>& dst, const LocalTensor<A>& a, const Local
 }
 }  // namespace detail
 
+// cmatrixInitVal true: C = A x B; false: C += A x B (cmatrixSource false, L0C). C's start from the
+// bias table (cmatrixSource true) needs the bias prototype, which names the bias tensor.
 template <class C, class A, class B>
 inline void Mmad(const LocalTensor<C>& dst, const LocalTensor<A>& fm, const LocalTensor<B>& filter, const MmadParams& p,
                  KG_LOC) {
-    detail::mmad(dst, fm, filter, p, [](uint32_t) { return 0.0f; }, file, line);
+    if (p.cmatrixSource && !p.cmatrixInitVal) {
+        detail::check_bias_table_chip("Mmad (cmatrixSource = true)", file, line);
+        kernelgen::failf("param-range", file, line,
+                         "Mmad: cmatrixInitVal = false with cmatrixSource = true starts C from the bias table; pass "
+                         "the C2 bias tensor (Mmad(dst, fm, filter, bias, params)), the emulator does not model an "
+                         "unnamed bias table");
+    }
+    detail::mmad(dst, fm, filter, p, [](uint32_t) { return 0; }, !p.cmatrixInitVal, file, line);
 }
+// C = bias (one value per column, broadcast along M) + A x B, from the bias table (C2).
 template <class C, class A, class B, class D>
 inline void Mmad(const LocalTensor<C>& dst, const LocalTensor<A>& fm, const LocalTensor<B>& filter,
                  const LocalTensor<D>& bias, const MmadParams& p, KG_LOC) {
-    kernelgen::check_local_need("Mmad", "bias", bias, p.n, file, line);
-    kernelgen::pipe_model().access(kernelgen::Pipe::M, "Mmad", bias.data(), uint64_t(p.n) * sizeof(D), false, file, line);
-    detail::mmad(dst, fm, filter, p, [&](uint32_t j) { return static_cast<float>(bias.data()[j]); }, file, line);
+    const char* api = "Mmad (bias)";
+    detail::check_bias_table_chip(api, file, line);
+    if (bias.GetPosition() != TPosition::C2)
+        kernelgen::failf("tensor-position", file, line,
+                         "%s: the bias is in position %s; the emulator models a bias in C2 (the bias table)", api,
+                         position_name(bias.GetPosition()));
+    if constexpr (!std::is_same_v<C, D>)
+        kernelgen::failf("dtype-support", file, line,
+                         "%s: a %s bias for a %s result; the bias table holds the result's type (float, or int32_t "
+                         "for int8_t inputs): copy a half bias in with DataCopy(L1->C2), which converts it",
+                         api, kernelgen::type_name<D>(), kernelgen::type_name<C>());
+    detail::check_cube_start(api, "bias (C2)", bias, file, line);
+    if (p.cmatrixInitVal) {
+        kernelgen::warn("param-range",
+                        "Mmad with a bias and cmatrixInitVal = true: C starts from 0 and the bias is not added (set "
+                        "cmatrixInitVal = false to start C from the bias table)",
+                        file, line);
+        detail::mmad(dst, fm, filter, p, [](uint32_t) { return 0; }, false, file, line);
+        return;
+    }
+    kernelgen::check_local_need(api, "bias", bias, p.n, file, line);
+    kernelgen::pipe_model().access(kernelgen::Pipe::M, api, bias.data(), uint64_t(p.n) * sizeof(D), false, file, line);
+    detail::mmad(dst, fm, filter, p, [&](uint32_t j) { return bias.data()[j]; }, false, file, line);
 }
 
 namespace detail {
