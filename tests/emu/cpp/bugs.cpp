@@ -474,8 +474,9 @@ static std::map<std::string, Case> cases() {
     }};
     c["ub_call_operator_write"] = {1, [] {
         TPipe pipe;
-        TBuf<TPosition::VECCALC> buf;
+        TBuf<TPosition::VECCALC> buf, next;
         pipe.InitBuffer(buf, 256);
+        pipe.InitBuffer(next, 256);  // the write lands in its bytes
         auto t = buf.Get<float>();
         t(64) = 1.0f;  // BUG: ub_call_operator_write
     }};

@@ -42,6 +42,18 @@ int main(int argc, char** argv) {
     } else if (which == "tbuf_get_len_past_tbuf") {
         LocalTensor<float> t = next.Get<float>(4);
         Duplicate(t, 1.0f, 16);  // 8 floats past the TBuf: into wide's bytes
+    } else if (which == "write_into_free_ub") {  // past wide, the last buffer: no buffer owns it
+        LocalTensor<float> w = wide.Get<float>();
+        LocalTensor<float> tail = w[56];  // the last 8 floats of wide
+        Duplicate(tail, 3.0f, 16);        // 8 of them past every buffer
+        tail.SetValue(16, 4.0f);          // a scalar write there too
+        for (int i = 0; i < 16; ++i) bad += tail.GetValue(i) != 3.0f;  // the bytes hold what was written
+        bad += tail.GetValue(16) != 4.0f;
+    } else if (which == "write_past_ub_end") {
+        TBuf<TPosition::VECCALC> rest;
+        pipe.InitBuffer(rest, kernelgen::chip().ub_bytes - 32 - 32 - 256);
+        LocalTensor<float> last = rest.Get<float>();
+        Duplicate(last[last.GetSize() - 8], 1.0f, 16);  // 32 bytes past the end of UB
     } else if (which == "read_past_ub_end") {
         TBuf<TPosition::VECCALC> rest;
         pipe.InitBuffer(rest, kernelgen::chip().ub_bytes - 32 - 32 - 256);

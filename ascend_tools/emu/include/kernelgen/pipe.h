@@ -4,6 +4,7 @@
 
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <memory>
 #include <string>
@@ -26,6 +27,7 @@ struct Arena {
     uint64_t used = 0;
     const char* name = "";
     const char* overflow_code = "ub-overflow";  // the rule an InitBuffer past `bytes` breaks
+    uint64_t claimed = 0;  // the end of the highest static-address tensor (static_alloc.h)
 };
 
 // One InitBuffer call, remembered for overflow messages.
@@ -470,7 +472,7 @@ class TPipe {
 
     // Frees every buffer (InitBuffer starts from the bottom of each arena again).
     void Reset() {
-        for (auto* a : {&ub_, &l1_, &l0a_, &l0b_, &l0c_, &bt_}) a->used = 0;
+        for (auto* a : {&ub_, &l1_, &l0a_, &l0b_, &l0c_, &bt_}) a->used = a->claimed = 0;
         records_.clear();
         buffers_ = 0;
     }
@@ -491,9 +493,13 @@ class TPipe {
             kernelgen::failf(a.overflow_code, file, line,
                              "a LocalTensor at %s address %llu of %llu B runs past the %llu B of %s", position_name(pos),
                              (unsigned long long)addr, (unsigned long long)bytes, (unsigned long long)a.bytes, a.name);
+        a.claimed = std::max(a.claimed, addr + bytes);
         return a.base + addr;
     }
     uint64_t ub_used() const { return ub_.used; }
+    // Where the UB this TPipe's buffers and static-address tensors own ends: no buffer of the
+    // kernel holds a byte past it.
+    uint64_t ub_owned_end() const { return std::max(ub_.used, ub_.claimed); }
     // Where this TPipe's UB starts (null before its first UB InitBuffer).
     uint8_t* ub_base() const { return ub_.base; }
     // The first InitBuffer since construction or Reset (REGIST_MATMUL_OBJ must precede it on split-core chips).
@@ -637,6 +643,13 @@ inline TPipe* GetTPipePtr() { return static_cast<TPipe*>(kernelgen::block().live
 using AscendC::GetTPipePtr;
 
 namespace kernelgen {
+
+// Where the UB that some buffer of the live TPipe owns ends, for a tensor in `arena` (all of UB
+// when the tensor is not in that TPipe's UB).
+inline uint64_t ub_owned_end(const uint8_t* arena) {
+    const AscendC::TPipe* pipe = AscendC::GetTPipePtr();
+    return pipe && pipe->ub_base() == arena ? pipe->ub_owned_end() : chip().ub_bytes;
+}
 
 // `(__ubuf__ T*)v` in device code (the source rewrite in toolchain/compat.py turns the cast into
 // this call): an integer below the UB's size is a UB byte address, the scalar unit's view of the

@@ -20,6 +20,19 @@ struct TensorExprTag {};  // base of `a + b` style expressions (vec_binary.h)
 }  // namespace kernelgen
 
 namespace AscendC {
+template <class T>
+class LocalTensor;
+}
+
+namespace kernelgen {
+// A LocalTensor access past its size: a warning where the NPU runs it, an error where it is not
+// (defined below).
+template <class T, class... A>
+inline void past_tensor(const AscendC::LocalTensor<T>& t, uint64_t elems, bool write, const char* file, int line,
+                        const char* fmt, A... args);
+}  // namespace kernelgen
+
+namespace AscendC {
 
 // SetL2CacheHint's parameters (API reference, SetL2CacheHint; CacheRwMode is reserved).
 enum class CacheMode : uint8_t { CACHE_MODE_DISABLE = 0, CACHE_MODE_NORMAL = 1 };
@@ -87,20 +100,20 @@ class LocalTensor {
 
     // Scalar accesses run on PIPE_S (pipe_model.h); operator() is checked as a read.
     T GetValue(uint32_t i, KG_LOC) const {
-        check_index("GetValue", i, file, line);
+        check_index("GetValue", i, false, file, line);
         kernelgen::counters().scalar_accesses++;
         kernelgen::pipe_model().access(kernelgen::Pipe::S, "GetValue", data_ + i, sizeof(T), false, file, line);
         return data_[i];
     }
     template <class V>
     void SetValue(uint32_t i, V v, KG_LOC) const {
-        check_index("SetValue", i, file, line);
+        check_index("SetValue", i, true, file, line);
         kernelgen::counters().scalar_accesses++;
         kernelgen::pipe_model().access(kernelgen::Pipe::S, "SetValue", data_ + i, sizeof(T), true, file, line);
         data_[i] = kernelgen::narrow<T>(v);
     }
     T& operator()(uint32_t i, KG_LOC) const {
-        check_index("operator()", i, file, line);
+        check_index("operator()", i, true, file, line);  // a reference: may be written
         kernelgen::counters().scalar_accesses++;
         kernelgen::pipe_model().access(kernelgen::Pipe::S, "operator()", data_ + i, sizeof(T), false, file, line);
         return data_[i];
@@ -139,12 +152,12 @@ class LocalTensor {
             kernelgen::failf("queue-protocol", file, line, "%s uses a queue tensor after FreeTensor (freed at line %d)", api,
                              freed_at);
     }
-    void check_index(const char* api, uint64_t i, const char* file, int line) const {
+    void check_index(const char* api, uint64_t i, bool write, const char* file, int line) const {
         if (!data_) kernelgen::failf("queue-protocol", file, line, "%s on a LocalTensor that holds no buffer", api);
         check_live(api, file, line);
         if (i >= size_)
-            kernelgen::failf("count-exceeds-tensor", file, line, "%s(%llu) on a LocalTensor<%s> of %u elements", api,
-                             (unsigned long long)i, kernelgen::type_name<T>(), size_);
+            kernelgen::past_tensor(*this, i + 1, write, file, line, "%s(%llu) on a LocalTensor<%s> of %u elements",
+                                   api, (unsigned long long)i, kernelgen::type_name<T>(), size_);
     }
 
     template <class U>
@@ -221,7 +234,7 @@ class GlobalTensor {
     // reference, and the GM race model still sees writes into another core's part. So is an
     // access past the tensor into its block's padding (mkb_reduce_sum writes a 32-byte block to
     // a 4-byte output), except a read inside the tensor's last 32-byte block (DataCopy reads
-    // whole blocks): an input's padding holds poison (NaN, or the largest integer), so a result
+    // whole blocks): an input's padding holds poison (huge finite values, or the largest integer), so a result
     // that uses what was read there fails the comparison. A read past the block but inside the
     // allocator's segment is a `gm-read-past-allocation` warning (mapped memory: no fault; the
     // harness poisons it too); a write past the block, or any access past the segment, is
@@ -432,12 +445,17 @@ inline bool reads_inside_ub(const AscendC::LocalTensor<T>& t, uint64_t elems) {
     return AscendC::is_ub_position(t.GetPosition()) && t.ub_offset() + elems * sizeof(T) <= chip().ub_bytes;
 }
 
+inline uint64_t ub_owned_end(const uint8_t* arena);  // pipe.h
+
 // `elems` elements of `t` where it has fewer. Inside the TBuf a GetWithOffset tensor came from, a
 // warning (the kernel lays those bytes out itself). A read that stays inside UB, a warning too:
 // the NPU checks no LocalTensor length and reads the bytes that follow (another buffer's, or
 // garbage: the arena starts as 0xFF), so a result that uses them fails the comparison here as
 // there (DrivingSDK select_idx_with_mask casts a count rounded up to 64 from an 8-element tensor
-// and drops the extra lanes). A write past the tensor overwrites bytes it does not own: an error.
+// and drops the extra lanes). A write past the tensor into bytes another buffer owns is an
+// error; into UB that no buffer owns (past every InitBuffer and static-address tensor of the
+// TPipe) it changes nothing the kernel holds, so it runs on the NPU and here, with a warning
+// (sgl-kernel-npu alloc_extend indexes its queue tensor in bytes, 8x past it, into free UB).
 template <class T, class... A>
 inline void past_tensor(const AscendC::LocalTensor<T>& t, uint64_t elems, bool write, const char* file, int line,
                         const char* fmt, A... args) {
@@ -449,6 +467,20 @@ inline void past_tensor(const AscendC::LocalTensor<T>& t, uint64_t elems, bool w
                                 "out itself: the NPU checks no LocalTensor length, so this runs there",
              file, line);
         return;
+    }
+    if (write && reads_inside_ub(t, elems)) {
+        const uint64_t from = t.ub_offset() + uint64_t(t.GetSize()) * sizeof(T);
+        const uint64_t owned = ub_owned_end(t.arena());
+        if (from >= owned) {
+            warn("count-exceeds-tensor",
+                 std::string(buf) + "; it writes UB bytes [" + std::to_string(from) + ", " +
+                     std::to_string(t.ub_offset() + elems * sizeof(T)) + ") past the tensor, which no buffer owns (the TPipe's buffers end at " +
+                     std::to_string(owned) +
+                     "): the NPU checks no LocalTensor length and nothing the kernel holds is there, so this runs "
+                     "there; a buffer added later would be overwritten",
+                 file, line);
+            return;
+        }
     }
     if (write || !reads_inside_ub(t, elems)) fail("count-exceeds-tensor", buf, file, line);
     warn("count-exceeds-tensor",
