@@ -40,19 +40,37 @@ def hash_files(paths: Iterable[Path], root: Path | None = None) -> str:
     return hash_parts(parts)
 
 
-_EMU_SIGNATURE: tuple[tuple[tuple[str, int, int], ...], str] | None = None
+_PACKAGE = Path(__file__).resolve().parent.parent  # ascend_tools/
+
+# The Python that writes what the compiler sees besides the headers: the source rewrites, the
+# binding wrapper and tiling-template dispatch (toolchain/), and the project reading they rest
+# on (entry scan, call arguments, binding). An upgrade that changes any of them must not reuse
+# a binary built from the old wrapper.
+_GENERATOR_SOURCES = ("toolchain/*.py", "project.py", "binding.py", "config.py", "chips.py")
+
+_SIGNATURES: dict[str, tuple[tuple[tuple[str, int, int], ...], str]] = {}
+
+
+def _content_hash(name: str, root: Path, files: list[Path]) -> str:
+    """Hash of `files`' content under `root`; recomputed only when a file's stat changes."""
+    stat = tuple((str(p), p.stat().st_mtime_ns, p.stat().st_size) for p in files)
+    known = _SIGNATURES.get(name)
+    if known is None or known[0] != stat:
+        known = _SIGNATURES[name] = (stat, hash_files(files, root))
+    return known[1]
 
 
 def emulator_hash() -> str:
-    """Hash of the emulator headers and harness; recomputed only when a file's stat changes."""
-    global _EMU_SIGNATURE
-    files = sorted(
-        p for p in EMU_DIR.rglob("*") if p.is_file() and p.suffix in (".h", ".cpp", ".hpp")
+    """Hash of the emulator headers and harness, and of the Python that generates the sources
+    compiled against them (`_GENERATOR_SOURCES`)."""
+    headers = [p for p in EMU_DIR.rglob("*") if p.is_file() and p.suffix in (".h", ".cpp", ".hpp")]
+    generators = [p for pat in _GENERATOR_SOURCES for p in _PACKAGE.glob(pat) if p.is_file()]
+    return hash_parts(
+        [
+            _content_hash("emulator", EMU_DIR, sorted(headers)),
+            _content_hash("generators", _PACKAGE, sorted(generators)),
+        ]
     )
-    stat = tuple((str(p), p.stat().st_mtime_ns, p.stat().st_size) for p in files)
-    if _EMU_SIGNATURE is None or _EMU_SIGNATURE[0] != stat:
-        _EMU_SIGNATURE = (stat, hash_files(files, EMU_DIR))
-    return _EMU_SIGNATURE[1]
 
 
 _COMPILER_IDS: dict[tuple[str, int, int], str] = {}

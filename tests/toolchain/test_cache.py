@@ -71,3 +71,31 @@ def test_discard_removes_a_published_entry(tmp_path: Path, monkeypatch) -> None:
     assert not entry.ready and not entry.path.exists()
     assert list((tmp_path / "pch").iterdir()) == []
     entry.discard()  # nothing there: no error
+
+
+def test_emulator_key_follows_the_python_that_writes_the_wrapper(
+    tmp_path: Path, monkeypatch
+) -> None:
+    """A build made by an older binding wrapper (toolchain/, project.py) is not reused after an
+    upgrade that changes it; a change elsewhere in the package (lint) keeps the key."""
+    from ascend_tools.toolchain import cache
+
+    emu, pkg = tmp_path / "emu", tmp_path / "pkg"
+    (emu / "kernelgen").mkdir(parents=True)
+    (emu / "kernelgen" / "tensor.h").write_text("// header")
+    (pkg / "toolchain").mkdir(parents=True)
+    (pkg / "lint").mkdir()
+    (pkg / "toolchain" / "tpl.py").write_text("A = 1\n")
+    (pkg / "project.py").write_text("B = 1\n")
+    (pkg / "lint" / "rules.py").write_text("C = 1\n")
+    monkeypatch.setattr(cache, "EMU_DIR", emu)
+    monkeypatch.setattr(cache, "_PACKAGE", pkg)
+    monkeypatch.setattr(cache, "_SIGNATURES", {})
+    first = cache.emulator_hash()
+    (pkg / "lint" / "rules.py").write_text("C = 2\n")
+    assert cache.emulator_hash() == first
+    header = emu / "kernelgen" / "tensor.h"
+    for changed in (pkg / "toolchain" / "tpl.py", pkg / "project.py", header):
+        before = cache.emulator_hash()
+        changed.write_text(changed.read_text() + "# upgraded\n")
+        assert cache.emulator_hash() != before, changed
