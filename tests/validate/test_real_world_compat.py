@@ -331,6 +331,54 @@ def test_by_value_parameters_bound_to_inf_and_nan_reach_the_kernel(tmp_path: Pat
     assert report.ok, ([d.message for d in report.compile.diagnostics], report.cases)
 
 
+MASKED_SUM_KERNEL = """#include "kernel_operator.h"
+extern "C" __global__ __aicore__ void masked_sum(GM_ADDR x, GM_ADDR y, int32_t n, int32_t weighted)
+{
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 64 * sizeof(float));
+    AscendC::GlobalTensor<float> xg, yg;
+    xg.SetGlobalBuffer((__gm__ float*)x, 64);
+    yg.SetGlobalBuffer((__gm__ float*)y, 1);
+    AscendC::LocalTensor<float> t = buf.Get<float>();
+    AscendC::DataCopy(t, xg, 64);  // whole 32-byte blocks: lanes n..63 are the padding
+    float acc = 0.0f;
+    for (int i = 0; i < 64; ++i) acc += t.GetValue(i) * (weighted && i >= n ? 0.0f : 1.0f);
+    yg.SetValue(0, acc);
+}
+// kernelgen: block_dim=1
+"""
+
+SUM_REF = """import torch
+class Model(torch.nn.Module):
+    def forward(self, x):
+        return x.sum().reshape(1)
+def get_inputs():
+    return [torch.randn(60)]
+def get_init_inputs():
+    return []
+"""
+
+
+@pytest.mark.parametrize(("weighted", "passes"), [(1, True), (0, False)])
+def test_lanes_read_past_an_input_count_only_when_the_kernel_uses_them(
+    tmp_path: Path, weighted: int, passes: bool
+) -> None:
+    """Bilinear kernels (DrivingSDK roi_align_rotated_grad) read whole 32-byte blocks and scale
+    the lanes past the tensor by a zero weight: the NPU's leftover values there are finite, so
+    the result is right; the padding's poison is finite too, and huge, so a kernel that sums
+    those lanes instead is far off."""
+    (tmp_path / "k.cpp").write_text(MASKED_SUM_KERNEL)
+    (tmp_path / "ref.py").write_text(SUM_REF)
+    (tmp_path / "kernelgen.toml").write_text(
+        f"[binding]\nattrs = {{n = 60, weighted = {weighted}}}\n"
+    )
+    report = validate_project(tmp_path, tmp_path / "ref.py")
+    assert report.ok is passes, ([d.message for d in report.compile.diagnostics], report.cases)
+    if not passes:
+        assert report.compile.ok and "mismatch" in str(report.cases).lower(), report.cases
+
+
 VECTOR_PASS_KERNEL = """#include "ascendc/basic_api/kernel_operator.h"
 using namespace AscendC;
 #ifdef __DAV_C220_VEC__

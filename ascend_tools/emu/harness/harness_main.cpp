@@ -484,19 +484,33 @@ void write_text(const std::string& path, const std::string& text) {
 }
 
 // ---------------------------------------------------------------- GM buffers
-// What the padding of an input's allocation holds: one element's bit pattern per dtype, NaN for
-// floating types and the largest value for integers, so a kernel whose result uses values it
-// reads past the tensor (memory the device leaves as whatever was there) fails the comparison.
+// What the padding of an input's allocation holds (memory the device leaves as whatever was
+// there, in practice earlier tensors' finite values): per dtype, two element bit patterns that
+// alternate. Floating types get a huge finite value and a smaller negative one (+3e38, -1e38 for
+// float), so a result that adds, compares or scales what a kernel read past its tensor is far
+// off (a sum of any run of them stays huge: the two never cancel) and fails the comparison, while
+// a kernel that reads a whole 32-byte block and multiplies the lanes past the tensor by a zero
+// weight gets 0, as on the NPU (DrivingSDK roi_align_rotated_grad; NaN would poison x * 0).
+// Integers get their largest value.
 struct PadPoison {
     ge::DataType type;
-    uint64_t bits;
+    uint64_t even, odd;
 };
 inline constexpr PadPoison kPadPoison[] = {
-    {ge::DT_FLOAT, 0x7FC00000u},         {ge::DT_FLOAT16, 0x7E00u},  {ge::DT_BF16, 0x7FC0u},
-    {ge::DT_DOUBLE, 0x7FF8000000000000u}, {ge::DT_COMPLEX64, 0x7FC000007FC00000u},
-    {ge::DT_INT8, 0x7Fu},                {ge::DT_INT16, 0x7FFFu},    {ge::DT_INT32, 0x7FFFFFFFu},
-    {ge::DT_INT64, 0x7FFFFFFFFFFFFFFFu}, {ge::DT_UINT8, 0xFFu},      {ge::DT_UINT16, 0xFFFFu},
-    {ge::DT_UINT32, 0xFFFFFFFFu},        {ge::DT_UINT64, ~0ull},     {ge::DT_BOOL, 0xFFu},
+    {ge::DT_FLOAT, 0x7F61B1E6u, 0xFE967699u},  // +3.0e38, -1.0e38
+    {ge::DT_FLOAT16, 0x7B53u, 0xF4E2u},        // +60000, -20000
+    {ge::DT_BF16, 0x7F62u, 0xFE96u},           // +3.0e38, -1.0e38
+    {ge::DT_DOUBLE, 0x7FE1CCF385EBC8A0u, 0xFFC55C576D815726u},  // +1e308, -3e307
+    {ge::DT_COMPLEX64, 0xFE9676997F61B1E6u, 0xFE9676997F61B1E6u},
+    {ge::DT_INT8, 0x7Fu, 0x7Fu},
+    {ge::DT_INT16, 0x7FFFu, 0x7FFFu},
+    {ge::DT_INT32, 0x7FFFFFFFu, 0x7FFFFFFFu},
+    {ge::DT_INT64, 0x7FFFFFFFFFFFFFFFu, 0x7FFFFFFFFFFFFFFFu},
+    {ge::DT_UINT8, 0xFFu, 0xFFu},
+    {ge::DT_UINT16, 0xFFFFu, 0xFFFFu},
+    {ge::DT_UINT32, 0xFFFFFFFFu, 0xFFFFFFFFu},
+    {ge::DT_UINT64, ~0ull, ~0ull},
+    {ge::DT_BOOL, 0xFFu, 0xFFu},
 };
 
 // A GM allocation: `bytes` of tensor in a block of `block * ceil((bytes + pad) / block)` bytes
@@ -529,8 +543,8 @@ class GmBuffer {
         for (const auto& e : kPadPoison)
             if (e.type == dtype.type) p = &e;
         const uint64_t width = dtype.bytes;
-        for (uint64_t off = bytes_; p != nullptr && width <= 8 && off < seg_; off += width)
-            std::memcpy(mem_.get() + off, &p->bits, std::min<uint64_t>(width, seg_ - off));
+        for (uint64_t off = bytes_, k = 0; p != nullptr && width <= 8 && off < seg_; off += width, ++k)
+            std::memcpy(mem_.get() + off, k % 2 ? &p->odd : &p->even, std::min<uint64_t>(width, seg_ - off));
     }
 
   private:
