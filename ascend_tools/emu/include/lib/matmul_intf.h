@@ -6,6 +6,7 @@
 
 #include <initializer_list>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "kernel_operator.h"
@@ -42,7 +43,9 @@ enum class BatchOutMode : uint8_t { SINGLE_BATCH = 0 };  // the documented defau
 
 // A Matmul object's compile-time configuration. Every configuration computes the same product
 // (they choose how the work is scheduled and staged), so the emulator only keeps the values
-// GetNormalConfig documents setting, for a kernel that reads them back.
+// GetNormalConfig and GetMMConfig document setting, for a kernel that reads them back; the
+// single-core and base shapes (GetMMConfig's MatmulShapeParams) take effect through
+// GetMatmulApiTiling.
 struct MatmulConfig {
     bool doNorm = true;
     bool intrinsicsCheck = false;
@@ -55,6 +58,21 @@ struct MatmulConfig {
     bool enUnitFlag = true;
     bool enableMixDualMaster = false;
     BatchOutMode bmmOutMode = BatchOutMode::SINGLE_BATCH;
+    // Set by GetMMConfig (API reference, Matmul > MatmulConfig, table 2): 0 leaves a shape to
+    // the run-time TCubeTiling.
+    bool doMultiDataLoad = false;
+    bool doSpecialMDL = false;
+    bool doIBShareNorm = false;
+    uint32_t singleCoreM = 0, singleCoreN = 0, singleCoreK = 0;
+    uint32_t basicM = 0, basicN = 0, basicK = 0;
+    bool isPerTensor = false;
+    bool hasAntiQuantOffset = false;
+    bool isBiasBatch = true;
+    uint32_t doMTE2Preload = 0;
+    bool enableDoubleCache = false;
+    bool enableL1CacheUB = false;
+    bool enableReuse = true;
+    bool enableUBReuse = true;
 };
 inline constexpr MatmulConfig CFG_NORM{};
 inline constexpr MatmulConfig CFG_MDL{};
@@ -83,6 +101,144 @@ constexpr MatmulConfig GetNormalConfig(const bool intrinsicsLimit = false, const
     return c;
 }
 
+// GetMMConfig (API reference, Matmul > GetMMConfig, atlasascendc_api_07_0627): the template
+// MatmulConfigMode names, changed by any of the four sub-configs, in any order. Their members
+// are in the documented order (tables 4-7), so brace initialisation fills the same fields.
+enum class MatmulConfigMode : uint8_t { CONFIG_NORM = 0, CONFIG_MDL, CONFIG_SPECIALMDL, CONFIG_IBSHARE };
+struct MatmulShapeParams {
+    uint32_t singleCoreM = 0;
+    uint32_t singleCoreN = 0;
+    uint32_t singleCoreK = 0;
+    uint32_t basicM = 0;
+    uint32_t basicN = 0;
+    uint32_t basicK = 0;
+};
+struct MatmulQuantParams {
+    bool isPerTensor = false;
+    bool hasAntiQuantOffset = false;
+};
+struct MatmulBatchParams {
+    bool isNBatch = false;
+    BatchMode batchMode = BatchMode::BATCH_LESS_THAN_L1;
+    bool isBiasBatch = true;
+};
+struct MatmulFuncParams {
+    bool intrinsicsLimit = false;
+    bool enVecND2NZ = false;
+    bool enableDoubleCache = false;
+    bool enableL1CacheUB = false;
+    uint32_t doMTE2Preload = 0;
+    IterateOrder iterateOrder = IterateOrder::UNDEF;
+    ScheduleType scheduleType = ScheduleType::INNER_PRODUCT;
+    bool enableReuse = true;
+    bool enableUBReuse = true;
+};
+
+namespace detail {
+// The template each MatmulConfigMode starts from (MatmulConfig, table 1: Norm is the default;
+// the MDL templates move several base blocks at once and default enUnitFlag to false, as
+// GetMDLConfig does).
+constexpr MatmulConfig config_of_mode(MatmulConfigMode mode) {
+    MatmulConfig c{};
+    if (mode == MatmulConfigMode::CONFIG_NORM) return c;
+    c.doNorm = false;
+    if (mode == MatmulConfigMode::CONFIG_IBSHARE) {
+        c.doIBShareNorm = true;
+        return c;
+    }
+    c.enUnitFlag = false;
+    if (mode == MatmulConfigMode::CONFIG_MDL) c.doMultiDataLoad = true;
+    else c.doSpecialMDL = true;
+    return c;
+}
+constexpr void apply_mm_params(MatmulConfig& c, const MatmulShapeParams& p) {
+    c.singleCoreM = p.singleCoreM, c.singleCoreN = p.singleCoreN, c.singleCoreK = p.singleCoreK;
+    c.basicM = p.basicM, c.basicN = p.basicN, c.basicK = p.basicK;
+}
+constexpr void apply_mm_params(MatmulConfig& c, const MatmulQuantParams& p) {
+    c.isPerTensor = p.isPerTensor, c.hasAntiQuantOffset = p.hasAntiQuantOffset;
+}
+constexpr void apply_mm_params(MatmulConfig& c, const MatmulBatchParams& p) {
+    c.isNBatch = p.isNBatch, c.batchMode = p.batchMode, c.isBiasBatch = p.isBiasBatch;
+}
+constexpr void apply_mm_params(MatmulConfig& c, const MatmulFuncParams& p) {
+    c.intrinsicsCheck = p.intrinsicsLimit, c.enVecND2NZ = p.enVecND2NZ;
+    c.enableDoubleCache = p.enableDoubleCache, c.enableL1CacheUB = p.enableL1CacheUB;
+    c.doMTE2Preload = p.doMTE2Preload, c.iterateOrder = p.iterateOrder, c.scheduleType = p.scheduleType;
+    c.enableReuse = p.enableReuse, c.enableUBReuse = p.enableUBReuse;
+}
+template <class T>
+constexpr void apply_mm_params(MatmulConfig&, const T&) {
+    static_assert(sizeof(T) == 0,
+                  "GetMMConfig takes MatmulShapeParams, MatmulQuantParams, MatmulBatchParams or MatmulFuncParams");
+}
+}  // namespace detail
+
+template <MatmulConfigMode configMode, typename... ArgTypes>
+constexpr MatmulConfig GetMMConfig(ArgTypes&&... args) {
+    MatmulConfig c = detail::config_of_mode(configMode);
+    (detail::apply_mm_params(c, args), ...);
+    return c;
+}
+
+// GetMatmulApiTiling's result (API reference, Matmul > Matmul template parameters, and
+// GetMatmulApiTiling, atlasascendc_api_07_0666): a group of constant tiling parameters, named as
+// TCubeTiling's, and the MatmulConfig they came from. A shape field of 0 is not constant: the
+// run-time TCubeTiling gives it. With all six shapes constant ("full constants") the tiling is
+// complete, and REGIST_MATMUL_OBJ may pass nullptr for the TCubeTiling.
+struct MatmulApiStaticTiling {
+    int32_t usedCoreNum = 0;
+    int32_t M = 0, N = 0, Ka = 0, Kb = 0;
+    int32_t singleCoreM = 0, singleCoreN = 0, singleCoreK = 0;
+    int32_t baseM = 0, baseN = 0, baseK = 0;
+    int32_t depthA1 = 0, depthB1 = 0;
+    int32_t stepM = 0, stepN = 0;
+    int32_t isBias = 0;
+    int32_t iterateOrder = 0;
+    int32_t stepKa = 0, stepKb = 0;
+    int32_t dbL0A = 0, dbL0B = 0, dbL0C = 0;
+    MatmulConfig cfg{};
+};
+
+namespace detail {
+constexpr int32_t kDefaultL1Size = 512 * 1024;  // L1 of the chips that support constant tiling (A2/A3)
+}  // namespace detail
+
+// The constant tiling for `mmCFG`'s shapes (0 where mmCFG leaves one to run time). Only the
+// shapes are fixed by the kernel; the buffer depths and steps follow the emulator's host
+// GetTiling (two base blocks of A and of B in L1, step 1, double-buffered L0A/L0B), with one
+// block each when two do not fit in l1Size. A whole-matrix object (full constants, no run-time
+// tiling) takes its original shape as the single-core shape, which SetOrgShape may change.
+template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE>
+constexpr MatmulApiStaticTiling GetMatmulApiTiling(const MatmulConfig& mmCFG,
+                                                   int32_t l1Size = detail::kDefaultL1Size) {
+    MatmulApiStaticTiling t{};
+    t.cfg = mmCFG;
+    t.singleCoreM = static_cast<int32_t>(mmCFG.singleCoreM);
+    t.singleCoreN = static_cast<int32_t>(mmCFG.singleCoreN);
+    t.singleCoreK = static_cast<int32_t>(mmCFG.singleCoreK);
+    t.baseM = static_cast<int32_t>(mmCFG.basicM);
+    t.baseN = static_cast<int32_t>(mmCFG.basicN);
+    t.baseK = static_cast<int32_t>(mmCFG.basicK);
+    if (t.singleCoreM > 0 && t.singleCoreN > 0 && t.singleCoreK > 0) {
+        t.M = t.singleCoreM, t.N = t.singleCoreN, t.Ka = t.Kb = t.singleCoreK;
+        t.usedCoreNum = 1;
+    }
+    if (t.baseM > 0 && t.baseN > 0 && t.baseK > 0) {
+        const int32_t a = t.baseM * t.baseK * static_cast<int32_t>(sizeof(typename A_TYPE::DType));
+        const int32_t b = t.baseN * t.baseK * static_cast<int32_t>(sizeof(typename B_TYPE::DType));
+        const int32_t bias = t.baseN * static_cast<int32_t>(sizeof(typename BIAS_TYPE::DType));
+        t.depthA1 = t.depthB1 = 2 * (a + b) + bias <= l1Size ? 2 : 1;
+        t.stepM = t.stepN = t.stepKa = t.stepKb = 1;
+        t.isBias = 1;  // whether SetBias comes is known at run time: keep its baseN row
+        t.iterateOrder = mmCFG.iterateOrder == IterateOrder::ORDER_N ? 1 : 0;
+        t.dbL0A = t.dbL0B = 2;
+        t.dbL0C = 1;
+    }
+    (void)sizeof(typename C_TYPE::DType);
+    return t;
+}
+
 // An operand held either in GM or in UB/L1: element (r, c) of a row-major [rows, cols] layout.
 template <class T>
 struct Operand {
@@ -93,17 +249,24 @@ struct Operand {
     uint64_t local_elems = 0;  // when it is a LocalTensor: its size, for the same checks
 };
 
+// MM_CFG is `const auto&` (API reference, Matmul template parameters): a MatmulConfig, or a
+// MatmulApiStaticTiling from GetMatmulApiTiling whose constant shapes the object uses.
 template <class A, class B, class C, class BIAS = MatmulType<TPosition::GM, CubeFormat::ND, float>,
-          const MatmulConfig& MM_CFG = CFG_NORM>
+          const auto& MM_CFG = CFG_NORM>
 class Matmul {
     using TA = typename A::DType;
     using TB = typename B::DType;
     using TC = typename C::DType;
     using TBias = typename BIAS::DType;
+    using CfgType = std::remove_cv_t<std::remove_reference_t<decltype(MM_CFG)>>;
+    static constexpr bool kStaticTiling = std::is_same_v<CfgType, MatmulApiStaticTiling>;
+    static_assert(kStaticTiling || std::is_same_v<CfgType, MatmulConfig>,
+                  "Matmul's MM_CFG is a MatmulConfig or a MatmulApiStaticTiling (GetMatmulApiTiling)");
 
   public:
     void Init(const TCubeTiling* tiling, AscendC::TPipe* pipe = nullptr, KG_LOC) {
-        if (tiling) tiling_ = *tiling;
+        if constexpr (kStaticTiling) set_static_tiling(tiling, file, line);
+        else if (tiling) tiling_ = *tiling;
         check_base_fractals(file, line);
         reserve_share(pipe ? pipe : AscendC::GetTPipePtr(), file, line);
         m_ = tiling_.singleCoreM;
@@ -239,6 +402,55 @@ class Matmul {
     }
 
   private:
+    // A MatmulApiStaticTiling's constant shapes: the run-time TCubeTiling must agree with each
+    // (GetMatmulApiTiling: "the specified values must be consistent with the tiling's"), and gives
+    // the rest; without one (nullptr) the constant tiling must be complete ("full constants":
+    // a tiling that fixes only baseM/N/K still needs REGIST_MATMUL_OBJ's TCubeTiling).
+    void set_static_tiling(const TCubeTiling* tiling, const char* file, int line) {
+        const MatmulApiStaticTiling& st = MM_CFG;
+        const struct {
+            const char* name;
+            int32_t constant;
+            int32_t TCubeTiling::*field;
+        } shapes[] = {{"singleCoreM", st.singleCoreM, &TCubeTiling::singleCoreM},
+                      {"singleCoreN", st.singleCoreN, &TCubeTiling::singleCoreN},
+                      {"singleCoreK", st.singleCoreK, &TCubeTiling::singleCoreK},
+                      {"baseM", st.baseM, &TCubeTiling::baseM},
+                      {"baseN", st.baseN, &TCubeTiling::baseN},
+                      {"baseK", st.baseK, &TCubeTiling::baseK}};
+        if (tiling == nullptr) {
+            std::string unset;
+            for (const auto& s : shapes)
+                if (s.constant <= 0) unset += std::string(unset.empty() ? "" : ", ") + s.name;
+            if (!unset.empty())
+                kernelgen::failf("param-range", file, line,
+                                 "Matmul: no TCubeTiling (nullptr) for a MatmulApiStaticTiling that leaves %s to run "
+                                 "time; only full constants (singleCoreM/N/K and baseM/N/K all set in the MatmulConfig "
+                                 "given to GetMatmulApiTiling) may replace REGIST_MATMUL_OBJ's tiling with nullptr",
+                                 unset.c_str());
+            tiling_ = TCubeTiling();
+            tiling_.usedCoreNum = st.usedCoreNum;
+            tiling_.M = st.M, tiling_.N = st.N, tiling_.Ka = st.Ka, tiling_.Kb = st.Kb;
+            tiling_.depthA1 = st.depthA1, tiling_.depthB1 = st.depthB1;
+            tiling_.stepM = st.stepM, tiling_.stepN = st.stepN, tiling_.stepKa = st.stepKa, tiling_.stepKb = st.stepKb;
+            tiling_.isBias = st.isBias, tiling_.iterateOrder = st.iterateOrder;
+            tiling_.dbL0A = st.dbL0A, tiling_.dbL0B = st.dbL0B, tiling_.dbL0C = st.dbL0C;
+            for (const auto& s : shapes) tiling_.*s.field = s.constant;
+            return;
+        }
+        std::string differ;
+        for (const auto& s : shapes)
+            if (s.constant > 0 && tiling->*s.field != s.constant)
+                differ += std::string(differ.empty() ? "" : ", ") + s.name + " " + std::to_string(s.constant) +
+                          " vs " + std::to_string(tiling->*s.field);
+        if (!differ.empty())
+            kernelgen::failf("tiling-mismatch", file, line,
+                             "Matmul: the MatmulApiStaticTiling's constants disagree with the run-time TCubeTiling "
+                             "(constant vs tiling: %s); GetMatmulApiTiling requires the values set in the MatmulConfig "
+                             "to equal those the host tiling computed",
+                             differ.c_str());
+        tiling_ = *tiling;
+    }
     // An operand the Matmul reads from L1 (A1/B1/TSCM) must start on L1's 32-byte alignment (the
     // AscendC general address-alignment table, cube.h kCubeAlign): a per-tap element offset into
     // a TSCM slab breaks it.
@@ -452,10 +664,18 @@ namespace AscendC {
 using ::CubeFormat;
 using matmul::BatchMode;
 using matmul::BatchOutMode;
+using matmul::GetMatmulApiTiling;
+using matmul::GetMMConfig;
 using matmul::GetNormalConfig;
 using matmul::IterateOrder;
 using matmul::Matmul;
+using matmul::MatmulApiStaticTiling;
+using matmul::MatmulBatchParams;
 using matmul::MatmulConfig;
+using matmul::MatmulConfigMode;
+using matmul::MatmulFuncParams;
+using matmul::MatmulQuantParams;
+using matmul::MatmulShapeParams;
 using matmul::MatmulType;
 using matmul::ScheduleType;
 }  // namespace AscendC

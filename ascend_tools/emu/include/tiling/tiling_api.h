@@ -102,7 +102,11 @@ class MatmulApiTilingBase {
         t.baseN = fix_n_ > 0 ? fix_n_ : std::min<int32_t>(128, align(t.singleCoreN, 16));
         const int64_t l0_half = static_cast<int64_t>(std::min(chip.l0a_bytes, chip.l0b_bytes)) / 2;
         int32_t k_fit = static_cast<int32_t>(l0_half / (std::max(t.baseM * sa, t.baseN * sb)));
-        k_fit = std::max(c0, k_fit / c0 * c0);
+        // At most four C0 fractals (128 B) of K per block, even when half of L0 would hold more:
+        // Ascend/samples 14_matmul_api_constant fixes baseK 64 for 128 x 128 half blocks in its
+        // kernel and states that the host tiling computes the same (GetMatmulApiTiling requires
+        // the two to agree); inferred from that sample, CANN's algorithm is not documented.
+        k_fit = std::max(c0, std::min(k_fit, 4 * c0) / c0 * c0);
         t.baseK = fix_k_ > 0 ? fix_k_ : std::min<int32_t>(k_fit, align(t.singleCoreK, c0));
 
         t.stepM = t.stepN = t.stepKa = t.stepKb = 1;
