@@ -285,3 +285,19 @@ def test_scalar_read_after_vector_is_ordered_by_auto_sync_unless_it_is_off(
     assert err["code"] == "pipe-hazard", err
     assert err["line"] == marker_line("bugs.cpp", "BUG: scalar_after_reduce"), err
     assert "PIPE_V" in err["message"] and "V_S" in err["message"], err
+
+
+def test_auto_sync_pair_before_a_scalar_read_orders_every_earlier_copy(
+    emu_build, run_program, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The compiler's MTE2 -> S pair stands just before the GetValue, and a SetFlag waits for
+    # every earlier instruction of its pipe: the values copied after the indices are in UB before
+    # MTE3 copies them out (DrivingSDK scatter_add). Without auto-sync MTE2 -> MTE3 is unordered.
+    res = run_program(emu_build("bugs"), ["scalar_read_orders_earlier_copies", "{report}"])
+    assert res.returncode == 0, res.stderr
+    assert res.report["errors"] == []
+    monkeypatch.setenv("KERNELGEN_AUTO_SYNC", "0")
+    res = run_program(emu_build("bugs"), ["scalar_read_orders_earlier_copies", "{report}"])
+    assert res.returncode == 3, res.stderr
+    err = res.report["errors"][0]
+    assert err["code"] == "pipe-hazard", err

@@ -377,6 +377,21 @@ static std::map<std::string, Case> cases() {
         float peak = t[512].GetValue(0);  // BUG: scalar_after_reduce
         (void)peak;
     }};
+    c["scalar_read_orders_earlier_copies"] = {1, [] {
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> buf;
+        pipe.InitBuffer(buf, 4096);
+        GlobalTensor<float> gx, gy;
+        gx.SetGlobalBuffer((__gm__ float*)g_x, N);
+        gy.SetGlobalBuffer((__gm__ float*)g_y, N);
+        auto idx = buf.Get<float>();
+        auto vals = idx[256];
+        DataCopy(idx, gx, 64);          // MTE2: what the scalar unit reads
+        DataCopy(vals, gx[64], 64);     // MTE2: what MTE3 copies out
+        float first = idx.GetValue(0);  // auto-sync's MTE2 -> S pair stands just before this read
+        (void)first;
+        DataCopy(gy, vals, 64);  // BUG: scalar_read_orders_earlier_copies
+    }};
     c["ok_gm_read_pad"] = {1, [] {
         TPipe pipe;
         TBuf<TPosition::VECIN> buf;

@@ -28,7 +28,8 @@
 // - The compiler's automatic synchronization (BiSheng `--cce-auto-sync`, on by default in
 //   kernel-launch and custom operator projects): it inserts the flags between MTE2 and S, MTE3
 //   and S, V and S (both directions) and within V. A hazard between two such pipes is ordered
-//   here as if that flag pair stood between the two calls; MTE2 <-> V, V <-> MTE3, MTE2 <-> MTE3
+//   here as if that flag pair stood just before the second call (so every earlier instruction
+//   of the first pipe completes first, as a SetFlag waits for); MTE2 <-> V, V <-> MTE3, MTE2 <-> MTE3
 //   and the cube pipes stay the kernel's (or the queues') job. KERNELGEN_AUTO_SYNC=0 (a project
 //   compiled without the option: `auto_sync = false` in kernelgen.toml) keeps every pair strict.
 //   Source: https://www.hiascend.com/document/detail/en/CANNCommunityEdition/900/compiler/BishengCompiler/atlas_bisheng_10_0008.html
@@ -269,9 +270,16 @@ class PipeModel {
         int line;
     };
 
-    // The flag the compiler inserts for an auto-synced pair: `src`'s instruction `seq` completes
-    // before `dst`'s next one; a wait on S stalls every later issue, so it orders every pipe.
+    // The flag pair the compiler inserts for an auto-synced pair, placed as the reference's
+    // SetFlag/WaitFlag examples place theirs: set and wait together just before the consumer.
+    // A SetFlag starts once every earlier instruction of its pipe has completed (API reference,
+    // SetFlag/WaitFlag), so all that `src` issued before this call, not only the producer `seq`,
+    // completes before `dst`'s next instruction (DrivingSDK scatter_add copies indices, then
+    // values, both on MTE2, reads an index with GetValue and copies the values out on MTE3: the
+    // MTE2 -> S pair before the GetValue orders both copies). A wait on S stalls every later
+    // issue, so it orders every pipe.
     void compiler_flag(Pipe src, uint64_t seq, Pipe dst) {
+        if (cur_seq_ > seq + 1) seq = cur_seq_ - 1;  // everything issued before this call
         const size_t i = static_cast<size_t>(src);
         if (dst == Pipe::S) {
             for (auto& c : clock_)
