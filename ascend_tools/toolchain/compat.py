@@ -109,13 +109,41 @@ def _ub_cast(m: re.Match[str]) -> str:
     return f"kernelgen::ub_ptr<{m.group(1)}>{operand}"
 
 
+# Data type names in a preprocessor condition: CANN's kernel build defines `ORIG_DTYPE_<ARG>`
+# as the input's ge::DataType number and the `DT_*` names as numbers on the kernel side, so
+# kernels test `#if (ORIG_DTYPE_LOGITS == DT_FLOAT16)` (xllm-ops rec_constrained_top_k). In the
+# emulator's one translation unit `DT_*` are ge::DataType enumerators (host code names them
+# `ge::DT_FLOAT`), which the preprocessor cannot evaluate: in `#if`/`#elif` lines they become
+# their numbers, from the one table of them (emu/include/graph/types.h).
+_PP_CONDITION = re.compile(r"^([ \t]*#[ \t]*(?:el)?if\b)(.*)$", re.M)
+_DT_NAME = re.compile(r"\b(?:ge\s*::\s*)?(DT_[A-Z0-9_]+)\b")
+_ENUMERATOR = re.compile(r"\b(DT_[A-Z0-9_]+)\s*=\s*(\d+)")
+
+
+@cache
+def ge_dtype_numbers() -> dict[str, int]:
+    """ge::DataType's enumerators and their numbers, as graph/types.h declares them."""
+    text = (EMU_INCLUDE / "graph" / "types.h").read_text(encoding="utf-8")
+    body = text[text.index("enum DataType") :]
+    body = body[: body.index("}")]
+    return {name: int(value) for name, value in _ENUMERATOR.findall(body)}
+
+
+def _numbered_condition(m: re.Match[str]) -> str:
+    numbers = ge_dtype_numbers()
+    cond = _DT_NAME.sub(lambda d: str(numbers.get(d.group(1), d.group(0))), m.group(2))
+    return m.group(1) + cond
+
+
 def rewrite_source(text: str) -> str | None:
-    """The text with every SOURCE_REWRITES match blanked and every `(__ubuf__ T *)` cast made
-    a `kernelgen::ub_ptr<T>` call, or None when nothing matched."""
+    """The text with every SOURCE_REWRITES match blanked, every `(__ubuf__ T *)` cast made a
+    `kernelgen::ub_ptr<T>` call and data type names in preprocessor conditions made numbers,
+    or None when nothing matched."""
     out = text
     for pattern, _ in SOURCE_REWRITES:
         out = pattern.sub(lambda m: " " * len(m.group(0)), out)
     out = _UB_CAST.sub(_ub_cast, out)
+    out = _PP_CONDITION.sub(_numbered_condition, out)
     return None if out == text else out
 
 

@@ -454,7 +454,10 @@ def wrapper_source(
     for name, dt in dtypes.items():
         d = get_dtype(dt)
         lines.append(f"#define DTYPE_{name.upper()} {d.c_type}")
-        lines.append(f"#define ORIG_DTYPE_{name.upper()} {d.ge_type}")
+        # A number, as CANN's kernel build defines it: usable in `#if` (compat.rewrite_source)
+        # and comparable with the unscoped ge::DataType enumerators in code.
+        number = compat.ge_dtype_numbers()[d.ge_type.removeprefix("ge::")]
+        lines.append(f"#define ORIG_DTYPE_{name.upper()} {number}")
     tiling = project.abs(project.tiling_header) if project.tiling_header else None
     guard = _include_guard(tiling) if tiling else None
     own = project.abs(project.kernel_file).parent / tiling.name if tiling else None

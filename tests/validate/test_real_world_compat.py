@@ -119,6 +119,34 @@ def test_aicore_attribute_is_blanked_in_place() -> None:
     assert compat.rewrite_source("int main() {}\n") is None
 
 
+def test_data_type_names_in_preprocessor_conditions_become_their_numbers() -> None:
+    text = "#if (ORIG_DTYPE_X == DT_FLOAT16)\nauto t = ge::DT_FLOAT16;\n#elif X == ge::DT_BF16\n"
+    assert compat.rewrite_source(text) == (
+        "#if (ORIG_DTYPE_X == 1)\nauto t = ge::DT_FLOAT16;\n#elif X == 27\n"
+    )
+
+
+# xllm-ops rec_constrained_top_k picks its code path by `#if (ORIG_DTYPE_LOGITS == DT_FLOAT)`:
+# CANN defines ORIG_DTYPE_<ARG> and the kernel-side DT_* as numbers. A wrong path doubles z.
+DTYPE_BRANCH = """Add(zLocal, xLocal, yLocal, length);
+        static_assert(ORIG_DTYPE_X == ge::DT_FLOAT || ORIG_DTYPE_X == ge::DT_FLOAT16);
+#if (ORIG_DTYPE_X != DT_FLOAT) || (ORIG_DTYPE_Y != ge::DT_FLOAT)
+        Muls(zLocal, zLocal, (T)2, length);
+#endif"""
+
+
+@pytest.mark.parametrize(("dtype", "passes"), [("float32", True), ("float16", False)])
+def test_kernel_branches_on_orig_dtype_in_preprocessor_conditions(
+    example, mutate, dtype: str, passes: bool
+) -> None:
+    project = example("add_unaligned")
+    add = "Add(zLocal, xLocal, yLocal, length);"
+    mutate(project / "op_kernel/add_custom.cpp", add, DTYPE_BRANCH)
+    report = validate_project(project, project / "ref.py", dtype=dtype)
+    assert report.compile.ok, [d.message for d in report.compile.diagnostics]
+    assert report.ok is passes, [c.message for c in report.cases]
+
+
 def test_log_macro_switches_follow_what_a_unit_defines_and_uses() -> None:
     own = "#define OP_LOGE(a, b) puts(b)\nvoid f() { OP_LOGE(\"x\", \"y\"); OP_LOGD(0, \"z\"); }"
     flags = compat.log_macro_flags([own])
