@@ -111,6 +111,35 @@ int main() {
     assert res.returncode == 0, f"{res.returncode} checks failed"
 
 
+def test_ascendc_utils_set_mask_is_the_mask_a_placeholder_call_uses(tmp_path: Path) -> None:
+    # xllm-ops layer_norm_fwd: AscendCUtils::SetMask<float>(n) before
+    # WholeReduceSum<float, false>(..., MASK_PLACEHOLDER, ...) sums the first n lanes only.
+    res = run(
+        tmp_path,
+        """
+#include "kernel_operator.h"
+using namespace AscendC;
+int main() {
+    int bad = 0;
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 1024);
+    LocalTensor<float> src = buf.Get<float>();
+    LocalTensor<float> dst = src[128];
+    Duplicate(src, 1.0f, 64);
+    AscendCUtils::SetMask<float>(8);
+    WholeReduceSum<float, false>(dst, src, MASK_PLACEHOLDER, 1, 1, 1, 8);
+    bad += dst.GetValue(0) != 8.0f;
+    AscendCUtils::SetMask<float>(0, 0xFFFF);
+    WholeReduceSum<float, false>(dst, src, MASK_PLACEHOLDER, 1, 1, 1, 8);
+    bad += dst.GetValue(0) != 16.0f;
+    return bad;
+}
+""",
+    )
+    assert res.returncode == 0, f"{res.returncode} checks failed: {res.stderr[-2000:]}"
+
+
 def test_bit_mask_walk_with_sff_value_and_the_compilers_sbitset(tmp_path: Path) -> None:
     # DrivingSDK's scatter_add walks the set bits of a mask: ScalarGetSFFValue<1> (documented
     # scalar API) finds the lowest one, the bisheng intrinsic sbitset0 clears it.

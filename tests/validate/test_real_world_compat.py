@@ -864,6 +864,19 @@ def test_undeclared_pi_is_supplied_after_that_compile_error_and_warned(
                for n in report.notes), report.notes
 
 
+def test_undeclared_core_type_names_are_supplied_and_tell_a_vector_core(
+    projects: Path, tmp_path: Path
+) -> None:
+    # xllm-ops layer_norm_fwd tests `g_coreType == AIV` undeclared (CANN's headers declare both):
+    # supplied after the compile error, as PI is; on a vector core the factor is 1.
+    p = _fmax_scaled_by(projects, tmp_path, "", "(g_coreType == AIV ? 1.0f : 0.0f)")
+    report = validate_project(p, p / "ref.py")
+    assert report.ok, (report.compile.diagnostics, report.runtime_errors, report.cases)
+    supplied = {d.message.rsplit("The emulator supplied '", 1)[1].split("'")[0]
+                for d in report.compile.diagnostics if d.code == "vendor-internal"}
+    assert {"g_coreType", "AIV"} <= supplied, report.compile.diagnostics
+
+
 @pytest.mark.parametrize("own", ["constexpr float PI = 1.0f;", "#define PI 1.0f"])
 def test_a_projects_own_pi_is_used_and_not_warned(
     projects: Path, tmp_path: Path, own: str

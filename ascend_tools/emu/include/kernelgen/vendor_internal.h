@@ -61,13 +61,23 @@ __aicore__ inline void(InitOutput)(const GlobalTensor<T>& gm, uint64_t size, con
     InitGlobalMemory(gm, size, value, file, line);
 }
 
-// The vendor's utility class, of which kernels call one static member: GetBitSize(n), the bits
+// The vendor's utility class, of which kernels call static members: GetBitSize(n), the bits
 // in n bytes (AscendCUtils::GetBitSize(sizeof(uint8_t)) is 8). Parenthesised like the names
 // above, so a project macro of that name does not expand here.
 struct AscendCUtils {
     static constexpr int64_t kBitsPerByte = 8;
     __aicore__ static inline constexpr auto(GetBitSize)(int64_t byteSize) -> int64_t {
         return byteSize * kBitsPerByte;
+    }
+    // The vector mask a MASK_PLACEHOLDER call then uses: the documented SetVectorMask<T>'s
+    // one-number (first `len` elements) and two-word forms.
+    template <class T>
+    __aicore__ static inline void(SetMask)(int32_t len) {
+        SetVectorMask<T>(len);
+    }
+    template <class T>
+    __aicore__ static inline void(SetMask)(uint64_t maskHigh, uint64_t maskLow) {
+        SetVectorMask<T>(maskHigh, maskLow);
     }
 };
 
