@@ -27,6 +27,9 @@ _CLONE_NEWNET = 0x40000000
 # Variables a compiled program legitimately needs; everything else (tokens, keys, proxies) is
 # dropped so generated code never sees the user's secrets.
 _KEPT_ENV = ("PATH", "LANG", "LC_ALL", "TZ")
+# The emulator's switches that turn one of its models off (emu/README.md): a user who sets one
+# for `kernelgen validate` means it for the kernel the sandbox runs.
+_KEPT_ENV_PREFIX = "KERNELGEN_NO_"
 
 
 class SandboxLimits(BaseModel):
@@ -70,7 +73,7 @@ class SandboxResult(BaseModel):
 
 
 def scrubbed_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
-    env = {k: os.environ[k] for k in _KEPT_ENV if k in os.environ}
+    env = {k: v for k, v in os.environ.items() if k in _KEPT_ENV or k.startswith(_KEPT_ENV_PREFIX)}
     env.setdefault("PATH", "/usr/bin:/bin")
     env["HOME"] = "/nonexistent"
     if extra:

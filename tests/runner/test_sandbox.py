@@ -70,6 +70,16 @@ def test_environment_is_scrubbed(tmp_path: Path, monkeypatch) -> None:
     assert "KERNELGEN_EXTRA=1" in res.stdout
 
 
+def test_the_emulators_off_switches_reach_the_run(tmp_path: Path, monkeypatch) -> None:
+    # emu/README.md's KERNELGEN_NO_* switches, set for `kernelgen validate`, reach the kernel;
+    # other KERNELGEN_ variables (the trial's block order, auto-sync) stay the validator's.
+    monkeypatch.setenv("KERNELGEN_NO_GM_RACE", "1")
+    monkeypatch.setenv("KERNELGEN_BLOCK_ORDER", "reverse")
+    res = run_sandboxed(["env"], cwd=tmp_path)
+    assert "KERNELGEN_NO_GM_RACE=1" in res.stdout
+    assert "KERNELGEN_BLOCK_ORDER" not in res.stdout
+
+
 def test_runs_in_the_given_directory(tmp_path: Path) -> None:
     res = run_sandboxed(["pwd"], cwd=tmp_path)
     assert Path(res.stdout.strip()).resolve() == tmp_path.resolve()

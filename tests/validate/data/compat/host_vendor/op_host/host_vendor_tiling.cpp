@@ -1,6 +1,8 @@
 // TilingFunc using the std library, logging macros and framework headers without including the
 // standard headers themselves: the vendor's host headers bring them.
 #include "acl/acl.h"
+#include "runtime_attrs.h"
+#include <exe_graph/runtime/runtime_attrs.h>
 #include "aclnn/aclnn_base.h"
 #include "error/ops_error.h"
 #include "graph/ge_error_codes.h"
