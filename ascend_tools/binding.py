@@ -68,6 +68,12 @@ class OutputBinding(BaseModel):
     `InitValue(0)`); None: poison."""
     checked: bool = True
     """Whether validate compares it (False: named in `[binding] unchecked`)."""
+    alias: str | None = None
+    """The OpDef input whose buffer it is: its result is a forward argument mutated in place
+    and bound to that input under another name (a launch that passes one buffer for both,
+    xllm-ops cache_unshared_kv), so it starts as that input and the kernel updates it there.
+    An output the OpDef does not declare (`name` is then the input's) is that input read back
+    after the launch: an op whose OpDef has no output for a cache it writes."""
 
 
 class OpBinding(BaseModel):
@@ -364,6 +370,10 @@ def _bind_outputs(
             chosen[d.name] = run
         else:
             chosen[d.name] = [free.pop(0)]
+    # What is left and mutates an argument bound to an input is that input updated in place
+    # (an OpDef that declares no output for it): read back under the input's name.
+    read_back = [o for o in free if input_of.get(o.inplace_of or "") not in (None, *chosen)]
+    free = [o for o in free if o not in read_back]
     if free:
         raise BindingError(
             f"reference result {free[0].name}"
@@ -381,7 +391,13 @@ def _bind_outputs(
                 f"reference result {got[0].name} is a tensor list but OpDef output {d.name} "
                 f"is {d.param_type} (a tensor list needs a DYNAMIC output)"
             )
-        out.append(OutputBinding(name=d.name, results=[o.name for o in got]))
+        alias = input_of.get(got[0].inplace_of or "") if len(got) == 1 else None
+        out.append(OutputBinding(
+            name=d.name, results=[o.name for o in got], alias=alias if alias != d.name else None
+        ))
+    for o in read_back:
+        name = input_of[o.inplace_of or ""]
+        out.append(OutputBinding(name=name, results=[o.name], alias=name))
     return out
 
 
@@ -455,8 +471,13 @@ def bind_op(op: OpDefinition, trial: TrialData, table: BindingTable | None = Non
         in_place = {d.name for d in op.inputs}  # an output named like an input starts as it
         declared = {d.name: d.init_value for d in op.outputs if d.name not in in_place}
         for o in outputs:
+            if o.alias is not None and o.name in given.initial:
+                raise BindingError(
+                    f"[binding] initial names {o.name!r}, which is input {o.alias} updated in "
+                    "place: it starts with the input's values"
+                )
             zeroed = _init_value(op.name, o.name, declared.get(o.name))
-            o.initial = given.initial.get(o.name, zeroed)
+            o.initial = None if o.alias is not None else given.initial.get(o.name, zeroed)
             o.checked = o.name not in given.unchecked
     except BindingError as exc:
         raise BindingError(

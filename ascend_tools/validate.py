@@ -418,6 +418,10 @@ def validate_project(
             ok=False, chip=chip_info.name, backend="cann", compile=cann_compile, notes=notes
         )
     initial = _initial_values(binding, dtypes) if trial_data else {}
+    aliases = {
+        o.name: o.alias for o in (binding.op.outputs if trial_data and binding.op else [])
+        if o.alias not in (None, o.name)
+    }
     unchecked = (
         [o.name for o in (binding.op.outputs if binding.op else binding.params) if not o.checked]
         if trial_data
@@ -435,7 +439,10 @@ def validate_project(
             block_dim=block_dim_of(proj, binding.scalars) if binding.op is None else None,
             inputs=[CaseTensor(name=n, dtype=dtypes[n], shape=list(t.shape)) for n, t in ins],
             outputs=[
-                CaseTensor(name=n, dtype=dtypes[n], shape=list(t.shape), initial=initial.get(n))
+                CaseTensor(
+                    name=n, dtype=dtypes[n], shape=list(t.shape), initial=initial.get(n),
+                    alias=aliases.get(n, ""),
+                )
                 for n, t in outs
             ],
             attrs=attrs,

@@ -29,6 +29,11 @@ class CaseTensor(BaseModel):
     """Outputs: the value every element holds before the launch (`[binding.initial]`); None:
     the harness's poison."""
 
+    alias: str = ""
+    """Outputs: the input whose buffer it is under another name (the case's `alias` record:
+    it starts as that input and the kernel updates it in place); an output the op does not
+    declare is that input read back after the launch."""
+
     @property
     def nbytes(self) -> int:
         return math.prod(self.shape) * get_dtype(self.dtype).size
@@ -162,6 +167,7 @@ def case_text(case: Case) -> str:
             dims = " ".join(map(str, t.shape))
             fields = (kind, t.name, t.dtype, str(len(t.shape)), dims, t.file, t.initial_file)
             lines.append(" ".join(x for x in fields if x))
+    lines += [f"alias {t.name} {t.alias}" for t in case.outputs if t.alias]
     lines += [f"attr {a.name} {_attr_text(a)}" for a in case.attrs]
     if case.params is not None:
         lines.append(" ".join(["params", *(case.param_slot(p) for p in case.params)]))

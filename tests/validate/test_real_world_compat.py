@@ -178,6 +178,52 @@ def test_in_place_output_is_the_input_buffer_and_old_host_callbacks_build(projec
     assert report.ok, (report.runtime_errors, report.cases)
 
 
+def _inplace_min_variant(projects: Path, tmp_path: Path, host: tuple[str, str],
+                        kernel: tuple[str, str] = ("", "")) -> Path:
+    p = tmp_path / "inplace_min"
+    shutil.copytree(projects / "inplace_min", p)
+    for path, (old, new) in ((p / "op_host/inplace_min.cpp", host),
+                             (p / "op_kernel/inplace_min.cpp", kernel)):
+        if old:
+            text = path.read_text()
+            assert old in text
+            path.write_text(text.replace(old, new))
+    return p
+
+
+def test_an_output_bound_to_a_mutated_input_of_another_name_is_that_input(
+    projects: Path, tmp_path: Path
+) -> None:
+    # xllm-ops cache_unshared_kv: the glue passes the cache as input x and as output x_out, one
+    # buffer; the kernel writes through x. x_out is x updated in place: it starts as x and is
+    # read from x's buffer (before, a separate poisoned x_out came back unwritten).
+    output = 'this->Output("x")'
+    p = _inplace_min_variant(projects, tmp_path, (output, 'this->Output("x_out")'))
+    report = validate_project(p, p / "ref.py")
+    assert report.ok, (report.runtime_errors, [c.message for c in report.cases])
+
+
+def test_an_input_updated_in_place_with_no_opdef_output_is_read_back(
+    projects: Path, tmp_path: Path
+) -> None:
+    # xllm-ops convert_kv_cache_format: the OpDef declares inputs only and the kernel updates
+    # one of them; the reference's mutated argument is compared with that input after the launch
+    # (before: "has no OpDef output to compare with").
+    output = (
+        '        this->Output("x").ParamType(REQUIRED).DataType({ge::DT_FLOAT})'
+        ".Format({ge::FORMAT_ND});\n"
+        "        this->SetInferShape(ge::InferShape).SetInferShapeRange(ge::InferShapeRange);\n"
+    )
+    p = _inplace_min_variant(projects, tmp_path, (output, ""), ("GM_ADDR x_ref, ", ""))
+    report = validate_project(p, p / "ref.py")
+    assert report.ok, (report.runtime_errors, [c.message for c in report.cases])
+    # The comparison is real: a kernel that never writes x back fails it.
+    kernel = p / "op_kernel/inplace_min.cpp"
+    kernel.write_text(kernel.read_text().replace("DataCopy(xGm[done], xl, n);", ""))
+    report = validate_project(p, p / "ref.py")
+    assert not report.ok and report.cases[0].mismatches > 0, report.cases
+
+
 def test_matmul_api_kernel_without_kernel_type_runs_as_mix_1_2(projects: Path) -> None:
     # blockDim 1 (cube cores), tiling split over 2 vector cores: both AIVs must run, or the
     # second half of C is never written.

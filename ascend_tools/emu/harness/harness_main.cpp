@@ -111,6 +111,9 @@ struct Case {
     // inputs, outputs, then a trailing workspace and tiling as the entry's arity asks.
     std::vector<std::string> params;
     bool has_params = false;
+    // `alias <output> <input>`: that output is that input's buffer under another name (a launch
+    // that passes one buffer for both), updated in place like an output named as the input.
+    std::vector<std::pair<std::string, std::string>> aliases;
 };
 
 class CaseParser {
@@ -173,12 +176,16 @@ class CaseParser {
             (kind == "input" ? c.inputs : c.outputs).push_back(tensor(f));
         } else if (kind == "attr") {
             c.attrs.push_back(attr(f));
+        } else if (kind == "alias") {
+            want(f, 3, "alias <output> <input>");
+            c.aliases.emplace_back(f[1], f[2]);
         } else if (kind == "params") {
             if (c.has_params) error("a second 'params' line");
             c.params.assign(f.begin() + 1, f.end());
             c.has_params = true;
         } else {
-            error("unknown record '" + kind + "' (expected chip, gm_block, gm_segment, op, kernel, block_dim, input, output, attr, params)");
+            error("unknown record '" + kind + "' (expected chip, gm_block, gm_segment, op, kernel, block_dim, input, output, alias, attr, "
+                  "params)");
         }
     }
 
@@ -591,16 +598,18 @@ class Run {
     int execute() {
         kernelgen::state().report_path = report_;
         for (const auto& t : case_.inputs) inputs_.push_back(load_input(t));
+        const bool project = case_.op != "-";
+        if (project) split_read_backs();
         for (size_t i = 0; i < case_.outputs.size(); ++i) {
             outputs_.emplace_back(case_.outputs[i].bytes(), 0xFF, 0, case_.gm_block, case_.gm_pad, case_.gm_segments);
             copy_in_place_input(i, outputs_.back());
             load_initial(case_.outputs[i], outputs_.back());
         }
-        const bool project = case_.op != "-";
         std::vector<uint8_t*> args = project ? project_setup() : single_file_setup();
         launch(args);
         read_back_aliased();
         for (size_t i = 0; i < case_.outputs.size(); ++i) write_output(case_.outputs[i], outputs_[i]);
+        for (const auto& [t, i] : read_backs_) write_output(t, inputs_[i]);
         kernelgen::write_report(kernelgen::state().errors.empty() ? "ok" : "error");
         return kernelgen::state().errors.empty() ? 0 : kernelgen::kRuleFailureExit;
     }
@@ -625,16 +634,48 @@ class Run {
         read_file_into(from, buf);
     }
 
-    // The input output `o` updates in place (same name, same size), or -1.
+    // The input output `o` updates in place (same name, or named by an `alias` record; same
+    // size), or -1.
     long in_place_input(size_t o) const {
-        const std::string& name = case_.outputs[o].name;
+        const std::vector<CaseTensor>& outs = case_.outputs;
+        std::string name = outs[o].name;
+        for (const auto& [output, input] : case_.aliases)
+            if (output == name) name = input;
         size_t k = 0;
-        for (size_t j = 0; j < o; ++j) k += case_.outputs[j].name == name;
+        for (size_t j = 0; j < o; ++j) k += outs[j].name == outs[o].name;
         for (size_t i = 0; i < case_.inputs.size(); ++i) {
             if (case_.inputs[i].name != name || k-- != 0) continue;
-            return inputs_[i].bytes() == case_.outputs[o].bytes() ? static_cast<long>(i) : -1;
+            if (inputs_[i].bytes() == outs[o].bytes()) return static_cast<long>(i);
+            if (name != outs[o].name)
+                throw HarnessError("alias: output " + outs[o].name + " (" + std::to_string(outs[o].bytes()) +
+                                   " bytes) is not the size of input " + name + " (" +
+                                   std::to_string(inputs_[i].bytes()) + " bytes)");
+            return -1;
         }
         return -1;
+    }
+
+    // An op whose OpDef declares no output for a tensor it updates in place (an Input the
+    // kernel writes: a cache): the case names that result as an output the op does not have,
+    // matched to its input by name or `alias`. It is not passed to the kernel; after the launch
+    // it holds the input's buffer.
+    void split_read_backs() {
+        const ops::OpDef* op = ops::find_op(case_.op);
+        if (op == nullptr) return;  // project_setup names the unregistered op
+        auto declared = [&](const std::string& n) {
+            for (const auto& p : op->outputs())
+                if (p.name() == n) return true;
+            return false;
+        };
+        std::vector<CaseTensor> kept;
+        for (size_t o = 0; o < case_.outputs.size(); ++o) {
+            long i = declared(case_.outputs[o].name) ? -1 : in_place_input(o);
+            if (i >= 0)
+                read_backs_.emplace_back(case_.outputs[o], static_cast<size_t>(i));
+            else
+                kept.push_back(case_.outputs[o]);
+        }
+        case_.outputs = std::move(kept);
     }
 
     // A kernel may update such a tensor through either parameter (its input or its output: one
@@ -1073,6 +1114,7 @@ class Run {
     Case case_;
     std::string report_;
     std::vector<GmBuffer> inputs_;
+    std::vector<std::pair<CaseTensor, size_t>> read_backs_;  // (output, the input it reads back)
     std::vector<GmBuffer> outputs_;
     std::vector<std::pair<size_t, size_t>> aliased_;  // (input, output) one buffer (in place)
     std::deque<GmBuffer> lists_;  // tensor-list descriptors of dynamic parameters
