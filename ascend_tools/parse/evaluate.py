@@ -607,14 +607,9 @@ class Evaluator:
         if self._block_dim is not None:
             return self._block_dim
         fn = self.host_tiling_function()
-        if fn is not None:
-            for call in fn.calls:
-                if call.name == "SetBlockDim" and call.args:
-                    v = self.eval(call.args[0].expr, fn, call.order)
-                    if v is not None:
-                        self._block_dim = Value(v.lo, v.hi, (
-                            *v.notes, f"blockDim = {v.fmt()} from {self.model.where(call)}"))
-                    return self._block_dim
+        if fn is not None and any(c.name == "SetBlockDim" for c in fn.calls):
+            self._block_dim = self.block_dim_in(fn)
+            return self._block_dim
         for path in self.model.kernel_files:
             doc = self.model.documents[path]
             idx = doc.text.find("kernelgen: block_dim=")
@@ -629,6 +624,17 @@ class Evaluator:
                     self._block_dim = Value(n, n, (f"block_dim = {n} from the "
                                                    f"`kernelgen: block_dim` comment",))
         return self._block_dim
+
+    def block_dim_in(self, fn: Chunk) -> Value | None:
+        """The blockDim the host function `fn` sets with SetBlockDim, where it can be computed."""
+        for call in fn.calls:
+            if call.name == "SetBlockDim" and call.args:
+                v = self.eval(call.args[0].expr, fn, call.order)
+                if v is None:
+                    return None
+                return Value(v.lo, v.hi, (
+                    *v.notes, f"blockDim = {v.fmt()} from {self.model.where(call)}"))
+        return None
 
     def describe(self, expr: Expr, v: Value) -> str:
         """`TILE * sizeof(float) = 65536 B (TILE = 16384 from k.cpp:3; sizeof(float) = 4)`."""

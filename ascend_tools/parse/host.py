@@ -24,6 +24,7 @@ _PARAM = re.compile(r"this\s*->\s*(Input|Output)\s*\(\s*\"(\w+)\"\s*\)([^;]*);",
 _DTYPES = re.compile(r"\.DataType(?:List)?\s*\(\s*\{([^}]*)\}")
 _ATTR = re.compile(r"this\s*->\s*Attr\s*\(\s*\"(\w+)\"\s*\)")
 _CONFIG = re.compile(r"AddConfig\s*\(\s*\"(\w+)\"")
+_SET_TILING = re.compile(r"SetTiling\s*\(\s*&?\s*([\w:]+)\s*\)")
 
 # ge::DataType -> (C type in kernels, bytes): the toolchain's dtype table, plus DT_DOUBLE, which
 # an OpDef may declare though no case file can carry it.
@@ -67,6 +68,8 @@ class OpDefFacts:
     attrs: list[str] = field(default_factory=list)
     configs: list[str] = field(default_factory=list)
     file: str = ""
+    tiling_func: str = ""
+    """The host function its `SetTiling` registers (unqualified), "" when none."""
 
     @property
     def inputs(self) -> list[OpParam]:
@@ -108,5 +111,7 @@ def opdefs(text: str, file: str) -> list[OpDefFacts]:
             op.params.append(OpParam(name, kind.lower() + "", dts))
         op.attrs = [a.group(1) for a in _ATTR.finditer(body)]
         op.configs = _CONFIG.findall(body)
+        tiling = _SET_TILING.search(body)
+        op.tiling_func = tiling.group(1).rsplit("::", 1)[-1] if tiling else ""
         out.append(op)
     return out

@@ -433,3 +433,50 @@ def test_tail_message_keeps_the_parentheses_of_the_source() -> None:
     texts = replaced(texts_of("tail_copy.cpp"), TAIL_PAD_IN,
                      "DataCopy(x, xGm[i * tile], length - tile * (tiles - 1));")
     assert "(length - tile * (tiles - 1))" in only(lint_texts(texts), R.DATACOPY_ALIGN).message
+
+
+def _two_op_folder(grad_block_dim: int, grad_sync: bool) -> dict[str, str]:
+    """A forward and its grad in one folder (DrivingSDK multi_scale_deformable_attn): the
+    forward is a declared mix kernel with SyncAll on the 24 cube cores, the grad a vector
+    kernel on `grad_block_dim` blocks."""
+    host = """#include "register/op_def_registry.h"
+namespace optiling {{
+static ge::graphStatus {fn}(gert::TilingContext* context) {{
+    context->SetBlockDim({bd});
+    return ge::GRAPH_SUCCESS;
+}}
+}}
+namespace ops {{
+class {op} : public OpDef {{
+  public:
+    explicit {op}(const char* name) : OpDef(name) {{
+        this->Input("x").ParamType(REQUIRED).DataType({{ge::DT_FLOAT}});
+        this->Output("y").ParamType(REQUIRED).DataType({{ge::DT_FLOAT}});
+        this->AICore().SetTiling(optiling::{fn});
+    }}
+}};
+OP_ADD({op});
+}}
+"""
+    kernel = """#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void {entry}(GM_ADDR x, GM_ADDR y, GM_ADDR ws, GM_ADDR tiling) {{
+{body}}}
+"""
+    fwd_body = "    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);\n    SyncAll();\n"
+    grad_body = "    SyncAll();\n" if grad_sync else "    int unused = 0;\n"
+    return {
+        "op_host/attn.cpp": host.format(fn="TilingFwd", bd=24, op="Attn"),
+        "op_host/attn_grad.cpp": host.format(fn="TilingGrad", bd=grad_block_dim, op="AttnGrad"),
+        "op_kernel/attn.cpp": kernel.format(entry="attn", body=fwd_body),
+        "op_kernel/attn_grad.cpp": kernel.format(entry="attn_grad", body=grad_body),
+    }
+
+
+def test_each_op_of_a_folder_is_checked_with_its_own_block_dim_and_kernel() -> None:
+    # The grad's blockDim 48 is not the forward's: the forward's SyncAll on 24 cube cores fits.
+    assert R.BLOCK_DIM.value not in codes(lint_texts(_two_op_folder(48, grad_sync=False)))
+    # A SyncAll in the grad with more blocks than its 48 vector cores is the grad's error.
+    d = only(lint_texts(_two_op_folder(60, grad_sync=True)), R.BLOCK_DIM)
+    assert d.severity == Severity.ERROR and d.file.endswith("attn_grad.cpp"), d
+    assert "SyncAll (op_kernel/attn_grad.cpp:" in d.message, d.message

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from ascend_tools.diagnostics import Diagnostic, Fix, RuleCode, Severity
 from ascend_tools.lint.context import LintContext
+from ascend_tools.parse.evaluate import Value
 from ascend_tools.parse.expr import Expr, has_op, names_in, render
 from ascend_tools.parse.facts import Chunk, Located
+from ascend_tools.project import kernel_name
 
 _COUNT_NAME = re.compile(r"(block|core|tile|loop)_?(num|dim|count|cnt)|^(block_dim|BLOCK_DIM)$",
                          re.I)
@@ -308,11 +311,62 @@ def _reorder_fix(ctx: LintContext, entry: Chunk, order: list[str]) -> Fix | None
 _MIX_MARKERS = ("Matmul", "CrossCoreSetFlag", "CrossCoreWaitFlag", "REGIST_MATMUL_OBJ")
 
 
-def check_block_dim(ctx: LintContext) -> Iterator[Diagnostic]:
+@dataclass
+class _LaunchScope:
+    """One op's launch: the host function that sets its blockDim, the value, and the kernel
+    files its entry builds from (where SyncAll and the task type are looked for)."""
+
+    fn: Chunk | None
+    block_dim: Value
+    kernel_files: list[str]
+
+
+_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.M)
+
+
+def _kernel_closure(ctx: LintContext, start: str) -> list[str]:
+    """`start` and the kernel files it includes, transitively (matched by file name)."""
+    by_name: dict[str, list[str]] = {}
+    for f in ctx.model.kernel_files:
+        by_name.setdefault(f.replace("\\", "/").rsplit("/", 1)[-1], []).append(f)
+    seen, todo = [start], [start]
+    while todo:
+        for inc in _INCLUDE.findall(ctx.model.documents[todo.pop()].text):
+            for f in by_name.get(inc.rsplit("/", 1)[-1], []):
+                if f not in seen:
+                    seen.append(f)
+                    todo.append(f)
+    return seen
+
+
+def _launch_scopes(ctx: LintContext) -> list[_LaunchScope]:
+    """Per op of a folder that holds several (a forward and its grad, DrivingSDK), the blockDim
+    its own tiling function sets and the files of its own kernel entry; otherwise the one
+    launch of the project (blockDim from the host, or a single file's comment)."""
+    if len(ctx.model.opdefs) > 1:
+        scopes = []
+        for op in ctx.model.opdefs:
+            fn = next((c for c in ctx.model.host_chunks()
+                       if c.kind == "function" and c.name == op.tiling_func), None)
+            entry = next((c for c in ctx.model.kernel_chunks() if c.kind == "function"
+                          and c.function is not None and c.function.is_entry
+                          and c.name == kernel_name(op.name)), None)
+            bd = ctx.ev.block_dim_in(fn) if fn is not None else None
+            if bd is not None and entry is not None:
+                scopes.append(_LaunchScope(fn, bd, _kernel_closure(ctx, entry.file)))
+        if scopes:
+            return scopes
     bd = ctx.ev.block_dim()
-    if bd is None:
-        return
-    fn = ctx.ev.host_tiling_function()
+    return [_LaunchScope(ctx.ev.host_tiling_function(), bd, ctx.model.kernel_files)] if bd else []
+
+
+def check_block_dim(ctx: LintContext) -> Iterator[Diagnostic]:
+    for scope in _launch_scopes(ctx):
+        yield from _check_launch(ctx, scope)
+
+
+def _check_launch(ctx: LintContext, scope: _LaunchScope) -> Iterator[Diagnostic]:
+    bd, fn = scope.block_dim, scope.fn
     anchor = None
     if fn is not None:
         anchor = next((c for c in fn.calls if c.name == "SetBlockDim"), None)
@@ -325,14 +379,19 @@ def check_block_dim(ctx: LintContext) -> Iterator[Diagnostic]:
         yield ctx.diag(RuleCode.BLOCK_DIM.value, Severity.ERROR, anchor,
                        f"blockDim {bd.fmt()} is outside [1, {_MAX_BLOCK_DIM}] ({why})")
         return
-    calls = ctx.model.calls_by_name
+    files = set(scope.kernel_files)
+    calls: dict[str, list] = {}
+    for call in ctx.model.calls:
+        if call.chunk.file in files:
+            calls.setdefault(call.name, []).append(call)
     # A declared mix task type (KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_*), `__mix__(c, v)`):
     # each block is an AIC + AIV group that must be resident at once (ASCENDC_SPEC 7.10; the
     # emulator fails such a launch with block-dim).
-    declared_mix = any(marker in ctx.model.documents[f].text for f in ctx.model.kernel_files
+    declared_mix = any(marker in ctx.model.documents[f].text for f in scope.kernel_files
                        for marker in ("KERNEL_TYPE_MIX", "__mix__"))
     mix = declared_mix or any(m in calls for m in _MIX_MARKERS) or any(
-        d.type_base == "Matmul" for c in ctx.model.kernel_chunks() for d in c.decls)
+        d.type_base == "Matmul" for c in ctx.model.kernel_chunks() if c.file in files
+        for d in c.decls)
     sync = calls.get("SyncAll", [])
     cores = ctx.chip.cube_cores if mix and ctx.chip.split_cores else ctx.chip.vector_cores
     if bd.lo > cores:
