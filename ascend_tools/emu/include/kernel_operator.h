@@ -30,6 +30,7 @@
 #include "kernelgen/norm.h"
 #include "kernelgen/proposal.h"
 #include "kernelgen/sort.h"
+#include "kernelgen/topk.h"
 #include "kernelgen/adl_anchors.h"
 #include "kernelgen/scalar.h"
 #include "kernelgen/vendor_internal.h"

@@ -10,6 +10,7 @@
 #include "graph/types.h"
 #include "kernelgen/host_tiling_macros.h"
 #include "kernelgen/runtime.h"
+#include "kernelgen/topk_tiling.h"  // TopkTiling, TopKInfo, TopKMode
 
 // ---------------------------------------------------------------- API tiling structs
 // TCubeTiling: field list and order as documented for the Matmul high-level API (all int32).

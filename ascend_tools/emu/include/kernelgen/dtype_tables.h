@@ -104,6 +104,7 @@ inline constexpr DtypeSupport kDtypeSupport[] = {
     {"Swish", 0, " half float ", " dst src ", 0, " 2 4 "},
     {"Tan", 0, " half float ", " dst src ", 0, " 2 4 "},
     {"Tanh", 0, " half float ", " dst src ", 0, " 2 4 "},
+    {"TopK", 0, " half float ", " dstValueLocal srcLocal ", 0, " 2 4 "},
     {"Trunc", 0, " half float ", " dst src ", 0, " 2 4 "},
     {"UnPad", 0, " int16_t uint16_t half int32_t uint32_t float ", " dstTensor srcTensor ", 0, " 2 4 "},
     {"WholeReduceMax", 0, " half float ", " dst src ", 0, " 2 4 "},

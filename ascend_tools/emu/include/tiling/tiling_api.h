@@ -14,6 +14,7 @@
 #include "kernel_tiling/kernel_tiling.h"
 #include "kernelgen/api_tmp_sizes.h"
 #include "kernelgen/host_log.h"
+#include "kernelgen/host_topk.h"
 #include "tiling/platform/platform_ascendc.h"
 
 namespace matmul_tiling {
