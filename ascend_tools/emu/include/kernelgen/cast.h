@@ -61,7 +61,7 @@ inline double to_double(S v) {
 }
 
 template <class D, class S>
-inline D cast_value(S v, RoundMode m) {
+inline D cast_exact(S v, RoundMode m) {
     // Fast paths where the hardware conversion of the host is the exact answer: widening float
     // conversions, and round-to-nearest-even into a float type from at most 32-bit sources.
     if constexpr (is_float_like_v<D> && (is_float_like_v<S> || sizeof(S) <= 4)) {
@@ -103,6 +103,21 @@ inline D cast_value(S v, RoundMode m) {
         if (r <= lo) return std::numeric_limits<D>::min();  // saturate
         if (r >= hi) return std::numeric_limits<D>::max();
         return static_cast<D>(r);
+    }
+}
+
+// `v` converted to D with `m` (an int4b_t source converts as its int value).
+template <class D, class S>
+inline D cast_value(S v, RoundMode m) {
+    if constexpr (is_int4_v<D>) {
+        // Rounded by the mode as into any integer, then saturated to [-8, 7] (precision
+        // conversion rules: half -> int4b_t rounds to an integer; overflow saturates by default).
+        const int8_t r = cast_exact<int8_t>(v, m);
+        return AscendC::int4b_t(r < -8 ? -8 : r > 7 ? 7 : r);
+    } else if constexpr (is_int4_v<S>) {
+        return cast_exact<D>(static_cast<int8_t>(int(v)), m);
+    } else {
+        return cast_exact<D>(v, m);
     }
 }
 
@@ -166,6 +181,57 @@ inline float deq_scale_for(const char* src, const char* dst, const char* file, i
     return r.scale;
 }
 
+// Element i of a Cast operand, and its store: packed int4b_t elements by nibble (types.h).
+template <class T>
+inline T cast_load(const AscendC::LocalTensor<T>& t, uint64_t i) {
+    if constexpr (is_int4_v<T>) return int4_load(t.data(), i);
+    else return t.data()[i];
+}
+template <class T>
+inline void cast_store(const AscendC::LocalTensor<T>& t, uint64_t i, T v) {
+    if constexpr (is_int4_v<T>) int4_store(t.data(), i, v);
+    else t.data()[i] = v;
+}
+
+// A Cast operand of `need` elements; an int4b_t one through its bytes, from a whole byte.
+template <class T>
+inline void check_cast_operand(const char* role, const AscendC::LocalTensor<T>& t, uint64_t need, const char* file,
+                               int line) {
+    if constexpr (is_int4_v<T>) check_int4_operand("Cast", role, t, need, file, line);
+    else check_vec_operand("Cast", role, t, need, file, line);
+}
+
+// With an int4b_t operand two elements share a byte, so the count form's count must be even,
+// and the mask forms' masks must pick whole bytes: an even continuous mask, bit pairs (0-1,
+// 2-3, ...) equal in the bit mask (API reference, Cast, constraints). Counter mode's element
+// count is held to the count form's rule.
+inline void check_int4_count(uint64_t count, const char* file, int line) {
+    if (count % 2 != 0)
+        failf("param-range", file, line,
+              "Cast with an int4b_t operand: count is %llu, which must be even (two int4b_t elements share a byte; API "
+              "reference, Cast constraints)",
+              (unsigned long long)count);
+}
+inline void check_int4_lanes(const Lanes& l, const char* file, int line) {
+    if (l.counter) {
+        if (l.count % 2 != 0)
+            failf("mask-range", file, line,
+                  "Cast with an int4b_t operand: the counter-mode mask is %llu elements, which must be even (two "
+                  "int4b_t elements share a byte)",
+                  (unsigned long long)l.count);
+        return;
+    }
+    for (int w = 0; w < 2; ++w) {
+        const uint64_t b = l.bits[w];
+        if (((b ^ (b >> 1)) & 0x5555555555555555ull) != 0)
+            failf("mask-range", file, line,
+                  "Cast with an int4b_t operand: mask[%d] 0x%llx sets one element of a byte without the other; a "
+                  "continuous mask must be even and bits 0-1, 2-3, ... of a bit mask equal (API reference, Cast "
+                  "constraints)",
+                  w, (unsigned long long)b);
+    }
+}
+
 // One element: through DEQSCALE (x * scale rounded to nearest even, as CAST_NONE does for an
 // inexact result) when `deq`, else with the RoundMode.
 template <class D, class S>
@@ -196,10 +262,12 @@ inline void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src, RoundMode
     const float scale = deq ? kernelgen::deq_scale_for(kernelgen::type_name<S>(), kernelgen::type_name<D>(), file, line)
                             : 1.0f;
     uint64_t n = static_cast<uint64_t>(count);
-    kernelgen::check_vec_operand(api, "dst", dst, n, file, line);
-    kernelgen::check_vec_operand(api, "src", src, n, file, line);
+    if constexpr (kernelgen::is_int4_v<D> || kernelgen::is_int4_v<S>) kernelgen::check_int4_count(n, file, line);
+    kernelgen::check_cast_operand("dst", dst, n, file, line);
+    kernelgen::check_cast_operand("src", src, n, file, line);
     kernelgen::count_bytes_as_repeats(api, n * (sizeof(D) > sizeof(S) ? sizeof(D) : sizeof(S)));
-    for (uint64_t i = 0; i < n; ++i) dst.data()[i] = kernelgen::cast_element<D>(src.data()[i], mode, deq, scale);
+    for (uint64_t i = 0; i < n; ++i)
+        kernelgen::cast_store(dst, i, kernelgen::cast_element<D>(kernelgen::cast_load(src, i), mode, deq, scale));
 }
 
 namespace detail {
@@ -212,13 +280,15 @@ inline void cast_mask(const LocalTensor<D>& dst, const LocalTensor<S>& src, Roun
                             : 1.0f;
     auto sd = kernelgen::stride_of<D>(p.dstBlkStride, p.dstRepStride);
     auto ss = kernelgen::stride_of<S>(p.srcBlkStride, p.srcRepStride);
+    if constexpr (kernelgen::is_int4_v<D> || kernelgen::is_int4_v<S>) kernelgen::check_int4_lanes(l, file, line);
     kernelgen::OverlapCheckedByEngine exact_below;
-    kernelgen::check_strided("Cast", "dst", dst, l, sd, file, line);
-    kernelgen::check_strided("Cast", "src", src, l, ss, file, line);
+    kernelgen::check_cast_operand("dst", dst, kernelgen::extent(l, sd), file, line);
+    kernelgen::check_cast_operand("src", src, kernelgen::extent(l, ss), file, line);
     kernelgen::check_mask_overlap("Cast", dst, sd, "src", src, ss, l, false, file, line);
     kernelgen::count_mask_repeats("Cast", l);
     kernelgen::for_lanes(l, [&](uint32_t r, uint32_t k) {
-        dst.data()[sd.at(r, k)] = kernelgen::cast_element<D>(src.data()[ss.at(r, k)], mode, deq, scale);
+        kernelgen::cast_store(dst, sd.at(r, k),
+                              kernelgen::cast_element<D>(kernelgen::cast_load(src, ss.at(r, k)), mode, deq, scale));
     });
 }
 template <class D, class S>

@@ -114,6 +114,37 @@ inline uint64_t for_each_copy_block(const AscendC::DataCopyParams& p, F&& f) {
     return uint64_t(p.blockCount) * len * sizeof(T);
 }
 
+// int4b_t copies move the packed bytes, two elements each (types.h). Each side must start on a
+// byte: a view at an odd element offset has no address (a UB one fails the 32-byte rule, a GM one
+// is past what a copy can name).
+template <class L, class O>
+inline void check_int4_starts(const char* api, const L& local, const O& other, const char* file, int line) {
+    if (local.nibble())
+        failf("ub-offset-align", file, line,
+              "%s: a LocalTensor<int4b_t> view that starts in the middle of a byte (an odd offset); on-chip operands "
+              "start on 32-byte boundaries (64 int4b_t elements)",
+              api);
+    if (other.nibble())
+        failf(std::is_same_v<O, AscendC::LocalTensor<AscendC::int4b_t>> ? "ub-offset-align" : "param-range", file, line,
+              "%s: a %s<int4b_t> view that starts in the middle of a byte (an odd offset); copies move whole bytes",
+              api, std::is_same_v<O, AscendC::LocalTensor<AscendC::int4b_t>> ? "LocalTensor" : "GlobalTensor");
+}
+
+// The count form of an int4b_t copy: its bytes, count / 2, which must be whole 32-byte blocks
+// (64 elements), as for any count-form DataCopy.
+template <class L, class O>
+inline int64_t int4_copy_bytes(const char* api, const L& local, const O& other, int64_t count, const char* file,
+                               int line) {
+    check_count_nonneg(api, count, file, line);
+    check_int4_starts(api, local, other, file, line);
+    if (count % 64 != 0)
+        failf("datacopy-align", file, line,
+              "%s: count %lld int4b_t elements = %lld%s bytes is not a multiple of 32 (64 elements); use "
+              "DataCopyPad or pad the length",
+              api, (long long)count, (long long)(count / 2), count % 2 ? ".5" : "");
+    return count / 2;
+}
+
 }  // namespace kernelgen
 
 namespace AscendC {
@@ -121,63 +152,88 @@ namespace AscendC {
 // ---------------------------------------------------------------- DataCopy, count form
 template <class T>
 inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, int64_t count, KG_LOC) {
-    const char* api = "DataCopy(GM->UB)";
-    uint64_t n = kernelgen::check_gm_copy_count(api, "dst", dst, count, false, file, line);
-    src.check_access(api, 0, n, false, file, line);
-    kernelgen::pipe_model().access(kernelgen::Pipe::MTE2, api, dst.data(), n * sizeof(T), true, file, line);
-    std::memmove(dst.data(), src.data(), n * sizeof(T));
-    kernelgen::gm_in_counter(dst.GetPosition()) += n * sizeof(T);
+    if constexpr (kernelgen::is_int4_v<T>) {
+        const int64_t bytes = kernelgen::int4_copy_bytes("DataCopy(GM->UB)", dst, src, count, file, line);
+        DataCopy(dst.bytes(), src.bytes(), bytes, file, line);
+    } else {
+        const char* api = "DataCopy(GM->UB)";
+        uint64_t n = kernelgen::check_gm_copy_count(api, "dst", dst, count, false, file, line);
+        src.check_access(api, 0, n, false, file, line);
+        kernelgen::pipe_model().access(kernelgen::Pipe::MTE2, api, dst.data(), n * sizeof(T), true, file, line);
+        std::memmove(dst.data(), src.data(), n * sizeof(T));
+        kernelgen::gm_in_counter(dst.GetPosition()) += n * sizeof(T);
+    }
 }
 
 template <class T>
 inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, int64_t count, KG_LOC) {
-    const char* api = "DataCopy(UB->GM)";
-    uint64_t n = kernelgen::check_gm_copy_count(api, "src", src, count, true, file, line);
-    dst.check_access(api, 0, n, true, file, line, src.data());
-    kernelgen::pipe_model().access(kernelgen::Pipe::MTE3, api, src.data(), n * sizeof(T), false, file, line);
-    kernelgen::gm_store(dst.data(), src.data(), n);
-    kernelgen::counters().ub_to_gm_bytes += n * sizeof(T);
+    if constexpr (kernelgen::is_int4_v<T>) {
+        const int64_t bytes = kernelgen::int4_copy_bytes("DataCopy(UB->GM)", src, dst, count, file, line);
+        DataCopy(dst.bytes(), src.bytes(), bytes, file, line);
+    } else {
+        const char* api = "DataCopy(UB->GM)";
+        uint64_t n = kernelgen::check_gm_copy_count(api, "src", src, count, true, file, line);
+        dst.check_access(api, 0, n, true, file, line, src.data());
+        kernelgen::pipe_model().access(kernelgen::Pipe::MTE3, api, src.data(), n * sizeof(T), false, file, line);
+        kernelgen::gm_store(dst.data(), src.data(), n);
+        kernelgen::counters().ub_to_gm_bytes += n * sizeof(T);
+    }
 }
 
 template <class T>
 inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, int64_t count, KG_LOC) {
-    const char* api = "DataCopy(UB->UB)";
-    kernelgen::check_count_nonneg(api, count, file, line);
-    uint64_t n = static_cast<uint64_t>(count), bytes = n * sizeof(T);
-    kernelgen::check_vec_operand(api, "src", src, n, file, line);
-    kernelgen::check_local_need(api, "dst", dst, n, file, line);
-    kernelgen::check_align32(api, bytes, n, kernelgen::type_name<T>(), file, line);
-    kernelgen::pipe_model().access(kernelgen::Pipe::V, api, dst.data(), bytes, true, file, line);
-    std::memmove(dst.data(), src.data(), bytes);
-    kernelgen::counters().ub_to_ub_bytes += bytes;
+    if constexpr (kernelgen::is_int4_v<T>) {
+        const int64_t bytes = kernelgen::int4_copy_bytes("DataCopy(UB->UB)", dst, src, count, file, line);
+        DataCopy(dst.bytes(), src.bytes(), bytes, file, line);
+    } else {
+        const char* api = "DataCopy(UB->UB)";
+        kernelgen::check_count_nonneg(api, count, file, line);
+        uint64_t n = static_cast<uint64_t>(count), bytes = n * sizeof(T);
+        kernelgen::check_vec_operand(api, "src", src, n, file, line);
+        kernelgen::check_local_need(api, "dst", dst, n, file, line);
+        kernelgen::check_align32(api, bytes, n, kernelgen::type_name<T>(), file, line);
+        kernelgen::pipe_model().access(kernelgen::Pipe::V, api, dst.data(), bytes, true, file, line);
+        std::memmove(dst.data(), src.data(), bytes);
+        kernelgen::counters().ub_to_ub_bytes += bytes;
+    }
 }
 
 // ---------------------------------------------------------------- DataCopy, DataCopyParams form
 // blockCount blocks of blockLen x 32 bytes; srcStride/dstStride: 32-byte blocks between blocks.
 template <class T>
 inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& p, KG_LOC) {
-    const char* api = "DataCopy(GM->UB, DataCopyParams)";
-    kernelgen::check_block_count(api, p.blockCount, file, line);
-    kernelgen::check_local_side(api, "dst", dst, false, false, file, line);
-    kernelgen::gm_in_counter(dst.GetPosition()) += kernelgen::for_each_copy_block<T>(p, [&](uint64_t s, uint64_t d, uint64_t len) {
-        kernelgen::check_local_need(api, "dst", dst, d + len, file, line);
-        src.check_access(api, s, len, false, file, line);
-        kernelgen::pipe_model().access(kernelgen::Pipe::MTE2, api, dst.data() + d, len * sizeof(T), true, file, line);
-        std::memmove(dst.data() + d, src.data() + s, len * sizeof(T));
-    });
+    if constexpr (kernelgen::is_int4_v<T>) {
+        kernelgen::check_int4_starts("DataCopy(GM->UB, DataCopyParams)", dst, src, file, line);  // blocks of 32 bytes
+        DataCopy(dst.bytes(), src.bytes(), p, file, line);
+    } else {
+        const char* api = "DataCopy(GM->UB, DataCopyParams)";
+        kernelgen::check_block_count(api, p.blockCount, file, line);
+        kernelgen::check_local_side(api, "dst", dst, false, false, file, line);
+        kernelgen::gm_in_counter(dst.GetPosition()) += kernelgen::for_each_copy_block<T>(p, [&](uint64_t s, uint64_t d, uint64_t len) {
+            kernelgen::check_local_need(api, "dst", dst, d + len, file, line);
+            src.check_access(api, s, len, false, file, line);
+            kernelgen::pipe_model().access(kernelgen::Pipe::MTE2, api, dst.data() + d, len * sizeof(T), true, file, line);
+            std::memmove(dst.data() + d, src.data() + s, len * sizeof(T));
+        });
+    }
 }
 
 template <class T>
 inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p, KG_LOC) {
-    const char* api = "DataCopy(UB->GM, DataCopyParams)";
-    kernelgen::check_block_count(api, p.blockCount, file, line);
-    kernelgen::check_local_side(api, "src", src, true, false, file, line);
-    kernelgen::counters().ub_to_gm_bytes += kernelgen::for_each_copy_block<T>(p, [&](uint64_t s, uint64_t d, uint64_t len) {
-        kernelgen::check_local_need(api, "src", src, s + len, file, line);
-        dst.check_access(api, d, len, true, file, line, src.data() + s);
-        kernelgen::pipe_model().access(kernelgen::Pipe::MTE3, api, src.data() + s, len * sizeof(T), false, file, line);
-        kernelgen::gm_store(dst.data() + d, src.data() + s, len);
-    });
+    if constexpr (kernelgen::is_int4_v<T>) {
+        kernelgen::check_int4_starts("DataCopy(UB->GM, DataCopyParams)", src, dst, file, line);  // blocks of 32 bytes
+        DataCopy(dst.bytes(), src.bytes(), p, file, line);
+    } else {
+        const char* api = "DataCopy(UB->GM, DataCopyParams)";
+        kernelgen::check_block_count(api, p.blockCount, file, line);
+        kernelgen::check_local_side(api, "src", src, true, false, file, line);
+        kernelgen::counters().ub_to_gm_bytes += kernelgen::for_each_copy_block<T>(p, [&](uint64_t s, uint64_t d, uint64_t len) {
+            kernelgen::check_local_need(api, "src", src, s + len, file, line);
+            dst.check_access(api, d, len, true, file, line, src.data() + s);
+            kernelgen::pipe_model().access(kernelgen::Pipe::MTE3, api, src.data() + s, len * sizeof(T), false, file, line);
+            kernelgen::gm_store(dst.data() + d, src.data() + s, len);
+        });
+    }
 }
 
 namespace detail {
@@ -189,22 +245,28 @@ inline void l1_to_bias_table(const LocalTensor<T>& dst, const LocalTensor<U>& sr
 
 template <class T>
 inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p, KG_LOC) {
-    if (dst.valid() && dst.GetPosition() == TPosition::C2) return detail::l1_to_bias_table(dst, src, p, file, line);
-    const char* api = "DataCopy(UB->UB, DataCopyParams)";
-    kernelgen::check_block_count(api, p.blockCount, file, line);
-    kernelgen::check_vec_operand(api, "src", src, 0, file, line);
-    kernelgen::counters().ub_to_ub_bytes += kernelgen::for_each_copy_block<T>(p, [&](uint64_t s, uint64_t d, uint64_t len) {
-        kernelgen::check_local_need(api, "src", src, s + len, file, line);
-        kernelgen::check_local_need(api, "dst", dst, d + len, file, line);
-        kernelgen::pipe_model().access(kernelgen::Pipe::V, api, src.data() + s, len * sizeof(T), false, file, line);
-        kernelgen::pipe_model().access(kernelgen::Pipe::V, api, dst.data() + d, len * sizeof(T), true, file, line);
-        std::memmove(dst.data() + d, src.data() + s, len * sizeof(T));
-    });
+    if constexpr (kernelgen::is_int4_v<T>) {
+        kernelgen::check_int4_starts("DataCopy(UB->UB, DataCopyParams)", dst, src, file, line);  // blocks of 32 bytes
+        DataCopy(dst.bytes(), src.bytes(), p, file, line);
+    } else {
+        if (dst.valid() && dst.GetPosition() == TPosition::C2) return detail::l1_to_bias_table(dst, src, p, file, line);
+        const char* api = "DataCopy(UB->UB, DataCopyParams)";
+        kernelgen::check_block_count(api, p.blockCount, file, line);
+        kernelgen::check_vec_operand(api, "src", src, 0, file, line);
+        kernelgen::counters().ub_to_ub_bytes += kernelgen::for_each_copy_block<T>(p, [&](uint64_t s, uint64_t d, uint64_t len) {
+            kernelgen::check_local_need(api, "src", src, s + len, file, line);
+            kernelgen::check_local_need(api, "dst", dst, d + len, file, line);
+            kernelgen::pipe_model().access(kernelgen::Pipe::V, api, src.data() + s, len * sizeof(T), false, file, line);
+            kernelgen::pipe_model().access(kernelgen::Pipe::V, api, dst.data() + d, len * sizeof(T), true, file, line);
+            std::memmove(dst.data() + d, src.data() + s, len * sizeof(T));
+        });
+    }
 }
 
 // ND (row-major nValue x dValue, row stride srcDValue) -> Nz fractals of 32-byte columns.
 template <class T>
 inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Nd2NzParams& p, KG_LOC) {
+    static_assert(!kernelgen::is_int4_v<T>, "DataCopy with Nd2NzParams of int4b_t is not emulated");
     const char* api = "DataCopy(GM->L1, Nd2NzParams)";
     kernelgen::check_local_side(api, "dst", dst, false, false, file, line);
     const uint64_t c0 = 32 / sizeof(T);
@@ -304,30 +366,67 @@ inline void pad_out(const GlobalTensor<T>& dst, const LocalTensor<T>& src, uint3
 
 }  // namespace detail
 
+namespace detail {
+// DataCopyPad of int4b_t moves its bytes (blockLen and the GM strides are bytes already); the
+// padding's element counts and value in nibbles are not documented for it, so a padded copy stops.
+template <class L, class G>
+inline void int4_pad_check(const char* api, const L& local, const G& gm, bool isPad, const char* file, int line) {
+    kernelgen::check_int4_starts(api, local, gm, file, line);
+    if (isPad)
+        kernelgen::failf("param-range", file, line,
+                         "%s: padding an int4b_t copy (isPad) is not emulated; copy the bytes as int8_t "
+                         "(ReinterpretCast) with padding counted in bytes",
+                         api);
+}
+}  // namespace detail
+
 template <class T>
 inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyExtParams& p,
                         const DataCopyPadExtParams<kernelgen::nd_t<T>>& pad, KG_LOC) {
-    detail::pad_in(dst, src, p.blockCount, p.blockLen, p.srcStride, p.dstStride, pad.isPad, pad.leftPadding,
-                   pad.rightPadding, pad.paddingValue, file, line);
+    if constexpr (kernelgen::is_int4_v<T>) {
+        detail::int4_pad_check("DataCopyPad(GM->UB)", dst, src, pad.isPad, file, line);
+        detail::pad_in(dst.bytes(), src.bytes(), p.blockCount, p.blockLen, p.srcStride, p.dstStride, false, 0, 0,
+                       int8_t(0), file, line);
+    } else {
+        detail::pad_in(dst, src, p.blockCount, p.blockLen, p.srcStride, p.dstStride, pad.isPad, pad.leftPadding,
+                       pad.rightPadding, pad.paddingValue, file, line);
+    }
 }
 template <class T>
 inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& p,
                         const DataCopyPadParams& pad, KG_LOC) {
-    detail::pad_in(dst, src, p.blockCount, p.blockLen, p.srcStride, p.dstStride, pad.isPad, pad.leftPadding,
-                   pad.rightPadding, static_cast<T>(pad.paddingValue), file, line);
+    if constexpr (kernelgen::is_int4_v<T>) {
+        detail::int4_pad_check("DataCopyPad(GM->UB)", dst, src, pad.isPad, file, line);
+        detail::pad_in(dst.bytes(), src.bytes(), p.blockCount, p.blockLen, p.srcStride, p.dstStride, false, 0, 0,
+                       int8_t(0), file, line);
+    } else {
+        detail::pad_in(dst, src, p.blockCount, p.blockLen, p.srcStride, p.dstStride, pad.isPad, pad.leftPadding,
+                       pad.rightPadding, static_cast<T>(pad.paddingValue), file, line);
+    }
 }
 template <class T>
 inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyExtParams& p, KG_LOC) {
-    detail::pad_out(dst, src, p.blockCount, p.blockLen, p.srcStride, p.dstStride, file, line);
+    if constexpr (kernelgen::is_int4_v<T>) {
+        detail::int4_pad_check("DataCopyPad(UB->GM)", src, dst, false, file, line);
+        detail::pad_out(dst.bytes(), src.bytes(), p.blockCount, p.blockLen, p.srcStride, p.dstStride, file, line);
+    } else {
+        detail::pad_out(dst, src, p.blockCount, p.blockLen, p.srcStride, p.dstStride, file, line);
+    }
 }
 template <class T>
 inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p, KG_LOC) {
-    detail::pad_out(dst, src, p.blockCount, p.blockLen, p.srcStride, p.dstStride, file, line);
+    if constexpr (kernelgen::is_int4_v<T>) {
+        detail::int4_pad_check("DataCopyPad(UB->GM)", src, dst, false, file, line);
+        detail::pad_out(dst.bytes(), src.bytes(), p.blockCount, p.blockLen, p.srcStride, p.dstStride, file, line);
+    } else {
+        detail::pad_out(dst, src, p.blockCount, p.blockLen, p.srcStride, p.dstStride, file, line);
+    }
 }
 
 // Fills `size` elements of GM with `value` (typically zeroing an output before atomic adds).
 template <class T>
 inline void InitGlobalMemory(const GlobalTensor<T>& gm, uint64_t size, const kernelgen::nd_t<T>& value, KG_LOC) {
+    static_assert(!kernelgen::is_int4_v<T>, "InitGlobalMemory of int4b_t is not emulated (fill its bytes as int8_t)");
     T v = static_cast<T>(value);
     gm.check_access("InitGlobalMemory", 0, size, true, file, line, &v, true);
     for (uint64_t i = 0; i < size; ++i) gm.data()[i] = v;

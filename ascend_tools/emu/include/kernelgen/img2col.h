@@ -106,7 +106,7 @@ inline Load3dRegisters& load3d_registers() {
 // Element types of Load3Dv2 per chip and side (AscendC API reference, Load3D, table 1 "T";
 // catalog entry LoadData3DParamsV2): dav-c220 (Atlas A2/A3) A1/A2 and B1/B2 differ; dav-m200
 // (Atlas inference AI Core) lists one set; dav-c100 (Atlas training) has Load3Dv1 only.
-// int4b_t is documented but the emulator has no 4-bit tensors.
+// int4b_t is documented (dav-c220) but its L1 layout for Load3D is not modelled: refused below.
 struct Load3dTypes {
     uint32_t cce_aicore;
     const char* a_side;  // A1 -> A2
@@ -126,6 +126,9 @@ struct Load3dRange {
 
 template <class T>
 inline void check_load3d_types(const char* api, bool b_side, const char* file, int line) {
+    if constexpr (is_int4_v<T>)
+        failf("param-range", file, line, "%s: int4b_t operands are not emulated (their L1 layout is not pinned down)",
+              api);
     check_dtype_on_chip<T>(api, file, line);
     for (const auto& r : kLoad3dTypes) {
         if (r.cce_aicore != chip().cce_aicore) continue;

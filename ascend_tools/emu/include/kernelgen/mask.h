@@ -80,7 +80,7 @@ struct Stride {
 
 template <class T>
 inline Stride stride_of(uint32_t blk, uint32_t rep) {
-    return Stride{static_cast<uint32_t>(32 / sizeof(T)), blk, rep};
+    return Stride{static_cast<uint32_t>(elems_in<T>(32)), blk, rep};  // int4b_t: 64 a block
 }
 
 // Largest element index + 1 that the active lanes touch through `s` (for the size check).

@@ -109,7 +109,7 @@ class QueueCore {
             slots_[i].line = line;
             pipe_model().forget(slots_[i].data, bytes_each_);
             return AscendC::LocalTensor<T>(reinterpret_cast<T*>(slots_[i].data),
-                                           static_cast<uint32_t>(bytes_each_ / sizeof(T)), pos_, arena_, this,
+                                           static_cast<uint32_t>(elems_in<T>(bytes_each_)), pos_, arena_, this,
                                            static_cast<int32_t>(i));
         }
         failf("queue-protocol", file, line,
@@ -221,7 +221,7 @@ class QueueCore {
         Slot& s = slots_[static_cast<size_t>(i)];
         s.state = SlotState::DEQUEUED;
         pipe_model().order_after(s.enqueued);
-        return AscendC::LocalTensor<T>(reinterpret_cast<T*>(s.data), static_cast<uint32_t>(bytes_each_ / sizeof(T)),
+        return AscendC::LocalTensor<T>(reinterpret_cast<T*>(s.data), static_cast<uint32_t>(elems_in<T>(bytes_each_)),
                                        pos_, arena_, this, i);
     }
 
@@ -355,32 +355,32 @@ class TBuf {
     template <class T>
     LocalTensor<T> Get(KG_LOC) const {
         need_init(file, line);
-        return LocalTensor<T>(reinterpret_cast<T*>(data_), static_cast<uint32_t>(bytes_ / sizeof(T)), pos, arena_,
-                              nullptr, -1);
+        return LocalTensor<T>(reinterpret_cast<T*>(data_), static_cast<uint32_t>(kernelgen::elems_in<T>(bytes_)), pos,
+                              arena_, nullptr, -1);
     }
     template <class T>
     LocalTensor<T> Get(uint32_t lenElems, KG_LOC) const {
         need_init(file, line);
-        if (uint64_t(lenElems) * sizeof(T) > bytes_)
+        if (kernelgen::bytes_of<T>(lenElems) > bytes_)
             kernelgen::failf("count-exceeds-tensor", file, line, "TBuf::Get<%s>(%u) needs %llu bytes, the TBuf has %llu",
-                             kernelgen::type_name<T>(), lenElems, (unsigned long long)(uint64_t(lenElems) * sizeof(T)),
+                             kernelgen::type_name<T>(), lenElems, (unsigned long long)kernelgen::bytes_of<T>(lenElems),
                              (unsigned long long)bytes_);
         // GetWithOffset at 0: the tensor's room is the whole TBuf (DrivingSDK's
         // assign_score_withk_grad takes 21 elements and BroadCasts 24 into them, all its own).
         LocalTensor<T> t(reinterpret_cast<T*>(data_), lenElems, pos, arena_, nullptr, -1);
-        t.mark_tbuf(static_cast<uint32_t>(bytes_ / sizeof(T)));
+        t.mark_tbuf(static_cast<uint32_t>(kernelgen::elems_in<T>(bytes_)));
         return t;
     }
     template <class T>
     LocalTensor<T> GetWithOffset(uint32_t lenElems, uint32_t offsetBytes, KG_LOC) const {
         need_init(file, line);
-        if (offsetBytes + uint64_t(lenElems) * sizeof(T) > bytes_)
+        if (offsetBytes + kernelgen::bytes_of<T>(lenElems) > bytes_)
             kernelgen::failf("count-exceeds-tensor", file, line, "TBuf::GetWithOffset: %u bytes + %u elements exceed the TBuf's %llu bytes",
                              offsetBytes, lenElems, (unsigned long long)bytes_);
         // The kernel lays its tensors out in the TBuf itself (generated kernels give a scalar's
         // slot one element and copy a whole block into it): the tensor's room is the TBuf's rest.
         LocalTensor<T> t(reinterpret_cast<T*>(data_ + offsetBytes), lenElems, pos, arena_, nullptr, -1);
-        t.mark_tbuf(static_cast<uint32_t>((bytes_ - offsetBytes) / sizeof(T)));
+        t.mark_tbuf(static_cast<uint32_t>(kernelgen::elems_in<T>(bytes_ - offsetBytes)));
         return t;
     }
     void init(uint8_t* data, uint64_t bytes, const uint8_t* arena) {
@@ -650,6 +650,35 @@ inline uint64_t ub_owned_end(const uint8_t* arena) {
     const AscendC::TPipe* pipe = AscendC::GetTPipePtr();
     return pipe && pipe->ub_base() == arena ? pipe->ub_owned_end() : chip().ub_bytes;
 }
+
+}  // namespace kernelgen
+
+namespace AscendC {
+
+// LocalTensor<int4b_t>'s members that reach the queue state and the UB layout (tensor.h).
+inline void LocalTensor<int4b_t>::check_live(const char* api, const char* file, int line) const {
+    bytes_.check_live(api, file, line);
+}
+inline uint64_t LocalTensor<int4b_t>::check_index(const char* api, uint64_t i, bool write, const char* file,
+                                                  int line) const {
+    if (!bytes_.valid()) kernelgen::failf("queue-protocol", file, line, "%s on a LocalTensor that holds no buffer", api);
+    bytes_.check_live(api, file, line);
+    const uint64_t at = nibble_ + i;
+    if (i >= size_)
+        kernelgen::past_tensor(bytes_, at / 2 + 1, write, file, line, "%s(%llu) on a LocalTensor<int4b_t> of %u elements",
+                               api, (unsigned long long)i, size_);
+    return at;
+}
+inline int4b_t LocalTensor<int4b_t>::GetValue(uint32_t i, const char* file, int line) const {
+    const uint64_t at = check_index("GetValue", i, false, file, line);
+    kernelgen::counters().scalar_accesses++;
+    kernelgen::pipe_model().access(kernelgen::Pipe::S, "GetValue", bytes_.data() + at / 2, 1, false, file, line);
+    return kernelgen::int4_load(bytes_.data(), at);
+}
+
+}  // namespace AscendC
+
+namespace kernelgen {
 
 // `(__ubuf__ T*)v` in device code (the source rewrite in toolchain/compat.py turns the cast into
 // this call): an integer below the UB's size is a UB byte address, the scalar unit's view of the

@@ -63,6 +63,13 @@ LocalTensor<T>::LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize, con
     *this = LocalTensor(reinterpret_cast<T*>(at), tileSize, pos, at - addr, nullptr, -1);
 }
 
+// The same for packed int4b_t: tileSize elements span tileSize / 2 bytes at `addr`.
+inline LocalTensor<int4b_t>::LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize, const char* file, int line) {
+    *this = from_bytes(LocalTensor<int8_t>(pos, addr, static_cast<uint32_t>(kernelgen::bytes_of<int4b_t>(tileSize)),
+                                           file, line));
+    size_ = cap_ = tileSize;
+}
+
 template <Hardware hard = Hardware::UB>
 class LocalMemAllocator {
     static_assert(hard != Hardware::GM && hard != Hardware::MAX, "LocalMemAllocator takes an on-chip memory");
@@ -94,7 +101,7 @@ class LocalMemAllocator {
     template <TPosition pos, class T>
     LocalTensor<T> take(uint32_t n, const char* file, int line) {
         auto buf = std::make_shared<TBuf<pos>>();
-        const uint32_t bytes = static_cast<uint32_t>(kernelgen::align_up(uint64_t(n) * sizeof(T), 32));
+        const uint32_t bytes = static_cast<uint32_t>(kernelgen::align_up(kernelgen::bytes_of<T>(n), 32));
         pipe_->InitBuffer(*buf, bytes, file, line);
         bufs_.push_back(buf);
         cur_ += bytes;

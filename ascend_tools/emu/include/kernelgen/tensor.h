@@ -63,15 +63,24 @@ class LocalTensor {
 
     // Makes this tensor a view of `src` starting `offset` elements in (keeps this type).
     template <class U>
-    void SetAddrWithOffset(const LocalTensor<U>& src, uint32_t offset) {
-        *this = src.template ReinterpretCast<T>();
-        data_ = reinterpret_cast<T*>(src.data() + offset);
-        uint64_t left = src.GetSize() > offset ? uint64_t(src.GetSize() - offset) * sizeof(U) / sizeof(T) : 0;
-        size_ = static_cast<uint32_t>(left);
-        cap_ = size_;
-        owner_ = nullptr;
-        slot_ = -1;
-        view_ = true;
+    void SetAddrWithOffset(const LocalTensor<U>& src, uint32_t offset, KG_LOC) {
+        if constexpr (kernelgen::is_int4_v<U>) {  // a packed source: its bytes, from a whole one
+            if (offset % 2 != 0 || src.nibble())
+                kernelgen::failf("ub-offset-align", file, line,
+                                 "SetAddrWithOffset: element %u of a LocalTensor<int4b_t> lies in the middle of a "
+                                 "byte, where no LocalTensor<%s> can start",
+                                 offset, kernelgen::type_name<T>());
+            SetAddrWithOffset(src.bytes(), offset / 2, file, line);
+        } else {
+            *this = src.template ReinterpretCast<T>();
+            data_ = reinterpret_cast<T*>(src.data() + offset);
+            uint64_t left = src.GetSize() > offset ? uint64_t(src.GetSize() - offset) * sizeof(U) / sizeof(T) : 0;
+            size_ = static_cast<uint32_t>(left);
+            cap_ = size_;
+            owner_ = nullptr;
+            slot_ = -1;
+            view_ = true;
+        }
     }
 
     uint32_t GetSize() const { return size_; }
@@ -89,13 +98,17 @@ class LocalTensor {
 
     template <class U>
     LocalTensor<U> ReinterpretCast() const {
-        LocalTensor<U> t(reinterpret_cast<U*>(data_),
-                         static_cast<uint32_t>(uint64_t(size_) * sizeof(T) / sizeof(U)), pos_, arena_,
-                         owner_, slot_);
-        t.view_ = view_;
-        t.cap_ = static_cast<uint32_t>(uint64_t(cap_) * sizeof(T) / sizeof(U));
-        t.tbuf_ = tbuf_;
-        return t;
+        if constexpr (kernelgen::is_int4_v<U>) {
+            return LocalTensor<U>::from_bytes(ReinterpretCast<int8_t>());  // the same bytes, two elements each
+        } else {
+            LocalTensor<U> t(reinterpret_cast<U*>(data_),
+                             static_cast<uint32_t>(uint64_t(size_) * sizeof(T) / sizeof(U)), pos_, arena_,
+                             owner_, slot_);
+            t.view_ = view_;
+            t.cap_ = static_cast<uint32_t>(uint64_t(cap_) * sizeof(T) / sizeof(U));
+            t.tbuf_ = tbuf_;
+            return t;
+        }
     }
 
     // Scalar accesses run on PIPE_S (pipe_model.h); operator() is checked as a read.
@@ -173,6 +186,147 @@ class LocalTensor {
     int32_t slot_ = -1;
     bool view_ = false;
     bool tbuf_ = false;
+};
+
+// LocalTensor<int4b_t>: two elements to a byte, element 2k in the low nibble (types.h). A LocalTensor
+// of n of them spans n / 2 bytes (Cast reference: allocate half the int8_t space and ReinterpretCast
+// it). The tensor is its bytes, a LocalTensor<int8_t> that carries the buffer, position and queue
+// ownership, so the queue protocol, UB bounds and pipe-order checks are the byte tensor's; element
+// indices are nibbles, and a view t[odd] starts in the high nibble of its first byte (`nibble()`),
+// which the APIs refuse as an operand: no UB address names half a byte.
+template <>
+class LocalTensor<int4b_t> {
+  public:
+    using PrimType = int4b_t;
+
+    LocalTensor() = default;
+    LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize, KG_LOC);  // static_alloc.h
+    LocalTensor(int4b_t* data, uint32_t size, TPosition pos, const uint8_t* arena, kernelgen::QueueCore* owner,
+                int32_t slot)
+        : bytes_(reinterpret_cast<int8_t*>(data), static_cast<uint32_t>(kernelgen::bytes_of<int4b_t>(size)), pos, arena,
+                 owner, slot),
+          size_(size),
+          cap_(size) {}
+
+    LocalTensor operator[](uint32_t offset) const {
+        LocalTensor t = *this;
+        const uint64_t at = uint64_t(nibble_) + offset;  // nibbles from the first byte
+        t.bytes_ = bytes_[static_cast<uint32_t>(at / 2)];
+        t.nibble_ = at % 2 != 0;
+        t.size_ = offset <= size_ ? size_ - offset : 0;
+        t.cap_ = offset <= cap_ ? cap_ - offset : 0;
+        t.sync_bytes();
+        return t;
+    }
+
+    template <class U>
+    void SetAddrWithOffset(const LocalTensor<U>& src, uint32_t offset, KG_LOC) {
+        if constexpr (kernelgen::is_int4_v<U>) {
+            *this = src[offset];
+            bytes_.owner_ = nullptr;
+            bytes_.slot_ = -1;
+            bytes_.view_ = true;
+        } else {
+            LocalTensor<int8_t> b;
+            b.SetAddrWithOffset(src, offset, file, line);
+            *this = from_bytes(b);
+        }
+    }
+
+    uint32_t GetSize() const { return size_; }
+    void SetSize(uint32_t n, KG_LOC) {
+        if (n > cap_)
+            kernelgen::failf("count-exceeds-tensor", file, line,
+                             "SetSize(%u) on a LocalTensor<int4b_t> whose buffer holds %u elements", n, cap_);
+        size_ = n;
+        sync_bytes();
+    }
+    uint32_t GetLength() const { return static_cast<uint32_t>(kernelgen::bytes_of<int4b_t>(size_)); }
+    TPosition GetPosition() const { return bytes_.GetPosition(); }
+    uint64_t GetPhyAddr() const { return bytes_.GetPhyAddr(); }
+    // The byte that holds element `offset`.
+    uint64_t GetPhyAddr(uint32_t offset) const {
+        return bytes_.GetPhyAddr(static_cast<uint32_t>((nibble_ + offset) / 2));
+    }
+
+    // The same bytes as another type (the byte count stays, API reference, ReinterpretCast): a
+    // tensor starting mid-byte has no such view.
+    template <class U>
+    LocalTensor<U> ReinterpretCast(KG_LOC) const {
+        if constexpr (kernelgen::is_int4_v<U>) {
+            return *this;
+        } else {
+            if (nibble_)
+                kernelgen::failf("ub-offset-align", file, line,
+                                 "ReinterpretCast<%s> of a LocalTensor<int4b_t> view that starts in the middle of a "
+                                 "byte (an odd offset)",
+                                 kernelgen::type_name<U>());
+            return bytes_.template ReinterpretCast<U>();
+        }
+    }
+
+    // Scalar accesses read or rewrite the byte holding the element, on PIPE_S. (GetValue,
+    // check_live and check_index reach the queue state: defined in pipe.h.)
+    int4b_t GetValue(uint32_t i, KG_LOC) const;
+    template <class V>
+    void SetValue(uint32_t i, V v, KG_LOC) const {
+        const uint64_t at = check_index("SetValue", i, true, file, line);
+        kernelgen::counters().scalar_accesses++;
+        kernelgen::pipe_model().access(kernelgen::Pipe::S, "SetValue", bytes_.data() + at / 2, 1, true, file, line);
+        kernelgen::int4_store(bytes_.data(), at, int4b_t(v));
+    }
+    // operator() hands out a reference to the element, and half a byte has none.
+    template <class I>
+    void operator()(I, KG_LOC) const {
+        static_assert(sizeof(I) == 0,
+                      "LocalTensor<int4b_t>::operator(): an int4b_t element is half a byte and no reference can "
+                      "name it in the emulator; use GetValue/SetValue");
+    }
+
+    LocalTensor(const LocalTensor&) = default;
+    LocalTensor& operator=(const LocalTensor&) = default;
+
+    // ---- emulator internals
+    static LocalTensor from_bytes(const LocalTensor<int8_t>& b) {
+        LocalTensor t;
+        t.bytes_ = b;
+        t.size_ = static_cast<uint32_t>(kernelgen::elems_in<int4b_t>(b.GetSize()));
+        t.cap_ = static_cast<uint32_t>(kernelgen::elems_in<int4b_t>(b.cap_));
+        return t;
+    }
+    // The bytes the elements occupy; element 0 is the low nibble of the first unless `nibble()`.
+    const LocalTensor<int8_t>& bytes() const { return bytes_; }
+    bool nibble() const { return nibble_; }
+    int4b_t* data() const { return reinterpret_cast<int4b_t*>(bytes_.data()); }
+    const uint8_t* arena() const { return bytes_.arena(); }
+    uint64_t ub_offset() const { return bytes_.ub_offset(); }
+    kernelgen::QueueCore* owner() const { return bytes_.owner(); }
+    int32_t slot() const { return bytes_.slot(); }
+    bool is_view() const { return bytes_.is_view(); }
+    bool valid() const { return bytes_.valid(); }
+    void mark_tbuf(uint32_t room) {
+        cap_ = room;
+        bytes_.mark_tbuf(static_cast<uint32_t>(kernelgen::bytes_of<int4b_t>(nibble_ + room)));
+    }
+    void check_live(const char* api, const char* file, int line) const;
+    // Checks element `i` (as the byte tensor checks a byte past its size); returns its nibble
+    // index from the first byte.
+    uint64_t check_index(const char* api, uint64_t i, bool write, const char* file, int line) const;
+
+    template <class U>
+    friend class LocalTensor;
+
+  private:
+    // The byte tensor's size and room follow the element counts.
+    void sync_bytes() {
+        bytes_.size_ = static_cast<uint32_t>(kernelgen::bytes_of<int4b_t>(nibble_ + uint64_t(size_)));
+        bytes_.cap_ = static_cast<uint32_t>(kernelgen::bytes_of<int4b_t>(nibble_ + uint64_t(cap_)));
+    }
+
+    LocalTensor<int8_t> bytes_;
+    uint32_t size_ = 0;  // elements
+    uint32_t cap_ = 0;   // elements to the end of the buffer the tensor came from
+    bool nibble_ = false;
 };
 
 template <class T>
@@ -362,6 +516,92 @@ class GlobalTensor {
     bool sized_ = false;
 };
 
+// GlobalTensor<int4b_t>: GM holds the same packing as UB (a DataCopy moves bytes). The tensor is
+// its bytes, a GlobalTensor<int8_t> whose extent, allocation and cross-core checks apply; offsets
+// count elements, and a view g[odd] starts in the high nibble of its first byte.
+template <>
+class GlobalTensor<int4b_t> {
+  public:
+    using PrimType = int4b_t;
+
+    void SetGlobalBuffer(__gm__ int4b_t* p, uint64_t sizeElems) {
+        bytes_.SetGlobalBuffer(reinterpret_cast<int8_t*>(p), kernelgen::bytes_of<int4b_t>(sizeElems));
+        size_ = sizeElems;
+        sized_ = true;
+        nibble_ = false;
+    }
+    void SetGlobalBuffer(__gm__ int4b_t* p) {
+        bytes_.SetGlobalBuffer(reinterpret_cast<int8_t*>(p));
+        size_ = 0;
+        sized_ = false;
+        nibble_ = false;
+    }
+    GlobalTensor operator[](uint64_t offset) const {
+        GlobalTensor g = *this;
+        const uint64_t at = nibble_ + offset;
+        g.bytes_ = bytes_[at / 2];
+        g.nibble_ = at % 2 != 0;
+        if (sized_) g.size_ = offset <= size_ ? size_ - offset : 0;
+        return g;
+    }
+    uint64_t GetSize() const { return size_; }
+    __gm__ int4b_t* GetPhyAddr() const { return reinterpret_cast<int4b_t*>(bytes_.GetPhyAddr()); }
+    // The byte that holds element `offset`.
+    __gm__ int4b_t* GetPhyAddr(uint64_t offset) const {
+        return reinterpret_cast<int4b_t*>(bytes_.GetPhyAddr((nibble_ + offset) / 2));
+    }
+    template <CacheRwMode rwMode = CacheRwMode::RW>
+    void SetL2CacheHint(CacheMode) {}
+
+    int4b_t GetValue(uint64_t i, KG_LOC) const {
+        const uint64_t at = check_element("GetValue", i, false, nullptr, file, line);
+        kernelgen::counters().scalar_accesses++;
+        return kernelgen::int4_load(bytes_.data(), at);
+    }
+    template <class V>
+    void SetValue(uint64_t i, V v, KG_LOC) const {
+        const uint64_t at = nibble_ + i;
+        int8_t byte = bytes_.data()[at / 2];  // a nibble store rewrites its byte
+        kernelgen::int4_store(&byte, at % 2, int4b_t(v));
+        check_element("SetValue", i, true, &byte, file, line);
+        kernelgen::counters().scalar_accesses++;
+        bytes_.data()[at / 2] = byte;
+    }
+    template <class I>
+    void operator()(I, KG_LOC) const {
+        static_assert(sizeof(I) == 0,
+                      "GlobalTensor<int4b_t>::operator(): an int4b_t element is half a byte and no reference can "
+                      "name it in the emulator; use GetValue/SetValue");
+    }
+
+    // ---- emulator internals
+    const GlobalTensor<int8_t>& bytes() const { return bytes_; }
+    bool nibble() const { return nibble_; }
+    int4b_t* data() const { return reinterpret_cast<int4b_t*>(bytes_.data()); }
+
+  private:
+    // The byte of element `i` goes through the byte tensor's checks; an element past a set size
+    // that shares its byte with the last one is past the extent all the same (a warning there).
+    uint64_t check_element(const char* api, uint64_t i, bool write, const int8_t* incoming, const char* file,
+                           int line) const {
+        const uint64_t at = nibble_ + i;
+        if (sized_ && i >= size_ && at / 2 < bytes_.GetSize())
+            kernelgen::warn("gm-extent",
+                            kernelgen::format("%s %s element %llu of a GlobalTensor<int4b_t> set with %llu elements: "
+                                              "past the size given to SetGlobalBuffer, in the byte of its last element",
+                                              api, write ? "writes" : "reads", (unsigned long long)i,
+                                              (unsigned long long)size_),
+                            file, line);
+        bytes_.check_access(api, at / 2, 1, write, file, line, incoming);
+        return at;
+    }
+
+    GlobalTensor<int8_t> bytes_;
+    uint64_t size_ = 0;  // elements
+    bool sized_ = false;
+    bool nibble_ = false;
+};
+
 }  // namespace AscendC
 
 namespace kernelgen {
@@ -493,8 +733,8 @@ inline void past_tensor(const AscendC::LocalTensor<T>& t, uint64_t elems, bool w
 // Checks of a LocalTensor used as a vector operand: UB position, 32-byte aligned address,
 // `need` elements available.
 template <class T>
-inline void check_vec_operand(const char* api, const char* role, const AscendC::LocalTensor<T>& t, uint64_t need,
-                              const char* file, int line, uint32_t align = 32) {
+inline void check_vec_operand_bytes(const char* api, const char* role, const AscendC::LocalTensor<T>& t, uint64_t need,
+                                    const char* file, int line, uint32_t align) {
     if (!t.valid()) failf("queue-protocol", file, line, "%s: %s is a LocalTensor that holds no buffer", api, role);
     check_dtype_on_chip<T>(api, file, line);
     check_dtype_support<T>(api, role, file, line);
@@ -514,6 +754,35 @@ inline void check_vec_operand(const char* api, const char* role, const AscendC::
     }
     operand_frame().add(api, role, t.data(), tracked * sizeof(T), write, t.ub_offset(), file, line);
     pipe_model().access(Pipe::V, api, t.data(), tracked * sizeof(T), write, file, line);
+}
+
+// The same checks for an operand of the API's own element type T.
+template <class T>
+inline void check_vec_operand(const char* api, const char* role, const AscendC::LocalTensor<T>& t, uint64_t need,
+                              const char* file, int line, uint32_t align = 32) {
+    if constexpr (is_int4_v<T>) {
+        // Packed operands need their own element addressing: the APIs that model int4b_t check
+        // their bytes (check_int4_operand); every other one stops here, not computing on bytes.
+        failf("dtype-support", file, line,
+              "%s on int4b_t operands is not emulated (the emulator models int4b_t in Cast, DataCopy, DataCopyPad, "
+              "GetValue/SetValue and ReinterpretCast; Cast to half first)",
+              api);
+    } else {
+        check_vec_operand_bytes(api, role, t, need, file, line, align);
+    }
+}
+
+// An int4b_t vector operand of `need` elements: its bytes checked as an operand, from a whole byte.
+template <class T>
+inline void check_int4_operand(const char* api, const char* role, const AscendC::LocalTensor<T>& t, uint64_t need,
+                               const char* file, int line) {
+    static_assert(is_int4_v<T>, "check_int4_operand takes packed int4b_t operands");
+    if (t.valid() && t.nibble())
+        failf("ub-offset-align", file, line,
+              "%s: %s is a LocalTensor<int4b_t> view that starts in the middle of a byte (an odd offset); operands "
+              "start on 32-byte boundaries (64 int4b_t elements)",
+              api, role);
+    check_vec_operand_bytes(api, role, t.bytes(), bytes_of<AscendC::int4b_t>(need), file, line, 32);
 }
 
 }  // namespace kernelgen

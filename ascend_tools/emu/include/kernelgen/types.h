@@ -121,6 +121,31 @@ using ::half;
 inline float ToFloat(const bfloat16_t& v) { return static_cast<float>(v); }
 inline bfloat16_t ToBfloat16(float v) { return bfloat16_t(v); }
 
+// int4b_t (S4): a signed 4-bit integer, [-8, 7] (API reference, built-in data types,
+// atlas_ascendc_10_0019). In memory two elements share a byte ("one int4b_t occupies half a
+// byte", Cast constraints), element 2k in the low nibble (inferred: ggml's CANN backend packs the
+// quants its kernels read and write so), which LocalTensor<int4b_t> and GlobalTensor<int4b_t>
+// (tensor.h) model. A scalar int4b_t holds one value; the reference lists it among the types with
+// no immediate assignment or initialisation, so its conversion from a number is explicit (the
+// low four bits of the integer, as a nibble store keeps them); to int it gives the value.
+struct int4b_t {
+    int8_t value = 0;  // sign-extended, in [-8, 7]
+
+    int4b_t() = default;
+    template <class U, class = std::enable_if_t<std::is_arithmetic_v<U> || std::is_same_v<U, _Float16>>>
+    explicit int4b_t(U v) : value(sign_extend(static_cast<uint8_t>(static_cast<int64_t>(v)))) {}
+    operator int() const { return value; }  // NOLINT: reads as its value, like the built-in integers
+    static int4b_t from_bits(uint8_t nibble) {
+        int4b_t r;
+        r.value = sign_extend(nibble);
+        return r;
+    }
+    uint8_t bits() const { return static_cast<uint8_t>(value) & 0xFu; }
+    static int8_t sign_extend(uint8_t nibble) {
+        return static_cast<int8_t>(static_cast<int8_t>(static_cast<uint8_t>(nibble << 4)) >> 4);
+    }
+};
+
 // ---------------------------------------------------------------- constants
 constexpr int32_t ONE_BLK_SIZE = 32;
 constexpr int32_t ONE_REPEAT_BYTE_SIZE = 256;
@@ -333,6 +358,34 @@ constexpr bool is_float_like_v = is_half_like_v<T> || std::is_floating_point_v<T
 template <class T>
 using acc_t = std::conditional_t<is_float_like_v<T>, float, T>;
 
+// Sub-byte element types (int4b_t): their tensors address elements in nibbles, not bytes.
+template <class T>
+constexpr bool is_int4_v = std::is_same_v<T, AscendC::int4b_t>;
+
+// Bytes that `n` elements of T occupy (int4b_t: two to a byte, a last odd one takes its byte).
+template <class T>
+constexpr uint64_t bytes_of(uint64_t n) {
+    if constexpr (is_int4_v<T>) return (n + 1) / 2;
+    else return n * sizeof(T);
+}
+// Elements of T that `bytes` bytes hold.
+template <class T>
+constexpr uint64_t elems_in(uint64_t bytes) {
+    if constexpr (is_int4_v<T>) return bytes * 2;
+    else return bytes / sizeof(T);
+}
+
+// Element i of a packed int4b_t array starting at `base`, and its store (element 2k in the low
+// nibble of byte k); the caller has checked i.
+inline AscendC::int4b_t int4_load(const void* base, uint64_t i) {
+    const uint8_t b = static_cast<const uint8_t*>(base)[i / 2];
+    return AscendC::int4b_t::from_bits(static_cast<uint8_t>(i % 2 ? b >> 4 : b & 0xFu));
+}
+inline void int4_store(void* base, uint64_t i, AscendC::int4b_t v) {
+    uint8_t& b = static_cast<uint8_t*>(base)[i / 2];
+    b = static_cast<uint8_t>(i % 2 ? (b & 0x0Fu) | (v.bits() << 4) : (b & 0xF0u) | v.bits());
+}
+
 template <class T>
 inline acc_t<T> widen(T v) {
     return static_cast<acc_t<T>>(v);
@@ -361,6 +414,7 @@ inline const char* type_name() {
     else if constexpr (std::is_same_v<T, uint32_t>) return "uint32_t";
     else if constexpr (std::is_same_v<T, int64_t>) return "int64_t";
     else if constexpr (std::is_same_v<T, uint64_t>) return "uint64_t";
+    else if constexpr (is_int4_v<T>) return "int4b_t";
     else return "T";
 }
 
