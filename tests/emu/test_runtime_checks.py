@@ -301,3 +301,20 @@ def test_auto_sync_pair_before_a_scalar_read_orders_every_earlier_copy(
     assert res.returncode == 3, res.stderr
     err = res.report["errors"][0]
     assert err["code"] == "pipe-hazard", err
+
+
+def test_a_read_of_bytes_another_block_writes_unordered_gets_poison_with_a_warning(
+    emu_build, run_program
+) -> None:
+    # DrivingSDK dynamic_scatter copies whole 32-byte blocks that reach into the next core's
+    # voxels and uses only its own lanes: on the NPU those lanes hold the old bytes or the new,
+    # so the read warns and hands poison there; lanes the kernel keeps are its own.
+    res = run_program(emu_build("bugs"), ["ok_racing_read_dropped", "{report}"])
+    assert res.returncode == 0, res.stderr
+    assert res.report["errors"] == []
+    warnings = [w for w in res.report["warnings"] if w["code"] == "gm-race"]
+    marker = marker_line("bugs.cpp", "WARN: ok_racing_read_dropped")
+    assert warnings and warnings[0]["line"] == marker, warnings
+    assert "block 1 reads bytes [0, 16)" in warnings[0]["message"], warnings
+    assert "block 1 own 4 7 other 3e+38" in res.stdout, res.stdout
+    assert "block 1 scalar -1e+38" in res.stdout, res.stdout  # GetValue: poison too (odd lane)

@@ -192,30 +192,35 @@ WHOLE_Z = (
     "    op.Process();\n    GlobalTensor<DTYPE_X> whole;\n"
     "    whole.SetGlobalBuffer((__gm__ DTYPE_X*)z, 8);\n"
 )
-GM_RACES: list[tuple[str, str, bool]] = [
-    ("read-of-another-blocks-output", "DTYPE_X v = whole.GetValue(0); (void)v;", False),
-    ("rewrite-of-another-blocks-output", "whole.SetValue(0, (DTYPE_X)0);", True),
-]
-
-
-@pytest.mark.parametrize(("case", "access", "write"), GM_RACES, ids=[g[0] for g in GM_RACES])
-def test_cross_block_access_without_sync_all_is_a_gm_race(
-    example: Callable[[str], Path],
-    mutate: Callable[[Path, str, str], int],
-    case: str,
-    access: str,
-    write: bool,
+def test_cross_block_rewrite_without_sync_all_is_a_gm_race(
+    example: Callable[[str], Path], mutate: Callable[[Path, str, str], int]
 ) -> None:
     project = example("add_unaligned")
     line = mutate(
-        project / KERNEL, ENTRY, f"{WHOLE_Z}    if (GetBlockIdx() == 1) {{ {access} }}  // BUG"
+        project / KERNEL, ENTRY,
+        f"{WHOLE_Z}    if (GetBlockIdx() == 1) {{ whole.SetValue(0, (DTYPE_X)0); }}  // BUG"
     )
     report = validate_project(project, project / "ref.py", dtype="float32")
     assert report.compile.ok, report.compile.diagnostics
     err = report.runtime_errors[0]
     assert (err.code, err.file, err.line, err.block) == ("gm-race", KERNEL, line, 1), err
-    assert "block 0 wrote" in err.message
-    assert ("writes" if write else "reads") in err.message
+    assert "block 0 wrote" in err.message and "writes" in err.message
+
+
+def test_cross_block_read_without_sync_all_reads_poison_with_a_warning(
+    example: Callable[[str], Path], mutate: Callable[[Path, str, str], int]
+) -> None:
+    # On the NPU the read may see block 0's bytes or what was there before: the emulator hands
+    # it poison (tests/emu: ok_racing_read_dropped) and warns; a kernel that drops it passes.
+    project = example("add_unaligned")
+    read = "DTYPE_X v = whole.GetValue(0);"
+    mutate(project / KERNEL, ENTRY, f"{WHOLE_Z}    if (GetBlockIdx() == 1) {{ {read} (void)v; }}")
+    line = (project / KERNEL).read_text().splitlines().index(
+        f"    if (GetBlockIdx() == 1) {{ {read} (void)v; }}") + 1
+    report = validate_project(project, project / "ref.py", dtype="float32")
+    assert report.ok, (report.runtime_errors, [c.message for c in report.cases])
+    assert any(n.startswith(f"emulator warning [gm-race]: {KERNEL}:{line}: GetValue on block 1 "
+                            "reads") and "poison" in n for n in report.notes), report.notes
 
 
 def test_cross_block_read_after_sync_all_validates(

@@ -528,6 +528,22 @@ static std::map<std::string, Case> cases() {
         float other = gy.GetValue((idx + 1) % GetBlockNum());
         std::printf("block %lld sees %g\n", (long long)idx, other);
     }};
+    c["ok_racing_read_dropped"] = {2, [] {
+        // each block stores its 4 floats, then copies the whole 32-byte block in: block 1's copy
+        // also reads block 0's stores, unordered (no SyncAll), and keeps only its own lanes
+        TPipe pipe;
+        TBuf<TPosition::VECIN> buf;
+        pipe.InitBuffer(buf, 32);
+        GlobalTensor<float> gy;
+        gy.SetGlobalBuffer((__gm__ float*)g_y, 8);
+        int64_t idx = GetBlockIdx();
+        for (int k = 0; k < 4; ++k) gy.SetValue(4 * idx + k, static_cast<float>(4 * idx + k));
+        auto t = buf.Get<float>();
+        DataCopy(t, gy, 8);  // WARN: ok_racing_read_dropped
+        std::printf("block %lld own %g %g other %g\n", (long long)idx, t.GetValue(4 * idx),
+                    t.GetValue(4 * idx + 3), t.GetValue(idx == 1 ? 0 : 4));
+        if (idx == 1) std::printf("block 1 scalar %g\n", gy.GetValue(1));
+    }};
     c["ok_double_buffer"] = {4, [] {
         TPipe pipe;
         TQue<TPosition::VECIN, 2> qin;

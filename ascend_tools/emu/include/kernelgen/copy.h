@@ -158,9 +158,11 @@ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, int6
     } else {
         const char* api = "DataCopy(GM->UB)";
         uint64_t n = kernelgen::check_gm_copy_count(api, "dst", dst, count, false, file, line);
-        src.check_access(api, 0, n, false, file, line);
+        kernelgen::RacingReads racing;
+        src.check_access(api, 0, n, false, file, line, nullptr, false, &racing);
         kernelgen::pipe_model().access(kernelgen::Pipe::MTE2, api, dst.data(), n * sizeof(T), true, file, line);
         std::memmove(dst.data(), src.data(), n * sizeof(T));
+        kernelgen::poison_racing(dst.data(), src.data(), n, racing);
         kernelgen::gm_in_counter(dst.GetPosition()) += n * sizeof(T);
     }
 }
@@ -211,9 +213,11 @@ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, cons
         kernelgen::check_local_side(api, "dst", dst, false, false, file, line);
         kernelgen::gm_in_counter(dst.GetPosition()) += kernelgen::for_each_copy_block<T>(p, [&](uint64_t s, uint64_t d, uint64_t len) {
             kernelgen::check_local_need(api, "dst", dst, d + len, file, line);
-            src.check_access(api, s, len, false, file, line);
+            kernelgen::RacingReads racing;
+            src.check_access(api, s, len, false, file, line, nullptr, false, &racing);
             kernelgen::pipe_model().access(kernelgen::Pipe::MTE2, api, dst.data() + d, len * sizeof(T), true, file, line);
             std::memmove(dst.data() + d, src.data() + s, len * sizeof(T));
+            kernelgen::poison_racing(dst.data() + d, src.data() + s, len, racing);
         });
     }
 }
@@ -325,7 +329,8 @@ inline void pad_in(const LocalTensor<T>& dst, const GlobalTensor<T>& src, uint32
         if (gbyte % sizeof(T) != 0)
             kernelgen::failf("param-range", file, line, "%s: srcStride %u bytes leaves rows off the %s element grid", api,
                              srcStride, kernelgen::type_name<T>());
-        src.check_access(api, gbyte / sizeof(T), len, false, file, line);
+        kernelgen::RacingReads racing;
+        src.check_access(api, gbyte / sizeof(T), len, false, file, line, nullptr, false, &racing);
         T* out = dst.data() + d;
         kernelgen::pipe_model().access(kernelgen::Pipe::MTE2, api, out, (isPad ? row : left + len) * sizeof(T), true, file,
                                        line);
@@ -334,6 +339,7 @@ inline void pad_in(const LocalTensor<T>& dst, const GlobalTensor<T>& src, uint32
             for (uint64_t k = left + len; k < row; ++k) out[k] = value;
         }
         std::memmove(out + left, gbase + gbyte, blockLen);
+        kernelgen::poison_racing(out + left, src.data() + gbyte / sizeof(T), len, racing);
     }
     kernelgen::counters().gm_to_ub_bytes += uint64_t(blockCount) * blockLen;
 }

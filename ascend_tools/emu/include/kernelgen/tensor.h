@@ -17,6 +17,17 @@ inline bool slot_is_free(const QueueCore* q, int32_t slot, int* free_line);
 
 struct TensorExprTag {};  // base of `a + b` style expressions (vec_binary.h)
 
+// After a read of n elements from GM `src` into `dst`: the elements inside a `racing` range
+// (bytes another core writes unordered with the read) read as poison.
+template <class T>
+inline void poison_racing(T* dst, const T* src, uint64_t n, const RacingReads& racing) {
+    for (const auto& [a, b] : racing)
+        for (uint64_t j = 0; j < n; ++j) {
+            const auto at = reinterpret_cast<uintptr_t>(src + j);
+            if (at + sizeof(T) > a && at < b) dst[j] = poison_of<T>(at / sizeof(T));
+        }
+}
+
 }  // namespace kernelgen
 
 namespace AscendC {
@@ -360,9 +371,10 @@ class GlobalTensor {
     void SetL2CacheHint(CacheMode) {}
 
     T GetValue(uint64_t i, KG_LOC) const {
-        check_access("GetValue", i, 1, false, file, line);
+        kernelgen::RacingReads racing;
+        check_access("GetValue", i, 1, false, file, line, nullptr, false, &racing);
         kernelgen::counters().scalar_accesses++;
-        return addr_[i];
+        return racing.empty() ? addr_[i] : kernelgen::poison_of<T>(reinterpret_cast<uintptr_t>(addr_ + i) / sizeof(T));
     }
     template <class V>
     void SetValue(uint64_t i, V v, KG_LOC) const {
@@ -396,8 +408,11 @@ class GlobalTensor {
     // `incoming`: the n elements a plain store writes, when the caller has them in one piece, or
     // with `fill` the one element it writes n times (the GM race model lets a store of the bytes
     // already there pass).
+    // `racing`: a read's caller that hands the kernel poison where another core writes unordered
+    // with it (kernelgen::poison_racing), instead of the gm-race error.
     void check_access(const char* api, uint64_t first, uint64_t n, bool write, const char* file, int line,
-                      const T* incoming = nullptr, bool fill = false) const {
+                      const T* incoming = nullptr, bool fill = false,
+                      kernelgen::RacingReads* racing = nullptr) const {
         if (n == 0) return;
         if (!addr_) kernelgen::failf("gm-out-of-bounds", file, line, "%s on a GlobalTensor with no buffer (SetGlobalBuffer missing)", api);
         if (sized_ && first + n > size_) {
@@ -428,7 +443,7 @@ class GlobalTensor {
         bool store = write && std::strcmp(api, "operator()") != 0;
         bool atomic = store && kernelgen::block().atomic != kernelgen::AtomicMode::NONE && std::strcmp(api, "SetValue") != 0;
         kernelgen::gm_model().access(kernelgen::current_block(), addr_ + first, n * sizeof(T), store, atomic, api, file,
-                                     line, store ? incoming : nullptr, fill ? sizeof(T) : 0);
+                                     line, store ? incoming : nullptr, fill ? sizeof(T) : 0, write ? nullptr : racing);
         if (kernelgen::gm_allocations().empty()) return;  // pointers not from a harness: nothing known
         const auto* start = reinterpret_cast<const uint8_t*>(addr_ + first);
         const auto* end = reinterpret_cast<const uint8_t*>(addr_ + first + n);

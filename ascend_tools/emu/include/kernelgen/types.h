@@ -401,6 +401,17 @@ inline T narrow(A v) {
     }
 }
 
+// What a value the kernel cannot rely on reads as (GM bytes another core writes unordered with
+// the read): element `k` of a run alternates a huge finite value and a smaller negative one for
+// floating types (as the harness poisons allocation padding), the largest value for integers.
+template <class T>
+inline T poison_of(uint64_t k) {
+    if constexpr (std::is_same_v<T, _Float16>) return static_cast<T>(k % 2 ? -20000.0f : 60000.0f);
+    else if constexpr (is_float_like_v<T>) return narrow<T>(k % 2 ? -1.0e38f : 3.0e38f);
+    else if constexpr (std::is_same_v<T, bool>) return true;
+    else return std::numeric_limits<T>::max();
+}
+
 template <class T>
 inline const char* type_name() {
     if constexpr (std::is_same_v<T, float>) return "float";
