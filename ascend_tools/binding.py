@@ -72,8 +72,8 @@ class OutputBinding(BaseModel):
     """The OpDef input whose buffer it is: its result is a forward argument mutated in place
     and bound to that input under another name (a launch that passes one buffer for both,
     xllm-ops cache_unshared_kv), so it starts as that input and the kernel updates it there.
-    An output the OpDef does not declare (`name` is then the input's) is that input read back
-    after the launch: an op whose OpDef has no output for a cache it writes."""
+    (An output the OpDef does not declare, named like an input, is that input read back after
+    the launch: an op whose OpDef has no output for a cache it writes.)"""
 
 
 class OpBinding(BaseModel):
@@ -395,9 +395,7 @@ def _bind_outputs(
         out.append(OutputBinding(
             name=d.name, results=[o.name for o in got], alias=alias if alias != d.name else None
         ))
-    for o in read_back:
-        name = input_of[o.inplace_of or ""]
-        out.append(OutputBinding(name=name, results=[o.name], alias=name))
+    out += [OutputBinding(name=input_of[o.inplace_of or ""], results=[o.name]) for o in read_back]
     return out
 
 

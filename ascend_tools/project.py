@@ -29,6 +29,8 @@ _ENTRY = re.compile(
 _TEMPLATE_HEAD = re.compile(r"\btemplate\s*<([^<>]*)>\s*\Z")
 # `#define NAME(A, B) ...` with its continuation lines joined (see `_joined`).
 _MACRO = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)\(([^)]*)\)([^\n]*)", re.M)
+# `#include "name"`: the project's own headers (a system `<name>` include is not one of them).
+QUOTED_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.M)
 _COMMENT_OR_STRING = re.compile(r"//[^\n]*|/\*.*?\*/|\"(?:\\.|[^\"\\\n])*\"", re.S)
 
 

@@ -420,7 +420,7 @@ def validate_project(
     initial = _initial_values(binding, dtypes) if trial_data else {}
     aliases = {
         o.name: o.alias for o in (binding.op.outputs if trial_data and binding.op else [])
-        if o.alias not in (None, o.name)
+        if o.alias
     }
     unchecked = (
         [o.name for o in (binding.op.outputs if binding.op else binding.params) if not o.checked]

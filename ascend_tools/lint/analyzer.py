@@ -4,7 +4,6 @@ kernel file or project on disk (the CLI)."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from ascend_tools.catalog import load_catalog
@@ -18,7 +17,7 @@ from ascend_tools.lint.suppress import suppressed
 from ascend_tools.parse.document import Document, SourceEdit
 from ascend_tools.parse.evaluate import Evaluator
 from ascend_tools.parse.model import KernelModel
-from ascend_tools.project import ProjectError, load_project
+from ascend_tools.project import QUOTED_INCLUDE, ProjectError, load_project
 
 MAX_FILE_BYTES = 4 * 1024 * 1024
 
@@ -144,9 +143,6 @@ def project_files(path: Path) -> tuple[Path, list[Path]]:
     return project.root, out + _local_includes(out[0], set(out))
 
 
-_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.M)
-
-
 def _local_includes(kernel: Path, known: set[Path], depth: int = 2) -> list[Path]:
     """Headers the kernel includes with quotes that exist next to it (and theirs, two levels):
     the macros, helpers and structs they define are the project's own, not unknown APIs."""
@@ -155,7 +151,7 @@ def _local_includes(kernel: Path, known: set[Path], depth: int = 2) -> list[Path
         text = kernel.read_text(errors="replace")
     except OSError:
         return out
-    for name in _INCLUDE.findall(text):
+    for name in QUOTED_INCLUDE.findall(text):
         path = (kernel.parent / name).resolve()
         if path.suffix not in (".h", ".hpp") or not path.is_file() or path in known or any(
                 path.samefile(k) for k in known if k.exists()):

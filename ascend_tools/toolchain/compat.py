@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 
-from ascend_tools.project import blank
+from ascend_tools.project import QUOTED_INCLUDE, blank
 from ascend_tools.toolchain.flags import EMU_INCLUDE
 
 # ------------------------------------------------------------------ host logging/check macros
@@ -35,9 +35,6 @@ def _code(text: str) -> str:
     return blank(text)
 
 
-_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.M)
-
-
 def include_closure(start: Iterable[Path], dirs: Iterable[Path], root: Path) -> list[Path]:
     """The project files (under `root`) a translation unit made of `start` reads: its quoted
     includes followed through the including file's folder, then `dirs`."""
@@ -51,7 +48,7 @@ def include_closure(start: Iterable[Path], dirs: Iterable[Path], root: Path) -> 
             continue
         seen.append(f)
         text = blank(f.read_text(encoding="utf-8", errors="replace"), strings=False)
-        for inc in _INCLUDE.findall(text):
+        for inc in QUOTED_INCLUDE.findall(text):
             for d in (f.parent, *search):
                 cand = (d / inc).resolve()
                 if cand.is_file() and cand.is_relative_to(root):

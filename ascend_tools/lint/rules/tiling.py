@@ -12,7 +12,7 @@ from ascend_tools.lint.context import LintContext
 from ascend_tools.parse.evaluate import Value
 from ascend_tools.parse.expr import Expr, has_op, names_in, render
 from ascend_tools.parse.facts import Chunk, Located
-from ascend_tools.project import kernel_name
+from ascend_tools.project import QUOTED_INCLUDE, kernel_name
 
 _COUNT_NAME = re.compile(r"(block|core|tile|loop)_?(num|dim|count|cnt)|^(block_dim|BLOCK_DIM)$",
                          re.I)
@@ -321,9 +321,6 @@ class _LaunchScope:
     kernel_files: list[str]
 
 
-_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.M)
-
-
 def _kernel_closure(ctx: LintContext, start: str) -> list[str]:
     """`start` and the kernel files it includes, transitively (matched by file name)."""
     by_name: dict[str, list[str]] = {}
@@ -331,7 +328,7 @@ def _kernel_closure(ctx: LintContext, start: str) -> list[str]:
         by_name.setdefault(f.replace("\\", "/").rsplit("/", 1)[-1], []).append(f)
     seen, todo = [start], [start]
     while todo:
-        for inc in _INCLUDE.findall(ctx.model.documents[todo.pop()].text):
+        for inc in QUOTED_INCLUDE.findall(ctx.model.documents[todo.pop()].text):
             for f in by_name.get(inc.rsplit("/", 1)[-1], []):
                 if f not in seen:
                     seen.append(f)
