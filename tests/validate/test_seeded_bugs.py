@@ -33,10 +33,11 @@ SEEDED: list[tuple[str, str, str, str, str | None, str]] = [
         "ascend910b2",
     ),
     (
+        # three tiles from x's first slot: through its second slot into y's, which Add then reads
         "count-exceeds-tensor",
         KERNEL,
         "Add(zLocal, xLocal, yLocal, length);",
-        "Add(zLocal, xLocal, yLocal, tileLength * 2);  // BUG",
+        "Duplicate(xLocal, T(0), tileLength * 3);  // BUG\n            Add(zLocal, xLocal, yLocal, length);",
         None,
         "ascend910b2",
     ),

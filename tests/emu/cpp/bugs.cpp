@@ -189,6 +189,7 @@ static std::map<std::string, Case> cases() {
         auto y = b.Get<float>();
         // dst x holds 64 elements: a write past it
         Mul(x, y, y, 128);  // BUG: count_exceeds
+        Adds(y, y, 1.0f, 64);  // y's first 64 elements were overwritten: read before written again
     }};
     c["repeat_range"] = {1, [] {
         TPipe pipe;
@@ -494,6 +495,8 @@ static std::map<std::string, Case> cases() {
         pipe.InitBuffer(next, 256);  // the write lands in its bytes
         auto t = buf.Get<float>();
         t(64) = 1.0f;  // BUG: ub_call_operator_write
+        volatile float v = next.Get<float>().GetValue(0);  // the overwritten element, read
+        (void)v;
     }};
     c["operator_form"] = {1, [] {
         TPipe pipe;

@@ -31,9 +31,54 @@ int main(int argc, char** argv) {
         for (int i = 0; i < 8; ++i) bad += y.GetValue(i) != 2.0f;
         for (int i = 8; i < 16; ++i) bad += y.GetValue(i) != 6.0f;  // next's 5.0 + 1, as UB holds it
         q.FreeTensor(x);
-    } else if (which == "write_past") {
+    } else if (which == "write_past") {  // into next's bytes, which next reads afterwards
         LocalTensor<float> x = q.AllocTensor<float>();
         Duplicate(x, 1.0f, 16);  // overwrites next's bytes
+        q.FreeTensor(x);
+        LocalTensor<float> y = wide.Get<float>();
+        Adds(y, after, 1.0f, 8);  // reads next: the overflow destroyed its 5.0
+    } else if (which == "write_past_scalar_read") {
+        LocalTensor<float> x = q.AllocTensor<float>();
+        Duplicate(x, 1.0f, 16);
+        q.FreeTensor(x);
+        bad += after.GetValue(3) != 5.0f;
+    } else if (which == "write_past_into_dead_bytes") {  // next is written again before it is read
+        LocalTensor<float> x = q.AllocTensor<float>();
+        Duplicate(x, 1.0f, 16);  // overwrites next's bytes
+        q.FreeTensor(x);
+        Duplicate(after, 7.0f, 8);
+        LocalTensor<float> y = wide.Get<float>();
+        Adds(y, after, 1.0f, 8);
+        for (int i = 0; i < 8; ++i) bad += y.GetValue(i) != 8.0f;
+    } else if (which == "write_past_partly_rewritten") {  // half of next written again, the other half read
+        LocalTensor<float> x = q.AllocTensor<float>();
+        Duplicate(x, 1.0f, 16);
+        q.FreeTensor(x);
+        Duplicate(after, 7.0f, 4);
+        LocalTensor<float> y = wide.Get<float>();
+        Adds(y, after, 1.0f, 8);
+    } else if (which == "write_past_into_a_freed_slot") {  // the queue's next slot, allocated again before use
+        TQue<TPosition::VECOUT, 2> two;
+        pipe.InitBuffer(two, 2, 32);
+        LocalTensor<float> a = two.AllocTensor<float>();
+        Duplicate(a, 1.0f, 16);  // into the second slot, which nobody holds
+        two.FreeTensor(a);
+        LocalTensor<float> b = two.AllocTensor<float>();  // the first slot
+        LocalTensor<float> c = two.AllocTensor<float>();  // the second: its old bytes are garbage to it
+        Duplicate(c, 2.0f, 8);
+        LocalTensor<float> y = wide.Get<float>();
+        Adds(y, c, 1.0f, 8);
+        for (int i = 0; i < 8; ++i) bad += y.GetValue(i) != 3.0f;
+        two.FreeTensor(b);
+        two.FreeTensor(c);
+    } else if (which == "helper_writes_past_then_fills_next") {  // one call site, two tensors
+        auto fill = [](const LocalTensor<float>& t, uint32_t n) { Duplicate(t, 9.0f, n); };
+        LocalTensor<float> x = q.AllocTensor<float>();
+        fill(x, 16);      // past x into next
+        fill(after, 8);   // next written again from the same line
+        LocalTensor<float> y = wide.Get<float>();
+        Adds(y, after, 1.0f, 8);
+        for (int i = 0; i < 8; ++i) bad += y.GetValue(i) != 10.0f;
         q.FreeTensor(x);
     } else if (which == "tbuf_get_len") {  // a shorter view of a TBuf filled to the TBuf's end
         LocalTensor<float> t = wide.Get<float>(60);

@@ -368,7 +368,7 @@ class TBuf {
         // GetWithOffset at 0: the tensor's room is the whole TBuf (DrivingSDK's
         // assign_score_withk_grad takes 21 elements and BroadCasts 24 into them, all its own).
         LocalTensor<T> t(reinterpret_cast<T*>(data_), lenElems, pos, arena_, nullptr, -1);
-        t.mark_tbuf(static_cast<uint32_t>(kernelgen::elems_in<T>(bytes_)));
+        t.set_room(static_cast<uint32_t>(kernelgen::elems_in<T>(bytes_)));
         return t;
     }
     template <class T>
@@ -380,7 +380,7 @@ class TBuf {
         // The kernel lays its tensors out in the TBuf itself (generated kernels give a scalar's
         // slot one element and copy a whole block into it): the tensor's room is the TBuf's rest.
         LocalTensor<T> t(reinterpret_cast<T*>(data_ + offsetBytes), lenElems, pos, arena_, nullptr, -1);
-        t.mark_tbuf(static_cast<uint32_t>(kernelgen::elems_in<T>(bytes_ - offsetBytes)));
+        t.set_room(static_cast<uint32_t>(kernelgen::elems_in<T>(bytes_ - offsetBytes)));
         return t;
     }
     void init(uint8_t* data, uint64_t bytes, const uint8_t* arena) {

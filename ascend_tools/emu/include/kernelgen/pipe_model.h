@@ -41,6 +41,7 @@
 #include <tuple>
 #include <vector>
 
+#include "clobber.h"
 #include "device.h"
 
 namespace kernelgen {
@@ -103,6 +104,7 @@ class PipeModel {
         flush();
         for (size_t i = 0; i < regions_.size(); ++i)
             if (regions_[i].base == base) {
+                clobbers().forget(base, regions_[i].bytes);
                 regions_.erase(regions_.begin() + static_cast<long>(i));
                 return;
             }
@@ -112,7 +114,9 @@ class PipeModel {
     // accesses from one call site are one instruction (its operands): its writes land when the
     // next instruction starts, so its reads (checked in any order) see what came before it.
     void access(Pipe pipe, const char* api, const void* p, uint64_t bytes, bool write, const char* file, int line) {
-        if (bytes == 0 || !enabled()) return;
+        if (bytes == 0) return;
+        clobbers().access(p, bytes, write, api, file, line);
+        if (!enabled()) return;
         Region* r = region_of(p);
         if (!r) return;
         uint16_t site = site_of(pipe, api, file, line);
@@ -173,6 +177,7 @@ class PipeModel {
     // The bytes of a buffer handed out again (AllocTensor): its old contents are garbage to
     // the new owner, so nothing orders against them.
     void forget(const void* p, uint64_t bytes) {
+        clobbers().forget(p, bytes);
         flush();
         Region* r = region_of(p);
         if (!r) return;

@@ -117,7 +117,6 @@ class LocalTensor {
                              owner_, slot_);
             t.view_ = view_;
             t.cap_ = static_cast<uint32_t>(uint64_t(cap_) * sizeof(T) / sizeof(U));
-            t.tbuf_ = tbuf_;
             return t;
         }
     }
@@ -160,14 +159,12 @@ class LocalTensor {
     kernelgen::QueueCore* owner() const { return owner_; }
     int32_t slot() const { return slot_; }
     bool is_view() const { return view_; }
-    // A tensor TBuf::GetWithOffset placed: its room runs to the end of the TBuf.
-    void mark_tbuf(uint32_t room) {
-        tbuf_ = true;
-        cap_ = room;
-    }
-    // Whether `elems` elements from data_ overrun the tensor's size but stay inside the TBuf it
-    // came from: the NPU checks no LocalTensor length, and the bytes are the kernel's own.
-    bool within_tbuf(uint64_t elems) const { return tbuf_ && elems <= cap_; }
+    uint32_t cap() const { return cap_; }
+    // A tensor TBuf::Get/GetWithOffset placed: its room runs to the end of the TBuf.
+    void set_room(uint32_t room) { cap_ = room; }
+    // Whether `elems` elements from data_ stay inside the buffer (TBuf or queue buffer) the
+    // tensor came from: the NPU checks no LocalTensor length, and the bytes are the kernel's own.
+    bool within_buffer(uint64_t elems) const { return elems <= cap_; }
     bool valid() const { return data_ != nullptr; }
 
     void check_live(const char* api, const char* file, int line) const {
@@ -196,7 +193,6 @@ class LocalTensor {
     kernelgen::QueueCore* owner_ = nullptr;
     int32_t slot_ = -1;
     bool view_ = false;
-    bool tbuf_ = false;
 };
 
 // LocalTensor<int4b_t>: two elements to a byte, element 2k in the low nibble (types.h). A LocalTensor
@@ -315,9 +311,9 @@ class LocalTensor<int4b_t> {
     int32_t slot() const { return bytes_.slot(); }
     bool is_view() const { return bytes_.is_view(); }
     bool valid() const { return bytes_.valid(); }
-    void mark_tbuf(uint32_t room) {
+    void set_room(uint32_t room) {
         cap_ = room;
-        bytes_.mark_tbuf(static_cast<uint32_t>(kernelgen::bytes_of<int4b_t>(nibble_ + room)));
+        bytes_.set_room(static_cast<uint32_t>(kernelgen::bytes_of<int4b_t>(nibble_ + room)));
     }
     void check_live(const char* api, const char* file, int line) const;
     // Checks element `i` (as the byte tensor checks a byte past its size); returns its nibble
@@ -702,40 +698,57 @@ inline bool reads_inside_ub(const AscendC::LocalTensor<T>& t, uint64_t elems) {
 
 inline uint64_t ub_owned_end(const uint8_t* arena);  // pipe.h
 
-// `elems` elements of `t` where it has fewer. Inside the TBuf a GetWithOffset tensor came from, a
-// warning (the kernel lays those bytes out itself). A read that stays inside UB, a warning too:
-// the NPU checks no LocalTensor length and reads the bytes that follow (another buffer's, or
-// garbage: the arena starts as 0xFF), so a result that uses them fails the comparison here as
-// there (DrivingSDK select_idx_with_mask casts a count rounded up to 64 from an 8-element tensor
-// and drops the extra lanes). A write past the tensor into bytes another buffer owns is an
-// error; into UB that no buffer owns (past every InitBuffer and static-address tensor of the
-// TPipe) it changes nothing the kernel holds, so it runs on the NPU and here, with a warning
-// (sgl-kernel-npu alloc_extend indexes its queue tensor in bytes, 8x past it, into free UB).
+// `elems` elements of `t` where it has fewer. The NPU checks no LocalTensor length: an access
+// that stays inside UB reaches the bytes that follow, and only past UB's end does it fault.
+// - Inside the buffer (TBuf or queue buffer) the tensor came from: the kernel lays those bytes
+//   out itself (DrivingSDK assign_score_withk_grad BroadCasts 24 elements into a 21-element view
+//   of a 24-element TBuf): a warning.
+// - A read past it: a warning; the lanes hold the bytes that follow (another buffer's, or
+//   garbage: the arena starts as 0xFF), so a result that uses them fails the comparison here as
+//   there (DrivingSDK select_idx_with_mask casts a count rounded up to 64 from an 8-element
+//   tensor and drops the extra lanes).
+// - A write into UB that no buffer owns (past every InitBuffer and static-address tensor of the
+//   TPipe) changes nothing the kernel holds: a warning (sgl-kernel-npu alloc_extend indexes its
+//   queue tensor in bytes, 8x past it).
+// - A write into another buffer's bytes is harmless while those bytes are dead, and the error
+//   once something reads them before they are written again (clobber.h): a warning until then
+//   (DrivingSDK cartesian_to_frenet1 Duplicates 16 int32 into an 8-element tensor whose
+//   neighbour it fills afterwards).
 template <class T, class... A>
 inline void past_tensor(const AscendC::LocalTensor<T>& t, uint64_t elems, bool write, const char* file, int line,
                         const char* fmt, A... args) {
     char buf[512];
     std::snprintf(buf, sizeof buf, fmt, args...);
-    if (t.within_tbuf(elems)) {
+    if (t.within_buffer(elems)) {
         warn("count-exceeds-tensor",
-             std::string(buf) + "; past the tensor but inside the TBuf it came from, whose bytes the kernel lays "
+             std::string(buf) + "; past the tensor but inside the buffer it came from, whose bytes the kernel lays "
                                 "out itself: the NPU checks no LocalTensor length, so this runs there",
              file, line);
         return;
     }
     if (write && reads_inside_ub(t, elems)) {
-        const uint64_t from = t.ub_offset() + uint64_t(t.GetSize()) * sizeof(T);
+        const auto* base = reinterpret_cast<const uint8_t*>(t.data());
+        const uint64_t from = t.ub_offset() + uint64_t(t.cap()) * sizeof(T);  // past its own buffer
+        const uint64_t to = t.ub_offset() + elems * sizeof(T);
         const uint64_t owned = ub_owned_end(t.arena());
         if (from >= owned) {
             warn("count-exceeds-tensor",
-                 std::string(buf) + "; it writes UB bytes [" + std::to_string(from) + ", " +
-                     std::to_string(t.ub_offset() + elems * sizeof(T)) + ") past the tensor, which no buffer owns (the TPipe's buffers end at " +
-                     std::to_string(owned) +
+                 std::string(buf) + "; it writes UB bytes [" + std::to_string(from) + ", " + std::to_string(to) +
+                     ") past its buffer, which no buffer owns (the TPipe's buffers end at " + std::to_string(owned) +
                      "): the NPU checks no LocalTensor length and nothing the kernel holds is there, so this runs "
                      "there; a buffer added later would be overwritten",
                  file, line);
             return;
         }
+        warn("count-exceeds-tensor",
+             std::string(buf) + "; it writes UB bytes [" + std::to_string(from) + ", " + std::to_string(to) +
+                 ") past its buffer, into another buffer's: the NPU checks no LocalTensor length, so this runs "
+                 "there while those bytes are dead (written again, or their buffer allocated again, before any "
+                 "read); the emulator writes them too and stops at a read that comes first. Another shape or "
+                 "buffer layout may make them live: size the tensor for the count",
+             file, line);
+        clobbers().overflow(base + uint64_t(t.cap()) * sizeof(T), base + elems * sizeof(T), buf, file, line);
+        return;
     }
     if (write || !reads_inside_ub(t, elems)) fail("count-exceeds-tensor", buf, file, line);
     warn("count-exceeds-tensor",
@@ -761,14 +774,16 @@ inline void check_vec_operand_bytes(const char* api, const char* role, const Asc
         failf("ub-offset-align", file, line, "%s: %s starts at UB offset %llu, which is not %u-byte aligned", api, role,
               (unsigned long long)t.ub_offset(), align);
     const bool write = role_writes(role);
-    uint64_t tracked = need;  // elements whose bytes the call owns: overlap and pipe order
+    uint64_t tracked = need;  // elements whose bytes the call owns: operand overlap
     if (need > t.GetSize()) {
         past_tensor(t, need, write, file, line, "%s: needs %llu elements of %s, a LocalTensor<%s> of %u elements",
                     api, (unsigned long long)need, role, type_name<T>(), t.GetSize());
-        if (!t.within_tbuf(need)) tracked = t.GetSize();  // a read past: those lanes are the kernel's to drop
+        if (!t.within_buffer(need)) tracked = t.GetSize();  // past its buffer: another buffer's or free UB
     }
     operand_frame().add(api, role, t.data(), tracked * sizeof(T), write, t.ub_offset(), file, line);
-    pipe_model().access(Pipe::V, api, t.data(), tracked * sizeof(T), write, file, line);
+    // Pipe order: a write lands on every byte it reaches (a read past the tensor reads lanes the
+    // kernel drops, so they order nothing).
+    pipe_model().access(Pipe::V, api, t.data(), (write ? need : tracked) * sizeof(T), write, file, line);
 }
 
 // The same checks for an operand of the API's own element type T.
