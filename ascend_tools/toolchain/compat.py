@@ -132,15 +132,33 @@ def _numbered_condition(m: re.Match[str]) -> str:
     return m.group(1) + cond
 
 
+# An `ASSERT(...)` right after an expression, with no `;` between (`this->n = n ASSERT(n != 0);`,
+# three Ascend/samples operator_contrib kernels by different authors that build and pass on the
+# NPU, where the msopgen template's ASSERT expands to nothing). The emulator's ASSERT checks, so
+# the missing `;` is put in; lines stay where they were. After a keyword (`else ASSERT(...)`)
+# nothing is missing.
+_GLUED_ASSERT = re.compile(r"([\w\]])(\s+)(?=ASSERT\s*\()")
+_STATEMENT_KEYWORDS = frozenset({"else", "do", "return", "case", "default", "goto"})
+
+
+def _glued_assert(m: re.Match[str]) -> str:
+    start = m.start(1)
+    word = re.search(r"\w*$", m.string[: start + 1])
+    if word and word.group(0) in _STATEMENT_KEYWORDS:
+        return m.group(0)
+    return m.group(1) + ";" + m.group(2)
+
+
 def rewrite_source(text: str) -> str | None:
     """The text with every SOURCE_REWRITES match blanked, every `(__ubuf__ T *)` cast made a
-    `kernelgen::ub_ptr<T>` call and data type names in preprocessor conditions made numbers,
-    or None when nothing matched."""
+    `kernelgen::ub_ptr<T>` call, data type names in preprocessor conditions made numbers and
+    the `;` before an ASSERT glued to an expression put in, or None when nothing matched."""
     out = text
     for pattern, _ in SOURCE_REWRITES:
         out = pattern.sub(lambda m: " " * len(m.group(0)), out)
     out = _UB_CAST.sub(_ub_cast, out)
     out = _PP_CONDITION.sub(_numbered_condition, out)
+    out = _GLUED_ASSERT.sub(_glued_assert, out)
     return None if out == text else out
 
 

@@ -1,8 +1,8 @@
 """On-chip layouts of generated 310P kernels (MindSpore ms_custom_ops, swft): a TBuf of the whole
 UB per position, each past the last, that the NPU addresses from UB 0 again (chips.json
 `local_address_wrap`); raw `(__ubuf__ T*)` addresses the scalar unit reads; a one-element view
-of a TBuf (or a queue buffer) that a block copy fills past its length. One program, one run per case: the exit code
-is the number of failed checks, or 3 when a rule stops the run."""
+of a TBuf (or a queue buffer) that a block copy fills past its length. One program, one run per
+case: the exit code is the number of failed checks, or 3 when a rule stops the run."""
 
 from __future__ import annotations
 
@@ -72,7 +72,7 @@ int main(int argc, char** argv) {
         pipe.InitBuffer(next, 32);
         LocalTensor<float> src = buf.GetWithOffset<float>(8, 0);
         Duplicate(next.Get<float>(), 1.0f, 8);
-        DataCopy(buf.GetWithOffset<float>(1, 416), src, DataCopyParams{1, 2, 0, 0});  // to 480: into next
+        DataCopy(buf.GetWithOffset<float>(1, 416), src, DataCopyParams{1, 2, 0, 0});  // into next
         bad += next.Get<float>().GetValue(0) != 1.0f;  // which it still needs
     } else if (which == "queue_view") {
         TQue<TPosition::VECIN, 1> q;
@@ -82,7 +82,8 @@ int main(int argc, char** argv) {
         LocalTensor<float> head = t;
         head.SetSize(1);
         DataCopy(head, t[8], DataCopyParams{1, 1, 0, 0});  // past the view, inside its queue buffer
-        bad += t.ReinterpretCast<int32_t>().GetValue(7) != t.ReinterpretCast<int32_t>().GetValue(15);
+        LocalTensor<int32_t> bits = t.ReinterpretCast<int32_t>();
+        bad += bits.GetValue(7) != bits.GetValue(15);
     }
     return bad;
 }
@@ -125,7 +126,9 @@ def test_overflow_stays_an_error_without_the_wrap_or_off_a_whole_multiple(progra
 
 
 @pytest.mark.parametrize("case", ["tbuf_view", "queue_view"])
-def test_block_copy_past_a_view_inside_its_buffer_runs_with_a_warning(program: Path, case: str) -> None:
+def test_block_copy_past_a_view_inside_its_buffer_runs_with_a_warning(
+    program: Path, case: str
+) -> None:
     res = run(program, case)
     assert res.returncode == 0, res.stderr
     assert "inside the buffer it came from" in res.stderr and "[count-exceeds-tensor]" in res.stderr

@@ -37,7 +37,8 @@ SEEDED: list[tuple[str, str, str, str, str | None, str]] = [
         "count-exceeds-tensor",
         KERNEL,
         "Add(zLocal, xLocal, yLocal, length);",
-        "Duplicate(xLocal, T(0), tileLength * 3);  // BUG\n            Add(zLocal, xLocal, yLocal, length);",
+        "Duplicate(xLocal, T(0), tileLength * 3);  // BUG\n"
+        "            Add(zLocal, xLocal, yLocal, length);",
         None,
         "ascend910b2",
     ),

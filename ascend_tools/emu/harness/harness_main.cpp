@@ -889,7 +889,14 @@ class Run {
         gert::InferDataTypeKernelFunc infer_dtype = op.infer_dtype() ? op.infer_dtype() : (impl ? impl->infer_dtype : nullptr);
         if (infer_shape != nullptr) {
             gert::InferShapeContext ctx(&node_);
-            if (infer_shape(&ctx) != ge::GRAPH_SUCCESS) {
+            const bool ok = infer_shape(&ctx) == ge::GRAPH_SUCCESS;
+            for (size_t i : ctx.undeclared_outputs())
+                warn("infer-shape", "the InferShape function of op " + case_.op + " asks for the shape of output " +
+                                        std::to_string(i) + ", which the OpDef does not declare (it has " +
+                                        std::to_string(node_.outputs.size()) +
+                                        "): GE gives nullptr there, so graph mode would crash; the aclnn "
+                                        "single-op path does not run InferShape");
+            if (!ok) {
                 warn("infer-shape", "the InferShape function of op " + case_.op + " returned failure");
             } else {
                 for (size_t i = 0; i < node_.outputs.size(); ++i) {

@@ -39,14 +39,28 @@ inline void check_mask_dst(const char* api, const LocalTensor<U>& dst, uint64_t 
     check_vec_operand(api, "dst", dst, ceil_div(ceil_div(bits, 8), sizeof(U)), file, line);
 }
 
-template <class T, class U, class F>
-inline void compare_count(const char* api, const LocalTensor<U>& dst, const LocalTensor<T>& src0, int64_t count,
-                          bool aligned256, F f, const char* file, int line) {
+// Compare's count: the reference asks for whole 256-byte repeats. The NPU runs whole repeats, so
+// a count that ends inside one is computed to the repeat's end (Ascend/samples Xlogy compares
+// 4912 floats, 76.75 repeats, and passes on the NPU): a warning, and the lanes up to the end of
+// that repeat are compared (their sources read past `count`, their bits written past it).
+template <class T>
+inline uint64_t compare_lanes_of(const char* api, int64_t count, bool aligned256, const char* file, int line) {
     check_count_nonneg(api, count, file, line);
     uint64_t n = static_cast<uint64_t>(count);
-    if (aligned256 && (n * sizeof(T)) % 256 != 0)
-        failf("param-range", file, line, "%s: count %llu x sizeof(%s) = %llu bytes is not a multiple of 256", api,
-              (unsigned long long)n, type_name<T>(), (unsigned long long)(n * sizeof(T)));
+    if (!aligned256 || (n * sizeof(T)) % 256 == 0) return n;
+    const uint64_t whole = align_up(n * sizeof(T), 256) / sizeof(T);
+    warn("param-range",
+         format("%s: count %llu x sizeof(%s) = %llu bytes is not a multiple of 256 (the reference asks for whole "
+                "repeats); the NPU runs the last repeat whole, so %llu elements are compared and their bits written",
+                api, (unsigned long long)n, type_name<T>(), (unsigned long long)(n * sizeof(T)),
+                (unsigned long long)whole),
+         file, line);
+    return whole;
+}
+
+template <class T, class U, class F>
+inline void compare_count(const char* api, const LocalTensor<U>& dst, const LocalTensor<T>& src0, uint64_t n, F f,
+                          const char* file, int line) {
     // Compare's count is whole 256-byte repeats (and CompareScalar callers round theirs up so): a
     // source of fewer elements is read past, a warning while it stays inside UB (check_vec_operand).
     check_vec_operand(api, "src0", src0, n, file, line);
@@ -63,9 +77,10 @@ namespace AscendC {
 template <class T, class U>
 inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE mode,
                     int64_t count, KG_LOC) {
-    kernelgen::check_vec_operand("Compare", "src1", src1, static_cast<uint64_t>(count < 0 ? 0 : count), file, line);
+    const uint64_t n = kernelgen::compare_lanes_of<T>("Compare", count, true, file, line);
+    kernelgen::check_vec_operand("Compare", "src1", src1, n, file, line);
     const T *a = src0.data(), *b = src1.data();
-    kernelgen::compare_count("Compare", dst, src0, count, true,
+    kernelgen::compare_count("Compare", dst, src0, n,
                              [&](uint64_t i) { return kernelgen::compare(kernelgen::widen(a[i]), kernelgen::widen(b[i]), mode); },
                              file, line);
 }
@@ -76,7 +91,7 @@ inline void CompareScalar(const LocalTensor<U>& dst, const LocalTensor<T>& src0,
     kernelgen::check_mode_limit<T>("CompareScalar", kernelgen::cmpmode_name(mode), file, line);
     const T* a = src0.data();
     auto s = kernelgen::widen(static_cast<T>(scalar));
-    kernelgen::compare_count("CompareScalar", dst, src0, count, false,
+    kernelgen::compare_count("CompareScalar", dst, src0, kernelgen::compare_lanes_of<T>("CompareScalar", count, false, file, line),
                              [&](uint64_t i) { return kernelgen::compare(kernelgen::widen(a[i]), s, mode); }, file, line);
 }
 

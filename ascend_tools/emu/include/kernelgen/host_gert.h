@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <deque>
 #include <initializer_list>
 #include <limits>
 #include <memory>
@@ -350,6 +351,7 @@ class TilingContext : public ExtendedKernelContext {
     const T* GetCompileInfo() const {
         return static_cast<const T*>(node_->compile_info.get());
     }
+    const void* GetCompileInfo() const { return node_->compile_info.get(); }
 
     ge::graphStatus SetNeedAtomic(bool v) {
         need_atomic_ = v;
@@ -384,11 +386,22 @@ class InferShapeContext : public ExtendedKernelContext {
     const Tensor* GetInputTensor(size_t i) const { return tensor_of(input(i)); }
     const Tensor* GetOptionalInputTensor(size_t ir) const { return tensor_of(ir_input(ir, 0)); }
     const Tensor* GetRequiredInputTensor(size_t ir) const { return tensor_of(ir_input(ir, 0)); }
-    Shape* GetOutputShape(size_t i) { return i < out_shapes_.size() ? &out_shapes_[i] : nullptr; }
+    // An output the OpDef does not declare (an in-place op's InferShape kept from a template):
+    // GE gives nullptr, which such code dereferences, but the aclnn single-op path never runs
+    // InferShape, so the op works there (Ascend/samples ScatterMax). A scratch shape keeps the
+    // check going; the harness warns (undeclared_outputs).
+    Shape* GetOutputShape(size_t i) {
+        if (i < out_shapes_.size()) return &out_shapes_[i];
+        undeclared_.push_back(i);
+        return &scratch_.emplace_back();
+    }
     const std::vector<Shape>& output_shapes() const { return out_shapes_; }
+    const std::vector<size_t>& undeclared_outputs() const { return undeclared_; }
 
   private:
     std::vector<Shape> out_shapes_;
+    std::deque<Shape> scratch_;  // stable addresses
+    std::vector<size_t> undeclared_;
 };
 
 // A [min, max] range of T (gert::Range): shape ranges for dynamic-shape compilation.

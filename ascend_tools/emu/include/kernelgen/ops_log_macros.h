@@ -37,3 +37,30 @@
 #if !defined(OP_CHECK_NULL_WITH_CONTEXT) && !defined(KERNELGEN_PROJECT_DEFINES_OP_CHECK_NULL_WITH_CONTEXT)
 #define OP_CHECK_NULL_WITH_CONTEXT(context, ptr) KERNELGEN_HOST_CHECK_NULL_(context, ptr)
 #endif
+
+// The OPS_ family (ops logging of the framework's op libraries; vllm-ascend, DrivingSDK).
+#if !defined(OPS_LOG_D) && !defined(KERNELGEN_PROJECT_DEFINES_OPS_LOG_D)
+#define OPS_LOG_D(op, ...) KERNELGEN_HOST_LOG_("DEBUG", false, op, __VA_ARGS__)
+#endif
+#if !defined(OPS_LOG_I) && !defined(KERNELGEN_PROJECT_DEFINES_OPS_LOG_I)
+#define OPS_LOG_I(op, ...) KERNELGEN_HOST_LOG_("INFO", false, op, __VA_ARGS__)
+#endif
+#if !defined(OPS_LOG_W) && !defined(KERNELGEN_PROJECT_DEFINES_OPS_LOG_W)
+#define OPS_LOG_W(op, ...) KERNELGEN_HOST_LOG_("WARNING", true, op, __VA_ARGS__)
+#endif
+#if !defined(OPS_LOG_E) && !defined(KERNELGEN_PROJECT_DEFINES_OPS_LOG_E)
+#define OPS_LOG_E(op, ...) KERNELGEN_HOST_LOG_("ERROR", true, op, __VA_ARGS__)
+#endif
+#if !defined(OPS_LOG_E_WITHOUT_REPORT) && !defined(KERNELGEN_PROJECT_DEFINES_OPS_LOG_E_WITHOUT_REPORT)
+#define OPS_LOG_E_WITHOUT_REPORT(op, ...) KERNELGEN_HOST_LOG_("ERROR", true, op, __VA_ARGS__)
+#endif
+#if !defined(OPS_LOG_E_IF_NULL) && !defined(KERNELGEN_PROJECT_DEFINES_OPS_LOG_E_IF_NULL)
+#define OPS_LOG_E_IF_NULL(op, ptr, expr) \
+    KERNELGEN_HOST_CHECK_((ptr) == nullptr, KERNELGEN_HOST_LOG_("ERROR", true, op, "%s is nullptr", #ptr), expr)
+#endif
+#if !defined(OPS_CHECK) && !defined(KERNELGEN_PROJECT_DEFINES_OPS_CHECK)
+#define OPS_CHECK(cond, log_func, expr) KERNELGEN_HOST_CHECK_(cond, log_func, expr)
+#endif
+#if !defined(OP_CHECK) && !defined(KERNELGEN_PROJECT_DEFINES_OP_CHECK)
+#define OP_CHECK(cond, log_func, expr) KERNELGEN_HOST_CHECK_(cond, log_func, expr)
+#endif

@@ -195,6 +195,8 @@ inline void SyncAll(const G&, const L&, int32_t = 0, KG_LOC) {
 // [0, ratio); GetBlockNum() is blockDim (the clusters) for both core types.
 inline int64_t GetBlockIdx() { return kernelgen::t_core.block_idx; }
 inline int64_t GetBlockNum() { return kernelgen::block_num(); }
+// Bytes in one data block (API reference, GetDataBlockSizeInBytes): 32 on every chip modelled.
+inline constexpr int16_t GetDataBlockSizeInBytes() { return ONE_BLK_SIZE; }
 inline int64_t GetSubBlockIdx() { return kernelgen::t_core.sub_idx; }
 inline int64_t GetSubBlockNum() {
     uint32_t r = kernelgen::aiv_ratio(kernelgen::scheduler().layout());

@@ -73,6 +73,7 @@ struct MatmulConfig {
     bool enableL1CacheUB = false;
     bool enableReuse = true;
     bool enableUBReuse = true;
+    bool enableKdimReorderLoad = false;
 };
 inline constexpr MatmulConfig CFG_NORM{};
 inline constexpr MatmulConfig CFG_MDL{};
@@ -181,6 +182,51 @@ constexpr MatmulConfig GetMMConfig(ArgTypes&&... args) {
     return c;
 }
 
+// The MDL template with its parameters set (API reference, Matmul > GetMDLConfig,
+// atlasascendc_api_07_0622): each parameter sets the MatmulConfig field of the same role.
+constexpr MatmulConfig GetMDLConfig(const bool intrinsicsLimit = false, const bool batchLoop = false,
+                                    const uint32_t doMTE2Preload = 0, const bool isVecND2NZ = false,
+                                    bool isPerTensor = false, bool hasAntiQuantOffset = false,
+                                    const bool enUnitFlag = false, const bool isMsgReuse = true,
+                                    const bool enableUBReuse = true, const bool enableL1CacheUB = false,
+                                    const bool enableMixDualMaster = false, const bool enableKdimReorderLoad = false) {
+    MatmulConfig c = detail::config_of_mode(MatmulConfigMode::CONFIG_MDL);
+    c.intrinsicsCheck = intrinsicsLimit, c.isNBatch = batchLoop, c.doMTE2Preload = doMTE2Preload;
+    c.enVecND2NZ = isVecND2NZ, c.isPerTensor = isPerTensor, c.hasAntiQuantOffset = hasAntiQuantOffset;
+    c.enUnitFlag = enUnitFlag, c.isMsgReuse = isMsgReuse, c.enableUBReuse = enableUBReuse;
+    c.enableL1CacheUB = enableL1CacheUB, c.enableMixDualMaster = enableMixDualMaster;
+    c.enableKdimReorderLoad = enableKdimReorderLoad;
+    return c;
+}
+
+// The SpecialMDL template with its parameters set (API reference, Matmul > GetSpecialMDLConfig,
+// atlasascendc_api_07_0623).
+constexpr MatmulConfig GetSpecialMDLConfig(const bool intrinsicsLimit = false, const bool batchLoop = false,
+                                           const uint32_t doMTE2Preload = 0, const bool isVecND2NZ = false,
+                                           bool isPerTensor = false, bool hasAntiQuantOffset = false) {
+    MatmulConfig c = detail::config_of_mode(MatmulConfigMode::CONFIG_SPECIALMDL);
+    c.intrinsicsCheck = intrinsicsLimit, c.isNBatch = batchLoop, c.doMTE2Preload = doMTE2Preload;
+    c.enVecND2NZ = isVecND2NZ, c.isPerTensor = isPerTensor, c.hasAntiQuantOffset = hasAntiQuantOffset;
+    return c;
+}
+
+// MM_CB (API reference, Matmul > MatmulCallBackFunc, atlasascendc_api_07_0618): user copy
+// functions that replace the object's own CO1 -> GM, GM -> A1 and GM -> B1 moves of one base
+// block. The emulator computes the product whole and models no per-block moves, so only the
+// default (all three nullptr) is supported; a kernel that passes its own functions is stopped at
+// compile time with that said.
+namespace detail {
+using DataCopyOutFn = void (*)(const __gm__ void* gm, const AscendC::LocalTensor<int8_t>& co1Local,
+                               const void* dataCopyOutParams, const uint64_t tilingPtr, const uint64_t dataPtr);
+using CopyInFn = void (*)(const AscendC::LocalTensor<int8_t>& matrix, const __gm__ void* gm, int row, int col,
+                          int useRows, int useCols, const uint64_t tilingPtr, const uint64_t dataPtr);
+}  // namespace detail
+template <detail::DataCopyOutFn DataCopyOut = nullptr, detail::CopyInFn CopyA1 = nullptr,
+          detail::CopyInFn CopyB1 = nullptr>
+struct MatmulCallBackFunc {
+    static constexpr bool kDefault = DataCopyOut == nullptr && CopyA1 == nullptr && CopyB1 == nullptr;
+};
+
 // GetMatmulApiTiling's result (API reference, Matmul > Matmul template parameters, and
 // GetMatmulApiTiling, atlasascendc_api_07_0666): a group of constant tiling parameters, named as
 // TCubeTiling's, and the MatmulConfig they came from. A shape field of 0 is not constant: the
@@ -251,9 +297,15 @@ struct Operand {
 
 // MM_CFG is `const auto&` (API reference, Matmul template parameters): a MatmulConfig, or a
 // MatmulApiStaticTiling from GetMatmulApiTiling whose constant shapes the object uses.
+// MatmulImpl is the class the documented `Matmul` alias names (API reference, Matmul template
+// parameters: `using Matmul = AscendC::MatmulImpl<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE, MM_CFG, MM_CB, ...>`);
+// kernels declare either.
 template <class A, class B, class C, class BIAS = MatmulType<TPosition::GM, CubeFormat::ND, float>,
-          const auto& MM_CFG = CFG_NORM>
-class Matmul {
+          const auto& MM_CFG = CFG_NORM, class MM_CB = MatmulCallBackFunc<nullptr, nullptr, nullptr>>
+class MatmulImpl {
+    static_assert(MM_CB::kDefault,
+                  "Matmul with user copy functions (MatmulCallBackFunc with a non-null DataCopyOut/CopyA1/CopyB1) "
+                  "is not emulated: the emulator computes the product whole, with no per-block moves to replace");
     using TA = typename A::DType;
     using TB = typename B::DType;
     using TC = typename C::DType;
@@ -327,6 +379,16 @@ class Matmul {
     void ClearBias() { bias_.set = false; }
     void SetLocalWorkspace(const LocalTensor<uint8_t>&) {}
     void SetWorkspace(GM_ADDR, int) {}
+    // HF32 mode (API reference, Matmul > SetHF32): float inputs rounded to hf32 inside the cube.
+    // The hf32 format's width is not documented, so the product stays float32 here (more precise
+    // than the NPU's); the mode is kept for a kernel that reads it back.
+    void SetHF32(bool enableHF32 = false, int32_t transMode = 0) {
+        hf32_ = enableHF32;
+        hf32_mode_ = transMode;
+    }
+    // The AIV this object serves in a mix kernel (API reference, Matmul > SetSubBlockIdx): the
+    // CPU computes each AIV's calls directly, so nothing is routed by it.
+    void SetSubBlockIdx(uint8_t subBlockIdx) { sub_block_ = subBlockIdx; }
     void End() {
         iter_ = -1;
         co1_rows_ = co1_cols_ = -1;
@@ -602,7 +664,14 @@ class Matmul {
     std::vector<float> acc_;
     int iter_ = -1;
     int co1_rows_ = -1, co1_cols_ = -1;  // shape of the result in CO1 (-1: none since Init/End)
+    bool hf32_ = false;
+    int32_t hf32_mode_ = 0;
+    uint8_t sub_block_ = 0;
 };
+
+template <class A, class B, class C, class BIAS = MatmulType<TPosition::GM, CubeFormat::ND, float>,
+          const auto& MM_CFG = CFG_NORM, class MM_CB = MatmulCallBackFunc<nullptr, nullptr, nullptr>>
+using Matmul = MatmulImpl<A, B, C, BIAS, MM_CFG, MM_CB>;
 
 }  // namespace matmul
 
@@ -665,12 +734,16 @@ using ::CubeFormat;
 using matmul::BatchMode;
 using matmul::BatchOutMode;
 using matmul::GetMatmulApiTiling;
+using matmul::GetMDLConfig;
 using matmul::GetMMConfig;
 using matmul::GetNormalConfig;
+using matmul::GetSpecialMDLConfig;
 using matmul::IterateOrder;
 using matmul::Matmul;
 using matmul::MatmulApiStaticTiling;
 using matmul::MatmulBatchParams;
+using matmul::MatmulCallBackFunc;
+using matmul::MatmulImpl;
 using matmul::MatmulConfig;
 using matmul::MatmulConfigMode;
 using matmul::MatmulFuncParams;
