@@ -85,6 +85,49 @@ def test_host_code_logging_through_acl_app_log_builds(projects: Path, tmp_path: 
     assert report.ok, report.cases
 
 
+def test_host_code_on_the_ops_logging_family_and_untyped_compile_info_builds(
+    projects: Path, tmp_path: Path
+) -> None:
+    # #8: vllm-ascend's transpose_kv_cache_by_block / copy_and_expand_eagle_inputs take OPS_LOG_*,
+    # OPS_CHECK and OP_CHECK from log/ops_log.h or tiling_base/error_log.h, and read
+    # GetCompileInfo() untyped; before, none of these built.
+    p = tmp_path / "host_vendor"
+    shutil.copytree(projects / "host_vendor", p)
+    src = p / "op_host" / "host_vendor_tiling.cpp"
+    checks = (
+        "    OPS_LOG_E_IF_NULL(context, context->GetAttrs(), return ge::GRAPH_FAILED);\n"
+        "    OPS_CHECK(total == 0, OPS_LOG_E(context->GetNodeName(), \"empty\"),\n"
+        "              return ge::GRAPH_FAILED);\n"
+        "    OP_CHECK(total % 8 != 0, OPS_LOG_E_WITHOUT_REPORT(context, \"%u\", total),\n"
+        "             return ge::GRAPH_FAILED);\n"
+        "    OPS_LOG_I(context, \"compile info %p\", context->GetCompileInfo());\n"
+        "    OPS_LOG_D(\"HostVendor\", \"total %u\", total);\n"
+    )
+    text = src.read_text().replace('#include "log/ops_log.h"', '#include "tiling_base/error_log.h"')
+    anchor = "    HostVendorTilingData tiling;"
+    src.write_text(text.replace(anchor, checks + anchor))
+    report = validate_project(p, p / "ref.py")
+    assert report.compile.ok, [d.message for d in report.compile.diagnostics]
+    assert report.ok, report.cases
+
+
+def test_infer_shape_asking_for_an_undeclared_output_is_warned_not_a_crash(
+    projects: Path, tmp_path: Path
+) -> None:
+    # #8: Ascend/samples ScatterMax updates its input in place (no OpDef output) and kept a
+    # template's `*context->GetOutputShape(0) = ...`: GE would hand it nullptr, but the aclnn
+    # single-op path never runs InferShape, so the op works on the NPU. Before: SIGSEGV.
+    p = tmp_path / "host_vendor"
+    shutil.copytree(projects / "host_vendor", p)
+    src = p / "op_host" / "host_vendor.cpp"
+    line = "    *context->GetOutputShape(0) = *context->GetInputShape(0);"
+    src.write_text(src.read_text().replace(line, line + "\n" + line.replace("(0) =", "(3) =")))
+    report = validate_project(p, p / "ref.py")
+    assert report.ok, report.cases
+    warned = [n for n in report.notes if "[infer-shape]" in n]
+    assert any("output 3, which the OpDef does not declare" in n for n in warned), report.notes
+
+
 def test_device_idioms_run_both_tiling_keys_and_assert_stops_at_its_line(projects: Path) -> None:
     p = projects / "device_idioms"
     # 128 elements: tiling key 2 (GET_TILING_DATA_WITH_STRUCT); 48: key 1 (GET_TILING_DATA after
@@ -98,6 +141,29 @@ def test_device_idioms_run_both_tiling_keys_and_assert_stops_at_its_line(project
         "assert-failed", "op_kernel/device_idioms.cpp", _line_of(kernel, "ASSERT(")
     )
     assert "share 18 is not a whole number" in err.message
+
+
+def test_block_size_and_ub_size_names_and_an_assert_glued_to_an_expression_build(
+    projects: Path, tmp_path: Path
+) -> None:
+    # #8: vllm-ascend transpose_kv_cache_by_block sizes buffers with GetDataBlockSizeInBytes()
+    # and an undeclared TOTAL_UB_SIZE; three Ascend/samples kernels write `n = tileNum
+    # ASSERT(...)` with no `;` (the NPU's ASSERT is empty). Before: three compile errors.
+    p = tmp_path / "device_idioms"
+    shutil.copytree(projects / "device_idioms", p)
+    kernel = p / "op_kernel" / "device_idioms.cpp"
+    line = "        share = Share<T>(total);"
+    glued = (
+        "        uint32_t each = Share<T>(total);\n"
+        "        share = each ASSERT(each != 0 && \"no share\");\n"
+        "        ASSERT(AscendC::GetDataBlockSizeInBytes() == 32);\n"
+        "        ASSERT(TOTAL_UB_SIZE == 192 * 1024 && TOTAL_UB_SIZE / 2 > share * sizeof(T));"
+    )
+    kernel.write_text(kernel.read_text().replace(line, glued))
+    report = validate_project(p, p / "ref.py", shapes=[[[48]]])
+    assert report.compile.ok, [d.message for d in report.compile.diagnostics]
+    assert report.ok, report.cases
+    assert any("TOTAL_UB_SIZE" in n for n in report.notes), report.notes  # vendor-internal
 
 
 def test_compile_errors_after_aicore_attribute_keep_their_line(
@@ -117,6 +183,17 @@ def test_aicore_attribute_is_blanked_in_place() -> None:
     out = compat.rewrite_source(text)
     assert out == "__forceinline__          void f();\nint a[aicore_n];\n"
     assert compat.rewrite_source("int main() {}\n") is None
+
+
+def test_a_semicolon_goes_in_before_an_assert_glued_to_an_expression_only() -> None:
+    text = (
+        "n = tileNum ASSERT(tileNum != 0);\nuint32_t a = p.ALIGN\nASSERT(a != 0);\n"
+        "if (x) ASSERT(y);\nelse ASSERT(z);\n  ASSERT(q);\nv[i] ASSERT(w);\n"
+    )
+    assert compat.rewrite_source(text) == (
+        "n = tileNum; ASSERT(tileNum != 0);\nuint32_t a = p.ALIGN;\nASSERT(a != 0);\n"
+        "if (x) ASSERT(y);\nelse ASSERT(z);\n  ASSERT(q);\nv[i]; ASSERT(w);\n"
+    )
 
 
 def test_data_type_names_in_preprocessor_conditions_become_their_numbers() -> None:
@@ -243,6 +320,42 @@ def test_matmul_sample_style_with_fixed_base_blocks_gets_whole_blocks_per_core(
     out. With baseN fixed, the library's split must give each core whole base blocks: a 48-wide
     core block with baseN 32 would make neighbouring cores overwrite each other."""
     p = projects / "matmul_blocks"
+    report = validate_project(p, p / "ref.py")
+    assert report.compile.ok, [d.message for d in report.compile.diagnostics]
+    assert report.ok, (report.runtime_errors, report.cases)
+
+
+def test_matmul_declared_through_matmul_impl_with_an_mdl_config_and_callbacks_runs(
+    projects: Path, tmp_path: Path
+) -> None:
+    # #8: Ascend/samples' high-performance matmul declares `MatmulImpl<..., GetMDLConfig(...),
+    # MatmulCallBackFunc<nullptr, nullptr, nullptr>>` and calls SetSubBlockIdx and SetHF32;
+    # before, none of these names existed.
+    p = tmp_path / "matmul_blocks"
+    shutil.copytree(projects / "matmul_blocks", p)
+    [kernel] = (p / "op_kernel").glob("*.cpp")
+    text = kernel.read_text()
+    old = (
+        "    Matmul<MatmulType<TPosition::GM, CubeFormat::ND, half>, "
+        "MatmulType<TPosition::GM, CubeFormat::ND, half>,\n"
+        "           MatmulType<TPosition::VECIN, CubeFormat::ND, float>>\n"
+        "        mm;\n"
+    )
+    new = (
+        "    constexpr static MatmulConfig MDL =\n"
+        "        GetMDLConfig(false, false, 0, false, false, false, true);\n"
+        "    static_assert(MDL.doMultiDataLoad && !MDL.doNorm && MDL.enUnitFlag);\n"
+        "    MatmulImpl<MatmulType<TPosition::GM, CubeFormat::ND, half>, "
+        "MatmulType<TPosition::GM, CubeFormat::ND, half>,\n"
+        "               MatmulType<TPosition::VECIN, CubeFormat::ND, float>,\n"
+        "               MatmulType<TPosition::GM, CubeFormat::ND, float>, MDL,\n"
+        "               MatmulCallBackFunc<nullptr, nullptr, nullptr>>\n"
+        "        mm;\n"
+        "    mm.SetSubBlockIdx(0);\n"
+        "    mm.SetHF32(false, 0);\n"
+    )
+    assert old in text
+    kernel.write_text(text.replace(old, new))
     report = validate_project(p, p / "ref.py")
     assert report.compile.ok, [d.message for d in report.compile.diagnostics]
     assert report.ok, (report.runtime_errors, report.cases)
