@@ -102,6 +102,7 @@ def test_host_code_on_the_ops_logging_family_and_untyped_compile_info_builds(
         "             return ge::GRAPH_FAILED);\n"
         "    OPS_LOG_I(context, \"compile info %p\", context->GetCompileInfo());\n"
         "    OPS_LOG_D(\"HostVendor\", \"total %u\", total);\n"
+        "    OPS_LOG_E_IF(total == 0, context, return ge::GRAPH_FAILED, \"total %u\", total);\n"
     )
     text = src.read_text().replace('#include "log/ops_log.h"', '#include "tiling_base/error_log.h"')
     anchor = "    HostVendorTilingData tiling;"
@@ -126,6 +127,43 @@ def test_infer_shape_asking_for_an_undeclared_output_is_warned_not_a_crash(
     assert report.ok, report.cases
     warned = [n for n in report.notes if "[infer-shape]" in n]
     assert any("output 3, which the OpDef does not declare" in n for n in warned), report.notes
+
+
+@pytest.mark.parametrize(
+    ("file", "anchor", "crash", "where"),
+    [
+        (
+            "op_host/host_vendor_tiling.cpp",
+            "    HostVendorTilingData tiling;",
+            "    volatile uint32_t none = 0;\n    cores = total / none;\n",
+            "SIGFPE (an integer division by zero?) in the op's tiling function",
+        ),
+        (
+            "op_host/host_vendor.cpp",
+            "    *context->GetOutputShape(0) = *context->GetInputShape(0);",
+            "    *static_cast<volatile int*>(nullptr) = 1;\n",
+            "SIGSEGV (an invalid memory access) in the op's InferShape",
+        ),
+        (
+            "op_kernel/host_vendor.cpp",
+            "    DataCopy(yGm, t, td.perCore);",
+            "    if (GetBlockIdx() == 1) *static_cast<volatile int*>(nullptr) = 1;\n",
+            "SIGSEGV (an invalid memory access) in the kernel, block 1",
+        ),
+    ],
+)
+def test_a_crash_names_the_code_it_happened_in(
+    projects: Path, tmp_path: Path, file: str, anchor: str, crash: str, where: str
+) -> None:
+    p = tmp_path / "host_vendor"
+    shutil.copytree(projects / "host_vendor", p)
+    src = p / file
+    text = src.read_text()
+    assert anchor in text
+    src.write_text(text.replace(anchor, crash + anchor))
+    report = validate_project(p, p / "ref.py")
+    assert not report.ok
+    assert where in report.cases[0].message, report.cases[0].message
 
 
 def test_device_idioms_run_both_tiling_keys_and_assert_stops_at_its_line(projects: Path) -> None:

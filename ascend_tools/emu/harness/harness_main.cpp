@@ -6,10 +6,12 @@
 // Exit codes: 0 ran to the end; 3 a rule failure (kernelgen::fail wrote the report); 2 a bad
 // case or harness error (message on stderr); 4 the op's host code threw (a crash).
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <csignal>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -30,6 +32,12 @@
 #include "register/op_impl_registry.h"
 
 namespace {
+
+// What the run is doing, for a crash's message: a SIGSEGV in host code carries no location of
+// its own (the InferShape of an in-place op that writes output 0 used to end as a bare
+// "killed by SIGSEGV"). nullptr: the kernel's blocks, each named by its block index.
+const char* volatile g_phase = "the harness";
+
 
 constexpr int kExitHarnessError = 2;
 constexpr int kExitHostCrash = 4;
@@ -868,8 +876,11 @@ class Run {
             node_.outputs.push_back(slot(case_.outputs[i], out_ir[i], outputs_[i], format_of(op->outputs()[out_ir[i]])));
         fill_attrs(*op, node_.attrs);
 
+        g_phase = "the op's InferShape / InferDataType";
         check_inference(*op);
+        g_phase = "the op's tiling function";
         run_tiling(*op);
+        g_phase = "the harness";
         return project_args(*op, in_ir, out_ir);
     }
 
@@ -1105,7 +1116,9 @@ class Run {
         std::vector<uint8_t*> a = args;
         a.resize(static_cast<size_t>(k->arity), nullptr);
         const kernelgen::KernelEntry entry = k->entry;
+        g_phase = nullptr;
         kernelgen::launch(block_dim_, [&] { entry(a.data()); });
+        g_phase = "the harness";
     }
 
     void write_output(const CaseTensor& t, const GmBuffer& b) const {
@@ -1137,6 +1150,25 @@ class Run {
     std::string arity_rule_;
 };
 
+void on_crash(int sig) {
+    const char* what = sig == SIGSEGV ? "SIGSEGV (an invalid memory access)"
+                       : sig == SIGFPE ? "SIGFPE (an integer division by zero?)"
+                       : sig == SIGBUS ? "SIGBUS (a misaligned or invalid access)"
+                                       : "SIGILL";
+    char buf[256];
+    const char* phase = g_phase;
+    const int n = phase ? std::snprintf(buf, sizeof buf, "harness: %s in %s\n", what, phase)
+                        : std::snprintf(buf, sizeof buf, "harness: %s in the kernel, block %d\n", what,
+                                        kernelgen::t_block_idx);
+    if (n > 0) (void)!write(2, buf, static_cast<size_t>(n));
+    std::signal(sig, SIG_DFL);
+    std::raise(sig);
+}
+
+void report_crashes() {
+    for (int sig : {SIGSEGV, SIGFPE, SIGBUS, SIGILL}) std::signal(sig, on_crash);
+}
+
 int usage() {
     std::fprintf(stderr, "usage: harness --describe OUT.json | harness CASE.txt REPORT.json\n");
     return kExitHarnessError;
@@ -1146,6 +1178,7 @@ int usage() {
 
 int main(int argc, char** argv) {
     if (argc != 3) return usage();
+    report_crashes();
     const std::string a1 = argv[1];
     try {
         if (a1 == "--describe") {

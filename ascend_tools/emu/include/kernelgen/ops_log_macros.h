@@ -58,6 +58,20 @@
 #define OPS_LOG_E_IF_NULL(op, ptr, expr) \
     KERNELGEN_HOST_CHECK_((ptr) == nullptr, KERNELGEN_HOST_LOG_("ERROR", true, op, "%s is nullptr", #ptr), expr)
 #endif
+// OPS_LOG_<L>_IF(cond, op, expr, fmt, ...): log and run expr when cond holds (the framework's
+// order; DrivingSDK defines its own OPS_LOG_E_IF with the op first, which the guard leaves alone).
+#if !defined(OPS_LOG_D_IF) && !defined(KERNELGEN_PROJECT_DEFINES_OPS_LOG_D_IF)
+#define OPS_LOG_D_IF(cond, op, expr, ...) KERNELGEN_HOST_CHECK_(cond, KERNELGEN_HOST_LOG_("DEBUG", false, op, __VA_ARGS__), expr)
+#endif
+#if !defined(OPS_LOG_I_IF) && !defined(KERNELGEN_PROJECT_DEFINES_OPS_LOG_I_IF)
+#define OPS_LOG_I_IF(cond, op, expr, ...) KERNELGEN_HOST_CHECK_(cond, KERNELGEN_HOST_LOG_("INFO", false, op, __VA_ARGS__), expr)
+#endif
+#if !defined(OPS_LOG_W_IF) && !defined(KERNELGEN_PROJECT_DEFINES_OPS_LOG_W_IF)
+#define OPS_LOG_W_IF(cond, op, expr, ...) KERNELGEN_HOST_CHECK_(cond, KERNELGEN_HOST_LOG_("WARNING", true, op, __VA_ARGS__), expr)
+#endif
+#if !defined(OPS_LOG_E_IF) && !defined(KERNELGEN_PROJECT_DEFINES_OPS_LOG_E_IF)
+#define OPS_LOG_E_IF(cond, op, expr, ...) KERNELGEN_HOST_CHECK_(cond, KERNELGEN_HOST_LOG_("ERROR", true, op, __VA_ARGS__), expr)
+#endif
 #if !defined(OPS_CHECK) && !defined(KERNELGEN_PROJECT_DEFINES_OPS_CHECK)
 #define OPS_CHECK(cond, log_func, expr) KERNELGEN_HOST_CHECK_(cond, log_func, expr)
 #endif
