@@ -5,6 +5,8 @@ pyproject.toml), read in one place for every tool that needs it.
     op = "boxes_overlap_bev_v1"     # which op of a project with several (op_kernel/<op>.cpp)
     auto_sync = false               # compiled without --cce-auto-sync (default true: on)
     block_dim = 8                   # a kernel without an OpDef: its launch's block count
+    atol = 1e-2                     # the project's own test's tolerances (default: per dtype)
+    rtol = 1e-2
 
     [lint]                          # ascend_tools.lint.config.LintConfig
     chip = "ascend910b2"
@@ -27,6 +29,10 @@ on for the kernel: it is by default in kernel-launch and custom operator project
 compiler then inserts the flags between S and MTE2/MTE3/V itself, so the emulator's pipe model and
 lint do not ask for them (https://www.hiascend.com/document/detail/en/CANNCommunityEdition/900/compiler/BishengCompiler/atlas_bisheng_10_0008.html).
 A project built without it sets `auto_sync = false` at the top level (not under `[lint]`).
+
+`atol`/`rtol` replace validate's per-dtype tolerances (`ascend_tools.reference.TOLERANCES`) for a
+project whose own test accepts more (Ascend/samples' verify_result.py compares float16 outputs
+with an absolute error of 1e-2); `kernelgen validate --atol/--rtol` override them in turn.
 """
 
 from __future__ import annotations
@@ -98,6 +104,9 @@ class ProjectConfig(BaseModel):
     """The blockDim a kernel without an OpDef (a single file, a torch extension's op_kernel)
     is launched with, where its host code computes it at run time (`GetCoreNumAiv()`); it
     overrides what `ascend_tools.project` reads from that code."""
+    atol: float | None = Field(default=None, ge=0)
+    rtol: float | None = Field(default=None, ge=0)
+    """The project's own tolerances (module docstring); None: the per-dtype defaults."""
     lint: LintConfig | None = None
     binding: BindingTable | None = None
     path: Path | None = None

@@ -352,7 +352,8 @@ def validate_project(
     project's `[binding]` table.
 
     `dtype` casts floating inputs, parameters and buffers (the reference then runs in float32 on
-    the cast values; tolerances follow the kernel output dtype unless `atol`/`rtol` are given).
+    the cast values; tolerances follow the kernel output dtype unless `atol`/`rtol` are given,
+    here or as the project's `atol`/`rtol` settings).
     `shapes` adds shape variants: each item is one alternative list of input shapes (one shape
     per `get_inputs()` tensor); its inputs are resampled from that trial's own inputs, so value
     ranges carry over. Each trial runs the default shapes (case `trial<t>`) and then every
@@ -371,6 +372,8 @@ def validate_project(
     try:
         proj = load_project(project)
         config = load_project_config(proj.root)
+        atol = atol if atol is not None else config.atol
+        rtol = rtol if rtol is not None else config.rtol
         ref = ref if ref is not None else project_reference(proj.root, config)
         trial_data = _trials(ref, trials, dtype, shapes) if ref is not None else []
     except (ProjectError, ReferenceError, ConfigError) as exc:

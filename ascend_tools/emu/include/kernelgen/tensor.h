@@ -339,29 +339,34 @@ class LocalTensor<int4b_t> {
 template <class T>
 class GlobalTensor {
   public:
+    // CANN's GlobalTensor keeps its address in a public `address_` (undocumented; kernels write
+    // `*(g.address_ + i) = v`, Ascend/samples GreaterEqual): a scalar GM access, as on the NPU,
+    // outside the emulator's GM checks.
+    T* address_ = nullptr;
+
     using PrimType = T;
 
     void SetGlobalBuffer(__gm__ T* p, uint64_t sizeElems) {
-        addr_ = p;
+        address_ = p;
         origin_ = p;
         size_ = sizeElems;
         sized_ = true;
     }
     void SetGlobalBuffer(__gm__ T* p) {
-        addr_ = p;
+        address_ = p;
         origin_ = p;
         size_ = 0;
         sized_ = false;
     }
     GlobalTensor operator[](uint64_t offset) const {
         GlobalTensor g = *this;
-        g.addr_ = addr_ + offset;
+        g.address_ = address_ + offset;
         if (sized_) g.size_ = offset <= size_ ? size_ - offset : 0;
         return g;
     }
     uint64_t GetSize() const { return size_; }
-    __gm__ T* GetPhyAddr() const { return addr_; }
-    __gm__ T* GetPhyAddr(uint64_t offset) const { return addr_ + offset; }
+    __gm__ T* GetPhyAddr() const { return address_; }
+    __gm__ T* GetPhyAddr(uint64_t offset) const { return address_ + offset; }
     // L2 caching changes timing only (API reference, SetL2CacheHint).
     template <CacheRwMode rwMode = CacheRwMode::RW>
     void SetL2CacheHint(CacheMode) {}
@@ -370,23 +375,23 @@ class GlobalTensor {
         kernelgen::RacingReads racing;
         check_access("GetValue", i, 1, false, file, line, nullptr, false, &racing);
         kernelgen::counters().scalar_accesses++;
-        return racing.empty() ? addr_[i] : kernelgen::poison_of<T>(reinterpret_cast<uintptr_t>(addr_ + i) / sizeof(T));
+        return racing.empty() ? address_[i] : kernelgen::poison_of<T>(reinterpret_cast<uintptr_t>(address_ + i) / sizeof(T));
     }
     template <class V>
     void SetValue(uint64_t i, V v, KG_LOC) const {
         T value = kernelgen::narrow<T>(v);
         check_access("SetValue", i, 1, true, file, line, &value);
         kernelgen::counters().scalar_accesses++;
-        addr_[i] = value;
+        address_[i] = value;
     }
     // The reference may be written: checked as a write (the allocation's padding excluded).
     T& operator()(uint64_t i, KG_LOC) const {
         check_access("operator()", i, 1, true, file, line);
         kernelgen::counters().scalar_accesses++;
-        return addr_[i];
+        return address_[i];
     }
 
-    T* data() const { return addr_; }
+    T* data() const { return address_; }
 
     // Elements [first, first + n) of this view must lie inside the allocation's block (the
     // tensor rounded up as the framework's allocator does, runtime.h GmAllocation). An access
@@ -410,9 +415,9 @@ class GlobalTensor {
                       const T* incoming = nullptr, bool fill = false,
                       kernelgen::RacingReads* racing = nullptr) const {
         if (n == 0) return;
-        if (!addr_) kernelgen::failf("gm-out-of-bounds", file, line, "%s on a GlobalTensor with no buffer (SetGlobalBuffer missing)", api);
+        if (!address_) kernelgen::failf("gm-out-of-bounds", file, line, "%s on a GlobalTensor with no buffer (SetGlobalBuffer missing)", api);
         if (sized_ && first + n > size_) {
-            uint64_t base = static_cast<uint64_t>(addr_ - origin_);
+            uint64_t base = static_cast<uint64_t>(address_ - origin_);
             std::string what = kernelgen::format("%s %s elements [%llu, %llu) of a GlobalTensor<%s> set with %llu elements",
                                                  api, write ? "writes" : "reads", (unsigned long long)(base + first),
                                                  (unsigned long long)(base + first + n), kernelgen::type_name<T>(),
@@ -424,7 +429,7 @@ class GlobalTensor {
                 fail_outside(api, *owner, first, n, write, file, line);
             }
             // Past the block (a read into the segment): the warning below names it.
-            if (reinterpret_cast<const uint8_t*>(addr_ + first + n) <= a->base + std::max(a->block, kernelgen::align_up(a->bytes, 32)))
+            if (reinterpret_cast<const uint8_t*>(address_ + first + n) <= a->base + std::max(a->block, kernelgen::align_up(a->bytes, 32)))
                 kernelgen::warn("gm-extent",
                                 what + kernelgen::format(", past the size given to SetGlobalBuffer but inside GM buffer '%s' "
                                                          "of %llu bytes (a %llu-byte block): the NPU does not check that "
@@ -438,11 +443,11 @@ class GlobalTensor {
         // there (it is the usual way to read a scalar), and scalar stores never accumulate.
         bool store = write && std::strcmp(api, "operator()") != 0;
         bool atomic = store && kernelgen::block().atomic != kernelgen::AtomicMode::NONE && std::strcmp(api, "SetValue") != 0;
-        kernelgen::gm_model().access(kernelgen::current_block(), addr_ + first, n * sizeof(T), store, atomic, api, file,
+        kernelgen::gm_model().access(kernelgen::current_block(), address_ + first, n * sizeof(T), store, atomic, api, file,
                                      line, store ? incoming : nullptr, fill ? sizeof(T) : 0, write ? nullptr : racing);
         if (kernelgen::gm_allocations().empty()) return;  // pointers not from a harness: nothing known
-        const auto* start = reinterpret_cast<const uint8_t*>(addr_ + first);
-        const auto* end = reinterpret_cast<const uint8_t*>(addr_ + first + n);
+        const auto* start = reinterpret_cast<const uint8_t*>(address_ + first);
+        const auto* end = reinterpret_cast<const uint8_t*>(address_ + first + n);
         const kernelgen::GmAllocation* a = kernelgen::gm_find(origin_);
         if (!a) a = kernelgen::gm_find(start);
         if (!a)
@@ -484,13 +489,13 @@ class GlobalTensor {
     // The registered allocation this view belongs to (by its origin, else by the access's start).
     const kernelgen::GmAllocation* allocation_of(uint64_t first) const {
         const kernelgen::GmAllocation* a = kernelgen::gm_find(origin_);
-        return a ? a : kernelgen::gm_find(addr_ + first);
+        return a ? a : kernelgen::gm_find(address_ + first);
     }
 
     // The registered allocation that holds all of elements [first, first + n), or nullptr.
     const kernelgen::GmAllocation* inside_allocation(uint64_t first, uint64_t n, bool write) const {
-        const auto* start = reinterpret_cast<const uint8_t*>(addr_ + first);
-        const auto* end = reinterpret_cast<const uint8_t*>(addr_ + first + n);
+        const auto* start = reinterpret_cast<const uint8_t*>(address_ + first);
+        const auto* end = reinterpret_cast<const uint8_t*>(address_ + first + n);
         const kernelgen::GmAllocation* a = allocation_of(first);
         if (!a) return nullptr;
         return start >= a->base && end <= a->base + kernelgen::gm_readable(*a, write) ? a : nullptr;
@@ -500,8 +505,8 @@ class GlobalTensor {
     // a write past its block, a read past its segment (or, with none known, past the tensor).
     [[noreturn]] void fail_outside(const char* api, const kernelgen::GmAllocation& a, uint64_t first, uint64_t n, bool write,
                                    const char* file, int line) const {
-        long long lo = static_cast<long long>(reinterpret_cast<const uint8_t*>(addr_ + first) - a.base);
-        long long hi = static_cast<long long>(reinterpret_cast<const uint8_t*>(addr_ + first + n) - a.base);
+        long long lo = static_cast<long long>(reinterpret_cast<const uint8_t*>(address_ + first) - a.base);
+        long long hi = static_cast<long long>(reinterpret_cast<const uint8_t*>(address_ + first + n) - a.base);
         const char* verb = write ? "writes" : "reads";
         if (a.segment == a.bytes)
             kernelgen::failf("gm-out-of-bounds", file, line, "%s %s bytes [%lld, %lld) of GM buffer '%s' of %llu bytes", api,
@@ -521,7 +526,6 @@ class GlobalTensor {
                          (unsigned long long)a.block);
     }
 
-    T* addr_ = nullptr;
     const T* origin_ = nullptr;
     uint64_t size_ = 0;
     bool sized_ = false;
