@@ -260,6 +260,16 @@ def test_describe_lists_inputs_outputs_attrs_and_configs(describe: dict) -> None
     assert describe["ScaleAddParsed"]["configs"] == ["ascend910b"]
 
 
+def test_data_type_lists_combine_with_every_other_parameters_types(describe: dict) -> None:
+    op = describe["ListCombos"]
+    ins = {t["name"]: t["dtypes"] for t in op["inputs"]}
+    assert ins["index"] == ["int64", "int32"] * 3
+    assert ins["values"] == ["int64", "int64", "int32", "int32", "float32", "float32"]
+    assert [t["dtypes"] for t in op["outputs"]] == [ins["values"]]  # Follow("values")
+    pairs = set(zip(ins["index"], ins["values"], strict=True))
+    assert len(pairs) == 6
+
+
 # ---------------------------------------------------------------- runs
 def test_run_computes_outputs_and_reports_tiling_facts(run_case: CaseRun) -> None:
     chip = get_chip("ascend910b2")
@@ -440,7 +450,7 @@ BAD_CASES = {
     "list length": (lambda ls: _edit(ls, "attr dims", "attr dims list_int 3 1 2"), "list length 3"),
     "unknown op": (
         lambda ls: _edit(ls, "op ", "op NoSuchOp"),
-        "registered: ScaleAddCustom, ScaleAddParsed",
+        "registered: ScaleAddCustom, ScaleAddParsed, ListCombos",
     ),
     "unknown input": (
         lambda ls: _edit(ls, "input y ", "input w float32 2 4 37 y.bin"),

@@ -416,13 +416,38 @@ std::string attr_default_text(const ops::OpAttrDef& a) {
     }
 }
 
-// Number of dtype combinations: the longest DataType() list (DataTypeList entries apply to all).
-size_t combination_count(const ops::OpDef& op) {
-    size_t n = 0;
+// The dtype combinations of an OpDef: the DataType() lists are columns (combination k takes
+// entry k of each), and each DataTypeList combines with every other parameter's types (API
+// reference, DataTypeList: RecSDK permute2d_sparse_data lists its indices as int64/int32 and its
+// values as int64/int32/float32, six combinations). So there are columns x the product of the
+// lists' lengths; combination k is a mixed-radix number, columns first, then the lists in
+// parameter order.
+size_t dtype_columns(const ops::OpDef& op) {
+    size_t n = 1;
     for (const auto* list : {&op.inputs(), &op.outputs()})
         for (const auto& p : *list)
             if (!p.dtype_list()) n = std::max(n, p.dtypes().size());
-    return n ? n : 1;
+    return n;
+}
+
+// The radix position of the DataTypeList parameter named `name`: the product of the columns
+// and of the lists before it.
+size_t list_stride(const ops::OpDef& op, const std::string& name) {
+    size_t stride = dtype_columns(op);
+    for (const auto* list : {&op.inputs(), &op.outputs()})
+        for (const auto& p : *list) {
+            if (p.name() == name) return stride;
+            if (p.dtype_list() && !p.dtypes().empty()) stride *= p.dtypes().size();
+        }
+    return stride;
+}
+
+size_t combination_count(const ops::OpDef& op) {
+    size_t n = dtype_columns(op);
+    for (const auto* list : {&op.inputs(), &op.outputs()})
+        for (const auto& p : *list)
+            if (p.dtype_list() && !p.dtypes().empty()) n *= p.dtypes().size();
+    return n;
 }
 
 const ops::OpParamDef* find_param(const ops::OpDef& op, const std::string& name) {
@@ -443,15 +468,22 @@ std::vector<ge::DataType> param_dtypes(const ops::OpDef& op, const ops::OpParamD
     std::vector<ge::DataType> out;
     const auto& d = src->dtypes();
     if (d.empty()) return out;
-    for (size_t k = 0; k < combos; ++k) out.push_back(src->dtype_list() ? d[k % d.size()] : d[std::min(k, d.size() - 1)]);
+    const size_t columns = dtype_columns(op);
+    const size_t stride = src->dtype_list() ? list_stride(op, src->name()) : 0;
+    for (size_t k = 0; k < combos; ++k)
+        out.push_back(src->dtype_list() ? d[(k / stride) % d.size()] : d[std::min(k % columns, d.size() - 1)]);
     return out;
 }
 
-std::vector<ge::Format> param_formats(const ops::OpParamDef& p, size_t combos) {
+// Formats follow the DataType() columns (a FormatList's entries repeat across them).
+std::vector<ge::Format> param_formats(const ops::OpDef& op, const ops::OpParamDef& p, size_t combos) {
     std::vector<ge::Format> out;
     const auto& f = p.formats();
-    for (size_t k = 0; k < combos; ++k)
-        out.push_back(f.empty() ? ge::FORMAT_ND : p.format_list() ? f[k % f.size()] : f[std::min(k, f.size() - 1)]);
+    const size_t columns = dtype_columns(op);
+    for (size_t k = 0; k < combos; ++k) {
+        const size_t c = k % columns;
+        out.push_back(f.empty() ? ge::FORMAT_ND : p.format_list() ? f[c % f.size()] : f[std::min(c, f.size() - 1)]);
+    }
     return out;
 }
 
@@ -460,7 +492,7 @@ std::string describe_param(const ops::OpDef& op, const ops::OpParamDef& p, size_
     o << "{\"name\":" << quoted(p.name()) << ",\"param_type\":\"" << param_type_name(p.param_type())
       << "\",\"dtypes\":" << json_list(param_dtypes(op, p, combos), [](ge::DataType t) { return quoted(dtype_name(t)); })
       << ",\"formats\":"
-      << json_list(param_formats(p, combos), [](ge::Format f) { return quoted(ge::format_name(f)); })
+      << json_list(param_formats(op, p, combos), [](ge::Format f) { return quoted(ge::format_name(f)); })
       << ",\"init_value\":" << (p.has_init_value() ? std::to_string(p.init_value()) : std::string("null")) << "}";
     return o.str();
 }
@@ -852,7 +884,7 @@ class Run {
         if (combo < 0) warn("chip-support", "the case's dtypes are not one of the combinations op " + case_.op + " declares");
         const size_t combos = combination_count(*op);
         auto format_of = [&](const ops::OpParamDef& p) {
-            return combo < 0 ? ge::FORMAT_ND : param_formats(p, combos)[static_cast<size_t>(combo)];
+            return combo < 0 ? ge::FORMAT_ND : param_formats(*op, p, combos)[static_cast<size_t>(combo)];
         };
 
         node_.node_name = case_.op;
