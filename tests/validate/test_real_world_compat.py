@@ -180,6 +180,36 @@ def test_a_projects_own_tolerances_replace_the_dtype_defaults_and_the_caller_s_w
     assert not validate_project(p, p / "ref.py", atol=1e-3, rtol=1e-3).ok
 
 
+def test_compact_data_copy_pad_packs_rows_and_register_h_builds(
+    projects: Path, tmp_path: Path
+) -> None:
+    # #8: RecSDK multislice_concat copies rows in and out with DataCopyPad<T,
+    # PaddingMode::Compact> and its host includes register/register.h. Rows of 16 bytes: packed,
+    # the 8 rows fill the 32-float buffer exactly (Normal mode would pad each to 32 bytes).
+    p = tmp_path / "host_vendor"
+    shutil.copytree(projects / "host_vendor", p)
+    host = p / "op_host" / "host_vendor.cpp"
+    host.write_text('#include "register/register.h"\n' + host.read_text())
+    kernel = p / "op_kernel" / "host_vendor.cpp"
+    text = kernel.read_text()
+    rows = (
+        "    DataCopyExtParams rows{static_cast<uint16_t>(td.perCore / 4), 4 * sizeof(float),"
+        " 0, 0, 0};\n"
+    )
+    text = text.replace(
+        "    DataCopy(t, xGm, td.perCore);",
+        rows + "    DataCopyPad<float, PaddingMode::Compact>(t, xGm, rows, {false, 0, 0, 0});",
+    ).replace(
+        "    DataCopy(yGm, t, td.perCore);",
+        "    DataCopyPad<float, PaddingMode::Compact>(yGm, t, rows);",
+    )
+    kernel.write_text(text)
+    report = validate_project(p, p / "ref.py")
+    assert report.compile.ok, [d.message for d in report.compile.diagnostics]
+    assert report.ok, (report.runtime_errors, report.cases)
+    assert not any("count-exceeds-tensor" in n for n in report.notes), report.notes
+
+
 def test_device_idioms_run_both_tiling_keys_and_assert_stops_at_its_line(projects: Path) -> None:
     p = projects / "device_idioms"
     # 128 elements: tiling key 2 (GET_TILING_DATA_WITH_STRUCT); 48: key 1 (GET_TILING_DATA after

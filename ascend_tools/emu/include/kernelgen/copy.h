@@ -304,11 +304,25 @@ inline void check_pad_chip(const char* api, const char* file, int line) {
                          api, kernelgen::chip().name.c_str());
 }
 
+// PaddingMode::Compact (API reference, DataCopyPad: `template <typename T, PaddingMode mode =
+// PaddingMode::Normal>`): UB rows packed back to back, blockLen bytes each, with no 32-byte
+// padding between them (inferred from the mode's name and CANN's note that Compact allows
+// 1-byte block lengths; the layout with a UB stride or side padding is not documented, so those
+// stop with a message). A kernel that copies in and out Compact gets the rows Normal gives it.
+inline void check_compact(const char* api, uint32_t ubStride, uint32_t left, uint32_t right, const char* file, int line) {
+    if (ubStride != 0 || left != 0 || right != 0)
+        kernelgen::failf("param-range", file, line,
+                         "%s with PaddingMode::Compact and a UB stride (%u) or side padding (%u, %u) is not emulated: "
+                         "that layout is not documented",
+                         api, ubStride, left, right);
+}
+
 template <class T>
 inline void pad_in(const LocalTensor<T>& dst, const GlobalTensor<T>& src, uint32_t blockCount, uint32_t blockLen,
                    uint32_t srcStride, uint32_t dstStride, bool isPad, uint32_t left, uint32_t right, T value,
-                   const char* file, int line) {
+                   const char* file, int line, bool compact = false) {
     const char* api = "DataCopyPad(GM->UB)";
+    if (compact) check_compact(api, dstStride, left, right, file, line);
     check_pad_chip(api, file, line);
     kernelgen::check_block_count(api, blockCount, file, line);
     kernelgen::check_local_side(api, "dst", dst, false, true, file, line);
@@ -319,7 +333,7 @@ inline void pad_in(const LocalTensor<T>& dst, const GlobalTensor<T>& src, uint32
         kernelgen::failf("param-range", file, line, "%s: blockLen %u bytes is not a whole number of %s elements", api,
                          blockLen, kernelgen::type_name<T>());
     const uint64_t len = blockLen / sizeof(T);
-    const uint64_t row = kernelgen::align_up((left + right) * sizeof(T) + blockLen, 32) / sizeof(T);
+    const uint64_t row = compact ? len : kernelgen::align_up((left + right) * sizeof(T) + blockLen, 32) / sizeof(T);
     const uint64_t ustride = row + uint64_t(dstStride) * (32 / sizeof(T));
     auto* gbase = reinterpret_cast<const uint8_t*>(src.data());
     for (uint32_t i = 0; i < blockCount; ++i) {
@@ -346,8 +360,9 @@ inline void pad_in(const LocalTensor<T>& dst, const GlobalTensor<T>& src, uint32
 
 template <class T>
 inline void pad_out(const GlobalTensor<T>& dst, const LocalTensor<T>& src, uint32_t blockCount, uint32_t blockLen,
-                    uint32_t srcStride, uint32_t dstStride, const char* file, int line) {
+                    uint32_t srcStride, uint32_t dstStride, const char* file, int line, bool compact = false) {
     const char* api = "DataCopyPad(UB->GM)";
+    if (compact) check_compact(api, srcStride, 0, 0, file, line);
     check_pad_chip(api, file, line);
     kernelgen::check_block_count(api, blockCount, file, line);
     kernelgen::check_local_side(api, "src", src, true, true, file, line);
@@ -355,7 +370,7 @@ inline void pad_out(const GlobalTensor<T>& dst, const LocalTensor<T>& src, uint3
         kernelgen::failf("param-range", file, line, "%s: blockLen %u bytes is not a whole number of %s elements", api,
                          blockLen, kernelgen::type_name<T>());
     const uint64_t len = blockLen / sizeof(T);
-    const uint64_t ustride = (kernelgen::align_up(blockLen, 32) + uint64_t(srcStride) * 32) / sizeof(T);
+    const uint64_t ustride = compact ? len : (kernelgen::align_up(blockLen, 32) + uint64_t(srcStride) * 32) / sizeof(T);
     for (uint32_t i = 0; i < blockCount; ++i) {
         uint64_t gbyte = uint64_t(i) * (blockLen + uint64_t(dstStride));
         uint64_t s = i * ustride;
@@ -386,16 +401,17 @@ inline void int4_pad_check(const char* api, const L& local, const G& gm, bool is
 }
 }  // namespace detail
 
-template <class T>
+template <class T, PaddingMode mode = PaddingMode::Normal>
 inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyExtParams& p,
                         const DataCopyPadExtParams<kernelgen::nd_t<T>>& pad, KG_LOC) {
+    constexpr bool compact = mode == PaddingMode::Compact;
     if constexpr (kernelgen::is_int4_v<T>) {
         detail::int4_pad_check("DataCopyPad(GM->UB)", dst, src, pad.isPad, file, line);
         detail::pad_in(dst.bytes(), src.bytes(), p.blockCount, p.blockLen, p.srcStride, p.dstStride, false, 0, 0,
-                       int8_t(0), file, line);
+                       int8_t(0), file, line, compact);
     } else {
         detail::pad_in(dst, src, p.blockCount, p.blockLen, p.srcStride, p.dstStride, pad.isPad, pad.leftPadding,
-                       pad.rightPadding, pad.paddingValue, file, line);
+                       pad.rightPadding, pad.paddingValue, file, line, compact);
     }
 }
 template <class T>
@@ -410,13 +426,15 @@ inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, c
                        pad.rightPadding, static_cast<T>(pad.paddingValue), file, line);
     }
 }
-template <class T>
+template <class T, PaddingMode mode = PaddingMode::Normal>
 inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyExtParams& p, KG_LOC) {
+    constexpr bool compact = mode == PaddingMode::Compact;
     if constexpr (kernelgen::is_int4_v<T>) {
         detail::int4_pad_check("DataCopyPad(UB->GM)", src, dst, false, file, line);
-        detail::pad_out(dst.bytes(), src.bytes(), p.blockCount, p.blockLen, p.srcStride, p.dstStride, file, line);
+        detail::pad_out(dst.bytes(), src.bytes(), p.blockCount, p.blockLen, p.srcStride, p.dstStride, file, line,
+                        compact);
     } else {
-        detail::pad_out(dst, src, p.blockCount, p.blockLen, p.srcStride, p.dstStride, file, line);
+        detail::pad_out(dst, src, p.blockCount, p.blockLen, p.srcStride, p.dstStride, file, line, compact);
     }
 }
 template <class T>

@@ -208,6 +208,10 @@ struct DataCopyParams {
         : blockCount(count), blockLen(len), srcStride(srcGap), dstStride(dstGap) {}
 };
 
+// DataCopyPad's UB layout (API reference, DataCopyPad template parameter): Normal pads each row to
+// 32 bytes; Compact packs the rows (copy.h).
+enum class PaddingMode : uint8_t { Normal = 0, Compact };
+
 struct DataCopyExtParams {
     uint16_t blockCount = 1;
     uint32_t blockLen = 0;   // bytes
