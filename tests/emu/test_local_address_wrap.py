@@ -58,6 +58,7 @@ int main(int argc, char** argv) {
         TBuf<TPosition::VECOUT> whole;
         pipe.InitBuffer(small, 1024);
         pipe.InitBuffer(whole, 262144);  // would start at 1024: it straddles the end
+        whole.Get<float>().SetValue(0, 1.0f);
     } else if (which == "tbuf_view") {
         TBuf<TPosition::VECCALC> buf;
         pipe.InitBuffer(buf, 1024);

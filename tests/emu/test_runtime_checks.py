@@ -331,3 +331,16 @@ def test_compare_count_off_whole_repeats_runs_the_last_repeat_whole_with_a_warni
     [warning] = [w for w in res.report["warnings"] if w["code"] == "param-range"]
     assert warning["line"] == marker_line("bugs.cpp", "BUG: compare_align")
     assert "so 64 elements are compared" in warning["message"]
+
+
+def test_a_buffer_initialised_past_the_end_of_ub_and_never_used_is_a_warning(
+    emu_build, run_program
+) -> None:
+    """The NPU's TPipe only hands out addresses: a buffer past UB's end that the kernel never
+    allocates from runs there (Ascend/samples UnalignAdd's int8-only TBufs on a float16 run)."""
+    res = run_program(emu_build("bugs"), ["ub_overflow_unused", "{report}"])
+    assert res.returncode == 0, res.stderr
+    assert res.report["errors"] == []
+    [warning] = [w for w in res.report["warnings"] if w["code"] == "ub-overflow"]
+    assert warning["line"] == marker_line("bugs.cpp", "BUG: ub_overflow_unused")
+    assert "lies past the end of UB" in warning["message"]

@@ -27,6 +27,17 @@ static std::map<std::string, Case> cases() {
         TQue<TPosition::VECIN, 2> qa, qb;
         pipe.InitBuffer(qa, 2, 64 * 1024);
         pipe.InitBuffer(qb, 2, 40 * 1024);  // BUG: ub_overflow
+        qb.AllocTensor<float>();  // the buffer past the end of UB, used: the error, at the InitBuffer
+    }};
+    c["ub_overflow_unused"] = {1, [] {
+        TPipe pipe;
+        TQue<TPosition::VECIN, 2> qa;
+        TBuf<TPosition::VECCALC> spare;
+        pipe.InitBuffer(qa, 2, 96 * 1024);
+        pipe.InitBuffer(spare, 32 * 1024);  // BUG: ub_overflow_unused
+        LocalTensor<float> t = qa.AllocTensor<float>();
+        Duplicate(t, 1.0f, 64);
+        qa.FreeTensor(t);
     }};
     c["l1_overflow"] = {1, [] {
         TPipe pipe;

@@ -40,6 +40,19 @@ struct BufferRecord {
     bool api = false;  // space an API object (a Matmul) took for itself, not a user InitBuffer
 };
 
+// A buffer InitBuffer placed past the end of UB: the NPU's TPipe only hands out addresses, so the
+// kernel runs on while it never uses the buffer (Ascend/samples UnalignAdd sizes three queues to
+// the whole UB and initialises two int8-only TBufs after them); its first AllocTensor/Get is the
+// error, reported at the InitBuffer.
+struct PastEnd {
+    std::string message;  // empty: the buffer is inside its memory
+    const char* file = "";
+    int line = 0;
+    [[noreturn]] void fail_use(const std::string& use, const char* use_file, int use_line) const {
+        failf("ub-overflow", file, line, "%s; %s at %s:%d uses it", message.c_str(), use.c_str(), use_file, use_line);
+    }
+};
+
 struct LeakRecord {
     std::string message;
     const char* file;
@@ -69,7 +82,9 @@ class QueueCore {
         PipeModel::Clock enqueued{};  // pipe model: what the EnQue follows
     };
 
-    void init(uint8_t* base, uint32_t num, uint64_t bytes_each, const uint8_t* arena, int* pos_counter) {
+    void init(uint8_t* base, uint32_t num, uint64_t bytes_each, const uint8_t* arena, int* pos_counter,
+              PastEnd past_end = {}) {
+        past_end_ = std::move(past_end);
         slots_.clear();
         for (uint32_t i = 0; i < num; ++i) slots_.push_back(Slot{base + i * bytes_each});
         bytes_each_ = bytes_each;
@@ -86,6 +101,7 @@ class QueueCore {
     AscendC::LocalTensor<T> alloc(const char* file, int line) {
         if (slots_.empty())
             failf("queue-protocol", file, line, "AllocTensor on %s before pipe.InitBuffer gave it buffers", label().c_str());
+        if (!past_end_.message.empty()) past_end_.fail_use("AllocTensor on " + label(), file, line);
         for (size_t i = 0; i < slots_.size(); ++i) {
             if (slots_[i].state != SlotState::FREE) continue;
             int limit = static_cast<int>(chip().max_tensors_per_position);
@@ -260,6 +276,7 @@ class QueueCore {
     uint64_t bytes_each_ = 0;
     const uint8_t* arena_ = nullptr;
     int* pos_counter_ = nullptr;
+    PastEnd past_end_;
 };
 
 inline bool slot_is_free(const QueueCore* q, int32_t slot, int* free_line) { return q->slot_free(slot, free_line); }
@@ -383,17 +400,21 @@ class TBuf {
         t.set_room(static_cast<uint32_t>(kernelgen::elems_in<T>(bytes_ - offsetBytes)));
         return t;
     }
-    void init(uint8_t* data, uint64_t bytes, const uint8_t* arena) {
+    void init(uint8_t* data, uint64_t bytes, const uint8_t* arena, kernelgen::PastEnd past_end = {}) {
         data_ = data;
         bytes_ = bytes;
         arena_ = arena;
+        past_end_ = std::move(past_end);
     }
     static constexpr TPosition position = pos;
 
   private:
     void need_init(const char* file, int line) const {
         if (!data_) kernelgen::failf("queue-protocol", file, line, "TBuf::Get before pipe.InitBuffer gave the TBuf memory");
+        if (!past_end_.message.empty())
+            past_end_.fail_use(std::string("a tensor of TBuf<") + position_name(pos) + ">", file, line);
     }
+    kernelgen::PastEnd past_end_;
     uint8_t* data_ = nullptr;
     uint64_t bytes_ = 0;
     const uint8_t* arena_ = nullptr;
@@ -427,8 +448,9 @@ class TPipe {
         kernelgen::Arena& a = arena_for(src);
         uint64_t each = kernelgen::align_up(len, 32);
         std::string what = que.core().label();
-        uint8_t* p = take(a, what, num, each, file, line);
-        que.core().init(p, num, each, a.base, &pos_counts_[static_cast<size_t>(src)]);
+        kernelgen::PastEnd past;
+        uint8_t* p = take(a, what, num, each, file, line, false, &past);
+        que.core().init(p, num, each, a.base, &pos_counts_[static_cast<size_t>(src)], std::move(past));
         return true;
     }
     template <TPosition pos>
@@ -444,9 +466,10 @@ class TPipe {
         kernelgen::Arena& a = arena_for(pos);
         uint64_t each = kernelgen::align_up(len, 32);
         std::string what = std::string("TBuf<") + position_name(pos) + ">";
+        kernelgen::PastEnd past;
         uint8_t* p = wraps_to_start(a, each) ? alias_from_start(a, what, each, file, line)
-                                             : take(a, what, 1, each, file, line);
-        buf.init(p, each, a.base);
+                                             : take(a, what, 1, each, file, line, false, &past);
+        buf.init(p, each, a.base, std::move(past));
         return true;
     }
 
@@ -597,8 +620,10 @@ class TPipe {
         return a.base;
     }
 
+    // `past`: where a user buffer that does not fit in UB may be placed past its end (PastEnd);
+    // without it (L1/L0, an API object's share) the overflow is the error at once.
     uint8_t* take(kernelgen::Arena& a, const std::string& what, uint32_t num, uint64_t each, const char* file,
-                  int line, bool api = false) {
+                  int line, bool api = false, kernelgen::PastEnd* past = nullptr) {
         if (!api) buffers_ += num;
         if (buffers_ > MAX_BUFFERS_PER_PIPE)
             kernelgen::failf("buffer-count", file, line,
@@ -612,11 +637,24 @@ class TPipe {
                 used += "; " + r.what + " " + std::to_string(r.num) + " x " + std::to_string(r.bytes_each) +
                         " B (line " + std::to_string(r.line) + ")";
             }
-            kernelgen::failf(a.overflow_code, file, line,
-                             "%s %s needs %u x %llu = %llu B but %s has %llu B of %llu B left (%llu B in use%s)",
-                             api ? "the share of" : "InitBuffer of", what.c_str(), num, (unsigned long long)each, (unsigned long long)need, a.name,
-                             (unsigned long long)(a.bytes - a.used), (unsigned long long)a.bytes,
-                             (unsigned long long)a.used, used.c_str());
+            const uint64_t left = a.used < a.bytes ? a.bytes - a.used : 0;
+            const std::string msg = kernelgen::format(
+                "%s %s needs %u x %llu = %llu B but %s has %llu B of %llu B left (%llu B in use%s)",
+                api ? "the share of" : "InitBuffer of", what.c_str(), num, (unsigned long long)each,
+                (unsigned long long)need, a.name, (unsigned long long)left, (unsigned long long)a.bytes,
+                (unsigned long long)a.used, used.c_str());
+            if (past == nullptr || std::strcmp(a.overflow_code, "ub-overflow") != 0)
+                kernelgen::fail(a.overflow_code, msg, file, line);
+            kernelgen::warn(a.overflow_code,
+                            msg + ": it lies past the end of UB; the NPU's TPipe only hands out addresses, so this "
+                                  "runs there while the kernel never uses the buffer (an AllocTensor/Get on it is "
+                                  "the error)",
+                            file, line);
+            *past = kernelgen::PastEnd{msg + ": it lies past the end of UB", file, line};
+            if (!a.base) make_arena(a);
+            a.used += need;
+            records_.push_back(kernelgen::BufferRecord{what, num, each, line, a.name, api});
+            return a.base;  // never handed out: every use stops at PastEnd
         }
         if (!a.base) make_arena(a);
         uint8_t* p = a.base + a.used;
