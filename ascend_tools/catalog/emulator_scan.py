@@ -78,8 +78,10 @@ class _Scanner:
                 name = text(name_node) if name_node is not None else ""
                 body = child.child_by_field_name("body")
                 inner = name.split("::")[-1] if name else ""
+                # a namespace nested in a public one is public too (AscendC::Pattern::Reduce),
+                # except the emulator's `detail`
                 if body is not None:
-                    self.scope(body, name.split("::")[0] in PUBLIC_NAMESPACES and (
+                    self.scope(body, (name.split("::")[0] in PUBLIC_NAMESPACES or public) and (
                         inner != "detail") if name else public)
             elif t in ("linkage_specification", "preproc_ifdef", "preproc_if", "preproc_else",
                        "declaration_list", "template_declaration", "preproc_elif"):

@@ -571,27 +571,50 @@ inline void Transpose(const LocalTensor<T>& dst, const LocalTensor<T>& src, cons
 }
 
 // numpy-style broadcast of src (a 1 on the broadcast axis) to dst's shape, for dim 1 or 2.
-template <class T, int32_t dim, int32_t axis, bool isReuseSource = false>
-inline void BroadCast(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t dstShape[dim],
-                      const uint32_t srcShape[dim], KG_LOC) {
-    static_assert(dim == 1 || dim == 2, "BroadCast supports 1 or 2 dimensions");
-    const char* api = "BroadCast";
+// One API under two names: CANN 8.0's reference spells it BroadCast, the current one Broadcast
+// (page atlasascendc_api_07_0853, same template parameters and arguments).
+namespace detail {
+template <class T, int32_t dim>
+inline void broadcast_impl(const char* api, const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                           const uint32_t dstShape[dim], const uint32_t srcShape[dim],
+                           const LocalTensor<uint8_t>* tmp, const char* file, int line) {
+    static_assert(dim == 1 || dim == 2, "BroadCast/Broadcast supports 1 or 2 dimensions");
     uint32_t rows = dim == 2 ? dstShape[0] : 1, cols = dstShape[dim - 1];
     uint32_t srows = dim == 2 ? srcShape[0] : 1, scols = srcShape[dim - 1];
     if ((srows != rows && srows != 1) || (scols != cols && scols != 1))
         kernelgen::failf("param-range", file, line, "%s: src shape [%u, %u] does not broadcast to [%u, %u]", api, srows, scols,
                          rows, cols);
-    kernelgen::check_vec_operand(api, "src", src, uint64_t(srows) * scols, file, line);
-    kernelgen::check_vec_operand(api, "dst", dst, uint64_t(rows) * cols, file, line);
+    // the operand names each page gives (BroadCast: dst/src; Broadcast: dstLocal/srcLocal)
+    const bool current = std::strcmp(api, "Broadcast") == 0;
+    kernelgen::check_vec_operand(api, current ? "srcLocal" : "src", src, uint64_t(srows) * scols, file, line);
+    kernelgen::check_vec_operand(api, current ? "dstLocal" : "dst", dst, uint64_t(rows) * cols, file, line);
+    if (tmp) kernelgen::check_vec_operand(api, "sharedTmpBuffer", *tmp, 0, file, line);
     kernelgen::count_bytes_as_repeats(api, uint64_t(rows) * cols * sizeof(T));
     for (uint32_t i = 0; i < rows; ++i)
         for (uint32_t j = 0; j < cols; ++j)
             dst.data()[uint64_t(i) * cols + j] = src.data()[uint64_t(srows == 1 ? 0 : i) * scols + (scols == 1 ? 0 : j)];
 }
+}  // namespace detail
+
 template <class T, int32_t dim, int32_t axis, bool isReuseSource = false>
 inline void BroadCast(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t dstShape[dim],
-                      const uint32_t srcShape[dim], const LocalTensor<uint8_t>&, KG_LOC) {
-    BroadCast<T, dim, axis, isReuseSource>(dst, src, dstShape, srcShape, file, line);
+                      const uint32_t srcShape[dim], KG_LOC) {
+    detail::broadcast_impl<T, dim>("BroadCast", dst, src, dstShape, srcShape, nullptr, file, line);
+}
+template <class T, int32_t dim, int32_t axis, bool isReuseSource = false>
+inline void BroadCast(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t dstShape[dim],
+                      const uint32_t srcShape[dim], const LocalTensor<uint8_t>& sharedTmpBuffer, KG_LOC) {
+    detail::broadcast_impl<T, dim>("BroadCast", dst, src, dstShape, srcShape, &sharedTmpBuffer, file, line);
+}
+template <class T, int32_t dim, int32_t axis, bool isReuseSource = false>
+inline void Broadcast(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t dstShape[dim],
+                      const uint32_t srcShape[dim], KG_LOC) {
+    detail::broadcast_impl<T, dim>("Broadcast", dst, src, dstShape, srcShape, nullptr, file, line);
+}
+template <class T, int32_t dim, int32_t axis, bool isReuseSource = false>
+inline void Broadcast(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t dstShape[dim],
+                      const uint32_t srcShape[dim], const LocalTensor<uint8_t>& sharedTmpBuffer, KG_LOC) {
+    detail::broadcast_impl<T, dim>("Broadcast", dst, src, dstShape, srcShape, &sharedTmpBuffer, file, line);
 }
 
 // UnPad (high-level, data rearrangement): a [srcHeight, srcWidth] tile whose rows are 32-byte

@@ -1,6 +1,8 @@
 // Reductions: ReduceSum/Max/Min (whole count -> dst[0], index in dst[1] as integer bits),
 // WholeReduceSum/Max/Min and RepeatReduceSum (one result per repeat), PairReduceSum (one per lane pair),
-// BlockReduceSum/Max/Min (one per 32-byte block), and the high-level Sum over rows. Sums accumulate in double and round once.
+// BlockReduceSum/Max/Min (one per 32-byte block), the high-level Sum over rows, and the pattern form of the
+// high-level ReduceSum/Max/Min/Mean/Prod/All/Any (Pattern::Reduce::AR / RA over a 2-D shape). Sums accumulate in
+// double and round once.
 #pragma once
 
 #include "vec_core.h"
@@ -76,6 +78,149 @@ inline void reduce_count(const char* api, RedKind kind, const LocalTensor<T>& ds
 }  // namespace kernelgen
 
 namespace AscendC {
+
+// Reduce patterns of the high-level reductions (API reference, ReduceSum and its siblings,
+// template parameter `pattern`): A a kept (Normal) axis, R a reduced one, one letter per
+// dimension. The reference documents AR (reduce the last of two dimensions) and RA (the first).
+namespace Pattern {
+namespace Reduce {
+struct AR {};
+struct RA {};
+}  // namespace Reduce
+}  // namespace Pattern
+
+}  // namespace AscendC
+
+namespace kernelgen {
+
+enum class PatternOp { SUM, MAX, MIN, MEAN, PROD, ALL, ANY };
+
+// The pattern form: src holds a (srcShape[0], srcShape[1]) matrix whose rows are padded in UB to
+// 32 bytes (srcInnerPad, the only value Atlas A2/A3 take), so row i starts at i * align_up(
+// srcShape[1], 32 / sizeof(T)); srcShape is the part computed. AR reduces each row into
+// dst[0 .. srcShape[0]), RA each column into dst[0 .. srcShape[1]). `types` lists the element
+// types the API's page documents on Atlas A2/A3 (the only chips it names).
+template <class T, class pattern>
+inline void reduce_pattern(const char* api, PatternOp op, const char* types, const AscendC::LocalTensor<T>& dst,
+                           const AscendC::LocalTensor<T>& src, const AscendC::LocalTensor<uint8_t>* tmp,
+                           const uint32_t srcShape[], bool srcInnerPad, const char* file, int line) {
+    constexpr bool is_ar = std::is_same_v<pattern, AscendC::Pattern::Reduce::AR>;
+    static_assert(is_ar || std::is_same_v<pattern, AscendC::Pattern::Reduce::RA>,
+                  "the pattern reductions take AscendC::Pattern::Reduce::AR or AscendC::Pattern::Reduce::RA only");
+    if (chip().cce_aicore != 220)
+        failf("chip-support", file, line,
+              "%s with a Pattern::Reduce pattern is documented for Atlas A2/A3 only (API reference), not %s", api,
+              chip().name.c_str());
+    if (!has_word(types, type_name<T>()))
+        failf("dtype-support", file, line,
+              "%s (pattern form) has no %s form on %s: the documented element types are%s(the NPU build fails)", api,
+              type_name<T>(), chip().name.c_str(), types);
+    if (srcShape == nullptr) failf("param-range", file, line, "%s: srcShape is a null pointer", api);
+    const uint64_t rows = srcShape[0], cols = srcShape[1];
+    if (rows == 0 || cols == 0)
+        failf("param-range", file, line, "%s: srcShape is [%llu, %llu]; both dimensions must be at least 1", api,
+              (unsigned long long)rows, (unsigned long long)cols);
+    if (!srcInnerPad)
+        failf("param-range", file, line,
+              "%s: srcInnerPad = false; on %s the API reference supports only true (each row of src padded to 32 "
+              "bytes in UB; srcShape gives the elements computed)",
+              api, chip().name.c_str());
+    const uint64_t stride = align_up(cols, 32 / sizeof(T));
+    const uint64_t src_need = (rows - 1) * stride + cols, dst_need = is_ar ? rows : cols;
+    check_vec_operand(api, "srcTensor", src, src_need, file, line);
+    check_vec_operand(api, "dstTensor", dst, dst_need, file, line);
+    // (a uint8_t work area: not the T-typed sharedTmpBuffer whose types the count form documents)
+    if (tmp) check_vec_operand(api, "sharedTmpBuffer (uint8_t)", *tmp, 0, file, line);
+    // Address overlap (constraints): none at all between src and dst, nor of sharedTmpBuffer
+    // with either (the in-place start the basic APIs allow is not allowed here).
+    auto overlaps = [](const void* a, uint64_t an, const void* b, uint64_t bn) {
+        auto pa = reinterpret_cast<uintptr_t>(a), pb = reinterpret_cast<uintptr_t>(b);
+        return an && bn && pa < pb + bn && pb < pa + an;
+    };
+    if (overlaps(src.data(), src_need * sizeof(T), dst.data(), dst_need * sizeof(T)))
+        failf("operand-overlap", file, line,
+              "%s: dst (UB offset %llu) overlaps src (UB offset %llu); the API reference does not allow the source and "
+              "destination to overlap",
+              api, (unsigned long long)dst.ub_offset(), (unsigned long long)src.ub_offset());
+    if (tmp && tmp->valid()) {
+        const uint64_t tn = tmp->GetSize();
+        if (overlaps(tmp->data(), tn, src.data(), src_need * sizeof(T)) ||
+            overlaps(tmp->data(), tn, dst.data(), dst_need * sizeof(T)))
+            failf("operand-overlap", file, line,
+                  "%s: sharedTmpBuffer (UB offset %llu, %llu bytes) overlaps src or dst; the API reference does not "
+                  "allow it",
+                  api, (unsigned long long)tmp->ub_offset(), (unsigned long long)tn);
+    }
+    count_bytes_as_repeats(api, rows * stride * sizeof(T));
+    const uint64_t outer = is_ar ? rows : cols, inner = is_ar ? cols : rows;
+    const T* s = src.data();
+    bool outside01 = false;
+    std::vector<T> out(outer);
+    for (uint64_t a = 0; a < outer; ++a) {
+        double acc = op == PatternOp::PROD ? 1.0 : 0.0;
+        for (uint64_t r = 0; r < inner; ++r) {
+            const T v = is_ar ? s[a * stride + r] : s[r * stride + a];
+            const double x = static_cast<double>(widen(v));
+            if ((op == PatternOp::ALL || op == PatternOp::ANY) && x != 0.0 && x != 1.0) outside01 = true;
+            switch (op) {
+                case PatternOp::SUM:
+                case PatternOp::MEAN: acc += x; break;
+                case PatternOp::PROD: acc *= x; break;
+                case PatternOp::MAX:
+                case PatternOp::ANY: acc = (r == 0 || x > acc) ? x : acc; break;
+                case PatternOp::MIN:
+                case PatternOp::ALL: acc = (r == 0 || x < acc) ? x : acc; break;
+            }
+        }
+        if (op == PatternOp::MEAN) acc /= static_cast<double>(inner);
+        if (op == PatternOp::MAX || op == PatternOp::MIN) {
+            // extremes are exact: keep the element itself (no double round trip for half)
+            const uint64_t first = is_ar ? a * stride : a;
+            T best = s[first];
+            for (uint64_t r = 1; r < inner; ++r) {
+                const T v = is_ar ? s[a * stride + r] : s[r * stride + a];
+                if (op == PatternOp::MAX ? widen(v) > widen(best) : widen(v) < widen(best)) best = v;
+            }
+            out[a] = best;
+        } else {
+            out[a] = narrow<T>(acc);
+        }
+    }
+    if (outside01)
+        warn("param-range",
+             std::string(api) + ": src holds values other than 0 and 1; the API reference allows only 0 or 1, and the "
+             "NPU result for others is not documented (the emulator gives the " + (op == PatternOp::ALL ? "minimum)" : "maximum)"),
+             file, line);
+    std::copy(out.begin(), out.end(), dst.data());
+}
+
+}  // namespace kernelgen
+
+namespace AscendC {
+
+#define KG_PATTERN_REDUCE(NAME, OP, TYPES)                                                                           \
+    template <class T, class pattern, bool isReuseSource = false>                                                    \
+    inline void NAME(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,                               \
+                     const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t srcShape[], bool srcInnerPad,       \
+                     KG_LOC) {                                                                                       \
+        kernelgen::reduce_pattern<T, pattern>(#NAME, OP, TYPES, dstTensor, srcTensor, &sharedTmpBuffer, srcShape,    \
+                                              srcInnerPad, file, line);                                              \
+    }                                                                                                                \
+    template <class T, class pattern, bool isReuseSource = false>                                                    \
+    inline void NAME(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const uint32_t srcShape[],    \
+                     bool srcInnerPad, KG_LOC) {                                                                     \
+        kernelgen::reduce_pattern<T, pattern>(#NAME, OP, TYPES, dstTensor, srcTensor, nullptr, srcShape,             \
+                                              srcInnerPad, file, line);                                              \
+    }
+// Element types per page, Atlas A2/A3 (atlasascendc_api_07_10017 ReduceSum and its siblings).
+KG_PATTERN_REDUCE(ReduceSum, kernelgen::PatternOp::SUM, " float ")
+KG_PATTERN_REDUCE(ReduceMean, kernelgen::PatternOp::MEAN, " float ")
+KG_PATTERN_REDUCE(ReduceProd, kernelgen::PatternOp::PROD, " float ")
+KG_PATTERN_REDUCE(ReduceMax, kernelgen::PatternOp::MAX, " half float ")
+KG_PATTERN_REDUCE(ReduceMin, kernelgen::PatternOp::MIN, " half float ")
+KG_PATTERN_REDUCE(ReduceAll, kernelgen::PatternOp::ALL, " uint8_t float ")
+KG_PATTERN_REDUCE(ReduceAny, kernelgen::PatternOp::ANY, " uint8_t float ")
+#undef KG_PATTERN_REDUCE
 
 template <class T>
 inline void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,
