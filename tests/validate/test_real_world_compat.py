@@ -41,6 +41,19 @@ def _line_of(path: Path, needle: str) -> int:
     return next(i for i, t in enumerate(path.read_text().splitlines(), 1) if needle in t)
 
 
+def _variant(projects: Path, tmp_path: Path, name: str, *edits: tuple[str, str, str]) -> Path:
+    """A copy of fixture project `name` with each edit (file relative to the project, text that
+    must occur there, its replacement, once) applied in order."""
+    p = tmp_path / name
+    shutil.copytree(projects / name, p)
+    for rel, old, new in edits:
+        path = p / rel
+        text = path.read_text()
+        assert old in text, (rel, old)
+        path.write_text(text.replace(old, new, 1))
+    return p
+
+
 def test_host_code_builds_on_vendor_headers_next_to_its_own_log_macros(projects: Path) -> None:
     p = projects / "host_vendor"
     report = validate_project(p, p / "ref.py")
@@ -91,9 +104,6 @@ def test_host_code_on_the_ops_logging_family_and_untyped_compile_info_builds(
     # #8: vllm-ascend's transpose_kv_cache_by_block / copy_and_expand_eagle_inputs take OPS_LOG_*,
     # OPS_CHECK and OP_CHECK from log/ops_log.h or tiling_base/error_log.h, and read
     # GetCompileInfo() untyped; before, none of these built.
-    p = tmp_path / "host_vendor"
-    shutil.copytree(projects / "host_vendor", p)
-    src = p / "op_host" / "host_vendor_tiling.cpp"
     checks = (
         "    OPS_LOG_E_IF_NULL(context, context->GetAttrs(), return ge::GRAPH_FAILED);\n"
         "    OPS_CHECK(total == 0, OPS_LOG_E(context->GetNodeName(), \"empty\"),\n"
@@ -104,9 +114,12 @@ def test_host_code_on_the_ops_logging_family_and_untyped_compile_info_builds(
         "    OPS_LOG_D(\"HostVendor\", \"total %u\", total);\n"
         "    OPS_LOG_E_IF(total == 0, context, return ge::GRAPH_FAILED, \"total %u\", total);\n"
     )
-    text = src.read_text().replace('#include "log/ops_log.h"', '#include "tiling_base/error_log.h"')
-    anchor = "    HostVendorTilingData tiling;"
-    src.write_text(text.replace(anchor, checks + anchor))
+    tiling, anchor = "op_host/host_vendor_tiling.cpp", "    HostVendorTilingData tiling;"
+    p = _variant(
+        projects, tmp_path, "host_vendor",
+        (tiling, '#include "log/ops_log.h"', '#include "tiling_base/error_log.h"'),
+        (tiling, anchor, checks + anchor),
+    )
     report = validate_project(p, p / "ref.py")
     assert report.compile.ok, [d.message for d in report.compile.diagnostics]
     assert report.ok, report.cases
@@ -118,11 +131,9 @@ def test_infer_shape_asking_for_an_undeclared_output_is_warned_not_a_crash(
     # #8: Ascend/samples ScatterMax updates its input in place (no OpDef output) and kept a
     # template's `*context->GetOutputShape(0) = ...`: GE would hand it nullptr, but the aclnn
     # single-op path never runs InferShape, so the op works on the NPU. Before: SIGSEGV.
-    p = tmp_path / "host_vendor"
-    shutil.copytree(projects / "host_vendor", p)
-    src = p / "op_host" / "host_vendor.cpp"
     line = "    *context->GetOutputShape(0) = *context->GetInputShape(0);"
-    src.write_text(src.read_text().replace(line, line + "\n" + line.replace("(0) =", "(3) =")))
+    p = _variant(projects, tmp_path, "host_vendor", (
+        "op_host/host_vendor.cpp", line, line + "\n" + line.replace("(0) =", "(3) =")))
     report = validate_project(p, p / "ref.py")
     assert report.ok, report.cases
     warned = [n for n in report.notes if "[infer-shape]" in n]
@@ -155,12 +166,7 @@ def test_infer_shape_asking_for_an_undeclared_output_is_warned_not_a_crash(
 def test_a_crash_names_the_code_it_happened_in(
     projects: Path, tmp_path: Path, file: str, anchor: str, crash: str, where: str
 ) -> None:
-    p = tmp_path / "host_vendor"
-    shutil.copytree(projects / "host_vendor", p)
-    src = p / file
-    text = src.read_text()
-    assert anchor in text
-    src.write_text(text.replace(anchor, crash + anchor))
+    p = _variant(projects, tmp_path, "host_vendor", (file, anchor, crash + anchor))
     report = validate_project(p, p / "ref.py")
     assert not report.ok
     assert where in report.cases[0].message, report.cases[0].message
@@ -171,9 +177,7 @@ def test_a_projects_own_tolerances_replace_the_dtype_defaults_and_the_caller_s_w
 ) -> None:
     # #8: Ascend/samples' verify_result.py accepts an absolute error of 1e-2 on float16 outputs;
     # fast_gelu computed in float16 steps is that far off and passes on the NPU's test.
-    p = tmp_path / "host_vendor"
-    shutil.copytree(projects / "host_vendor", p)
-    (p / "ref.py").write_text((p / "ref.py").read_text().replace("x * 2.0", "x * 2.0 + 0.004"))
+    p = _variant(projects, tmp_path, "host_vendor", ("ref.py", "x * 2.0", "x * 2.0 + 0.004"))
     assert not validate_project(p, p / "ref.py").ok
     (p / "kernelgen.toml").write_text("atol = 1e-2\nrtol = 1e-2\n")
     assert validate_project(p, p / "ref.py").ok
@@ -186,24 +190,19 @@ def test_compact_data_copy_pad_packs_rows_and_register_h_builds(
     # #8: RecSDK multislice_concat copies rows in and out with DataCopyPad<T,
     # PaddingMode::Compact> and its host includes register/register.h. Rows of 16 bytes: packed,
     # the 8 rows fill the 32-float buffer exactly (Normal mode would pad each to 32 bytes).
-    p = tmp_path / "host_vendor"
-    shutil.copytree(projects / "host_vendor", p)
-    host = p / "op_host" / "host_vendor.cpp"
-    host.write_text('#include "register/register.h"\n' + host.read_text())
-    kernel = p / "op_kernel" / "host_vendor.cpp"
-    text = kernel.read_text()
+    kernel = "op_kernel/host_vendor.cpp"
     rows = (
         "    DataCopyExtParams rows{static_cast<uint16_t>(td.perCore / 4), 4 * sizeof(float),"
         " 0, 0, 0};\n"
     )
-    text = text.replace(
-        "    DataCopy(t, xGm, td.perCore);",
-        rows + "    DataCopyPad<float, PaddingMode::Compact>(t, xGm, rows, {false, 0, 0, 0});",
-    ).replace(
-        "    DataCopy(yGm, t, td.perCore);",
-        "    DataCopyPad<float, PaddingMode::Compact>(yGm, t, rows);",
+    p = _variant(
+        projects, tmp_path, "host_vendor",
+        ("op_host/host_vendor.cpp", "#include", '#include "register/register.h"\n#include'),
+        (kernel, "    DataCopy(t, xGm, td.perCore);",
+         rows + "    DataCopyPad<float, PaddingMode::Compact>(t, xGm, rows, {false, 0, 0, 0});"),
+        (kernel, "    DataCopy(yGm, t, td.perCore);",
+         "    DataCopyPad<float, PaddingMode::Compact>(yGm, t, rows);"),
     )
-    kernel.write_text(text)
     report = validate_project(p, p / "ref.py")
     assert report.compile.ok, [d.message for d in report.compile.diagnostics]
     assert report.ok, (report.runtime_errors, report.cases)
@@ -232,9 +231,7 @@ def test_block_size_and_ub_size_names_and_an_assert_glued_to_an_expression_build
     # and an undeclared TOTAL_UB_SIZE; three Ascend/samples kernels write `n = tileNum
     # ASSERT(...)` with no `;` (the NPU's ASSERT is empty); others use DEFAULT_C0_SIZE and a
     # GlobalTensor's public `address_`. Before: compile errors, each.
-    p = tmp_path / "device_idioms"
-    shutil.copytree(projects / "device_idioms", p)
-    kernel = p / "op_kernel" / "device_idioms.cpp"
+    kernel = "op_kernel/device_idioms.cpp"
     line = "        share = Share<T>(total);"
     glued = (
         "        uint32_t each = Share<T>(total);\n"
@@ -245,7 +242,8 @@ def test_block_size_and_ub_size_names_and_an_assert_glued_to_an_expression_build
     )
     after = "        yGm.SetGlobalBuffer((__gm__ T*)y + Start<T>(share), share);"
     public_address = after + "\n        ASSERT(yGm.address_ == yGm.GetPhyAddr());"
-    kernel.write_text(kernel.read_text().replace(line, glued).replace(after, public_address))
+    p = _variant(projects, tmp_path, "device_idioms", (kernel, line, glued),
+                 (kernel, after, public_address))
     report = validate_project(p, p / "ref.py", shapes=[[[48]]])
     assert report.compile.ok, [d.message for d in report.compile.diagnostics]
     assert report.ok, report.cases
@@ -417,10 +415,6 @@ def test_matmul_declared_through_matmul_impl_with_an_mdl_config_and_callbacks_ru
     # #8: Ascend/samples' high-performance matmul declares `MatmulImpl<..., GetMDLConfig(...),
     # MatmulCallBackFunc<nullptr, nullptr, nullptr>>` and calls SetSubBlockIdx and SetHF32;
     # before, none of these names existed.
-    p = tmp_path / "matmul_blocks"
-    shutil.copytree(projects / "matmul_blocks", p)
-    [kernel] = (p / "op_kernel").glob("*.cpp")
-    text = kernel.read_text()
     old = (
         "    Matmul<MatmulType<TPosition::GM, CubeFormat::ND, half>, "
         "MatmulType<TPosition::GM, CubeFormat::ND, half>,\n"
@@ -440,8 +434,8 @@ def test_matmul_declared_through_matmul_impl_with_an_mdl_config_and_callbacks_ru
         "    mm.SetSubBlockIdx(0);\n"
         "    mm.SetHF32(false, 0);\n"
     )
-    assert old in text
-    kernel.write_text(text.replace(old, new))
+    [kernel] = (projects / "matmul_blocks" / "op_kernel").glob("*.cpp")
+    p = _variant(projects, tmp_path, "matmul_blocks", (f"op_kernel/{kernel.name}", old, new))
     report = validate_project(p, p / "ref.py")
     assert report.compile.ok, [d.message for d in report.compile.diagnostics]
     assert report.ok, (report.runtime_errors, report.cases)
