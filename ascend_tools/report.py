@@ -43,7 +43,8 @@ class ValidationReport(BaseModel):
     ub_to_ub_bytes, scalar_accesses, sync_alls, cube_macs, cube_macs_fp32, gm_to_l1_bytes,
     l1_to_l0_bytes, l0c_to_gm_bytes, vector_repeats: {api: n}}, "per_block":
     [{"block", ...}]}` (empty when no case passed). `notes`: toolchain/device facts and emulator
-    warnings. `unchecked`: outputs that ran but were not compared (`[binding] unchecked`)."""
+    warnings, as text. `warnings`: the emulator's warnings (the run went on), one per code and
+    place. `unchecked`: outputs that ran but were not compared (`[binding] unchecked`)."""
 
     ok: bool
     chip: str
@@ -53,6 +54,7 @@ class ValidationReport(BaseModel):
     runtime_errors: list[RuntimeErrorReport] = Field(default_factory=list)
     counters: dict = Field(default_factory=dict)
     notes: list[str] = Field(default_factory=list)
+    warnings: list[RuntimeErrorReport] = Field(default_factory=list)
     unchecked: list[str] = Field(default_factory=list)
 
 

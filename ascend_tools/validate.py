@@ -432,6 +432,7 @@ def validate_project(
     )
     cases: list[CaseReport] = []
     runtime: list[RuntimeErrorReport] = []
+    warnings: list[RuntimeErrorReport] = []
     counters: dict = {}
     for name, trial in trial_data:
         ins, outs, attrs = _case_values(binding, trial)
@@ -468,13 +469,18 @@ def validate_project(
         for w in run.report.get("warnings", []):
             if not isinstance(w, dict):
                 continue
-            where = ""
+            where, file, at = "", "", 0
             if w.get("file"):
                 file, line = _relative(proj, str(w["file"]), proj.entry.line)
-                where = f"{file}:{line if line is not None else w.get('line', 0)}: "
-            note = f"emulator warning [{w.get('code', '?')}]: {where}{w.get('message', '')}"
+                at = line if line is not None else int(w.get("line", 0))
+                where = f"{file}:{at}: "
+            code, message = str(w.get("code", "?")), str(w.get("message", ""))
+            note = f"emulator warning [{code}]: {where}{message}"
             if note not in notes:
                 notes.append(note)
+            if all((x.code, x.file, x.line) != (code, file, at) for x in warnings):
+                warnings.append(RuntimeErrorReport(code=code, message=message, file=file, line=at,
+                                                   block=int(w.get("block", -1))))
     return ValidationReport(
         ok=all(c.ok for c in cases),
         chip=chip_info.name,
@@ -484,6 +490,7 @@ def validate_project(
         runtime_errors=runtime,
         counters=counters,
         notes=notes,
+        warnings=warnings,
         unchecked=unchecked,
     )
 

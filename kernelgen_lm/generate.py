@@ -17,7 +17,7 @@ from pydantic import BaseModel
 from ascend_tools.chips import DEFAULT_CHIP, get_chip
 from ascend_tools.cost import CostInputError
 from ascend_tools.report import ValidationReport
-from kernelgen_lm.attempts import Attempt
+from kernelgen_lm.attempts import Attempt, accepted, latent_faults, report_stage
 from kernelgen_lm.capture import CapturedGraph, CaptureError, capture
 from kernelgen_lm.families import AnyPlan, build_family_plan, family_of, write_family_project
 from kernelgen_lm.plan.build import PlanError
@@ -189,14 +189,12 @@ def rules_generate(
         res.error = str(e)
         return res, plan
     res.validation = report
-    if report.ok:
+    if accepted(report):
         res.ok = True
         res.speed = modelled_speed(graph, report, chip_info.name)
         res.attempts.append(Attempt(backend="rules", ok=True, stage="done", message="validated"))
     else:
-        stage = (
-            "compile" if not report.compile.ok else ("run" if report.runtime_errors else "compare")
-        )
+        stage = report_stage(report)
         msg = _failure_text(report)
         res.attempts.append(Attempt(backend="rules", ok=False, stage=stage, message=msg))
         res.error = msg
@@ -204,6 +202,8 @@ def rules_generate(
 
 
 def _failure_text(report: ValidationReport) -> str:
+    if report.ok:  # passed, but only with latent faults (attempts.LATENT_FAULTS)
+        return "; ".join(f"{w.code}: {w.message}" for w in latent_faults(report)[:3])
     if not report.compile.ok:
         return "; ".join(d.compiler_style() for d in report.compile.diagnostics[:3])
     if report.runtime_errors:

@@ -12,23 +12,12 @@ from pathlib import Path
 
 from ascend_tools.diagnostics import Diagnostic, Severity
 from ascend_tools.report import ValidationReport
-from kernelgen_lm.attempts import Stage
+from kernelgen_lm.attempts import latent_faults
 
 MAX_DIAGNOSTICS = 10
 MAX_RUNTIME_ERRORS = 6
 MAX_CASES = 4
 MAX_MESSAGE_CHARS = 400
-
-
-def report_stage(report: ValidationReport) -> Stage:
-    """Where a validation stopped: compile, run (rule failure, crash, timeout), compare, done."""
-    if report.ok:
-        return "done"
-    if not report.compile.ok:
-        return "compile"
-    if report.runtime_errors:
-        return "run"
-    return "compare"
 
 
 def _source_line(project: Path, file: str, line: int) -> str:
@@ -73,6 +62,13 @@ def report_feedback(report: ValidationReport, project: Path) -> str:
             block = f" (block {e.block})" if e.block >= 0 else ""
             line = f"{where}[{e.code}] {e.message[:MAX_MESSAGE_CHARS]}{block}"
             src = _source_line(project, e.file, e.line) if e.file else ""
+            out.append(line + (f"\n    > {src}" if src else ""))
+    if report.ok and latent_faults(report):
+        out.append("The kernel passed, but only because the bytes it overran were dead this time:")
+        for w in latent_faults(report)[:MAX_RUNTIME_ERRORS]:
+            where = f"{w.file}:{w.line}: " if w.file else ""
+            src = _source_line(project, w.file, w.line) if w.file else ""
+            line = f"{where}[{w.code}] {w.message[:MAX_MESSAGE_CHARS]}"
             out.append(line + (f"\n    > {src}" if src else ""))
     failed = [c for c in report.cases if not c.ok]
     if failed and report.compile.ok:

@@ -22,12 +22,12 @@ from ascend_tools.reference import ReferenceError
 from ascend_tools.report import ValidationReport
 from ascend_tools.toolchain.cache import cache_root
 from ascend_tools.validate import ValidationInputError, validate_project
-from kernelgen_lm.attempts import Attempt
+from kernelgen_lm.attempts import Attempt, report_stage
 from kernelgen_lm.backends import Backend, BackendError, ChatMessage
 from kernelgen_lm.generate import DEFAULT_TRIALS
 from kernelgen_lm.llm.context import build_context
 from kernelgen_lm.llm.examples import store_validated
-from kernelgen_lm.llm.feedback import parse_feedback, report_feedback, report_stage
+from kernelgen_lm.llm.feedback import parse_feedback, report_feedback
 from kernelgen_lm.llm.prompt import initial_messages, repair_messages
 from kernelgen_lm.llm.reference import describe_reference
 from kernelgen_lm.llm.tagged import AnswerFormatError, parse_answer
@@ -116,7 +116,7 @@ def validate_answer(
         )
     (sample_dir / "report.json").write_text(report.model_dump_json(indent=1), encoding="utf-8")
     stage = report_stage(report)
-    if report.ok:
+    if stage == "done":
         msg = f"validated ({len(report.cases)} cases)"
         return SampleOutcome(
             attempt=Attempt(backend=backend, ok=True, stage="done", message=msg),

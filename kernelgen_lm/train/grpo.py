@@ -24,7 +24,7 @@ from kernelgen_lm.train.dist import RankFailed, Ranks
 from kernelgen_lm.train.formats import prompt_of
 from kernelgen_lm.train.records import CotRecord
 
-# Reward by the stage at which validation stopped (kernelgen_lm.llm.feedback.report_stage;
+# Reward by the stage at which validation stopped (kernelgen_lm.attempts.report_stage;
 # "parse" also covers files that do not form a project bound to the reference).
 REWARD_BY_STAGE: dict[str, float] = {
     "parse": 0.0,  # no usable project in the answer

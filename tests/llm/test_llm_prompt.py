@@ -14,11 +14,12 @@ from ascend_tools.report import (
     RuntimeErrorReport,
     ValidationReport,
 )
+from kernelgen_lm.attempts import accepted, latent_faults, report_stage
 from kernelgen_lm.backends import ChatMessage
 from kernelgen_lm.llm.api_hints import apis_for_reference
 from kernelgen_lm.llm.context import build_context
 from kernelgen_lm.llm.examples import load_examples, rank_examples, store_validated
-from kernelgen_lm.llm.feedback import report_feedback, report_stage
+from kernelgen_lm.llm.feedback import report_feedback
 from kernelgen_lm.llm.prompt import REPAIR_CLOSING, TASK_CLOSING, initial_messages, repair_messages
 from kernelgen_lm.llm.reference import describe_reference
 
@@ -89,6 +90,34 @@ def test_runtime_and_mismatch_feedback_keep_codes_and_numbers(tmp_path: Path) ->
     assert report_stage(report) == "run"
     assert "k.cpp:9: [datacopy-align] count*4 % 32 != 0 (block 3)" in text
     assert "case trial0: 12 elements differ first at index (4090,) max abs err 0.7" in text
+
+
+def test_a_generated_kernel_that_passes_only_by_overrunning_dead_bytes_is_not_accepted(
+    tmp_path: Path,
+) -> None:
+    """A user's kernel that writes past a tensor into bytes that happen to be dead passes with a
+    warning (the NPU runs it); a generated one goes back for repair with that warning located."""
+    overrun = RuntimeErrorReport(
+        code="count-exceeds-tensor",
+        message="Duplicate: needs 16 elements of dst, a LocalTensor<float> of 8 elements",
+        file="k.cpp",
+        line=12,
+    )
+    harmless = RuntimeErrorReport(code="gm-extent", message="inside the block", file="k.cpp")
+    report = ValidationReport(
+        ok=True,
+        chip=CHIP,
+        backend="emulator",
+        compile=CompileReport(ok=True),
+        cases=[CaseReport(name="trial0", ok=True)],
+        warnings=[harmless, overrun],
+    )
+    assert not accepted(report) and latent_faults(report) == [overrun]
+    assert report_stage(report) == "run"
+    text = report_feedback(report, tmp_path)
+    assert "k.cpp:12: [count-exceeds-tensor] Duplicate: needs 16 elements" in text
+    report.warnings = [harmless]
+    assert accepted(report) and report_stage(report) == "done"
 
 
 def test_repair_turn_carries_previous_answer_and_feedback(tmp_path: Path) -> None:
