@@ -6,6 +6,8 @@ structure, while their textual shape is fixed by the framework.
 
 from __future__ import annotations
 
+import ast
+import operator
 import re
 from dataclasses import dataclass, field
 
@@ -14,9 +16,11 @@ from ascend_tools.toolchain.dtypes import DTYPES
 _COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
 _BEGIN = re.compile(r"BEGIN_TILING_DATA_DEF\s*\(\s*(\w+)\s*\)")
 _END = re.compile(r"END_TILING_DATA_DEF")
+# An _ARR field's size is an expression (`MAX_SLICE_SIZE + 1`, `(2048 + 1)`: RecSDK
+# concat_jagged_tensor), anything up to the next top-level comma, one level of parentheses deep.
 _FIELD = re.compile(
-    r"TILING_DATA_FIELD_DEF(_ARR|_STRUCT)?\s*\(\s*([\w:]+(?:\s+[\w:]+)*)\s*,\s*(?:(\w+)\s*,\s*)?"
-    r"(\w+)\s*\)"
+    r"TILING_DATA_FIELD_DEF(_ARR|_STRUCT)?\s*\(\s*([\w:]+(?:\s+[\w:]+)*)\s*,\s*"
+    r"(?:([^,()]*(?:\([^()]*\)[^,()]*)*?)\s*,\s*)?(\w+)\s*\)"
 )
 _REGISTER = re.compile(r"REGISTER_TILING_DATA_CLASS\s*\(\s*(\w+)\s*,\s*(\w+)\s*\)")
 _OP_CLASS = re.compile(r"class\s+(\w+)\s*:\s*public\s+(?:ge::)?OpDef")
@@ -31,6 +35,29 @@ _SET_TILING = re.compile(r"SetTiling\s*\(\s*&?\s*([\w:]+)\s*\)")
 GE_DTYPES = {d.ge_type.removeprefix("ge::"): (d.c_type, d.size) for d in DTYPES.values()} | {
     "DT_DOUBLE": ("double", 8)
 }
+
+
+def _int_expr(text: str) -> int | None:
+    """The value of an integer-literal arithmetic expression (`2048 + 1`), else None (a name
+    whose value this pattern reader does not know)."""
+    try:
+        tree = ast.parse(text.strip(), mode="eval")
+    except SyntaxError:
+        return None
+    ops = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
+           ast.FloorDiv: operator.floordiv, ast.Div: operator.floordiv}
+
+    def value(node: ast.AST) -> int | None:
+        if isinstance(node, ast.Constant) and isinstance(node.value, int):
+            return node.value
+        if isinstance(node, ast.BinOp) and type(node.op) in ops:
+            a, b = value(node.left), value(node.right)
+            if a is None or b is None or (b == 0 and type(node.op) in (ast.FloorDiv, ast.Div)):
+                return None
+            return ops[type(node.op)](a, b)
+        return None
+
+    return value(tree.body)
 
 
 def blank_comments(text: str) -> str:
@@ -90,7 +117,7 @@ def tiling_structs(text: str, file: str) -> tuple[list[TilingStruct], dict[str, 
         fields = []
         for f in _FIELD.finditer(clean, m.end(), body_end):
             kind, ty, count, name = f.groups()
-            n = int(count) if kind == "_ARR" and count and count.isdigit() else None
+            n = _int_expr(count) if kind == "_ARR" and count else None
             fields.append(TilingField(ty, name, n, file, f.start()))
         structs.append(TilingStruct(m.group(1), fields, file, m.start()))
     registered = {m.group(1): m.group(2) for m in _REGISTER.finditer(clean)}

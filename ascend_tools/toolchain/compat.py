@@ -144,21 +144,70 @@ _STATEMENT_KEYWORDS = frozenset({"else", "do", "return", "case", "default", "got
 def _glued_assert(m: re.Match[str]) -> str:
     start = m.start(1)
     word = re.search(r"\w*$", m.string[: start + 1])
-    if word and word.group(0) in _STATEMENT_KEYWORDS:
+    line = m.string[m.string.rfind("\n", 0, start) + 1 : start]
+    if (word and word.group(0) in _STATEMENT_KEYWORDS) or line.lstrip().startswith("#"):
         return m.group(0)
     return m.group(1) + ";" + m.group(2)
+
+
+# An `ASSERT(...)` statement with no `;` after it (`ASSERT(n != 0 && "msg")` then the next
+# statement on the next line: RecSDK norm_multiply_dropout, built for and tested on the NPU,
+# whose ASSERT is empty): the `;` goes in after the call, unless what follows continues an
+# expression (`,`, `)`, an operator). Not in `#define` lines.
+_ASSERT_CALL = re.compile(r"\bASSERT\s*\(")
+_CONTINUES = frozenset(";,)]?:+-*/%&|^<>=.")
+
+
+def _call_end(text: str, open_paren: int) -> int | None:
+    """The index after the `)` that closes the parenthesis at `open_paren` (string and char
+    literals skipped), or None when it does not close."""
+    depth, i, n = 0, open_paren, len(text)
+    while i < n:
+        c = text[i]
+        if c in "\"'":
+            j = i + 1
+            while j < n and text[j] != c:
+                j += 2 if text[j] == "\\" else 1
+            i = j + 1
+            continue
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    return None
+
+
+def _close_assert_statements(text: str) -> str:
+    out, last = [], 0
+    for m in _ASSERT_CALL.finditer(text):
+        line_start = text.rfind("\n", 0, m.start()) + 1
+        if text[line_start : m.start()].lstrip().startswith("#") or m.start() < last:
+            continue
+        end = _call_end(text, m.end() - 1)
+        if end is None:
+            continue
+        rest = text[end:].lstrip(" \t\r\n")
+        if rest and rest[0] not in _CONTINUES:
+            out.append(text[last:end] + ";")
+            last = end
+    return "".join(out) + text[last:]
 
 
 def rewrite_source(text: str) -> str | None:
     """The text with every SOURCE_REWRITES match blanked, every `(__ubuf__ T *)` cast made a
     `kernelgen::ub_ptr<T>` call, data type names in preprocessor conditions made numbers and
-    the `;` before an ASSERT glued to an expression put in, or None when nothing matched."""
+    the `;` an ASSERT statement lacks put in (before one glued to an expression, after one the
+    next statement follows), or None when nothing matched."""
     out = text
     for pattern, _ in SOURCE_REWRITES:
         out = pattern.sub(lambda m: " " * len(m.group(0)), out)
     out = _UB_CAST.sub(_ub_cast, out)
     out = _PP_CONDITION.sub(_numbered_condition, out)
     out = _GLUED_ASSERT.sub(_glued_assert, out)
+    out = _close_assert_statements(out)
     return None if out == text else out
 
 

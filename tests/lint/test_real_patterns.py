@@ -169,6 +169,14 @@ def test_tiling_fields_of_keyed_structs_and_multiword_types_are_known() -> None:
     assert R.TILING_MISMATCH.value not in codes(diags)
 
 
+@pytest.mark.parametrize("size", ["MAX_SLICE + 1", "(2048 + 1)", "2 * KEYS"])
+def test_array_fields_sized_by_an_expression_are_fields(size: str) -> None:
+    # RecSDK concat_jagged_tensor: TILING_DATA_FIELD_DEF_ARR(uint32_t, MAX_SLICE_SIZE + 1, ...)
+    texts = replaced(texts_of("tiling_project"), "  TILING_DATA_FIELD_DEF(uint32_t, splitCol);",
+                     f"  TILING_DATA_FIELD_DEF_ARR(uint32_t, {size}, splitCol);")
+    assert R.TILING_MISMATCH.value not in codes(lint_texts(texts))
+
+
 def test_field_missing_from_the_struct_its_macro_names_is_an_error() -> None:
     texts = replaced(texts_of("tiling_project"), "wide.splitCol", "wide.splitCols")
     d = only(lint_texts(texts), R.TILING_MISMATCH)

@@ -269,14 +269,20 @@ def test_aicore_attribute_is_blanked_in_place() -> None:
     assert compat.rewrite_source("int main() {}\n") is None
 
 
-def test_a_semicolon_goes_in_before_an_assert_glued_to_an_expression_only() -> None:
+def test_the_semicolons_an_assert_statement_lacks_go_in() -> None:
+    # Before one glued to an expression (Ascend/samples), after one the next statement follows
+    # (RecSDK); nothing where one is there, after a keyword, inside an expression or a #define.
     text = (
         "n = tileNum ASSERT(tileNum != 0);\nuint32_t a = p.ALIGN\nASSERT(a != 0);\n"
         "if (x) ASSERT(y);\nelse ASSERT(z);\n  ASSERT(q);\nv[i] ASSERT(w);\n"
+        'ASSERT(n != 0 && "core (n) is zero")\nthis->a = 1;\n{ ASSERT(k) }\n'
+        "v = (ASSERT(q), 3);\n#define ASSERT(x) check(x)\n"
     )
     assert compat.rewrite_source(text) == (
         "n = tileNum; ASSERT(tileNum != 0);\nuint32_t a = p.ALIGN;\nASSERT(a != 0);\n"
         "if (x) ASSERT(y);\nelse ASSERT(z);\n  ASSERT(q);\nv[i]; ASSERT(w);\n"
+        'ASSERT(n != 0 && "core (n) is zero");\nthis->a = 1;\n{ ASSERT(k); }\n'
+        "v = (ASSERT(q), 3);\n#define ASSERT(x) check(x)\n"
     )
 
 
