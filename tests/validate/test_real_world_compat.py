@@ -229,8 +229,8 @@ def test_block_size_and_ub_size_names_and_an_assert_glued_to_an_expression_build
 ) -> None:
     # #8: vllm-ascend transpose_kv_cache_by_block sizes buffers with GetDataBlockSizeInBytes()
     # and an undeclared TOTAL_UB_SIZE; three Ascend/samples kernels write `n = tileNum
-    # ASSERT(...)` with no `;` (the NPU's ASSERT is empty); others use DEFAULT_C0_SIZE and a
-    # GlobalTensor's public `address_`. Before: compile errors, each.
+    # ASSERT(...)` with no `;` (the NPU's ASSERT is empty); others use DEFAULT_C0_SIZE, a
+    # GlobalTensor's public `address_` and AscendC::Std::max/min. Before: compile errors, each.
     kernel = "op_kernel/device_idioms.cpp"
     line = "        share = Share<T>(total);"
     glued = (
@@ -238,7 +238,8 @@ def test_block_size_and_ub_size_names_and_an_assert_glued_to_an_expression_build
         "        share = each ASSERT(each != 0 && \"no share\");\n"
         "        ASSERT(AscendC::GetDataBlockSizeInBytes() == 32);\n"
         "        ASSERT(TOTAL_UB_SIZE == 192 * 1024 && TOTAL_UB_SIZE / 2 > share * sizeof(T));\n"
-        "        ASSERT(DEFAULT_C0_SIZE == 32);"
+        "        ASSERT(DEFAULT_C0_SIZE == 32);\n"
+        "        ASSERT(AscendC::Std::max(3u, 5) == 5u && AscendC::Std::min(2.5f, 1) == 1.0f);"
     )
     after = "        yGm.SetGlobalBuffer((__gm__ T*)y + Start<T>(share), share);"
     public_address = after + "\n        ASSERT(yGm.address_ == yGm.GetPhyAddr());"

@@ -31,4 +31,17 @@ __aicore__ inline int64_t ScalarCountLeadingZero(uint64_t valueIn) {
     return valueIn == 0 ? 64 : static_cast<int64_t>(__builtin_clzll(valueIn));
 }
 
+// The standard-library subset's max/min (API reference, Utils > Std::max / Std::min: two values
+// of possibly different types, the larger / smaller as the first's type).
+namespace Std {
+template <typename T, typename U>
+__aicore__ inline constexpr T max(const T src0, const U src1) {
+    return src0 > src1 ? src0 : static_cast<T>(src1);
+}
+template <typename T, typename U>
+__aicore__ inline constexpr T min(const T src0, const U src1) {
+    return src0 < src1 ? src0 : static_cast<T>(src1);
+}
+}  // namespace Std
+
 }  // namespace AscendC
