@@ -413,6 +413,8 @@ class Evaluator:
             expr, site, site_order = bound
             v = self._eval(expr, site, site_order, depth + 1)
             return v
+        if self._is_param(chunk, name):
+            return None  # a parameter no call site binds: it shadows any member or constant
         if chunk.class_name:
             v = self._member(name, chunk.class_name, depth)
             if v is not None:

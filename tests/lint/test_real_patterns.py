@@ -488,3 +488,41 @@ def test_each_op_of_a_folder_is_checked_with_its_own_block_dim_and_kernel() -> N
     d = only(lint_texts(_two_op_folder(60, grad_sync=True)), R.BLOCK_DIM)
     assert d.severity == Severity.ERROR and d.file.endswith("attn_grad.cpp"), d
     assert "SyncAll (op_kernel/attn_grad.cpp:" in d.message, d.message
+
+
+_SHADOW = """\
+#include "kernel_operator.h"
+using namespace AscendC;
+class KernelRows {
+public:
+    __aicore__ inline void Init(GM_ADDR x, uint32_t rows) {
+        rowNum = 342;
+        xGm.SetGlobalBuffer((__gm__ float*)x, rowLength * rowNum);
+        pipe.InitBuffer(que, 1, 5 * rowLength * sizeof(float));
+    }
+    __aicore__ inline void Process(uint32_t step) {
+        for (uint32_t i = 0; i < rowNum; i += step) {
+            CopyIn(i, step);
+        }
+    }
+    __aicore__ inline void CopyIn(uint32_t progress, uint32_t rowNum) {
+        LocalTensor<float> xLocal = que.AllocTensor<float>();
+        DataCopy(xLocal, xGm[progress * rowLength], rowLength * rowNum);
+        que.EnQue(xLocal);
+    }
+private:
+    TPipe pipe;
+    TQue<QuePosition::VECIN, 1> que;
+    GlobalTensor<float> xGm;
+    uint32_t rowNum = 0;
+    uint32_t rowLength = 1024;
+};
+"""
+
+
+def test_a_parameter_shadows_the_member_of_its_name() -> None:
+    # Ascend/samples LayerNorm kernel launch: CopyIn(progress, rowNum) copies rowLength * rowNum
+    # of its parameter (at most 5), not of the member rowNum (342) it shadows.
+    assert R.COUNT_EXCEEDS_TENSOR.value not in codes(lint_texts({"k.cpp": _SHADOW}))
+    member = _SHADOW.replace("], rowLength * rowNum);", "], rowLength * this->rowNum);")
+    assert R.COUNT_EXCEEDS_TENSOR.value in codes(lint_texts({"k.cpp": member}))
