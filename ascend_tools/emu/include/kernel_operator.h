@@ -31,6 +31,7 @@
 #include "kernelgen/proposal.h"
 #include "kernelgen/sort.h"
 #include "kernelgen/topk.h"
+#include "kernelgen/dropout.h"
 #include "kernelgen/adl_anchors.h"
 #include "kernelgen/scalar.h"
 #include "kernelgen/vendor_internal.h"

@@ -43,6 +43,7 @@ inline constexpr DtypeSupport kDtypeSupport[] = {
     {"Cos", 0, " half float ", " dst src ", 0, " 2 4 "},
     {"Cosh", 0, " half float ", " dst src ", 0, " 2 4 "},
     {"Div", 0, " half float ", " dst src0 src1 ", 0, " 2 4 "},
+    {"DropOut", 0, " half float ", " dstLocal srcLocal ", 0, " 2 4 "},
     {"Duplicate", 0, " half float int16_t uint16_t int32_t uint32_t ", " dst ", 0, " 2 4 "},
     {"Erf", 0, " half float ", " dst src ", 0, " 2 4 "},
     {"Erfc", 0, " half float ", " dst src ", 0, " 2 4 "},

@@ -317,6 +317,27 @@ inline void GetBroadCastMaxMinTmpSize(const platform_ascendc::PlatformAscendC&, 
     minValue = std::min<uint32_t>(maxValue, 32u);
 }
 
+// DropOut (API reference, GetDropOutMaxMinTmpSize atlasascendc_api_07_0863: srcShape, typeSize
+// half=2 float=4, isReuseSource reserved): no formula is published and the emulator's DropOut
+// needs no scratch, so the sizes only have to be ones a kernel can allocate: at most one
+// 32-byte-aligned image of the source, at least one 256-byte repeat of it (0 for an empty one).
+inline void GetDropOutMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool /*isReuseSource*/,
+                                    uint32_t& maxValue, uint32_t& minValue) {
+    const uint64_t bytes = uint64_t(std::max<int64_t>(0, srcShape.GetShapeSize())) * typeSize;
+    maxValue = static_cast<uint32_t>(std::min<uint64_t>((bytes + 31) / 32 * 32, UINT32_MAX));
+    minValue = std::min<uint32_t>(maxValue, 256u);
+}
+inline uint32_t GetDropOutMaxTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool isReuseSource) {
+    uint32_t maxValue = 0, minValue = 0;
+    GetDropOutMaxMinTmpSize(srcShape, typeSize, isReuseSource, maxValue, minValue);
+    return maxValue;
+}
+inline uint32_t GetDropOutMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool isReuseSource) {
+    uint32_t maxValue = 0, minValue = 0;
+    GetDropOutMaxMinTmpSize(srcShape, typeSize, isReuseSource, maxValue, minValue);
+    return minValue;
+}
+
 // ---------------------------------------------------------------- LayerNorm / RmsNorm
 // [B, S, H] sources (H the 32-byte padded last axis). Temp buffer: the emulator needs two float
 // rows at least (kernelgen/norm.h); the maximum holds two float images of the whole source.
