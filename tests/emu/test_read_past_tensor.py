@@ -3,9 +3,10 @@ with a `count-exceeds-tensor` warning. A read past it reads the bytes that follo
 select_idx_with_mask casts a count rounded up to 64 from an 8-element tensor and drops the extra
 lanes). A write past it lands in those bytes: inside the TBuf a `Get(len)` view came from
 (DrivingSDK's assign_score_withk_grad), in UB no buffer owns (sgl-kernel-npu's alloc_extend), or in
-another buffer's bytes, harmless while they are dead (written again, or allocated again, before
-any read: DrivingSDK's cartesian_to_frenet1). A read of such overwritten bytes first is the error,
-at the overflowing write, and so is any access past the end of UB. One program, one run per case:
+another buffer's bytes, harmless while they are dead (never written before, or written again or
+allocated again before any read: DrivingSDK's cartesian_to_frenet1 and scatter_add_grad). A read
+first of overwritten bytes that held the kernel's data is the error, at the overflowing write,
+and so is any access past the end of UB. One program, one run per case:
 the exit code is the number of failed checks, or 3 when a rule stops the run."""
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ def test_a_write_past_every_buffer_lands_in_free_ub_with_a_warning(emu_build, ru
         "write_past_into_a_freed_slot",
         "helper_writes_past_then_fills_next",
         "tbuf_get_len_past_tbuf",
+        "write_past_into_never_written_bytes",
     ],
 )
 def test_a_write_past_the_tensor_into_dead_bytes_of_another_buffer_runs_with_a_warning(

@@ -198,7 +198,8 @@ static std::map<std::string, Case> cases() {
         pipe.InitBuffer(b, 512);
         auto x = a.Get<float>();
         auto y = b.Get<float>();
-        // dst x holds 64 elements: a write past it
+        Duplicate(y, 2.0f, 128);
+        // dst x holds 64 elements: a write past it, into y's data
         Mul(x, y, y, 128);  // BUG: count_exceeds
         Adds(y, y, 1.0f, 64);  // y's first 64 elements were overwritten: read before written again
     }};
@@ -505,6 +506,7 @@ static std::map<std::string, Case> cases() {
         pipe.InitBuffer(buf, 256);
         pipe.InitBuffer(next, 256);  // the write lands in its bytes
         auto t = buf.Get<float>();
+        Duplicate(next.Get<float>(), 0.0f, 64);
         t(64) = 1.0f;  // BUG: ub_call_operator_write
         volatile float v = next.Get<float>().GetValue(0);  // the overwritten element, read
         (void)v;

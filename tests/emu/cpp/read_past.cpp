@@ -71,6 +71,14 @@ int main(int argc, char** argv) {
         for (int i = 0; i < 8; ++i) bad += y.GetValue(i) != 3.0f;
         two.FreeTensor(b);
         two.FreeTensor(c);
+    } else if (which == "write_past_into_never_written_bytes") {  // nothing there to destroy
+        TBuf<TPosition::VECCALC> last;
+        pipe.InitBuffer(last, 32);
+        LocalTensor<float> w = wide.Get<float>();
+        Duplicate(w, 1.0f, 72);  // 8 floats past wide, into last, which holds nothing yet
+        LocalTensor<float> y = next.Get<float>();
+        Adds(y, last.Get<float>(), 1.0f, 8);  // reads what the overflow left there, as the NPU does
+        for (int i = 0; i < 8; ++i) bad += y.GetValue(i) != 2.0f;
     } else if (which == "helper_writes_past_then_fills_next") {  // one call site, two tensors
         auto fill = [](const LocalTensor<float>& t, uint32_t n) { Duplicate(t, 9.0f, n); };
         LocalTensor<float> x = q.AllocTensor<float>();

@@ -1,8 +1,10 @@
 // Bytes of a buffer that a write past another LocalTensor overwrote. The NPU checks no
 // LocalTensor length, so such a write lands in whatever buffer follows; the kernel survives it
-// when those bytes are dead, i.e. written again (or their buffer handed out again by AllocTensor)
-// before anything reads them. A read first proves the overflow destroyed data the kernel still
-// uses: that is the error, reported at the overflowing write with the read named.
+// when those bytes are dead: never written before (nothing was destroyed: DrivingSDK
+// scatter_add_grad Casts 128 floats into a 104-float tensor, into mask bytes it later reads but
+// never uses), or written again (or their buffer handed out again by AllocTensor) before anything
+// reads them. A read first of bytes that held the kernel's data proves the overflow destroyed
+// data it still uses: that is the error, reported at the overflowing write with the read named.
 //
 // Accesses arrive as the pipe model's (one call site's consecutive accesses are one
 // instruction, whose reads see what came before it): an instruction's reads are checked as they
@@ -16,6 +18,10 @@
 #include "device.h"
 
 namespace kernelgen {
+
+// Whether the kernel wrote the byte at `p` since its buffer was last handed out (pipe_model.h;
+// true where that is not tracked).
+inline bool byte_written(const uint8_t* p);
 
 class Clobbers {
   public:
@@ -84,9 +90,23 @@ class Clobbers {
             done.insert(done.end(), fresh.begin(), fresh.end());
             fresh.clear();
         }
-        for (const Range& r : done) add(r);
-        for (const Range& r : fresh) add(r);
+        for (const Range& r : done) add_written(r);
+        for (const Range& r : fresh) add_written(r);
         events_.clear();
+    }
+    // The parts of an overflow that overwrote bytes the kernel had written (the instruction's own
+    // writes are not yet recorded when it retires).
+    void add_written(const Range& r) {
+        const uint8_t* run = nullptr;
+        for (const uint8_t* p = r.b; p < r.e; ++p) {
+            const bool live = byte_written(p);
+            if (live && !run) run = p;
+            if (!live && run) {
+                add(Range{run, p, r.who});
+                run = nullptr;
+            }
+        }
+        if (run) add(Range{run, r.e, r.who});
     }
     void add(const Range& p) {
         for (const Range& r : live_)

@@ -174,6 +174,14 @@ class PipeModel {
         }
     }
 
+    // Whether the byte at `p` was written since its buffer was last handed out (true where the
+    // model does not track it: it is off, or `p` is in no arena).
+    bool written(const uint8_t* p) {
+        if (!enabled()) return true;
+        Region* r = region_of(p);
+        return r == nullptr || r->seq[static_cast<size_t>(p - r->base)] != 0;
+    }
+
     // The bytes of a buffer handed out again (AllocTensor): its old contents are garbage to
     // the new owner, so nothing orders against them.
     void forget(const void* p, uint64_t bytes) {
@@ -376,5 +384,7 @@ inline PipeModel& pipe_model() {
     static thread_local PipeModel m;
     return m;
 }
+
+inline bool byte_written(const uint8_t* p) { return pipe_model().written(p); }
 
 }  // namespace kernelgen
