@@ -1,10 +1,15 @@
 """Discover an AscendC operator project on disk and describe it (`KernelProject`).
 
-Three layouts are accepted: the msopgen layout (`op_host/<op>_tiling.h`, `op_host/<op>.cpp`,
-`op_kernel/<op>.cpp`), a single kernel file whose tiling values are constants in the file, and
-`kernel_launch`: a torch extension's op_kernel/ next to op_host/ glue that defines no OpDef (no
-`OP_ADD(`) and launches the entry itself (`EXEC_KERNEL_CMD(entry, blockDim, ...)`); its kernel
-binds like a single file and its glue, torch code, is never compiled.
+Four layouts are accepted: the msopgen layout (`op_host/<op>_tiling.h`, `op_host/<op>.cpp`,
+`op_kernel/<op>.cpp`); `flat`, the same roles in one folder without op_host/ or op_kernel/ (CANN
+8.3's simplified custom-op project, whose CMakeLists names the host sources and the kernel file
+itself: Ascend/samples AddCustomTiny's `<op>_host.cpp`, `<op>_kernel.cpp`, `<op>_tiling.h`), told
+by its files' contents: one registers an OpDef (`OP_ADD(`), another defines the kernel entry; a
+single kernel file whose tiling values are constants in the file; and `kernel_launch`: a torch
+extension's op_kernel/ next to op_host/ glue that defines no OpDef (no `OP_ADD(`) and launches
+the entry itself (`EXEC_KERNEL_CMD(entry, blockDim, ...)`); its kernel binds like a single file
+and its glue, torch code, is never compiled. msopgen and flat projects are OpDef projects
+(`KernelProject.has_opdef`): their host code is built and describes the op.
 The kernel entry is found with a light scan (comments and strings blanked, then a pattern for
 `__global__ ... void name(...)`); it needs no full parse, only the name and parameter names.
 """
@@ -64,8 +69,9 @@ class KernelProject(BaseModel):
     """A kernel project; file paths are relative to `root`."""
 
     root: Path
-    layout: Literal["msopgen", "single_file", "kernel_launch"]
-    """`kernel_launch` builds and binds as `single_file` (module docstring)."""
+    layout: Literal["msopgen", "flat", "single_file", "kernel_launch"]
+    """`flat` builds and binds as `msopgen`, `kernel_launch` as `single_file` (module
+    docstring)."""
     op_name: str
     kernel_file: Path
     host_files: list[Path]
@@ -82,6 +88,30 @@ class KernelProject(BaseModel):
 
     def abs(self, rel: Path) -> Path:
         return self.root / rel
+
+    @property
+    def has_opdef(self) -> bool:
+        """Whether the op is defined by host code (OpDef, TilingFunc) that the build runs:
+        the msopgen and flat layouts."""
+        return self.layout in ("msopgen", "flat")
+
+    @property
+    def host_dir(self) -> Path:
+        """The folder of the host sources, relative to the root: op_host/, or the root itself
+        in the flat layout; host includes are searched there first."""
+        return self.host_files[0].parent if self.host_files else Path("op_host")
+
+    @property
+    def kernel_dir(self) -> Path:
+        """The folder of the kernel file, relative to the root (op_kernel/ in the msopgen
+        layout, the root in the flat one): the kernel's own headers sit there."""
+        return self.kernel_file.parent
+
+    @property
+    def host_sources(self) -> list[Path]:
+        """The sources under `host_dir`: what the host build reads (in the flat layout, every
+        source, since host and kernel share the folder and the tiling header)."""
+        return [s for s in self.sources if self.host_dir in s.parents]
 
     @property
     def op_type(self) -> str:
@@ -220,6 +250,8 @@ def load_project(path: Path) -> KernelProject:
     if (path / "op_kernel").is_dir():
         return _kernel_launch(path) if _torch_glue(path) else _msopgen(path)
     candidates = sorted(p for p in path.iterdir() if p.suffix in KERNEL_SUFFIXES)
+    if not (path / "op_host").is_dir() and (flat := _flat(path, candidates)):
+        return flat
     hit = _chosen_file(path, candidates) or _kernel_with_entry(candidates)
     if not hit:
         raise ProjectError(
@@ -250,6 +282,54 @@ def _chosen_file(root: Path, files: list[Path]) -> tuple[Path, KernelEntry] | No
 
 
 _OP_ADD = re.compile(r"\bOP_ADD\s*\(")
+# Host op code: an OpDef registration or a tiling function's context (`gert::TilingContext*`);
+# kernel code has neither.
+_HOST_CODE = re.compile(r"\bOP_ADD\s*\(|\bTilingContext\b")
+_MAIN = re.compile(r"\bint(?:32_t)?\s+main\s*\(")
+
+
+def is_host_source(path: str | Path, text: str) -> bool:
+    """Whether a project source is host op code (OpDef, TilingFunc) rather than kernel code:
+    it sits in op_host/, or it registers an OpDef or takes a TilingContext while defining no
+    kernel entry and no main() (a flat project keeps it beside the kernel: the `flat` layout).
+    The one rule for both the build (`KernelProject.host_files`) and lint's model."""
+    if "op_host" in Path(path).parts:
+        return True
+    if "OP_ADD" not in text and "TilingContext" not in text:  # cheap: lint asks on every edit
+        return False
+    clean = blank(text)
+    return bool(_HOST_CODE.search(clean)) and not _MAIN.search(clean) and not (
+        _written_entries(clean) or _macro_entry(clean))
+
+
+def _flat(root: Path, files: list[Path]) -> KernelProject | None:
+    """The `flat` layout: a folder without op_host/ or op_kernel/ whose sources split into host
+    op code (`is_host_source`), one file of which registers an OpDef, and kernel files with an
+    entry (the configuration's `op` picks one by entry or file stem, as for a folder of kernel
+    files); None when the folder is not one (a single kernel file or a kernel-launch sample)."""
+    texts = {f: _read(f) for f in files if f.is_file()}
+    host = [f for f, t in texts.items() if is_host_source(f.relative_to(root), t)]
+    if not any(_OP_ADD.search(blank(texts[f])) for f in host):
+        return None
+    kernels = [f for f in texts if f not in host]
+    hit = _chosen_file(root, kernels) or _kernel_with_entry(kernels)
+    if not hit:
+        return None
+    kernel, entry = hit
+    others = [e.name for f in kernels if f != kernel and (e := find_entry(texts[f]))]
+    tiling = _tiling_header(root, entry.name)
+    headers = [h for h in sorted(root.iterdir()) if h.suffix in (".h", ".hpp") and h.is_file()]
+    return KernelProject(
+        root=root,
+        layout="flat",
+        op_name=entry.name,
+        kernel_file=kernel.relative_to(root),
+        host_files=[h.relative_to(root) for h in host],
+        tiling_header=tiling.relative_to(root) if tiling else None,
+        sources=[f.relative_to(root) for f in [*host, kernel, *headers]],
+        entry=entry,
+        other_ops=others,
+    )
 _GLUE_LAUNCH = re.compile(r"\b(?:EXEC_KERNEL_CMD|ACLRT_LAUNCH_KERNEL|aclrtlaunch_\w+)\s*\(")
 
 
@@ -375,7 +455,7 @@ def _msopgen(root: Path) -> KernelProject:
         raise ProjectError(
             f"no host sources in {root / 'op_host'} (expected op_host/{op_name}.cpp)"
         )
-    tiling = _tiling_header(root, op_name)
+    tiling = _tiling_header(root / "op_host", op_name)
     return KernelProject(
         root=root,
         layout="msopgen",
@@ -392,20 +472,21 @@ def _msopgen(root: Path) -> KernelProject:
 _REGISTERED_TILING = re.compile(r"\bREGISTER_TILING_DATA_CLASS\s*\(\s*(\w+)\s*,")
 
 
-def _tiling_header(root: Path, op_name: str) -> Path | None:
-    """The host header holding the op's tiling struct: the one whose
-    `REGISTER_TILING_DATA_CLASS(<OpType>, ...)` registers this op (DrivingSDK's scatter_mean keeps
-    ScatterMean's struct in `scatter_mean.h` beside `scatter_mean_grad_tiling.h`), else
+def _tiling_header(folder: Path, op_name: str) -> Path | None:
+    """The host header in `folder` (op_host/, or a flat project's root) holding the op's tiling
+    struct: the one whose `REGISTER_TILING_DATA_CLASS(<OpType>, ...)` registers this op
+    (DrivingSDK's scatter_mean keeps ScatterMean's struct in `scatter_mean.h` beside
+    `scatter_mean_grad_tiling.h`), else
     `<op>_tiling.h`, else the first `*_tiling.h`, else the first header that defines a tiling
     struct (`op_host/max_pool2d.h` holding BEGIN_TILING_DATA_DEF is as good as `*_tiling.h`)."""
-    texts = {h: blank(_read(h)) for h in sorted((root / "op_host").glob("*.h"))}
+    texts = {h: blank(_read(h)) for h in sorted(folder.glob("*.h"))}
     for h, text in texts.items():
         if any(kernel_name(m.group(1)) == op_name for m in _REGISTERED_TILING.finditer(text)):
             return h
     tilings = [h for h in texts if h.name.endswith("_tiling.h")] or [
         h for h, text in texts.items() if "BEGIN_TILING_DATA_DEF" in text
     ]
-    preferred = root / "op_host" / f"{op_name}_tiling.h"
+    preferred = folder / f"{op_name}_tiling.h"
     return preferred if preferred in tilings else (tilings[0] if tilings else None)
 
 

@@ -124,8 +124,9 @@ def _read(path: Path) -> str:
 
 
 def project_files(path: Path) -> tuple[Path, list[Path]]:
-    """(root, files) of the kernel project at `path`: the kernel plus host sources and tiling
-    header for the msopgen layout, or the single kernel file."""
+    """(root, files) of the kernel project at `path`: the kernel plus host sources, tiling
+    header and the kernel's own headers for an OpDef project (msopgen or flat layout), or the
+    single kernel file."""
     path = path.expanduser()
     if path.is_file():
         return path.parent, [path, *_local_includes(path, {path.resolve()})]
@@ -136,9 +137,9 @@ def project_files(path: Path) -> tuple[Path, list[Path]]:
     files = [project.kernel_file, *project.host_files]
     if project.tiling_header is not None:
         files.append(project.tiling_header)
-    if project.layout == "msopgen":  # the kernel's own headers (helpers, constants)
-        files += [s for s in project.sources if s.parts[0] == "op_kernel" and s not in files
-                  and s.suffix in (".h", ".hpp")]
+    if project.has_opdef:  # the kernel's own headers (helpers, constants)
+        files += [s for s in project.sources if project.kernel_dir in s.parents
+                  and s not in files and s.suffix in (".h", ".hpp")]
     out = [project.abs(f) for f in files]
     return project.root, out + _local_includes(out[0], set(out))
 

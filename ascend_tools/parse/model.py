@@ -9,6 +9,7 @@ from functools import cached_property
 from ascend_tools.parse.document import Document
 from ascend_tools.parse.facts import Call, Chunk, Decl, Define, Located
 from ascend_tools.parse.host import OpDefFacts, TilingStruct, opdefs, tiling_structs
+from ascend_tools.project import is_host_source
 
 QUEUE_TYPES = {"TQue", "TQueBind", "TBuf"}
 UB_POSITIONS = {"VECIN", "VECOUT", "VECCALC"}
@@ -46,7 +47,8 @@ class KernelModel:
     def __init__(self, documents: dict[str, Document], kernel_files: list[str] | None = None):
         self.documents = documents
         self.kernel_files = kernel_files if kernel_files is not None else [
-            p for p in documents if "op_host" not in p.replace("\\", "/").split("/")]
+            p for p, d in documents.items()
+            if not is_host_source(p.replace("\\", "/"), d.text)]
         self.chunks: list[Chunk] = [c for d in documents.values() for c in d.chunks]
         self.functions: dict[str, list[Chunk]] = {}
         self.classes: dict[str, Chunk] = {}

@@ -237,18 +237,18 @@ def _missing_emulator_part(path: Path) -> Diagnostic:
 def describe(project: KernelProject, chip: Chip) -> DescribeResult:
     """Compiles the host sources, links them with the harness and asks it for the OpDefs."""
     step = _Step()
-    if project.layout != "msopgen":
+    if not project.has_opdef:
         return DescribeResult(ok=True, seconds=0.0, cached=True)
     harness_o, diags = _harness(chip, step)
     if harness_o is None:
         return DescribeResult(ok=False, seconds=step.seconds, cached=False, diagnostics=diags)
     flags = chip_flags(chip)
-    host_dir = project.root / "op_host"
+    host_dir = project.abs(project.host_dir)
     # Newer msopgen projects keep the tiling struct and tiling-key header the host shares with
     # the kernel in op_kernel/ and build the host with that folder on its include path, after
-    # op_host/ (Ascend/samples AddTemplateCustom).
-    kernel_dir = project.root / "op_kernel"
-    host_sources = [project.abs(s) for s in project.sources if s.parts[0] == "op_host"]
+    # op_host/ (Ascend/samples AddTemplateCustom); a flat project has one folder for both.
+    kernel_dir = project.abs(project.kernel_dir)
+    host_sources = [project.abs(s) for s in project.host_sources]
     per_file = [
         unit_flags(project, [project.abs(src)], [host_dir, kernel_dir])
         for src in project.host_files
@@ -322,7 +322,7 @@ def _read_description(project: KernelProject, host_dir: Path, step: _Step) -> De
     if not match:
         names = ", ".join(o.name for o in ops) or "none"
         msg = (
-            f"no OpDef named {wanted} (from op_kernel/{project.op_name}.cpp) is registered with "
+            f"no OpDef named {wanted} (from {project.kernel_file}) is registered with "
             f"OP_ADD; registered: {names}"
         )
         return DescribeResult(
@@ -461,12 +461,13 @@ def wrapper_source(
     tiling = project.abs(project.tiling_header) if project.tiling_header else None
     guard = _include_guard(tiling) if tiling else None
     own = project.abs(project.kernel_file).parent / tiling.name if tiling else None
-    if guard is not None and own is not None and own.is_file() and _include_guard(own) == guard:
+    if (guard is not None and own is not None and own != tiling and own.is_file()
+            and _include_guard(own) == guard):
         # The kernel's own header of that name, under the host header's include guard, holds
         # its side of the tiling (a plain struct, Ascend/samples WholeReduceSumCustom): the host
         # header would hide it, and CANN's kernel build never sees the host one. (A kernel
         # header of the same name with a guard of its own, DrivingSDK scatter_max_v1.h, is the
-        # kernel's class: both are included.)
+        # kernel's class: both are included; a flat project's one header is both sides'.)
         tiling = None
     # CANN's kernel builds hand every kernel the tiling macros: GET_TILING_DATA, TILING_KEY_IS
     # and REGISTER_TILING_DEFAULT need no tiling header of the project's (Ascend/samples

@@ -42,6 +42,10 @@ def test_project_root_and_reference_lookup(tmp_path: Path) -> None:
     lone.parent.mkdir()
     lone.write_text("")
     assert find_root(lone) == (lone.parent, False)
+    (lone.parent / "k_host.cpp").write_text("namespace ops { OP_ADD(K); }\n")
+    lone.write_text('extern "C" __global__ __aicore__ void k(GM_ADDR x) {}\n')
+    assert find_root(lone) == (lone.parent, True)  # a flat OpDef project
+    (lone.parent / "k_host.cpp").unlink()
     assert find_reference(project) is None
     (project / "ref.py").write_text("")
     assert find_reference(project) == (project / "ref.py").resolve()

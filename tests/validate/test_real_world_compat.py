@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pytest
 
+from ascend_tools.lint import lint_path
+from ascend_tools.parse import Document, KernelModel
 from ascend_tools.project import ProjectError, block_dim_of, load_project
 from ascend_tools.toolchain import compat, tpl
 from ascend_tools.validate import ValidationInputError, validate_project
@@ -1350,7 +1352,7 @@ def test_bench_compat_counts_and_groups_first_failures(projects: Path, capsys) -
     assert code == 0
     result = json.loads(capsys.readouterr().out)
     s = result["summary"]
-    assert (s["projects"], s["compiled"], s["passed"], s["lint_clean"]) == (15, 13, 13, 15)
+    assert (s["projects"], s["compiled"], s["passed"], s["lint_clean"]) == (16, 14, 14, 16)
     assert s["causes"] == {
         "missing header": ["zz_missing_header"],
         "no reference": ["zz_no_reference"],
@@ -1362,3 +1364,105 @@ def test_bench_compat_counts_and_groups_first_failures(projects: Path, capsys) -
     text = capsys.readouterr().out
     assert "projects 2: compiled 0/2, passed 0/2, lint-clean 2/2" in text
     assert "1  missing header: zz_missing_header" in text
+
+
+def test_flat_opdef_project_runs_its_host_tiling_and_validates(projects: Path) -> None:
+    """CANN 8.3's simplified custom-op project (Ascend/samples AddCustomTiny) keeps the OpDef and
+    TilingFunc, the kernel and the tiling header in one folder: it builds as an OpDef project
+    (taken as a single kernel file, its tiling header never reached the kernel build)."""
+    p = projects / "flat_opdef"
+    project = load_project(p)
+    assert (project.layout, project.op_type, project.has_opdef) == ("flat", "ScaleShift", True)
+    assert project.host_files == [Path("scale_shift_host.cpp")]
+    assert project.kernel_file == Path("scale_shift_kernel.cpp")
+    assert project.tiling_header == Path("scale_shift_tiling.h")
+    report = validate_project(p, p / "ref.py")
+    assert report.compile.ok, [d.message for d in report.compile.diagnostics]
+    assert report.ok, (report.runtime_errors, report.cases)
+    assert lint_path(p) == []
+
+
+def test_flat_opdef_project_with_a_plain_tiling_struct_gets_its_tiling_filled(
+    projects: Path, tmp_path: Path
+) -> None:
+    """The sample's own form: a plain struct that both files include, filled through
+    GetTilingData<T>() and registered as the kernel's default; read as a single kernel file the
+    tiling buffer was empty and blockLength / tileLength divided by zero."""
+    header = """#include "register/tilingdata_base.h"
+
+namespace optiling {
+BEGIN_TILING_DATA_DEF(ScaleShiftTilingData)
+TILING_DATA_FIELD_DEF(uint32_t, blockLength);
+TILING_DATA_FIELD_DEF(uint32_t, tileLength);
+END_TILING_DATA_DEF;
+REGISTER_TILING_DATA_CLASS(ScaleShift, ScaleShiftTilingData)
+}  // namespace optiling"""
+    host = """    ScaleShiftTilingData tiling;
+    tiling.set_blockLength(total / BLOCKS);
+    tiling.set_tileLength(TILE);
+    context->SetBlockDim(BLOCKS);
+    auto* raw = context->GetRawTilingData();
+    tiling.SaveToBuffer(raw->GetData(), raw->GetCapacity());
+    raw->SetDataSize(tiling.GetDataSize());"""
+    p = _variant(
+        projects, tmp_path, "flat_opdef",
+        ("scale_shift_tiling.h", header,
+         "#include <cstdint>\nstruct ScaleShiftTilingData {\n    uint32_t blockLength;\n"
+         "    uint32_t tileLength;\n};"),
+        ("scale_shift_host.cpp", host,
+         "    ScaleShiftTilingData* tiling = context->GetTilingData<ScaleShiftTilingData>();\n"
+         "    tiling->blockLength = total / BLOCKS;\n    tiling->tileLength = TILE;\n"
+         "    context->SetBlockDim(BLOCKS);"),
+        ("scale_shift_kernel.cpp", '#include "kernel_operator.h"',
+         '#include "kernel_operator.h"\n#include "scale_shift_tiling.h"'),
+        ("scale_shift_kernel.cpp", "    GET_TILING_DATA(t, tiling);",
+         "    REGISTER_TILING_DEFAULT(ScaleShiftTilingData);\n    GET_TILING_DATA(t, tiling);"),
+    )
+    assert load_project(p).layout == "flat"
+    report = validate_project(p, p / "ref.py")
+    assert report.compile.ok, [d.message for d in report.compile.diagnostics]
+    assert report.ok, (report.runtime_errors, report.cases)
+
+
+def test_lint_reads_a_flat_projects_host_tiling_as_op_hosts(projects: Path, tmp_path: Path) -> None:
+    """The host file beside the kernel is host code for lint too: its TilingFunc gives the tile
+    length, so a tile too large for UB is found (read as kernel code, nothing set it)."""
+    p = _variant(projects, tmp_path, "flat_opdef",
+                 ("scale_shift_host.cpp", "TILE = 256;", "TILE = 65536;"))
+    found = [d for d in lint_path(p) if d.code == "ub-overflow"]
+    assert len(found) == 1 and "scale_shift_host.cpp" in found[0].message, found
+    texts = {str(f): f.read_text() for f in sorted(p.iterdir()) if f.suffix in (".cpp", ".h")}
+    model = KernelModel({f: Document(f, t) for f, t in texts.items()})
+    assert sorted(Path(f).name for f in model.kernel_files) == [
+        "scale_shift_kernel.cpp", "scale_shift_tiling.h"]
+
+
+def test_flat_layout_needs_an_opdef_and_a_kernel_in_separate_files(tmp_path: Path) -> None:
+    """The flat layout is told by content, not names: a file registering an OpDef (OP_ADD) and
+    another defining the entry, no op_host/ or op_kernel/; otherwise the folder stays what it
+    was (a single kernel file; the configuration's `op` still picks among kernel files)."""
+    host = (
+        '#include "register/op_def_registry.h"\n'
+        "namespace ops {\nclass Twice : public OpDef {\npublic:\n"
+        "    explicit Twice(const char* name) : OpDef(name) {}\n};\nOP_ADD(Twice);\n}\n"
+    )
+    (tmp_path / "anything.cpp").write_text(host)
+    (tmp_path / "twice.cpp").write_text(TWICE_KERNEL_FOR_OP.format(name="twice"))
+    (tmp_path / "twice_v2.cpp").write_text(TWICE_KERNEL_FOR_OP.format(name="twice_v2"))
+    project = load_project(tmp_path)
+    assert (project.layout, project.entry.name, project.host_files) == (
+        "flat", "twice", [Path("anything.cpp")])
+    assert project.other_ops == ["twice_v2"]
+    (tmp_path / "kernelgen.toml").write_text('op = "twice_v2"\n')
+    assert load_project(tmp_path).entry.name == "twice_v2"
+    (tmp_path / "kernelgen.toml").unlink()
+    (tmp_path / "op_host").mkdir()  # a root kernel beside op_host/: not this layout
+    assert load_project(tmp_path).layout == "single_file"
+    (tmp_path / "op_host").rmdir()
+    (tmp_path / "anything.cpp").write_text(host.replace("OP_ADD(Twice);", ""))
+    assert load_project(tmp_path).layout == "single_file"
+    # an OpDef in the kernel's own file is not a host file
+    (tmp_path / "anything.cpp").unlink()
+    (tmp_path / "twice_v2.cpp").unlink()
+    (tmp_path / "twice.cpp").write_text(TWICE_KERNEL_FOR_OP.format(name="twice") + host)
+    assert load_project(tmp_path).layout == "single_file"
