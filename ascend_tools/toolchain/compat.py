@@ -155,7 +155,7 @@ def _glued_assert(m: re.Match[str]) -> str:
 # whose ASSERT is empty): the `;` goes in after the call, unless what follows continues an
 # expression (`,`, `)`, an operator). Not in `#define` lines.
 _ASSERT_CALL = re.compile(r"\bASSERT\s*\(")
-_CONTINUES = frozenset(";,)]?:+-*/%&|^<>=.")
+_CONTINUES = frozenset(";,)]?:+-*/%&|^<>=.\\")  # `\`: inside a multi-line #define
 
 
 def _call_end(text: str, open_paren: int) -> int | None:
