@@ -132,30 +132,17 @@ def _numbered_condition(m: re.Match[str]) -> str:
     return m.group(1) + cond
 
 
-# An `ASSERT(...)` right after an expression, with no `;` between (`this->n = n ASSERT(n != 0);`,
-# three Ascend/samples operator_contrib kernels by different authors that build and pass on the
-# NPU, where the msopgen template's ASSERT expands to nothing). The emulator's ASSERT checks, so
-# the missing `;` is put in; lines stay where they were. After a keyword (`else ASSERT(...)`)
-# nothing is missing.
-_GLUED_ASSERT = re.compile(r"([\w\]])(\s+)(?=ASSERT\s*\()")
-_STATEMENT_KEYWORDS = frozenset({"else", "do", "return", "case", "default", "goto"})
-
-
-def _glued_assert(m: re.Match[str]) -> str:
-    start = m.start(1)
-    word = re.search(r"\w*$", m.string[: start + 1])
-    line = m.string[m.string.rfind("\n", 0, start) + 1 : start]
-    if (word and word.group(0) in _STATEMENT_KEYWORDS) or line.lstrip().startswith("#"):
-        return m.group(0)
-    return m.group(1) + ";" + m.group(2)
-
-
-# An `ASSERT(...)` statement with no `;` after it (`ASSERT(n != 0 && "msg")` then the next
-# statement on the next line: RecSDK norm_multiply_dropout, built for and tested on the NPU,
-# whose ASSERT is empty): the `;` goes in after the call, unless what follows continues an
-# expression (`,`, `)`, an operator). Not in `#define` lines.
+# The `;` an `ASSERT(...)` statement lacks, where the NPU build (whose msopgen-template ASSERT
+# expands to nothing) does not need it and the emulator's (an expression that checks) does:
+# - before one glued to an expression (`this->n = n ASSERT(n != 0);`: three Ascend/samples
+#   operator_contrib kernels by different authors); not after a keyword (`else ASSERT(...)`);
+# - after one the next statement follows (`ASSERT(n != 0 && "msg")` then a new line: RecSDK
+#   norm_multiply_dropout), unless what follows continues an expression (`,`, `)`, an operator,
+#   or `\` inside a multi-line #define).
+# Never in `#define` lines; lines stay where they were.
 _ASSERT_CALL = re.compile(r"\bASSERT\s*\(")
-_CONTINUES = frozenset(";,)]?:+-*/%&|^<>=.\\")  # `\`: inside a multi-line #define
+_STATEMENT_KEYWORDS = frozenset({"else", "do", "return", "case", "default", "goto"})
+_CONTINUES = frozenset(";,)]?:+-*/%&|^<>=.\\")
 
 
 def _call_end(text: str, open_paren: int) -> int | None:
@@ -180,12 +167,17 @@ def _call_end(text: str, open_paren: int) -> int | None:
     return None
 
 
-def _close_assert_statements(text: str) -> str:
+def _assert_statements(text: str) -> str:
     out, last = [], 0
     for m in _ASSERT_CALL.finditer(text):
         line_start = text.rfind("\n", 0, m.start()) + 1
-        if text[line_start : m.start()].lstrip().startswith("#") or m.start() < last:
+        if m.start() < last or text[line_start : m.start()].lstrip().startswith("#"):
             continue
+        head = text[: m.start()].rstrip()  # glued: whitespace, then the end of an expression
+        glued = len(head) < m.start() and re.search(r"[\w\]]$", head) is not None
+        if glued and re.search(r"\w*$", head).group(0) not in _STATEMENT_KEYWORDS:
+            out.append(text[last : len(head)] + ";")
+            last = len(head)
         end = _call_end(text, m.end() - 1)
         if end is None:
             continue
@@ -206,8 +198,7 @@ def rewrite_source(text: str) -> str | None:
         out = pattern.sub(lambda m: " " * len(m.group(0)), out)
     out = _UB_CAST.sub(_ub_cast, out)
     out = _PP_CONDITION.sub(_numbered_condition, out)
-    out = _GLUED_ASSERT.sub(_glued_assert, out)
-    out = _close_assert_statements(out)
+    out = _assert_statements(out)
     return None if out == text else out
 
 
