@@ -643,7 +643,7 @@ class TPipe {
                 api ? "the share of" : "InitBuffer of", what.c_str(), num, (unsigned long long)each,
                 (unsigned long long)need, a.name, (unsigned long long)left, (unsigned long long)a.bytes,
                 (unsigned long long)a.used, used.c_str());
-            if (past == nullptr || std::strcmp(a.overflow_code, "ub-overflow") != 0)
+            if (past == nullptr || &a != &ub_)
                 kernelgen::fail(a.overflow_code, msg, file, line);
             kernelgen::warn(a.overflow_code,
                             msg + ": it lies past the end of UB; the NPU's TPipe only hands out addresses, so this "

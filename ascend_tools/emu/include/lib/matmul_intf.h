@@ -381,14 +381,14 @@ class MatmulImpl {
     void SetWorkspace(GM_ADDR, int) {}
     // HF32 mode (API reference, Matmul > SetHF32): float inputs rounded to hf32 inside the cube.
     // The hf32 format's width is not documented, so the product stays float32 here (more precise
-    // than the NPU's); the mode is kept for a kernel that reads it back.
+    // than the NPU's).
     void SetHF32(bool enableHF32 = false, int32_t transMode = 0) {
-        hf32_ = enableHF32;
-        hf32_mode_ = transMode;
+        (void)enableHF32;
+        (void)transMode;
     }
     // The AIV this object serves in a mix kernel (API reference, Matmul > SetSubBlockIdx): the
     // CPU computes each AIV's calls directly, so nothing is routed by it.
-    void SetSubBlockIdx(uint8_t subBlockIdx) { sub_block_ = subBlockIdx; }
+    void SetSubBlockIdx(uint8_t subBlockIdx) { (void)subBlockIdx; }
     void End() {
         iter_ = -1;
         co1_rows_ = co1_cols_ = -1;
@@ -664,9 +664,6 @@ class MatmulImpl {
     std::vector<float> acc_;
     int iter_ = -1;
     int co1_rows_ = -1, co1_cols_ = -1;  // shape of the result in CO1 (-1: none since Init/End)
-    bool hf32_ = false;
-    int32_t hf32_mode_ = 0;
-    uint8_t sub_block_ = 0;
 };
 
 template <class A, class B, class C, class BIAS = MatmulType<TPosition::GM, CubeFormat::ND, float>,
