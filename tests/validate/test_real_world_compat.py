@@ -348,19 +348,6 @@ def test_in_place_output_is_the_input_buffer_and_old_host_callbacks_build(projec
     assert report.ok, (report.runtime_errors, report.cases)
 
 
-def _inplace_min_variant(projects: Path, tmp_path: Path, host: tuple[str, str],
-                        kernel: tuple[str, str] = ("", "")) -> Path:
-    p = tmp_path / "inplace_min"
-    shutil.copytree(projects / "inplace_min", p)
-    for path, (old, new) in ((p / "op_host/inplace_min.cpp", host),
-                             (p / "op_kernel/inplace_min.cpp", kernel)):
-        if old:
-            text = path.read_text()
-            assert old in text
-            path.write_text(text.replace(old, new))
-    return p
-
-
 def test_an_output_bound_to_a_mutated_input_of_another_name_is_that_input(
     projects: Path, tmp_path: Path
 ) -> None:
@@ -368,7 +355,8 @@ def test_an_output_bound_to_a_mutated_input_of_another_name_is_that_input(
     # buffer; the kernel writes through x. x_out is x updated in place: it starts as x and is
     # read from x's buffer (before, a separate poisoned x_out came back unwritten).
     output = 'this->Output("x")'
-    p = _inplace_min_variant(projects, tmp_path, (output, 'this->Output("x_out")'))
+    p = _variant(projects, tmp_path, "inplace_min",
+                 ("op_host/inplace_min.cpp", output, 'this->Output("x_out")'))
     report = validate_project(p, p / "ref.py")
     assert report.ok, (report.runtime_errors, [c.message for c in report.cases])
 
@@ -384,7 +372,8 @@ def test_an_input_updated_in_place_with_no_opdef_output_is_read_back(
         ".Format({ge::FORMAT_ND});\n"
         "        this->SetInferShape(ge::InferShape).SetInferShapeRange(ge::InferShapeRange);\n"
     )
-    p = _inplace_min_variant(projects, tmp_path, (output, ""), ("GM_ADDR x_ref, ", ""))
+    p = _variant(projects, tmp_path, "inplace_min", ("op_host/inplace_min.cpp", output, ""),
+                 ("op_kernel/inplace_min.cpp", "GM_ADDR x_ref, ", ""))
     report = validate_project(p, p / "ref.py")
     assert report.ok, (report.runtime_errors, [c.message for c in report.cases])
     # The comparison is real: a kernel that never writes x back fails it.
