@@ -547,6 +547,9 @@ class ParamBinding(BaseModel):
     """The reference tensor argument (input, in_place)."""
     arg_index: int = 0
     """Which tensor of `arg` (an element of a tensor list bound by position)."""
+    whole_list: bool = False
+    """Inputs: the parameter takes all of tensor list `arg` as one ListTensorDesc in GM (a
+    `[binding] inputs` entry naming the list), as a DYNAMIC OpDef input reaches its kernel."""
     result: str | None = None
     """The reference result (output, in_place): `return[i]` or a mutated argument's name."""
     result_index: int = 0
@@ -578,6 +581,8 @@ def _check_single_table(params: list[str], trial: TrialData, table: BindingTable
                     f"{', '.join(known) or 'none'}"
                 )
             thing = known[target]
+            if section == "inputs" and getattr(thing, "kind", "") == "tensor_list":
+                continue  # the whole list, one descriptor (ParamBinding.whole_list)
             if len(thing.tensors) != 1:
                 raise BindingError(
                     f"[binding] {section}.{p} = {target!r} is a tensor list: one parameter takes "
@@ -692,8 +697,15 @@ def bind_single(
         _check_single_table(params, trial, given)
         bound = _bind_params(params, trial, given)
         out: dict[str, ParamBinding] = {}
+        lists = {a.name for a in trial.tensor_args if a.kind == "tensor_list"}
         for p, (a, r) in bound.items():
-            if a and r:
+            if a in lists and given.inputs.get(p) == a:
+                if r:
+                    raise BindingError(
+                        f"[binding] names {p} in inputs and outputs but its input {a!r} is a "
+                        "tensor list: a list parameter is read only")
+                out[p] = ParamBinding(name=p, role="input", arg=a, whole_list=True)
+            elif a and r:
                 out[p] = ParamBinding(name=p, role="in_place", arg=a, result=r)
             elif a:
                 out[p] = ParamBinding(name=p, role="input", arg=a)

@@ -50,7 +50,7 @@ from ascend_tools.reference import (
     tolerance,
 )
 from ascend_tools.report import CaseReport, CompileReport, RuntimeErrorReport, ValidationReport
-from ascend_tools.runner.case import Case, CaseAttr, CaseParam, CaseTensor
+from ascend_tools.runner.case import Case, CaseAttr, CaseParam, CaseParamKind, CaseTensor
 from ascend_tools.runner.emulator import run_case
 from ascend_tools.runner.models import RunResult
 from ascend_tools.runner.npu import probe_npu
@@ -156,7 +156,8 @@ def _case_values(binding: Binding, trial: TrialData) -> CaseValues:
         values = {a.name: a.tensors for a in trial.tensor_args}
         expected = {o.name: o.tensors for o in trial.outputs}
         return (
-            [(p.name, values[p.arg][p.arg_index]) for p in binding.params if p.arg],
+            [(p.name, t) for p in binding.params if p.arg
+             for t in (values[p.arg] if p.whole_list else [values[p.arg][p.arg_index]])],
             [(p.name, expected[p.result][p.result_index]) for p in binding.params if p.result],
             [],
         )
@@ -180,12 +181,14 @@ def _case_values(binding: Binding, trial: TrialData) -> CaseValues:
 def _case_params(params: list[ParamBinding]) -> list[CaseParam]:
     """The case's `params` line: each pointer parameter's case tensor in entry order (an
     in-place one is its output, which the harness starts as a copy of the input of its name)."""
-    return [
-        CaseParam(kind="input" if p.role == "input" else "output", name=p.name)
-        if p.role != "harness" else CaseParam(kind="workspace" if p.name == "workspace"
-                                              else "tiling")
-        for p in params
-    ]
+    def kind(p: ParamBinding) -> CaseParamKind:
+        if p.role == "harness":
+            return "workspace" if p.name == "workspace" else "tiling"
+        if p.role == "input":
+            return "input_list" if p.whole_list else "input"
+        return "output"
+
+    return [CaseParam(kind=kind(p), name="" if p.role == "harness" else p.name) for p in params]
 
 
 def _initial_values(binding: Binding, dtypes: dict[str, str]) -> dict[str, float]:

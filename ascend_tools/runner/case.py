@@ -58,12 +58,16 @@ class CaseAttr(BaseModel):
     value: AttrValue
 
 
+CaseParamKind = Literal["input", "input_list", "output", "workspace", "tiling"]
+
+
 class CaseParam(BaseModel):
     """One pointer parameter of a single-file entry, in entry order: the case input or output
     named `name` (an in-place parameter is its output, which starts as the input of its name),
-    or the harness's workspace or tiling buffer."""
+    every case input named `name` as one tensor-list descriptor (`input_list`), or the
+    harness's workspace or tiling buffer."""
 
-    kind: Literal["input", "output", "workspace", "tiling"]
+    kind: CaseParamKind
     name: str = ""
 
 
@@ -97,11 +101,16 @@ class Case(BaseModel):
         return self
 
     def param_slot(self, p: CaseParam) -> str:
-        """The `params` word of `p`: its tensor's stem, or `workspace`/`tiling`."""
+        """The `params` word of `p`: its tensor's stem, `workspace`/`tiling`, or a tensor
+        list's stems in brackets (`[xs.0,xs.1]`)."""
         if p.kind in ("workspace", "tiling"):
             return p.kind
-        found = [t.stem for t in (self.inputs if p.kind == "input" else self.outputs)
+        found = [t.stem for t in (self.outputs if p.kind == "output" else self.inputs)
                  if t.name == p.name]
+        if p.kind == "input_list":
+            if not found:
+                raise ValueError(f"param {p.name}: no case inputs of that name")
+            return "[" + ",".join(found) + "]"
         if len(found) != 1:
             raise ValueError(f"param {p.name}: {len(found)} case {p.kind}s of that name, not 1")
         return found[0]

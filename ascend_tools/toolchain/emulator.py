@@ -134,6 +134,36 @@ def _missing_use(
     return missing, names
 
 
+def _empty_missing_headers(
+    out: SandboxResult, step: _Step, argv: list[str | Path], cwd: Path, locator: Locator
+) -> tuple[SandboxResult, list[str | Path], list[Diagnostic]]:
+    """A compile that failed only for headers nobody ships and the code takes nothing from,
+    compiled again with an empty file for each: msopgen writes such headers when it creates a
+    project (an `<op>_tiling.h` skeleton the sample's own op_host never fills) and the
+    vendor's build finds them there. Returns the last result, its argv, and one warning per
+    header made empty, at its #include; the first result unchanged when anything else fails."""
+    text = out.stderr + out.stdout
+    if out.returncode == 0 or not _MISSING_HEADER.search(text):
+        return out, argv, []
+    missing, names = _missing_use(text, step, argv, cwd, locator)
+    if names or not missing:
+        return out, argv, []
+    retry = [*argv, "-idirafter", cwd / "kernelgen_missing_headers"]
+    again = step.compile(retry, cwd)
+    if again.returncode != 0:
+        return out, argv, []
+    warnings = [
+        d.model_copy(update={
+            "severity": Severity.WARNING, "code": RuleCode.COMPILE_WARNING.value,
+            "message": (f"{d.message.split(':')[0]}: not found; nothing the project uses comes "
+                        "from it, so it was built as an empty file (msopgen generates such "
+                        "headers; the include can go)")})
+        for d in parse_compiler_output(text, locator, failed=True)
+        if d.message.endswith(": No such file or directory")
+    ]
+    return again, retry, warnings
+
+
 def _undeclared_vendor_constants(text: str) -> list[str]:
     """The vendor constants these compiler messages call undeclared, in order, once each."""
     table = vendor_constants()
@@ -262,11 +292,14 @@ def describe(project: KernelProject, chip: Chip) -> DescribeResult:
     if not entry.ready:
         with entry.building() as stage:
             objects = []
+            warnings: list[Diagnostic] = []
             for i, src in enumerate(project.host_files):
                 obj = f"host{i}.o"
                 argv = [*flags, *per_file[i], f"-I{host_dir}", "-idirafter", str(kernel_dir), "-c",
                         project.abs(src), "-o", obj]
                 out = step.compile(argv, stage)
+                out, argv, emptied = _empty_missing_headers(
+                    out, step, argv, stage, _locator(project))
                 if out.returncode != 0:
                     return DescribeResult(
                         ok=False,
@@ -274,6 +307,7 @@ def describe(project: KernelProject, chip: Chip) -> DescribeResult:
                         cached=False,
                         diagnostics=_failed(out, _locator(project), step, argv, stage),
                     )
+                warnings += emptied
                 objects.append(obj)
             out = step.compile([*objects, harness_o, "-pthread", "-o", "describe"], stage)
             if out.returncode != 0:
@@ -300,6 +334,7 @@ def describe(project: KernelProject, chip: Chip) -> DescribeResult:
                     cached=False,
                     diagnostics=[make_diagnostic(loc, 1, msg, True)],
                 )
+            (stage / "warnings.json").write_text(json.dumps([d.model_dump() for d in warnings]))
             entry.publish(stage)
     return _read_description(project, entry.path, step)
 
@@ -331,8 +366,12 @@ def _read_description(project: KernelProject, host_dir: Path, step: _Step) -> De
             cached=step.cached,
             diagnostics=[make_diagnostic(loc, 1, msg, True)],
         )
+    # Host builds cached before warnings were kept have no file: they had none to keep.
+    saved = host_dir / "warnings.json"
+    warnings = [Diagnostic(**d) for d in json.loads(saved.read_text())] if saved.exists() else []
     return DescribeResult(
-        ok=True, seconds=step.seconds, cached=step.cached, op=match[0], host_dir=host_dir
+        ok=True, seconds=step.seconds, cached=step.cached, op=match[0], host_dir=host_dir,
+        diagnostics=warnings,
     )
 
 
@@ -651,6 +690,7 @@ def build(
                 out = step.compile(argv, stage)
             at = len(pch_flags) if argv[: len(pch_flags)] == pch_flags else 0
             out, argv, supplied = _supply_vendor_constants(out, step, argv, at, stage, locator)
+            out, argv, emptied = _empty_missing_headers(out, step, argv, stage, locator)
             if out.returncode != 0:
                 return BuildResult(
                     ok=False,
@@ -661,6 +701,7 @@ def build(
             warnings = (
                 _vendor_header_warnings(project, vendor_includes)
                 + supplied
+                + emptied
                 + parse_compiler_output(out.stderr, locator, failed=False)
             )
             # How the unit was compiled, to re-run it by hand (or check the PCH is taken).
@@ -678,6 +719,6 @@ def build(
         ok=True,
         seconds=step.seconds,
         cached=step.cached and desc.cached,
-        diagnostics=warnings,
+        diagnostics=desc.diagnostics + warnings,
         binary=entry.path / "run",
     )

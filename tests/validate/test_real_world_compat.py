@@ -85,6 +85,31 @@ def test_missing_header_is_named_with_what_the_project_used_from_it(
     assert "the project uses from it: TRACE_LOG_INFO" in d.message
 
 
+def test_header_msopgen_would_generate_and_nothing_uses_builds_empty_with_a_warning(
+    projects: Path, tmp_path: Path
+) -> None:
+    # #8: Ascend/samples' DumpTensorCube includes the `<op>_tiling.h` skeleton `msopgen gen`
+    # writes before its install script copies op_host over it; the sample uses nothing from it.
+    p = _variant(
+        projects, tmp_path, "host_vendor",
+        ("op_host/host_vendor_tiling.cpp", '#include "acl/acl.h"',
+         '#include "acl/acl.h"\n#include "host_vendor_skeleton.h"'),
+        ("op_kernel/host_vendor.cpp", '#include "kernel_operator.h"',
+         '#include "kernel_operator.h"\n#include "kernel_skeleton.h"'),
+    )
+    report = validate_project(p, p / "ref.py")
+    assert report.compile.ok, [d.message for d in report.compile.diagnostics]
+    assert report.ok, report.cases
+    found = {d.message.split(":")[0]: d for d in report.compile.diagnostics
+             if "built as an empty file" in d.message}
+    assert set(found) == {"host_vendor_skeleton.h", "kernel_skeleton.h"}
+    assert all(d.severity == "warning" for d in found.values())
+    host = found["host_vendor_skeleton.h"]
+    assert (host.file, host.line) == (
+        "op_host/host_vendor_tiling.cpp",
+        _line_of(p / "op_host" / "host_vendor_tiling.cpp", "host_vendor_skeleton.h"))
+
+
 def test_host_code_logging_through_acl_app_log_builds(projects: Path, tmp_path: Path) -> None:
     # #8: DrivingSDK's host code includes its include/log/log.h, which takes aclLogLevel and
     # aclAppLog from <acl/acl_base.h>; before, the stand-in ACL header had neither.
@@ -1331,7 +1356,10 @@ def test_bench_compat_counts_and_groups_first_failures(projects: Path, capsys) -
     if not missing.exists():
         shutil.copytree(projects / "host_vendor", missing)
         src = missing / "op_host" / "host_vendor_tiling.cpp"
-        src.write_text('#include "vendor/trace_log.h"\n' + src.read_text())
+        # a header that is missing and used (one nothing uses builds empty, with a warning)
+        text = '#include "vendor/trace_log.h"\n' + src.read_text()
+        anchor = "    HostVendorTilingData tiling;"
+        src.write_text(text.replace(anchor, '    TRACE_LOG_INFO("tiling");\n' + anchor, 1))
         (missing / "ref.py").rename(missing / "reference.py")
         (missing / "kernelgen.toml").write_text('reference = "reference.py"\n')
         no_ref = projects / "zz_no_reference"
@@ -1341,7 +1369,7 @@ def test_bench_compat_counts_and_groups_first_failures(projects: Path, capsys) -
     assert code == 0
     result = json.loads(capsys.readouterr().out)
     s = result["summary"]
-    assert (s["projects"], s["compiled"], s["passed"], s["lint_clean"]) == (16, 14, 14, 16)
+    assert (s["projects"], s["compiled"], s["passed"], s["lint_clean"]) == (17, 15, 15, 17)
     assert s["causes"] == {
         "missing header": ["zz_missing_header"],
         "no reference": ["zz_no_reference"],

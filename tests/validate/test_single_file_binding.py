@@ -193,3 +193,36 @@ def test_glue_block_dim_passed_to_the_entry_is_that_by_value_argument(tmp_path: 
     p = load_project(tmp_path / "p")
     assert p.block_dim_expr == "cols"
     assert block_dim_of(p, {"cols": 3, "scale": 0.5}) == 3
+
+
+def test_tensor_list_named_in_the_table_reaches_one_parameter_as_a_list_descriptor(
+    tmp_path: Path,
+) -> None:
+    # #8: Ascend/samples' AddN launch passes its inputs as one ListTensorDesc in GM; before, a
+    # table entry naming a tensor list was refused ("one parameter takes one tensor").
+    p = tmp_path / "launch_list"
+    shutil.copytree(DATA / "launch_list", p)
+    report = validate_project(p, p / "ref.py")
+    assert report.compile.ok, [d.message for d in report.compile.diagnostics]
+    assert report.ok, report.cases
+
+
+def test_tensor_list_parameter_is_one_descriptor_word_of_its_elements() -> None:
+    t = torch.zeros(4)
+    trial = TrialData(
+        args=[RefArg(name="xs", source="forward", kind="tensor_list", tensors=[t, t])],
+        outputs=[RefOutput(name="return[0]", tensors=[t], dtypes=["float32"])],
+    )
+    bound = bind_single(["xs", "y"], trial, BindingTable(inputs={"xs": "xs"}))
+    assert [(b.role, b.whole_list) for b in bound] == [("input", True), ("output", False)]
+    # without the table the list's tensors bind by position, one parameter each
+    with pytest.raises(BindingError, match="2 reference tensors"):
+        bind_single(["xs", "y"], trial)
+    chip = get_chip("ascend910b2")
+    case = Case(
+        chip=chip, op=None, kernel="k",
+        inputs=[CaseTensor(name="xs", dtype="float32", shape=[4]) for _ in range(2)],
+        outputs=[CaseTensor(name="y", dtype="float32", shape=[4])],
+        params=[CaseParam(kind="input_list", name="xs"), CaseParam(kind="output", name="y")],
+    )
+    assert "params [xs.0,xs.1] y" in case_text(case)

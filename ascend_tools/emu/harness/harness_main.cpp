@@ -1081,11 +1081,17 @@ class Run {
     }
 
     // The entry's pointer arguments as the case's `params` line orders them: each word the stem
-    // of a case tensor (inputs first, then outputs) or `workspace`/`tiling`. An in-place
-    // parameter names its output, which copy_in_place_input started as the input's bytes.
+    // of a case tensor (inputs first, then outputs), `workspace`/`tiling`, or input stems in
+    // brackets (`[xs.0,xs.1]`): one tensor-list descriptor of those inputs, as a dynamic OpDef
+    // input gets. An in-place parameter names its output, which copy_in_place_input started
+    // as the input's bytes.
     std::vector<uint8_t*> single_file_params() {
         std::vector<uint8_t*> args;
         for (const std::string& word : case_.params) {
+            if (word.size() > 2 && word.front() == '[' && word.back() == ']') {
+                args.push_back(param_list(word.substr(1, word.size() - 2)));
+                continue;
+            }
             uint8_t* p = nullptr;
             for (size_t i = 0; p == nullptr && i < case_.inputs.size(); ++i)
                 if (case_.inputs[i].stem == word) p = inputs_[i].data();
@@ -1100,6 +1106,19 @@ class Run {
         expected_arity_ = static_cast<int>(args.size());
         arity_rule_ = "the case's params line";
         return args;
+    }
+
+    uint8_t* param_list(const std::string& stems) {
+        std::vector<size_t> hits;
+        std::stringstream in(stems);
+        for (std::string stem; std::getline(in, stem, ',');) {
+            size_t i = 0;
+            while (i < case_.inputs.size() && case_.inputs[i].stem != stem) ++i;
+            if (i == case_.inputs.size())
+                throw HarnessError("params: list member '" + stem + "' is no input file stem of the case");
+            hits.push_back(i);
+        }
+        return tensor_list(case_.inputs[hits.front()].name, hits, case_.inputs, inputs_);
     }
 
     const kernelgen::KernelInfo* find_kernel() const {
