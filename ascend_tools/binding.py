@@ -489,12 +489,15 @@ def bind_op(op: OpDefinition, trial: TrialData, table: BindingTable | None = Non
 
 
 def bind_scalars(
-    scalars: dict[str, str], trial: TrialData, table: BindingTable | None = None
+    scalars: dict[str, str], trial: TrialData, table: BindingTable | None = None,
+    from_host: bool = False,
 ) -> dict[str, ScalarValue]:
     """Values of the by-value parameters of a single-file kernel's entry (`uint32_t n`): the
     table's `attrs` entry (a constant, or the name of a reference value), else the reference
     value named like the parameter (a forward or `Model.__init__` scalar). A launch passes
-    values there, so each needs one; the error lists the reference's values and the table."""
+    values there, so each needs one; the error lists the reference's values and the table.
+    `from_host`: the kernel file's main() launches the entry, so a parameter given neither
+    way takes what that program passes (left out of the result)."""
     attrs = table.attrs if table is not None else {}
     values = {_key(a.name): a for a in trial.args if a.kind == "value"}
     out: dict[str, ScalarValue] = {}
@@ -510,8 +513,10 @@ def bind_scalars(
         elif isinstance(value, list) and value and all(
                 isinstance(v, int | float) and not isinstance(v, bool) for v in value):
             out[name] = list(value)  # a struct's fields, in declaration order
-        elif value is None:
+        elif value is None and not from_host:
             missing.append(name)
+        elif value is None:
+            continue
         else:
             raise BindingError(f"kernel parameter {name} ({ctype}) is passed by value and "
                                f"cannot take {value!r}: give a number, or a struct's field values "

@@ -182,7 +182,9 @@ def _entry(name: str, param_text: str, line: int) -> KernelEntry:
             continue
         params.append(words[-1])
         if "*" not in raw and "&" not in raw and not {"GM_ADDR", "__gm__"} & set(words):
-            scalars[words[-1]] = " ".join(words[:-1])
+            # The type as written (`AscendC::tiling::TCubeTiling`), spaces normalised.
+            ctype = raw[: raw.rstrip().rfind(words[-1])]
+            scalars[words[-1]] = " ".join(ctype.split())
     return KernelEntry(name=name, params=params, line=line, scalars=scalars)
 
 
@@ -507,6 +509,26 @@ def _chosen_kernel(root: Path, kernels: list[tuple[Path, KernelEntry]]) -> tuple
         f"op = {wanted!r} in kernelgen.toml names no kernel of {root / 'op_kernel'} "
         f"(kernels with an entry function: {names})"
     )
+
+
+_DEFINES_MAIN = re.compile(r"\bint(?:32_t)?\s+main\s*\(")
+
+
+def defines_main(text: str) -> bool:
+    """Whether source `text` holds a host program (.asc files and kernel-launch samples keep
+    their main() in the kernel's file)."""
+    return _DEFINES_MAIN.search(blank(text)) is not None
+
+
+def launched_by_own_main(project: KernelProject) -> bool:
+    """Whether the kernel file's own main() launches the entry (`name<<<...>>>(...)`): its
+    by-value arguments (a TCubeTiling its GenerateTiling filled) are then what that program
+    passes, which the emulator captures by running it (emu README "Host launch")."""
+    if project.entry.template_params:
+        return False
+    text = blank(_read(project.abs(project.kernel_file)))
+    launch = re.compile(rf"\b{re.escape(project.entry.name)}\s*<<<")
+    return defines_main(text) and launch.search(text) is not None
 
 
 def _launch_block_dim(kernel: Path, name: str) -> str | None:

@@ -35,6 +35,7 @@ from ascend_tools.project import (
     ScalarValue,
     block_dim_of,
     gm_element_types,
+    launched_by_own_main,
     load_project,
 )
 from ascend_tools.reference import (
@@ -126,7 +127,8 @@ def _bind_op(op: OpDefinition, trial: TrialData, table: BindingTable | None) -> 
 def _bind_single(project: KernelProject, trial: TrialData, table: BindingTable | None) -> Binding:
     try:
         params = bind_single(project.entry.tensors, trial, table)
-        scalars = bind_scalars(project.entry.scalars, trial, table)
+        scalars = bind_scalars(
+            project.entry.scalars, trial, table, from_host=launched_by_own_main(project))
     except BindingError as exc:
         raise ValidationInputError(str(exc)) from exc
     args = {a.name: a for a in trial.tensor_args}

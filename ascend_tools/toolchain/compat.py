@@ -188,12 +188,25 @@ def _assert_statements(text: str) -> str:
     return "".join(out) + text[last:]
 
 
-def rewrite_source(text: str) -> str | None:
-    """The text with every SOURCE_REWRITES match blanked, every `(__ubuf__ T *)` cast made a
+def _captured_launches(text: str, entry: str) -> str:
+    """Each `entry<<<config>>>` launch made `kernelgen_launch(entry)`, which records the
+    launch's arguments for the harness (kernelgen/host_launch.h), padded to its length."""
+    launch = re.compile(rf"\b{re.escape(entry)}\s*<<<[^<>;]*>>>")
+
+    def sub(m: re.Match[str]) -> str:
+        call = f"kernelgen_launch({entry})"
+        return call + " " * max(0, len(m.group(0)) - len(call))
+
+    return launch.sub(sub, text)
+
+
+def rewrite_source(text: str, launched: str | None = None) -> str | None:
+    """The text with every SOURCE_REWRITES match blanked (but launches of entry `launched`,
+    made captures: `_captured_launches`), every `(__ubuf__ T *)` cast made a
     `kernelgen::ub_ptr<T>` call, data type names in preprocessor conditions made numbers and
     the `;` an ASSERT statement lacks put in (before one glued to an expression, after one the
     next statement follows), or None when nothing matched."""
-    out = text
+    out = _captured_launches(text, launched) if launched else text
     for pattern, _ in SOURCE_REWRITES:
         out = pattern.sub(lambda m: " " * len(m.group(0)), out)
     out = _UB_CAST.sub(_ub_cast, out)

@@ -24,7 +24,13 @@ from ascend_tools.catalog.vendor import (
 )
 from ascend_tools.chips import Chip
 from ascend_tools.diagnostics import Diagnostic, RuleCode, Severity
-from ascend_tools.project import KernelProject, ScalarValue, blank
+from ascend_tools.project import (
+    KernelProject,
+    ScalarValue,
+    blank,
+    defines_main,
+    launched_by_own_main,
+)
 from ascend_tools.runner.sandbox import SandboxLimits, SandboxResult, run_sandboxed
 from ascend_tools.toolchain import compat, tpl
 from ascend_tools.toolchain.cache import (
@@ -65,11 +71,12 @@ _UNREADABLE_PCH = re.compile(
 _MISSING_HEADER = re.compile(r"fatal error: (?P<header>[^:\s]+): No such file or directory")
 # Rounds of empty stand-ins when explaining missing headers (each may reveal another one).
 _EXPLAIN_ROUNDS = 4
-# gcc's and clang's words for a name used but declared nowhere: the only errors a constant of
-# CANN's headers (vendor_internal.json, form `constant`) is supplied for.
+# gcc's and clang's words for a name used but declared nowhere (or not in AscendC::): the only
+# errors a constant of CANN's headers (vendor_internal.json, form `constant`) is supplied for.
 _UNDECLARED = (
     re.compile(r"'(?P<name>\w+)' was not declared in this scope"),
     re.compile(r"use of undeclared identifier '(?P<name>\w+)'"),
+    re.compile(r"'(?P<name>\w+)' is not a member of 'AscendC'"),
 )
 # Force-included (from the build folder, the compiler's working directory) on the retry.
 VENDOR_CONSTANTS_HEADER = "kernelgen_vendor_constants.h"
@@ -400,10 +407,14 @@ def _kernel_sources(project: KernelProject) -> list[Path]:
 def _mirror_kernel(project: KernelProject, stage: Path) -> Path | None:
     """When device sources use syntax g++ cannot parse, a copy of the kernel folder with it
     blanked (each file line-marked as its original) in `stage`; its kernel file, else None."""
-    kdir = project.abs(project.kernel_file).parent
+    kernel = project.abs(project.kernel_file)
+    kdir = kernel.parent
     sources = _kernel_sources(project)
     texts = {p: _text(p) for p in sources}
-    rewritten = {p: compat.rewrite_source(t) for p, t in texts.items()}
+    launched = project.entry.name if launched_by_own_main(project) else None
+    rewritten = {
+        p: compat.rewrite_source(t, launched if p == kernel else None) for p, t in texts.items()
+    }
     if not any(rewritten.values()):
         return None
     mirror = stage / KERNEL_MIRROR
@@ -467,9 +478,6 @@ def _include_guard(header: Path) -> str | None:
     return m.group(1) if m else None
 
 
-_DEFINES_MAIN = re.compile(r"\bint(?:32_t)?\s+main\s*\(")
-
-
 def wrapper_source(
     project: KernelProject, dtypes: dict[str, str], op_type: str | None,
     kernel_file: Path | None = None, scalars: dict[str, ScalarValue] | None = None,
@@ -525,7 +533,10 @@ def wrapper_source(
                   f"#define {name} {call}"]
     # A kernel file that holds its host program too (.asc files, kernel-launch samples) defines
     # main(); the harness has its own, so the file's is renamed around its include.
-    own_main = _DEFINES_MAIN.search(blank(_text(project.abs(project.kernel_file)))) is not None
+    own_main = defines_main(_text(project.abs(project.kernel_file)))
+    host_launch = launched_by_own_main(project)
+    if host_launch:
+        lines.append('#include "kernelgen/host_launch.h"')
     if own_main:
         lines.append("#define main kernelgen_kernel_file_main")
     lines.append(f'#include "{kernel_file or project.abs(project.kernel_file)}"')
@@ -536,11 +547,20 @@ def wrapper_source(
     entry = project.entry
     n = len(entry.tensors)
     buffers = iter(range(n))
-    args = ", ".join(
-        _by_value(entry.scalars[p], (scalars or {}).get(p, 0)) if p in entry.scalars
-        else f"a[{next(buffers)}]"
-        for p in entry.params
-    )
+    given = scalars or {}
+
+    def arg(i: int, p: str) -> str:
+        if p not in entry.scalars:
+            return f"a[{next(buffers)}]"
+        if p not in given and host_launch:  # what the file's main() passed at its launch
+            return f"::kernelgen::host_launch_arg<{entry.scalars[p]}>({i})"
+        return _by_value(entry.scalars[p], given.get(p, 0))
+
+    args = ", ".join(arg(i, p) for i, p in enumerate(entry.params))
+    if host_launch:
+        lines.append(
+            "static const bool kernelgen_host_launch = ::kernelgen::register_host_launch("
+            f'"{name}", [] {{ return ::kernelgen::call_main(&kernelgen_kernel_file_main); }});')
     if entry.template_params:
         lines += _template_dispatch(project, call, args)
     else:

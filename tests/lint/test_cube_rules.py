@@ -120,7 +120,7 @@ def test_an_l1_length_known_only_at_run_time_is_not_flagged() -> None:
 
 # ---------------------------------------------------------------- matmul-register-order
 def test_init_buffer_before_regist_matmul_obj_is_an_error_on_split_chips() -> None:
-    early = "    TBuf<TPosition::VECCALC> tmp;\n    pipe.InitBuffer(tmp, 1024);\n"
+    early = "    TQue<TPosition::A1, 1> inA1;\n    pipe.InitBuffer(inA1, 1, 1024);\n"
     texts = mutate(_matmul(), REGIST, early + REGIST)
     d = _only(lint_texts(texts), R.MATMUL_REGISTER_ORDER)
     assert d.severity == Severity.ERROR
@@ -128,6 +128,14 @@ def test_init_buffer_before_regist_matmul_obj_is_an_error_on_split_chips() -> No
     assert "ascend910b2" in d.message
     # the rule is one of the separated (split-core) architecture; 310P is coupled
     assert R.MATMUL_REGISTER_ORDER.value not in codes(lint_texts(texts, chip="ascend310p"))
+
+
+def test_ub_buffer_before_regist_matmul_obj_is_only_a_warning() -> None:
+    # The Matmul object's share lies in L1/L0; Ascend/samples' matmul + LeakyRelu samples set up
+    # their UB output queue first and pass on the NPU.
+    early = "    TBuf<TPosition::VECCALC> tmp;\n    pipe.InitBuffer(tmp, 1024);\n"
+    d = _only(lint_texts(mutate(_matmul(), REGIST, early + REGIST)), R.MATMUL_REGISTER_ORDER)
+    assert d.severity == Severity.WARNING
 
 
 def test_init_buffer_after_regist_matmul_obj_is_fine() -> None:

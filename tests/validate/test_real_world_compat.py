@@ -251,13 +251,29 @@ def test_device_idioms_run_both_tiling_keys_and_assert_stops_at_its_line(project
     assert "share 18 is not a whole number" in err.message
 
 
+def test_kernel_assert_with_a_message_stops_at_its_line(projects: Path, tmp_path: Path) -> None:
+    # #8: the kernel debug API `assert(expr, fmt, args...)` (RecSDK's embedding lookups,
+    # Ascend/samples' 3_assert matmul): before, "'assert' was not declared in this scope".
+    kernel = "op_kernel/device_idioms.cpp"
+    p = _variant(projects, tmp_path, "device_idioms",
+                 (kernel, "        ASSERT(share % 8 == 0,", "        assert(share % 8 == 0,"))
+    report = validate_project(p, p / "ref.py", shapes=[[[48]], [[36]]])
+    assert report.compile.ok, [d.message for d in report.compile.diagnostics]
+    assert [c.ok for c in report.cases] == [True, True, False]
+    [err] = report.runtime_errors
+    assert (err.code, err.line) == ("assert-failed", _line_of(p / kernel, "assert(share"))
+    assert err.message.startswith("assert(share % 8 == 0) failed: share 18 is not a whole")
+
+
 def test_block_size_and_ub_size_names_and_an_assert_glued_to_an_expression_build(
     projects: Path, tmp_path: Path
 ) -> None:
     # #8: vllm-ascend transpose_kv_cache_by_block sizes buffers with GetDataBlockSizeInBytes()
     # and an undeclared TOTAL_UB_SIZE; three Ascend/samples kernels write `n = tileNum
     # ASSERT(...)` with no `;` (the NPU's ASSERT is empty); others use DEFAULT_C0_SIZE, a
-    # GlobalTensor's public `address_` and AscendC::Std::max/min. Before: compile errors, each.
+    # GlobalTensor's public `address_` and AscendC::Std::max/min; RecSDK's embedding lookups
+    # the type name float32_t, Ascend/samples' .asc matmul AscendC::DEFAULT_C0_SIZE. Before:
+    # compile errors, each.
     kernel = "op_kernel/device_idioms.cpp"
     line = "        share = Share<T>(total);"
     glued = (
@@ -266,6 +282,7 @@ def test_block_size_and_ub_size_names_and_an_assert_glued_to_an_expression_build
         "        ASSERT(AscendC::GetDataBlockSizeInBytes() == 32);\n"
         "        ASSERT(TOTAL_UB_SIZE == 192 * 1024 && TOTAL_UB_SIZE / 2 > share * sizeof(T));\n"
         "        ASSERT(DEFAULT_C0_SIZE == 32);\n"
+        "        ASSERT(AscendC::DEFAULT_C0_SIZE == 32 && sizeof(float32_t) == 4);\n"
         "        ASSERT(AscendC::Std::max(3u, 5) == 5u && AscendC::Std::min(2.5f, 1) == 1.0f);"
     )
     after = "        yGm.SetGlobalBuffer((__gm__ T*)y + Start<T>(share), share);"
@@ -1369,7 +1386,7 @@ def test_bench_compat_counts_and_groups_first_failures(projects: Path, capsys) -
     assert code == 0
     result = json.loads(capsys.readouterr().out)
     s = result["summary"]
-    assert (s["projects"], s["compiled"], s["passed"], s["lint_clean"]) == (17, 15, 15, 17)
+    assert (s["projects"], s["compiled"], s["passed"], s["lint_clean"]) == (18, 16, 16, 18)
     assert s["causes"] == {
         "missing header": ["zz_missing_header"],
         "no reference": ["zz_no_reference"],

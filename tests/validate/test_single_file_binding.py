@@ -226,3 +226,26 @@ def test_tensor_list_parameter_is_one_descriptor_word_of_its_elements() -> None:
         params=[CaseParam(kind="input_list", name="xs"), CaseParam(kind="output", name="y")],
     )
     assert "params [xs.0,xs.1] y" in case_text(case)
+
+
+def test_by_value_tiling_comes_from_the_launch_in_the_files_own_main(tmp_path: Path) -> None:
+    # #8: an .asc file's kernel takes a TCubeTiling by value that only its main() fills
+    # (Ascend/samples 26_simple_matmulleakyrelu); the emulator runs that main() to its launch.
+    p = tmp_path / "launch_host_tiling"
+    shutil.copytree(DATA / "launch_host_tiling", p)
+    report = validate_project(p, p / "ref.py")
+    assert report.compile.ok, [d.message for d in report.compile.diagnostics]
+    assert report.ok, report.cases  # x * 2.5: the scale main() put in the struct
+
+
+def test_main_that_never_launches_is_named_as_the_reason_the_tiling_is_unknown(
+    tmp_path: Path,
+) -> None:
+    p = tmp_path / "launch_host_tiling"
+    shutil.copytree(DATA / "launch_host_tiling", p)
+    src = p / "scale.asc"
+    src.write_text(src.read_text().replace("    aclInit(nullptr);", "    if (argc > 0) return 7;"))
+    report = validate_project(p, p / "ref.py")
+    [err] = report.runtime_errors
+    assert err.code == "tiling-failed"
+    assert "main() returned 7 without launching scale_kernel" in err.message

@@ -26,6 +26,7 @@
 
 #include "graph/types.h"
 #include "kernelgen/host_gert.h"
+#include "kernelgen/host_launch.h"
 #include "kernelgen/host_opdef.h"
 #include "kernelgen/host_tiling_macros.h"
 #include "kernelgen/runtime.h"
@@ -1153,6 +1154,9 @@ class Run {
             kernelgen::fail("tiling-mismatch", "kernel " + k->name + " takes " + std::to_string(k->arity) + " parameters but the run passes " +
                                                    std::to_string(args.size()) + " (" + arity_rule_ + ")", "", 0);
 
+        g_phase = "the kernel file's main()";
+        kernelgen::capture_host_launch();
+        g_phase = "the harness";
         kernelgen::gm_clear();
         for (size_t i = 0; i < inputs_.size(); ++i)
             kernelgen::gm_register(inputs_[i].data(), inputs_[i].bytes(), case_.inputs[i].name, inputs_[i].block_bytes(),

@@ -130,10 +130,19 @@ static std::map<std::string, std::pair<uint32_t, std::function<void()>>> cases()
     c["init_buffer_before_regist"] = {1, [] {
         TCubeTiling t = cube_tiling(M, N);
         TPipe pipe;
+        TQue<TPosition::A1, 1> a1;
+        pipe.InitBuffer(a1, 1, 1024);
+        MM mm;
+        REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);  // BUG: init_buffer_before_regist
+    }};
+    // A UB queue before it (Ascend/samples' matmul + LeakyRelu): the object's share is in L1/L0.
+    c["ok_vector_queue_before_regist"] = {1, [] {
+        TCubeTiling t = cube_tiling(M, N);
+        TPipe pipe;
         TQue<TPosition::VECOUT, 1> out;
         pipe.InitBuffer(out, 1, 1024);
         MM mm;
-        REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);  // BUG: init_buffer_before_regist
+        REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);  // WARN: vector_queue_before_regist
     }};
     c["ok_four_matmul_objects"] = {1, [] {
         TCubeTiling t = cube_tiling(M, N);

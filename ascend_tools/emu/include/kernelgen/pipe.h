@@ -531,6 +531,12 @@ class TPipe {
             if (!r.api) return &r;
         return nullptr;
     }
+    // The first user buffer in a memory of the cube core (L1, L0A/L0B/L0C, the bias table).
+    const kernelgen::BufferRecord* first_cube_buffer() const {
+        for (const auto& r : records_)
+            if (!r.api && std::string(r.arena) != "UB") return &r;
+        return nullptr;
+    }
     // `bytes` of the memory behind `pos` taken by an API object for its own buffers (the Matmul
     // API's A1/B1/L0 share from its TCubeTiling): they count against the memory as InitBuffer
     // does, so user buffers and the API's share overflow it together, with both in the message.

@@ -50,15 +50,25 @@ inline std::string assert_detail(const char* fmt, A... args) {
     std::snprintf(buf, sizeof buf, fmt, args...);
     return std::string(": ") + buf;
 }
-[[noreturn]] inline void assert_failed(const char* expr, const std::string& detail, const char* file,
-                                       int line) {
-    fail("assert-failed", std::string("ASSERT(") + expr + ") failed" + detail, file, line);
+[[noreturn]] inline void assert_failed(const char* api, const char* expr, const std::string& detail,
+                                       const char* file, int line) {
+    fail("assert-failed", std::string(api) + "(" + expr + ") failed" + detail, file, line);
 }
 }  // namespace kernelgen
 #ifndef ASSERT
-#define ASSERT(expr, ...) \
-    ((expr) ? (void)0 : ::kernelgen::assert_failed(#expr, ::kernelgen::assert_detail(__VA_ARGS__), __FILE__, __LINE__))
+#define ASSERT(expr, ...)                                                                                  \
+    ((expr) ? (void)0                                                                                      \
+            : ::kernelgen::assert_failed("ASSERT", #expr, ::kernelgen::assert_detail(__VA_ARGS__), __FILE__, \
+                                         __LINE__))
 #endif
+// The kernel debug API `assert(expr)` / `assert(expr, fmt, args...)` (API reference, assert): the
+// same check under the C name, which it takes over from <cassert> in device code (a kernel calls
+// it with a message, as RecSDK's embedding lookups and Ascend/samples' 3_assert matmul do).
+#undef assert
+#define assert(expr, ...)                                                                                  \
+    ((expr) ? (void)0                                                                                      \
+            : ::kernelgen::assert_failed("assert", #expr, ::kernelgen::assert_detail(__VA_ARGS__), __FILE__, \
+                                         __LINE__))
 
 // CCE intrinsics some kernels call directly.
 inline void pipe_barrier(pipe_t p) {

@@ -17,6 +17,10 @@
 #define __aicore__
 #define __gm__
 #define __ubuf__
+// bisheng's mark on a mix kernel's workspace parameter for the Matmul API's client-server
+// messaging (`__kfc_workspace__ GM_ADDR workspace`, Ascend/samples .asc matmul): the emulator's
+// Matmul object needs no message area.
+#define __kfc_workspace__
 // bisheng's spelling of a forced inline (`__forceinline__ [aicore] void f()`; the toolchain blanks
 // the `[aicore]` attribute, which g++ cannot parse, in the translation unit it builds).
 #ifndef __forceinline__

@@ -694,13 +694,24 @@ inline void regist_matmul(const char* file, int line, AscendC::TPipe* pipe, GM_A
               "REGIST_MATMUL_OBJ registers %d Matmul objects; a program may define at most %d", objects,
               MAX_MATMUL_OBJECTS);
     // AscendC REGIST_MATMUL_OBJ restrictions: in separation mode (split cube/vector cores) it must be
-    // called before InitBuffer (ASCENDC_SPEC 7.12).
+    // called before InitBuffer (ASCENDC_SPEC 7.12). The error is a buffer in the cube core's memories,
+    // where the Matmul object takes its own share from the same TPipe; UB buffers only (the vector
+    // side's queues) are a warning: the share lies in L1/L0, and Ascend/samples' matmul + LeakyRelu
+    // samples, verified on the NPU, register after their UB queue (inferred; README).
+    const BufferRecord* cube = pipe ? pipe->first_cube_buffer() : nullptr;
     const BufferRecord* first = pipe ? pipe->first_buffer() : nullptr;
-    if (first && chip().split_cores)
+    if (cube && chip().split_cores)
         failf("matmul-register-order", file, line,
-              "REGIST_MATMUL_OBJ after InitBuffer of %s (line %d) on the same TPipe; on %s (separated cube and vector "
-              "cores) REGIST_MATMUL_OBJ must come before any InitBuffer",
-              first->what.c_str(), first->line, chip().name.c_str());
+              "REGIST_MATMUL_OBJ after InitBuffer of %s (line %d, %s) on the same TPipe; on %s (separated cube and "
+              "vector cores) REGIST_MATMUL_OBJ must come before any InitBuffer",
+              cube->what.c_str(), cube->line, cube->arena, chip().name.c_str());
+    if (first && chip().split_cores)
+        warn("matmul-register-order",
+             "REGIST_MATMUL_OBJ after InitBuffer of " + first->what + " (line " + std::to_string(first->line) +
+                 ") on the same TPipe; on " + chip().name +
+                 " (separated cube and vector cores) the API reference requires it before any InitBuffer; the "
+                 "buffers before it are all in UB, apart from the Matmul object's L1/L0 share",
+             file, line);
     regist_matmul_each(file, line, pipe, ws, args...);
 }
 
