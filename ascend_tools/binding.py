@@ -14,7 +14,8 @@ Rules (an explicit `[binding]` table in kernelgen.toml pins entries; the rest is
 - Outputs: the results are the returned tensors (`return[i]`), then the arguments the forward
   mutates in place (named after the argument). An OpDef output named like a mutated argument
   (or like the OpDef input it binds to) is compared with it; the rest bind in order, a DYNAMIC
-  output taking a returned list (or the run of tensors the other outputs leave).
+  output taking a returned list (or the run of tensors the other outputs leave); an OPTIONAL
+  output takes one only while the required outputs after it still get theirs, else is absent.
 - Initial values: every output starts as poison unless the table's `initial` gives the value the
   caller fills it with (a reference cannot say it), or the OpDef's `InitValue(0)` has the
   framework zero it before the launch.
@@ -362,6 +363,9 @@ def _bind_outputs(
     for i, d in enumerate(defs):
         if not free:
             break
+        needed = sum(1 for later in defs[i + 1:] if later.param_type != "optional")
+        if d.param_type == "optional" and len(free) <= needed:
+            continue  # too few results to spare one: the OPTIONAL output stays absent
         if d.param_type == "dynamic" and not free[0].is_list:
             take = max(1, len(free) - (len(defs) - i - 1))
             run = []
@@ -384,6 +388,8 @@ def _bind_outputs(
     out = []
     for d in op.outputs:
         got = chosen.get(d.name)
+        if not got and d.param_type == "optional":
+            continue  # absent: the launch passes no buffer, as for an undefined optional tensor
         if not got:
             raise BindingError(f"OpDef output {d.name} gets no reference result to compare with")
         if d.param_type != "dynamic" and (len(got) != 1 or got[0].is_list):

@@ -42,6 +42,7 @@ FLOAT_OPS = {
     "LeakyRelu": (lambda x, y, s: torch.where(x >= 0, x, x * s), True, "any"),
     "Duplicate": (lambda x, y, s: torch.full_like(x, s), True, "any"),
     "FusedMulAdd": (lambda x, y, s: x * y + y, True, "any"),
+    "MulAddDstMask": (lambda x, y, s: x * y + y, True, "any"),
     "Axpy": (lambda x, y, s: y + x * s, True, "any"),
     "Floor": (lambda x, y, s: torch.floor(x), True, "any"),
     "ClampMax": (lambda x, y, s: torch.clamp(x, max=s), True, "any"),
@@ -88,11 +89,12 @@ C_TYPES = {"float32": "float", "float16": "half", "bfloat16": "bfloat16_t", "int
 def documented(op: str, dtype: str) -> bool:
     """Whether the catalog lists `dtype` for the API behind `op` on the default chip (910B2,
     dav-c220); APIs it gives no types for are not restricted."""
-    entry = load_catalog().get(op.removeprefix("Op"))
+    api = op.removeprefix("Op").removesuffix("Mask")  # OpAdd: operator+; MulAddDstMask: mask form
+    entry = load_catalog().get(api)
     types = entry.dtypes_for("dav-c220") if entry else []
     if types and C_TYPES[dtype] not in types:
         # a width-only API runs an undocumented type of a documented width (with a warning)
-        return runs_as_documented_width(op.removeprefix("Op"), C_TYPES[dtype], types) is not None
+        return runs_as_documented_width(api, C_TYPES[dtype], types) is not None
     return True
 
 

@@ -43,6 +43,25 @@ def test_iterate_restarts_per_unit_and_counts_cube_work(emu_build, run_program) 
     assert total["gm_to_l1_bytes"] == 2 * (50 * 40 * 2 * 3 + 40 * 72 * 2 * 2)
 
 
+def test_iterate_all_with_en_atomic_accumulates_across_blocks_without_a_race(
+    emu_build, run_program
+) -> None:
+    # DrivingSDK deformable_conv2d_grad: IterateAll<false>(c, 1, false, true), WaitIterateAll;
+    # before, no such overload, and the writes counted as plain stores racing each other.
+    gen = torch.Generator().manual_seed(5)
+    a = torch.randn(100, 40, generator=gen).half()
+    b = torch.randn(40, 72, generator=gen).half()
+    res = run_program(
+        emu_build("matmul_bounds"),
+        ["ok_atomic_iterate_all", "{report}", "{a}", "{b}", "{out:c}"],
+        {"a": a, "b": b},
+    )
+    assert res.returncode == 0, res.stderr
+    assert not [w for w in res.report["warnings"] if w["code"] == "gm-race"], res.report
+    c = from_bytes(res.outputs["c"], "float32").view(100, 72)
+    torch.testing.assert_close(c, 2 * (a.float() @ b.float()), rtol=1e-5, atol=1e-4)
+
+
 BUGS = {
     "iterate_all_past_end": ("gm-out-of-bounds", "Matmul::IterateAll writes"),
     "get_tensor_c_past_end": ("gm-out-of-bounds", "GM buffer 'c'"),

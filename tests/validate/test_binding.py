@@ -124,6 +124,34 @@ def test_required_input_is_read_by_its_opdef_index_behind_an_absent_optional(
     assert validate_project(root, root / "ref_bias.py").ok
 
 
+def test_optional_output_without_a_result_is_absent(project: Project) -> None:
+    # #8: DrivingSDK deformable_conv2d_grad's glue leaves its OPTIONAL grad_bias / grad_mask
+    # undefined; before, "OpDef output ... gets no reference result to compare with". Here an
+    # OPTIONAL `stats` output comes first: the kernel gets a null pointer, GetOutputShape(0) is
+    # nullptr and y stays output 1 (the host checks both).
+    root = project("bias_opt")
+    host = root / "op_host" / "bias_add_custom.cpp"
+    text = host.read_text().replace(
+        '        this->Output("y")',
+        '        this->Output("stats").ParamType(OPTIONAL).DataType({ge::DT_FLOAT})'
+        '.Format({ge::FORMAT_ND});\n        this->Output("y")',
+    ).replace(
+        "    BiasAddCustomTilingData tiling;",
+        "    if (context->GetOutputShape(0) != nullptr ||\n"
+        "        context->GetOutputShape(1)->GetStorageShape().GetShapeSize() != length) {\n"
+        "        return ge::GRAPH_FAILED;\n    }\n    BiasAddCustomTilingData tiling;",
+    )
+    host.write_text(text)
+    kernel = root / "op_kernel" / "bias_add_custom.cpp"
+    text = kernel.read_text().replace("GM_ADDR bias, GM_ADDR y,",
+                                      "GM_ADDR bias, GM_ADDR stats, GM_ADDR y,")
+    kernel.write_text(text.replace("    GET_TILING_DATA(td, tiling);",
+                                   "    GET_TILING_DATA(td, tiling);\n    if (stats) return;"))
+    report = validate_project(root, root / "ref.py")
+    assert report.compile.ok, [d.message for d in report.compile.diagnostics]
+    assert report.ok, report.cases[0].message if report.cases else report.runtime_errors
+
+
 def test_tensor_lists_bind_to_dynamic_input_and_output(project: Project) -> None:
     root = project("foreach_mul")
     assert validate_project(root, root / "ref.py").ok

@@ -28,6 +28,10 @@ std::map<std::string, Fn<T>> float_ops() {
         {"Power", [](const LocalTensor<T>& z, const LocalTensor<T>& x, const LocalTensor<T>& y, uint32_t n) { Power(z, x, y, n); }},
         {"FusedMulAdd", [](const LocalTensor<T>& z, const LocalTensor<T>& x, const LocalTensor<T>& y, uint32_t n) {
              DataCopy(z, y, n); FusedMulAdd(z, x, y, n); }},
+        // The count-mask form, a whole repeat of lanes per repeat (n a multiple of 256 bytes).
+        {"MulAddDstMask", [](const LocalTensor<T>& z, const LocalTensor<T>& x, const LocalTensor<T>& y, uint32_t n) {
+             constexpr uint32_t lanes = 256 / sizeof(T);
+             DataCopy(z, y, n); MulAddDst(z, x, y, lanes, static_cast<uint8_t>(n / lanes), {1, 1, 1, 8, 8, 8}); }},
         {"ClampMax", [](const LocalTensor<T>& z, const LocalTensor<T>& x, const LocalTensor<T>&, uint32_t n) {
              ClampMax(z, x, z.template ReinterpretCast<uint8_t>(), (T)g_scalar, n); }},
         {"ClampMin", [](const LocalTensor<T>& z, const LocalTensor<T>& x, const LocalTensor<T>&, uint32_t n) {

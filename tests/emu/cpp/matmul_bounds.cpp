@@ -51,6 +51,26 @@ static std::map<std::string, std::pair<uint32_t, std::function<void()>>> cases()
         }
         mm.End();
     }};
+    // Two blocks accumulate the whole product into one C with IterateAll's enAtomic (AtomicAdd):
+    // accumulations meet in any order, so no race; a fakeMsg call computes nothing.
+    c["ok_atomic_iterate_all"] = {2, [] {
+        KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_1);
+        TCubeTiling t = cube_tiling(M, N);
+        TPipe pipe;
+        MM mm;
+        REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);
+        GlobalTensor<half> a, b;
+        GlobalTensor<float> cg;
+        a.SetGlobalBuffer((__gm__ half*)g_a, M * K);
+        b.SetGlobalBuffer((__gm__ half*)g_b, K * N);
+        cg.SetGlobalBuffer((__gm__ float*)g_c, M * N);
+        mm.SetTensorA(a);
+        mm.SetTensorB(b);
+        mm.template IterateAll<false>(cg, 1, false, true);
+        mm.WaitIterateAll();
+        mm.IterateAll(cg, 1, false, false, true);
+        mm.End();
+    }};
     // One core walks two units (the halves of M), each a new SetTensorA/SetTail and its own
     // Iterate loop: the second loop must compute again (the generator's per-unit pattern).
     c["ok_iterate_per_unit"] = {1, [] {
@@ -170,6 +190,8 @@ int main(int argc, char** argv) {
     g_a = a.addr();
     g_b = b.addr();
     g_c = c.addr();
+    // An accumulating case starts from zeros, as the glue that zero-fills its output does.
+    if (std::string(argv[1]) == "ok_atomic_iterate_all") std::fill(c.bytes.begin(), c.bytes.end(), 0);
     tio::run(chosen.first, argv[2], chosen.second);
     if (argc == 6) tio::write_bytes(argv[5], c.bytes.data(), c.bytes.size());
     return 0;

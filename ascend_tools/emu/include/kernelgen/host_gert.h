@@ -263,7 +263,9 @@ class ExtendedKernelContext {
     const TensorSlot* input(size_t i) const {
         return i < node_->inputs.size() && !node_->inputs[i].absent ? &node_->inputs[i] : nullptr;
     }
-    const TensorSlot* output(size_t i) const { return i < node_->outputs.size() ? &node_->outputs[i] : nullptr; }
+    const TensorSlot* output(size_t i) const {
+        return i < node_->outputs.size() && !node_->outputs[i].absent ? &node_->outputs[i] : nullptr;
+    }
     // The rel-th instance of input IR entry `ir`, or nullptr (absent optional input).
     const TensorSlot* ir_input(size_t ir, size_t rel) const {
         for (const auto& s : node_->inputs) {

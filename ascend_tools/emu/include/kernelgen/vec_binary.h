@@ -45,21 +45,59 @@ inline void ternary_count(const char* api, const LocalTensor<T>& dst, const Loca
     for (uint64_t i = 0; i < n; ++i)
         dst.data()[i] = kernelgen::narrow<T>(f(widen(src0.data()[i]), widen(src1.data()[i]), widen(dst.data()[i])));
 }
+// The mask forms (count mask or bit mask, repeats, BinaryRepeatParams): dst is read and written
+// at the same lanes.
+template <class T, class F>
+inline void ternary_mask(const char* api, const LocalTensor<T>& dst, const LocalTensor<T>& src0,
+                         const LocalTensor<T>& src1, const kernelgen::Lanes& l, const BinaryRepeatParams& p, F f,
+                         const char* file, int line) {
+    using kernelgen::stride_of;
+    kernelgen::Stride sd = stride_of<T>(p.dstBlkStride, p.dstRepStride),
+                      s0 = stride_of<T>(p.src0BlkStride, p.src0RepStride),
+                      s1 = stride_of<T>(p.src1BlkStride, p.src1RepStride);
+    kernelgen::OverlapCheckedByEngine exact_below;
+    kernelgen::check_strided(api, "dst", dst, l, sd, file, line);
+    kernelgen::check_strided(api, "src0", src0, l, s0, file, line);
+    kernelgen::check_strided(api, "src1", src1, l, s1, file, line);
+    kernelgen::check_mask_overlap(api, dst, sd, "src0", src0, s0, l, false, file, line);
+    kernelgen::check_mask_overlap(api, dst, sd, "src1", src1, s1, l, false, file, line);
+    kernelgen::count_mask_repeats(api, l);
+    using kernelgen::widen;
+    T* d = dst.data();
+    const T *x = src0.data(), *y = src1.data();
+    kernelgen::for_lanes(l, [&](uint32_t r, uint32_t k) {
+        d[sd.at(r, k)] = kernelgen::narrow<T>(f(widen(x[s0.at(r, k)]), widen(y[s1.at(r, k)]), widen(d[sd.at(r, k)])));
+    });
+}
 }  // namespace detail
 
-// dst = src0 * src1 + dst.
-template <class T>
-inline void MulAddDst(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, int64_t count,
-                      KG_LOC) {
-    detail::ternary_count("MulAddDst", dst, src0, src1, count, [](auto a, auto b, auto d) { return a * b + d; }, file, line);
-}
+// The three forms of a three-operand API whose destination is also an input (API reference:
+// MulAddDst, FusedMulAdd: count; count mask + repeats; bit mask + repeats).
+#define KG_TERNARY_API(NAME, F)                                                                                    \
+    template <class T>                                                                                             \
+    inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,          \
+                     int64_t count, KG_LOC) {                                                                      \
+        detail::ternary_count(#NAME, dst, src0, src1, count, F, file, line);                                      \
+    }                                                                                                              \
+    template <class T, bool isSetMask = true>                                                                      \
+    inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,          \
+                     uint64_t mask, int64_t repeatTimes, const BinaryRepeatParams& p, KG_LOC) {                    \
+        auto l = kernelgen::lanes_from_count_mask(#NAME, mask, repeatTimes, kernelgen::per_repeat<T>(), isSetMask, \
+                                                  file, line);                                                     \
+        detail::ternary_mask(#NAME, dst, src0, src1, l, p, F, file, line);                                        \
+    }                                                                                                              \
+    template <class T, bool isSetMask = true>                                                                      \
+    inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,          \
+                     const uint64_t mask[], int64_t repeatTimes, const BinaryRepeatParams& p, KG_LOC) {            \
+        auto l = kernelgen::lanes_from_bit_mask(#NAME, mask, repeatTimes, kernelgen::per_repeat<T>(), isSetMask,   \
+                                                file, line);                                                       \
+        detail::ternary_mask(#NAME, dst, src0, src1, l, p, F, file, line);                                        \
+    }
 
+// dst = src0 * src1 + dst.
+KG_TERNARY_API(MulAddDst, ([](auto a, auto b, auto d) { return a * b + d; }))
 // dst = src0 * dst + src1.
-template <class T>
-inline void FusedMulAdd(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, int64_t count,
-                        KG_LOC) {
-    detail::ternary_count("FusedMulAdd", dst, src0, src1, count, [](auto a, auto b, auto d) { return a * d + b; }, file, line);
-}
+KG_TERNARY_API(FusedMulAdd, ([](auto a, auto b, auto d) { return a * d + b; }))
 
 }  // namespace AscendC
 

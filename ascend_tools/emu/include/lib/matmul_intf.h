@@ -396,12 +396,32 @@ class MatmulImpl {
 
     // template <bool sync = true> (API reference): sync false returns before the result lands
     // (WaitIterateAll waits); here every call completes before it returns, so both are one.
+    // enAtomic 1/2/3 accumulate into GM with add/max/min (0: the block's SetAtomic* mode, as any
+    // GM write); enSequentialWrite writes each baseM x baseN block whole, one after another in
+    // iteration order; fakeMsg only pairs the AIVs' calls under IBShare and computes nothing.
     template <bool sync = true>
-    void IterateAll(const GlobalTensor<TC>& c, uint8_t enAtomic = 0, KG_LOC) {
+    void IterateAll(const GlobalTensor<TC>& c, uint8_t enAtomic = 0, bool enSequentialWrite = false,
+                    bool waitIterateAll = false, bool fakeMsg = false, KG_LOC) {
+        (void)waitIterateAll;
+        if (fakeMsg) return;
         compute(file, line);
-        for (int i = 0; i < m_ && n_ > 0; ++i) c.check_access("Matmul::IterateAll", uint64_t(i) * orgN_, n_, true, file, line);
+        const kernelgen::AtomicMode mode = atomic_mode(enAtomic, file, line);
+        const int bM = base_m(), bN = base_n();
+        auto at = [&](int i, int j) -> int64_t {
+            if (!enSequentialWrite) return int64_t(i) * orgN_ + j;
+            const int bm = i / bM, bn = j / bN;  // block (bm, bn), M first within N
+            const int64_t block = int64_t(bn) * blocks_m() + bm;
+            return block * bM * bN + int64_t(i - bm * bM) * bN + (j - bn * bN);
+        };
+        {
+            AtomicScope scope(mode);
+            for (int i = 0; i < m_ && n_ > 0; ++i)
+                for (int j = 0; j < n_; j += enSequentialWrite ? bN : n_)
+                    c.check_access("Matmul::IterateAll", uint64_t(at(i, j)), std::min(n_ - j, enSequentialWrite ? bN : n_),
+                                   true, file, line);
+        }
         for (int i = 0; i < m_; ++i)
-            for (int j = 0; j < n_; ++j) store(c.GetPhyAddr() + int64_t(i) * orgN_ + j, acc_[size_t(i) * n_ + j], enAtomic);
+            for (int j = 0; j < n_; ++j) store(c.GetPhyAddr() + at(i, j), acc_[size_t(i) * n_ + j], mode);
         kernelgen::counters().l0c_to_gm_bytes += uint64_t(m_) * n_ * sizeof(TC);
     }
     template <bool sync = true>
@@ -410,9 +430,13 @@ class MatmulImpl {
         if (uint64_t(m_) * n_ > c.GetSize())
             kernelgen::failf("count-exceeds-tensor", file, line, "Matmul::IterateAll: %d x %d result, LocalTensor of %u", m_, n_,
                              c.GetSize());
+        const kernelgen::AtomicMode mode = enAtomic ? atomic_mode(enAtomic, file, line) : kernelgen::AtomicMode::NONE;
         for (int i = 0; i < m_; ++i)
-            for (int j = 0; j < n_; ++j) store(c.data() + int64_t(i) * n_ + j, acc_[size_t(i) * n_ + j], enAtomic);
+            for (int j = 0; j < n_; ++j) store(c.data() + int64_t(i) * n_ + j, acc_[size_t(i) * n_ + j], mode);
     }
+    // The wait for an asynchronous IterateAll (API reference, WaitIterateAll): every call has
+    // completed when it returns here.
+    void WaitIterateAll() {}
 
     // Walks the result in baseM x baseN blocks, M first within N (iterateOrder 0). Once it has
     // returned false, the next Iterate starts the product again (a loop per work unit).
@@ -445,9 +469,14 @@ class MatmulImpl {
         int bM = base_m(), bN = base_n();
         int i0 = bm * bM, i1 = std::min(m_, (bm + 1) * bM), j0 = bn * bN, j1 = std::min(n_, (bn + 1) * bN);
         auto row = [&](int i) { return enSequentialWrite ? int64_t(i - i0) * bN : int64_t(i) * orgN_ + j0; };
-        for (int i = i0; i < i1 && j1 > j0; ++i) c.check_access("Matmul::GetTensorC", uint64_t(row(i)), j1 - j0, true, file, line);
+        const kernelgen::AtomicMode mode = atomic_mode(enAtomic, file, line);
+        {
+            AtomicScope scope(mode);
+            for (int i = i0; i < i1 && j1 > j0; ++i)
+                c.check_access("Matmul::GetTensorC", uint64_t(row(i)), j1 - j0, true, file, line);
+        }
         for (int i = i0; i < i1; ++i)
-            for (int j = j0; j < j1; ++j) store(c.GetPhyAddr() + row(i) + (j - j0), acc_[size_t(i) * n_ + j], enAtomic);
+            for (int j = j0; j < j1; ++j) store(c.GetPhyAddr() + row(i) + (j - j0), acc_[size_t(i) * n_ + j], mode);
         if (i1 > i0 && j1 > j0) kernelgen::counters().l0c_to_gm_bytes += uint64_t(i1 - i0) * (j1 - j0) * sizeof(TC);
     }
     template <bool sync = true>
@@ -460,7 +489,8 @@ class MatmulImpl {
                              c.GetSize());
         for (int i = bm * bM; i < std::min(m_, (bm + 1) * bM); ++i)
             for (int j = bn * bN; j < std::min(n_, (bn + 1) * bN); ++j)
-                store(c.data() + int64_t(i - bm * bM) * bN + (j - bn * bN), acc_[size_t(i) * n_ + j], enAtomic);
+                store(c.data() + int64_t(i - bm * bM) * bN + (j - bn * bN), acc_[size_t(i) * n_ + j],
+                      enAtomic ? atomic_mode(enAtomic, file, line) : kernelgen::AtomicMode::NONE);
     }
 
   private:
@@ -650,9 +680,36 @@ class MatmulImpl {
         if (iter_ < 0 || iter_ >= blocks_m() * blocks_n())
             kernelgen::failf("param-range", file, line, "%s without a block: call it after an Iterate() that returned true", api);
     }
-    static void store(TC* p, float v, uint8_t atomic) {
-        *p = kernelgen::narrow<TC>(atomic ? static_cast<float>(*p) + v : v);
+    static void store(TC* p, float v, kernelgen::AtomicMode mode) {
+        const float old = static_cast<float>(*p);
+        switch (mode) {
+            case kernelgen::AtomicMode::ADD: *p = kernelgen::narrow<TC>(old + v); break;
+            case kernelgen::AtomicMode::MAX: *p = kernelgen::narrow<TC>(std::max(old, v)); break;
+            case kernelgen::AtomicMode::MIN: *p = kernelgen::narrow<TC>(std::min(old, v)); break;
+            default: *p = kernelgen::narrow<TC>(v);
+        }
     }
+    // enAtomic of IterateAll/GetTensorC (API reference: 0 none, 1 add, 2 max, 3 min); 0 leaves a GM
+    // write to the block's SetAtomicAdd/Max/Min mode, as every GM write.
+    static kernelgen::AtomicMode atomic_mode(uint8_t enAtomic, const char* file, int line) {
+        switch (enAtomic) {
+            case 0: return kernelgen::block().atomic;
+            case 1: return kernelgen::AtomicMode::ADD;
+            case 2: return kernelgen::AtomicMode::MAX;
+            case 3: return kernelgen::AtomicMode::MIN;
+            default:
+                kernelgen::failf("param-range", file, line, "Matmul: enAtomic %u is not 0-3 (none, add, max, min)", enAtomic);
+        }
+    }
+    // The block's atomic mode while a result's GM accesses are recorded: the cross-core model
+    // tells accumulations (which may meet in any order) from plain stores by it.
+    struct AtomicScope {
+        kernelgen::AtomicMode saved;
+        explicit AtomicScope(kernelgen::AtomicMode mode) : saved(kernelgen::block().atomic) { kernelgen::block().atomic = mode; }
+        ~AtomicScope() { kernelgen::block().atomic = saved; }
+        AtomicScope(const AtomicScope&) = delete;
+        AtomicScope& operator=(const AtomicScope&) = delete;
+    };
 
     TCubeTiling tiling_{};
     AscendC::TPipe* reserved_on_ = nullptr;  // the TPipe this object's L1/L0 share was taken from
