@@ -540,7 +540,7 @@ def bind_scalars(
 
 # ---------------------------------------------------------------- single-file kernels
 
-ParamRole = Literal["input", "output", "in_place", "harness"]
+ParamRole = Literal["input", "output", "in_place", "harness", "host"]
 
 # Entry parameters of single-file kernels that the harness fills itself when nothing binds them
 # (a workspace, an empty tiling buffer: emu/README.md).
@@ -694,15 +694,18 @@ def suggested_single_table(
 
 
 def bind_single(
-    params: list[str], trial: TrialData, table: BindingTable | None = None
+    params: list[str], trial: TrialData, table: BindingTable | None = None,
+    host: bool = False,
 ) -> list[ParamBinding]:
     """How `trial`'s reference binds to a single-file entry's pointer parameters `params` (in
     entry order): `[binding]` inputs/outputs (a parameter in both, with the mutated value of
     the same argument, is updated in place), then names (a forward tensor argument named like
     a parameter binds to it, in place when the forward mutates it), then the harness's
     `workspace`/`tiling` for parameters of those names, then position (the remaining parameters
-    take the remaining input tensors, then the remaining results). BindingError names what
-    did not bind and shows the table to write."""
+    take the remaining input tensors, then the remaining results). `host`: a host program
+    launches the entry, so parameters left over after that take the buffers it passes (a
+    tiling its GenerateTiling wrote). BindingError names what did not bind and shows the
+    table to write."""
     given = table or BindingTable()
     try:
         _check_single_table(params, trial, given)
@@ -728,6 +731,10 @@ def bind_single(
             trial, {b.arg for b in out.values() if b.arg}, {b.result for b in out.values()
                                                             if b.result})
         rest = [p for p in params if p not in out]
+        if host and len(rest) > len(free_in) + len(free_out):
+            for p in rest[len(free_in) + len(free_out):]:
+                out[p] = ParamBinding(name=p, role="host")
+            rest = rest[:len(free_in) + len(free_out)]
         if len(rest) != len(free_in) + len(free_out):
             tensors = ", ".join(_unit_text(u, trial) for u in free_in) or "none"
             results = ", ".join(_unit_text(u, trial) for u in free_out) or "none"

@@ -520,6 +520,15 @@ def defines_main(text: str) -> bool:
     return _DEFINES_MAIN.search(blank(text)) is not None
 
 
+def _launches(text: str, name: str) -> bool:
+    """Whether blanked source `text` launches kernel `name`: `name<<<...>>>`, the CPU-debug
+    `ICPU_RUN_KF(name, ...)` or ACL's `ACLRT_LAUNCH_KERNEL(name)`."""
+    n = re.escape(name)
+    return re.search(
+        rf"\b{n}\s*<<<|\bICPU_RUN_KF\s*\(\s*{n}\s*,|\bACLRT_LAUNCH_KERNEL\s*\(\s*{n}\s*\)", text
+    ) is not None
+
+
 def launched_by_own_main(project: KernelProject) -> bool:
     """Whether the kernel file's own main() launches the entry (`name<<<...>>>(...)`): its
     by-value arguments (a TCubeTiling its GenerateTiling filled) are then what that program
@@ -529,6 +538,32 @@ def launched_by_own_main(project: KernelProject) -> bool:
     text = blank(_read(project.abs(project.kernel_file)))
     launch = re.compile(rf"\b{re.escape(project.entry.name)}\s*<<<")
     return defines_main(text) and launch.search(text) is not None
+
+
+# A host file that must not join the host program: PyTorch / pybind glue (the CppExtensions
+# samples), which needs torch's headers.
+_GLUE_INCLUDE = re.compile(r'#\s*include\s*[<"](?:torch/|pybind11/|ATen/|torch_npu/)')
+
+
+def host_program(project: KernelProject) -> list[Path]:
+    """The sample's own host program beside a single-file kernel, when another file launches
+    the entry from its main() (Ascend/samples kernel-launch samples: main.cpp calls
+    `ICPU_RUN_KF(kernel, blockDim, ...)` on the CPU-debug path with a tiling buffer its
+    GenerateTiling filled): that file first, then the folder's other .cpp files that define no
+    kernel and are no torch glue (the `*_tiling.cpp` it calls into). Empty when there is none
+    or the kernel file holds the program itself (`launched_by_own_main`). Relative paths."""
+    if project.layout not in ("single_file", "kernel_launch") or project.entry.template_params:
+        return []
+    kernel = project.abs(project.kernel_file)
+    others = [p for p in sorted(kernel.parent.glob("*.cpp")) if p != kernel]
+    texts = {p: _read(p) for p in others}
+    mains = [p for p in others if defines_main(texts[p])
+             and _launches(blank(texts[p]), project.entry.name)]
+    if len(mains) != 1:
+        return []
+    helpers = [p for p in others if p != mains[0] and not defines_main(texts[p])
+               and "__global__" not in blank(texts[p]) and not _GLUE_INCLUDE.search(texts[p])]
+    return [p.relative_to(project.root) for p in [mains[0], *helpers]]
 
 
 def _launch_block_dim(kernel: Path, name: str) -> str | None:
@@ -553,19 +588,26 @@ def _launch_block_dim(kernel: Path, name: str) -> str | None:
     return None
 
 
-def block_dim_of(project: KernelProject, values: dict[str, ScalarValue]) -> int:
-    """A single-file kernel's block count: its launch's, with the entry's by-value arguments
-    for the names in it (a launch written with the host function's parameters, named as the
-    entry's); 1 where nothing says."""
+def static_block_dim(project: KernelProject, values: dict[str, ScalarValue]) -> int | None:
+    """A single-file kernel's block count as its source states it: its launch's, with the
+    entry's by-value arguments for the names in it (a launch written with the host function's
+    parameters, named as the entry's); None where the source does not say or the expression
+    needs more (`(tiling->usedCoreNum + 1) / 2`)."""
     if project.block_dim is not None:
         return project.block_dim
     if project.block_dim_expr is None:
-        return 1
+        return None
     try:
         n = _int_expr(ast.parse(project.block_dim_expr, mode="eval").body, values)
     except (SyntaxError, KeyError, ValueError, ZeroDivisionError):
-        return 1
-    return n if n > 0 else 1
+        return None
+    return n if n > 0 else None
+
+
+def block_dim_of(project: KernelProject, values: dict[str, ScalarValue]) -> int:
+    """`static_block_dim`, 1 where nothing says."""
+    n = static_block_dim(project, values)
+    return 1 if n is None else n
 
 
 _INT_OPS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b,
@@ -585,8 +627,10 @@ def _int_expr(node: ast.expr, values: dict[str, ScalarValue]) -> int:
     raise ValueError(ast.dump(node))
 
 
+# `SetGlobalBuffer((__gm__ T*)x` or `SetGlobalBuffer(reinterpret_cast<__gm__ T*>(x)`.
 _GM_CAST = re.compile(
-    r"\bSetGlobalBuffer\s*\(\s*\(\s*__gm__\s+([A-Za-z_][\w:]*)\s*\*\s*\)\s*(\w+)\b"
+    r"\bSetGlobalBuffer\s*\(\s*(?:\(\s*__gm__\s+(?P<c>[A-Za-z_][\w:]*)\s*\*\s*\)"
+    r"|reinterpret_cast\s*<\s*__gm__\s+(?P<r>[A-Za-z_][\w:]*)\s*\*\s*>\s*\()\s*(?P<name>\w+)\b"
 )
 
 
@@ -595,7 +639,8 @@ _ALIAS = re.compile(r"\busing\s+(\w+)\s*=\s*([\w:]+)\s*;|\btypedef\s+([\w:]+)\s+
 
 def gm_element_types(project: KernelProject) -> dict[str, str]:
     """The element type each GM_ADDR parameter name is cast to in the project's sources
-    (`xGm.SetGlobalBuffer((__gm__ float*)x, ...)`), namespace dropped, through a type alias
+    (`xGm.SetGlobalBuffer((__gm__ float*)x, ...)` or `reinterpret_cast<__gm__ float*>(x)`),
+    namespace dropped, through a type alias
     the sources define once (`using Y_T = float;`, vllm-ascend's bgmv kernels). A kernel-launch
     sample has no OpDef, so this cast is the only place its sources state an output's type; a
     name cast to two different types is left out."""
@@ -604,7 +649,8 @@ def gm_element_types(project: KernelProject) -> dict[str, str]:
     for rel in project.sources:
         text = blank(_read(project.root / rel))
         for m in _GM_CAST.finditer(text):
-            seen.setdefault(m.group(2), set()).add(m.group(1).rsplit("::", 1)[-1])
+            ctype = m.group("c") or m.group("r")
+            seen.setdefault(m.group("name"), set()).add(ctype.rsplit("::", 1)[-1])
         for m in _ALIAS.finditer(text):
             alias, target = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
             aliases.setdefault(alias, set()).add(target.rsplit("::", 1)[-1])

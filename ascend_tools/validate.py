@@ -30,13 +30,16 @@ from ascend_tools.chips import DEFAULT_CHIP, Chip, UnknownChipError, get_chip
 from ascend_tools.config import BindingTable, ConfigError, load_project_config, project_reference
 from ascend_tools.lint import LintError, vendor_internal_uses
 from ascend_tools.project import (
+    KernelEntry,
     KernelProject,
     ProjectError,
     ScalarValue,
     block_dim_of,
     gm_element_types,
+    host_program,
     launched_by_own_main,
     load_project,
+    static_block_dim,
 )
 from ascend_tools.reference import (
     ReferenceError,
@@ -81,6 +84,9 @@ class Binding(BaseModel):
     dtypes: dict[str, str]
     scalars: dict[str, ScalarValue] = {}
     """Values of a single-file entry's by-value parameters."""
+    host_program: bool = False
+    """Whether the sample's host program beside the kernel (`project.host_program`) is built in
+    and run up to its launch, for the arguments the reference leaves to it."""
 
 
 def _list_dtype(name: str, dtypes: list[str]) -> str:
@@ -125,10 +131,11 @@ def _bind_op(op: OpDefinition, trial: TrialData, table: BindingTable | None) -> 
 
 
 def _bind_single(project: KernelProject, trial: TrialData, table: BindingTable | None) -> Binding:
+    program = bool(host_program(project))
+    host = program or launched_by_own_main(project)
     try:
-        params = bind_single(project.entry.tensors, trial, table)
-        scalars = bind_scalars(
-            project.entry.scalars, trial, table, from_host=launched_by_own_main(project))
+        params = bind_single(project.entry.tensors, trial, table, host=host)
+        scalars = bind_scalars(project.entry.scalars, trial, table, from_host=host)
     except BindingError as exc:
         raise ValidationInputError(str(exc)) from exc
     args = {a.name: a for a in trial.tensor_args}
@@ -145,7 +152,9 @@ def _bind_single(project: KernelProject, trial: TrialData, table: BindingTable |
             d = results[p.result].dtypes[p.result_index]
             c = dtype_of_c_type(stated.get(p.name, ""))
             dtypes[p.name] = c.name if c is not None and c.floating and d in FLOAT_DTYPES else d
-    return Binding(op=None, params=params, dtypes=dtypes, scalars=scalars)
+    needs = any(p.role == "host" for p in params) or set(project.entry.scalars) - set(scalars)
+    return Binding(op=None, params=params, dtypes=dtypes, scalars=scalars,
+                   host_program=program and bool(needs))
 
 
 CaseValues = tuple[list[tuple[str, torch.Tensor]], list[tuple[str, torch.Tensor]], list[CaseAttr]]
@@ -180,17 +189,32 @@ def _case_values(binding: Binding, trial: TrialData) -> CaseValues:
     return ins, outs, attrs
 
 
-def _case_params(params: list[ParamBinding]) -> list[CaseParam]:
+def _block_dim(project: KernelProject, binding: Binding) -> int | None:
+    """A single-file kernel's block count as its launch states it; None (the count the host
+    program passes at its launch) where only running that program tells."""
+    stated = static_block_dim(project, binding.scalars)
+    if stated is None and (binding.host_program or launched_by_own_main(project)):
+        return None
+    return block_dim_of(project, binding.scalars)
+
+
+def _case_params(params: list[ParamBinding], entry: KernelEntry) -> list[CaseParam]:
     """The case's `params` line: each pointer parameter's case tensor in entry order (an
-    in-place one is its output, which the harness starts as a copy of the input of its name)."""
+    in-place one is its output, which the harness starts as a copy of the input of its name;
+    a `host` one names its place among the entry's parameters)."""
     def kind(p: ParamBinding) -> CaseParamKind:
         if p.role == "harness":
             return "workspace" if p.name == "workspace" else "tiling"
         if p.role == "input":
             return "input_list" if p.whole_list else "input"
-        return "output"
+        return "host" if p.role == "host" else "output"
 
-    return [CaseParam(kind=kind(p), name="" if p.role == "harness" else p.name) for p in params]
+    def name(p: ParamBinding) -> str:
+        if p.role == "host":
+            return str(entry.params.index(p.name))
+        return "" if p.role == "harness" else p.name
+
+    return [CaseParam(kind=kind(p), name=name(p)) for p in params]
 
 
 def _initial_values(binding: Binding, dtypes: dict[str, str]) -> dict[str, float]:
@@ -413,7 +437,8 @@ def validate_project(
             "no reference (no --ref, no `reference` in kernelgen.toml, no ref.py at the "
             f"project root): only compiled, for {', '.join(f'{k}: {v}' for k, v in dtypes.items())}"
         )
-    built = emulator.build(proj, chip_info, dtypes, binding.scalars if trial_data else {})
+    built = emulator.build(proj, chip_info, dtypes, binding.scalars if trial_data else {},
+                           host_program=trial_data and binding.host_program)
     seconds = time.monotonic() - start
     if not built.ok or built.binary is None:
         return _compile_failed(chip_info, built.diagnostics, seconds, built.cached, notes)
@@ -445,7 +470,7 @@ def validate_project(
             chip=chip_info,
             op=binding.op.op if binding.op else None,
             kernel=proj.entry.name,
-            block_dim=block_dim_of(proj, binding.scalars) if binding.op is None else None,
+            block_dim=_block_dim(proj, binding) if binding.op is None else None,
             inputs=[CaseTensor(name=n, dtype=dtypes[n], shape=list(t.shape)) for n, t in ins],
             outputs=[
                 CaseTensor(
@@ -455,7 +480,7 @@ def validate_project(
                 for n, t in outs
             ],
             attrs=attrs,
-            params=_case_params(binding.params) if binding.op is None else None,
+            params=_case_params(binding.params, proj.entry) if binding.op is None else None,
         )
         data = {c.stem: to_bytes(t) for c, (_, t) in zip(case.inputs, ins, strict=True)}
         # Odd trials run the blocks in another order: a kernel whose result depends on the

@@ -58,14 +58,15 @@ class CaseAttr(BaseModel):
     value: AttrValue
 
 
-CaseParamKind = Literal["input", "input_list", "output", "workspace", "tiling"]
+CaseParamKind = Literal["input", "input_list", "output", "workspace", "tiling", "host"]
 
 
 class CaseParam(BaseModel):
     """One pointer parameter of a single-file entry, in entry order: the case input or output
     named `name` (an in-place parameter is its output, which starts as the input of its name),
-    every case input named `name` as one tensor-list descriptor (`input_list`), or the
-    harness's workspace or tiling buffer."""
+    every case input named `name` as one tensor-list descriptor (`input_list`), the
+    harness's workspace or tiling buffer, or (`host`, `name` the entry parameter's index) the
+    buffer the host program passed there at its launch."""
 
     kind: CaseParamKind
     name: str = ""
@@ -105,6 +106,8 @@ class Case(BaseModel):
         list's stems in brackets (`[xs.0,xs.1]`)."""
         if p.kind in ("workspace", "tiling"):
             return p.kind
+        if p.kind == "host":
+            return f"host:{p.name}"
         found = [t.stem for t in (self.outputs if p.kind == "output" else self.inputs)
                  if t.name == p.name]
         if p.kind == "input_list":

@@ -189,15 +189,11 @@ def _assert_statements(text: str) -> str:
 
 
 def _captured_launches(text: str, entry: str) -> str:
-    """Each `entry<<<config>>>` launch made `kernelgen_launch(entry)`, which records the
-    launch's arguments for the harness (kernelgen/host_launch.h), padded to its length."""
-    launch = re.compile(rf"\b{re.escape(entry)}\s*<<<[^<>;]*>>>")
-
-    def sub(m: re.Match[str]) -> str:
-        call = f"kernelgen_launch({entry})"
-        return call + " " * max(0, len(m.group(0)) - len(call))
-
-    return launch.sub(sub, text)
+    """Each `entry<<<config>>>` launch made `kernelgen_launch(entry, config)`, which records the
+    launch's block count and arguments for the harness (kernelgen/host_launch.h); the line
+    keeps its number (its columns past the launch move)."""
+    launch = re.compile(rf"\b{re.escape(entry)}\s*<<<([^<>;]*)>>>")
+    return launch.sub(lambda m: f"kernelgen_launch({entry}, {m.group(1).strip()})", text)
 
 
 def rewrite_source(text: str, launched: str | None = None) -> str | None:

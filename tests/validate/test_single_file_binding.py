@@ -249,3 +249,45 @@ def test_main_that_never_launches_is_named_as_the_reason_the_tiling_is_unknown(
     [err] = report.runtime_errors
     assert err.code == "tiling-failed"
     assert "main() returned 7 without launching scale_kernel" in err.message
+
+
+def test_tiling_buffer_block_count_and_key_come_from_the_samples_host_program(
+    tmp_path: Path,
+) -> None:
+    # #8: Ascend/samples' matmul kernel launches fill a `tilingGm` buffer in main.cpp (with a
+    # GenerateTiling of another file) and compute blockDim from it; before, the parameter was
+    # left over at binding. The emulator now runs that program to its ICPU_RUN_KF launch.
+    p = tmp_path / "launch_host_program"
+    shutil.copytree(DATA / "launch_host_program", p)
+    report = validate_project(p, p / "ref.py")
+    assert report.compile.ok, [d.message for d in report.compile.diagnostics]
+    assert report.ok, report.cases  # x * 0.5 * 2: the tiling's scale under tiling key 2
+    assert report.counters["block_dim"] == 8  # rows / rowsPerCore, as main() launched it
+    assert report.counters["tiling_key"] == 2
+
+
+def test_host_program_launching_through_acl_is_captured_too(tmp_path: Path) -> None:
+    # Three Ascend/samples matmul launches have no CPU-debug branch: main() launches with
+    # ACLRT_LAUNCH_KERNEL(kernel)(blockDim, stream, ...) from CANN's generated aclrtlaunch_*.h.
+    p = tmp_path / "launch_host_program"
+    shutil.copytree(DATA / "launch_host_program", p)
+    main = p / "main.cpp"
+    main.write_text(main.read_text().replace("#ifndef ASCENDC_CPU_DEBUG", "#if 1")
+                    .replace("#ifdef ASCENDC_CPU_DEBUG", "#if 0"))
+    ref = p / "ref.py"
+    ref.write_text(ref.read_text().replace("return x * 1.0", "return x * 0.5"))  # no key set
+    report = validate_project(p, p / "ref.py")
+    assert report.compile.ok, [d.message for d in report.compile.diagnostics]
+    assert report.ok, report.cases
+    assert report.counters["block_dim"] == 8
+
+
+def test_host_program_that_fails_to_compile_is_reported_at_its_line(tmp_path: Path) -> None:
+    p = tmp_path / "launch_host_program"
+    shutil.copytree(DATA / "launch_host_program", p)
+    tiling = p / "scale_rows_tiling.cpp"
+    tiling.write_text(tiling.read_text().replace("const float scale = 0.5f;", "const flot s;"))
+    report = validate_project(p, p / "ref.py")
+    assert not report.compile.ok
+    assert any(d.file == "scale_rows_tiling.cpp" for d in report.compile.diagnostics), [
+        (d.file, d.message) for d in report.compile.diagnostics]

@@ -1076,6 +1076,15 @@ class Run {
     }
 
     std::vector<uint8_t*> single_file_setup() {
+        // A host program that launches the kernel (its own main(), or the sample's main.cpp)
+        // runs first, up to the launch: its arguments, block count and tiling key (README
+        // "Host launch").
+        g_phase = "the host program's main()";
+        kernelgen::capture_host_launch();
+        g_phase = "the harness";
+        const auto& launch = kernelgen::host_launch();
+        if (case_.block_dim < 0 && launch.launched && launch.block_dim > 0) case_.block_dim = launch.block_dim;
+        if (launch.has_tiling_key) tiling_key_ = launch.tiling_key;
         if (case_.block_dim < 0) case_.block_dim = 1;
         block_dim_ = static_cast<uint32_t>(case_.block_dim);
         std::vector<uint8_t*> args;
@@ -1107,6 +1116,10 @@ class Run {
                 args.push_back(param_list(word.substr(1, word.size() - 2)));
                 continue;
             }
+            if (word.rfind("host:", 0) == 0) {
+                args.push_back(host_buffer(word));
+                continue;
+            }
             uint8_t* p = nullptr;
             for (size_t i = 0; p == nullptr && i < case_.inputs.size(); ++i)
                 if (case_.inputs[i].stem == word) p = inputs_[i].data();
@@ -1121,6 +1134,20 @@ class Run {
         expected_arity_ = static_cast<int>(args.size());
         arity_rule_ = "the case's params line";
         return args;
+    }
+
+    // `host:N`: entry parameter N gets a GM buffer holding what the host program's buffer for
+    // that argument held at its launch (a tiling its GenerateTiling wrote).
+    uint8_t* host_buffer(const std::string& word) {
+        const size_t index = std::stoul(word.substr(5));
+        const auto& launch = kernelgen::host_launch();
+        if (!launch.launched || index >= launch.buffers.size() || launch.buffers[index].empty())
+            throw HarnessError("params: " + word + ": the host program passed no buffer it allocated for that parameter");
+        const auto& bytes = launch.buffers[index];
+        lists_.emplace_back(bytes.size(), 0);
+        std::memcpy(lists_.back().data(), bytes.data(), bytes.size());
+        list_names_.push_back("parameter " + std::to_string(index) + " (from the host program)");
+        return lists_.back().data();
     }
 
     uint8_t* param_list(const std::string& stems) {
@@ -1168,9 +1195,6 @@ class Run {
             kernelgen::fail("tiling-mismatch", "kernel " + k->name + " takes " + std::to_string(k->arity) + " parameters but the run passes " +
                                                    std::to_string(args.size()) + " (" + arity_rule_ + ")", "", 0);
 
-        g_phase = "the kernel file's main()";
-        kernelgen::capture_host_launch();
-        g_phase = "the harness";
         kernelgen::gm_clear();
         for (size_t i = 0; i < inputs_.size(); ++i)
             kernelgen::gm_register(inputs_[i].data(), inputs_[i].bytes(), case_.inputs[i].name, inputs_[i].block_bytes(),
@@ -1206,7 +1230,7 @@ class Run {
     std::vector<std::pair<CaseTensor, size_t>> read_backs_;  // (output, the input it reads back)
     std::vector<GmBuffer> outputs_;
     std::vector<std::pair<size_t, size_t>> aliased_;  // (input, output) one buffer (in place)
-    std::deque<GmBuffer> lists_;  // tensor-list descriptors of dynamic parameters
+    std::deque<GmBuffer> lists_;  // tensor-list descriptors; buffers from the host program
     std::vector<std::string> list_names_;
     std::unique_ptr<GmBuffer> workspace_;
     std::unique_ptr<GmBuffer> tiling_buf_;

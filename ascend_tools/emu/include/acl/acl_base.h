@@ -5,11 +5,27 @@
 #pragma once
 
 #include <cstdarg>
+#include <cstdint>
+#include <cstring>
 
 #include "kernelgen/host_std.h"
 
 typedef int aclError;
 typedef void* aclrtStream;
+// The half-precision storage type and its conversions (ACL API reference, aclFloat16ToFloat /
+// aclFloatToFloat16): kernel-launch samples' data_utils.h prints results through them.
+typedef uint16_t aclFloat16;
+inline float aclFloat16ToFloat(aclFloat16 value) {
+    _Float16 h;
+    std::memcpy(&h, &value, sizeof h);
+    return static_cast<float>(h);
+}
+inline aclFloat16 aclFloatToFloat16(float value) {
+    const _Float16 h = static_cast<_Float16>(value);
+    aclFloat16 out;
+    std::memcpy(&out, &h, sizeof out);
+    return out;
+}
 typedef void* aclrtContext;
 typedef void* aclrtEvent;
 

@@ -37,7 +37,7 @@ inline aclError acl_runtime_not_emulated(const char* api) {
 // capture ends at the launch, before the program frees anything).
 inline aclError acl_host_alloc(void** p, size_t size, const char* api) {
     if (!host_launch().active) return acl_runtime_not_emulated(api);
-    *p = std::calloc(size ? size : 1, 1);
+    *p = host_alloc(size);
     return *p ? 0 : 1;
 }
 

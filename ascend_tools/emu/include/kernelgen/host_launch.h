@@ -11,6 +11,7 @@
 #include <cstring>
 #include <functional>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -25,6 +26,14 @@ struct HostLaunch {
     bool active = false;            // main() is running: the ACL stand-ins hand out host memory
     bool launched = false;
     std::vector<std::vector<uint8_t>> args;  // per entry parameter: a by-value one's bytes
+    // Per entry parameter: a pointer one's bytes from its address to the end of the block the
+    // program allocated it in (aclrtMalloc, GmAlloc, ...), as they were at the launch; empty
+    // for memory the program did not allocate through those.
+    std::vector<std::vector<uint8_t>> buffers;
+    long block_dim = -1;                        // the launch's blockDim, where it says one
+    std::vector<std::pair<uint8_t*, size_t>> blocks;  // what the program allocated
+    bool has_tiling_key = false;
+    uint64_t tiling_key = 0;  // ICPU_SET_TILING_KEY
 };
 
 inline HostLaunch& host_launch() {
@@ -68,9 +77,26 @@ inline void capture_host_launch() {
     h.active = false;
     if (!h.launched)
         fail("tiling-failed",
-             "the kernel file's main() returned " + std::to_string(code) + " without launching " + h.kernel +
+             "the host program's main() returned " + std::to_string(code) + " without launching " + h.kernel +
                  ": the by-value arguments it passes at that launch (its tiling) are unknown",
              "", 0);
+}
+
+// Memory the host program allocates during the capture: zeroed, never freed (the capture ends at
+// the launch), remembered so a pointer argument's buffer can be read back.
+inline void* host_alloc(size_t size) {
+    void* p = std::calloc(size ? size : 1, 1);
+    if (p) host_launch().blocks.emplace_back(static_cast<uint8_t*>(p), size);
+    return p;
+}
+
+inline std::vector<uint8_t> buffer_at(const void* p) {
+    const auto* q = static_cast<const uint8_t*>(p);
+    for (const auto& [base, size] : host_launch().blocks) {
+        const uint8_t* end = base + size;
+        if (q >= base && q < end) return std::vector<uint8_t>(q, end);
+    }
+    return {};
 }
 
 template <class T>
@@ -85,22 +111,50 @@ std::vector<uint8_t> launch_bytes(const T& value) {
     }
 }
 
+template <class T>
+std::vector<uint8_t> pointee_bytes(const T& value) {
+    if constexpr (std::is_pointer_v<T>) {
+        return buffer_at(static_cast<const void*>(value));
+    } else {
+        return {};
+    }
+}
+
 template <class... P>
 struct LaunchCall {
+    long block_dim = -1;
     template <class... A>
     void operator()(A&&... a) const {
         static_assert(sizeof...(A) == sizeof...(P), "a launch passes every parameter of the kernel");
         HostLaunch& h = host_launch();
-        if (!h.active) fail("crash", "the kernel file's main() launched " + h.kernel + " outside the capture", "", 0);
-        h.args = {launch_bytes<std::decay_t<P>>(static_cast<std::decay_t<P>>(std::forward<A>(a)))...};
+        if (!h.active) fail("crash", "the host program launched " + h.kernel + " outside the capture", "", 0);
+        h.args = {launch_bytes<std::decay_t<P>>(static_cast<std::decay_t<P>>(a))...};
+        h.buffers = {pointee_bytes<std::decay_t<P>>(static_cast<std::decay_t<P>>(a))...};
+        h.block_dim = block_dim;
         h.launched = true;
         throw HostLaunchDone{};
     }
 };
 
-template <class... P>
-LaunchCall<P...> launch_of(void (*)(P...)) {
-    return {};
+// ACL's `ACLRT_LAUNCH_KERNEL(k)(blockDim, stream, args...)` (the generated aclrtlaunch_k.h the
+// toolchain writes for a host program, toolchain/emulator.py): the arguments as passed.
+template <class... A>
+uint32_t record_launch(long block_dim, const char* kernel, A... args) {
+    HostLaunch& h = host_launch();
+    if (!h.active) fail("crash", std::string("the host program launched ") + kernel + " outside the capture", "", 0);
+    h.args = {launch_bytes<A>(args)...};
+    h.buffers = {pointee_bytes<A>(args)...};
+    h.block_dim = block_dim;
+    h.launched = true;
+    throw HostLaunchDone{};
+}
+
+// `k<<<blockDim, l2ctrl, stream>>>`: the configuration's first value is the block count.
+template <class... P, class... C>
+LaunchCall<P...> launch_of(void (*)(P...), C&&... config) {
+    LaunchCall<P...> call;
+    if constexpr (sizeof...(C) > 0) call.block_dim = static_cast<long>(std::get<0>(std::forward_as_tuple(config...)));
+    return call;
 }
 
 // The recorded value of by-value parameter `index` of the launch.
@@ -117,4 +171,4 @@ const std::remove_cv_t<T>& host_launch_arg(int index) {
 
 }  // namespace kernelgen
 
-#define kernelgen_launch(kernel) ::kernelgen::launch_of(&kernel)
+#define kernelgen_launch(kernel, ...) ::kernelgen::launch_of(&kernel, ##__VA_ARGS__)
