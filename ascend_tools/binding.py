@@ -540,7 +540,7 @@ def bind_scalars(
 
 # ---------------------------------------------------------------- single-file kernels
 
-ParamRole = Literal["input", "output", "in_place", "harness", "host"]
+ParamRole = Literal["input", "output", "in_place", "harness", "host", "absent"]
 
 # Entry parameters of single-file kernels that the harness fills itself when nothing binds them
 # (a workspace, an empty tiling buffer: emu/README.md).
@@ -555,7 +555,8 @@ class ParamBinding(BaseModel):
     name: str
     role: ParamRole
     arg: str | None = None
-    """The reference tensor argument (input, in_place)."""
+    """The reference tensor argument (input, in_place), or the None argument (absent: the
+    parameter gets a null pointer)."""
     arg_index: int = 0
     """Which tensor of `arg` (an element of a tensor list bound by position)."""
     whole_list: bool = False
@@ -574,7 +575,7 @@ Unit = tuple[str, int]
 
 
 def _check_single_table(params: list[str], trial: TrialData, table: BindingTable) -> None:
-    args = {a.name: a for a in trial.tensor_args}
+    args = {a.name: a for a in trial.args if a.kind in ("tensor", "tensor_list", "absent")}
     results = {o.name: o for o in trial.outputs}
     for section, given, known, what in (
         ("inputs", table.inputs, args, "reference tensors"),
@@ -592,8 +593,8 @@ def _check_single_table(params: list[str], trial: TrialData, table: BindingTable
                     f"{', '.join(known) or 'none'}"
                 )
             thing = known[target]
-            if section == "inputs" and getattr(thing, "kind", "") == "tensor_list":
-                continue  # the whole list, one descriptor (ParamBinding.whole_list)
+            if section == "inputs" and getattr(thing, "kind", "") in ("tensor_list", "absent"):
+                continue  # the whole list, one descriptor (ParamBinding.whole_list); None: null
             if len(thing.tensors) != 1:
                 raise BindingError(
                     f"[binding] {section}.{p} = {target!r} is a tensor list: one parameter takes "
@@ -712,8 +713,11 @@ def bind_single(
         bound = _bind_params(params, trial, given)
         out: dict[str, ParamBinding] = {}
         lists = {a.name for a in trial.tensor_args if a.kind == "tensor_list"}
+        nones = {a.name for a in trial.args if a.kind == "absent"}
         for p, (a, r) in bound.items():
-            if a in lists and given.inputs.get(p) == a:
+            if a in nones and given.inputs.get(p) == a:
+                out[p] = ParamBinding(name=p, role="absent", arg=a)  # a null pointer, as passed
+            elif a in lists and given.inputs.get(p) == a:
                 if r:
                     raise BindingError(
                         f"[binding] names {p} in inputs and outputs but its input {a!r} is a "

@@ -146,6 +146,8 @@ def _bind_single(project: KernelProject, trial: TrialData, table: BindingTable |
     stated = gm_element_types(project)
     dtypes = {}
     for p in params:
+        if p.role == "absent":
+            continue
         if p.arg is not None:
             dtypes[p.name] = dtype_name(args[p.arg].tensors[p.arg_index])
         elif p.result is not None:
@@ -167,7 +169,7 @@ def _case_values(binding: Binding, trial: TrialData) -> CaseValues:
         values = {a.name: a.tensors for a in trial.tensor_args}
         expected = {o.name: o.tensors for o in trial.outputs}
         return (
-            [(p.name, t) for p in binding.params if p.arg
+            [(p.name, t) for p in binding.params if p.arg and p.role != "absent"
              for t in (values[p.arg] if p.whole_list else [values[p.arg][p.arg_index]])],
             [(p.name, expected[p.result][p.result_index]) for p in binding.params if p.result],
             [],
@@ -207,12 +209,14 @@ def _case_params(params: list[ParamBinding], entry: KernelEntry) -> list[CasePar
             return "workspace" if p.name == "workspace" else "tiling"
         if p.role == "input":
             return "input_list" if p.whole_list else "input"
+        if p.role == "absent":
+            return "null"
         return "host" if p.role == "host" else "output"
 
     def name(p: ParamBinding) -> str:
         if p.role == "host":
             return str(entry.params.index(p.name))
-        return "" if p.role == "harness" else p.name
+        return "" if p.role in ("harness", "absent") else p.name
 
     return [CaseParam(kind=kind(p), name=name(p)) for p in params]
 

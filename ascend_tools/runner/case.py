@@ -58,15 +58,16 @@ class CaseAttr(BaseModel):
     value: AttrValue
 
 
-CaseParamKind = Literal["input", "input_list", "output", "workspace", "tiling", "host"]
+CaseParamKind = Literal["input", "input_list", "output", "workspace", "tiling", "host", "null"]
 
 
 class CaseParam(BaseModel):
     """One pointer parameter of a single-file entry, in entry order: the case input or output
     named `name` (an in-place parameter is its output, which starts as the input of its name),
     every case input named `name` as one tensor-list descriptor (`input_list`), the
-    harness's workspace or tiling buffer, or (`host`, `name` the entry parameter's index) the
-    buffer the host program passed there at its launch."""
+    harness's workspace or tiling buffer, (`host`, `name` the entry parameter's index) the
+    buffer the host program passed there at its launch, or a null pointer (`null`: the
+    reference passes None there)."""
 
     kind: CaseParamKind
     name: str = ""
@@ -104,7 +105,7 @@ class Case(BaseModel):
     def param_slot(self, p: CaseParam) -> str:
         """The `params` word of `p`: its tensor's stem, `workspace`/`tiling`, or a tensor
         list's stems in brackets (`[xs.0,xs.1]`)."""
-        if p.kind in ("workspace", "tiling"):
+        if p.kind in ("workspace", "tiling", "null"):
             return p.kind
         if p.kind == "host":
             return f"host:{p.name}"

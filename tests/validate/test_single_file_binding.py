@@ -291,3 +291,24 @@ def test_host_program_that_fails_to_compile_is_reported_at_its_line(tmp_path: Pa
     assert not report.compile.ok
     assert any(d.file == "scale_rows_tiling.cpp" for d in report.compile.diagnostics), [
         (d.file, d.message) for d in report.compile.diagnostics]
+
+
+def test_none_named_in_the_table_gives_the_parameter_a_null_pointer() -> None:
+    # Ascend/samples' group matmul passes `bias` as a null pointer its kernel never reads.
+    t = torch.zeros(4)
+    trial = TrialData(
+        args=[RefArg(name="x", source="forward", kind="tensor", tensors=[t]),
+              RefArg(name="bias", source="forward", kind="absent")],
+        outputs=[RefOutput(name="return[0]", tensors=[t], dtypes=["float32"])],
+    )
+    bound = bind_single(["x", "bias", "y"], trial, BindingTable(inputs={"bias": "bias"}))
+    assert [(b.name, b.role) for b in bound] == [
+        ("x", "input"), ("bias", "absent"), ("y", "output")]
+    case = Case(
+        chip=get_chip("ascend910b2"), op=None, kernel="k",
+        inputs=[CaseTensor(name="x", dtype="float32", shape=[4])],
+        outputs=[CaseTensor(name="y", dtype="float32", shape=[4])],
+        params=[CaseParam(kind="input", name="x"), CaseParam(kind="null"),
+                CaseParam(kind="output", name="y")],
+    )
+    assert "params x null y" in case_text(case)

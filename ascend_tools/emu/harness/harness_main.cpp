@@ -1120,6 +1120,10 @@ class Run {
                 args.push_back(host_buffer(word));
                 continue;
             }
+            if (word == "null") {  // the reference passes None: no buffer, as the caller's null
+                args.push_back(nullptr);
+                continue;
+            }
             uint8_t* p = nullptr;
             for (size_t i = 0; p == nullptr && i < case_.inputs.size(); ++i)
                 if (case_.inputs[i].stem == word) p = inputs_[i].data();
