@@ -588,26 +588,19 @@ def _launch_block_dim(kernel: Path, name: str) -> str | None:
     return None
 
 
-def static_block_dim(project: KernelProject, values: dict[str, ScalarValue]) -> int | None:
-    """A single-file kernel's block count as its source states it: its launch's, with the
-    entry's by-value arguments for the names in it (a launch written with the host function's
-    parameters, named as the entry's); None where the source does not say or the expression
-    needs more (`(tiling->usedCoreNum + 1) / 2`)."""
+def block_dim_of(project: KernelProject, values: dict[str, ScalarValue]) -> int:
+    """A single-file kernel's block count: its launch's, with the entry's by-value arguments
+    for the names in it (a launch written with the host function's parameters, named as the
+    entry's); 1 where nothing says."""
     if project.block_dim is not None:
         return project.block_dim
     if project.block_dim_expr is None:
-        return None
+        return 1
     try:
         n = _int_expr(ast.parse(project.block_dim_expr, mode="eval").body, values)
     except (SyntaxError, KeyError, ValueError, ZeroDivisionError):
-        return None
-    return n if n > 0 else None
-
-
-def block_dim_of(project: KernelProject, values: dict[str, ScalarValue]) -> int:
-    """`static_block_dim`, 1 where nothing says."""
-    n = static_block_dim(project, values)
-    return 1 if n is None else n
+        return 1
+    return n if n > 0 else 1
 
 
 _INT_OPS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b,
@@ -635,6 +628,28 @@ _GM_CAST = re.compile(
 
 
 _ALIAS = re.compile(r"\busing\s+(\w+)\s*=\s*([\w:]+)\s*;|\btypedef\s+([\w:]+)\s+(\w+)\s*;")
+# `template <typename aType, typename bType, typename cType> class MatmulKernel`: a class
+# template's type parameters, in order.
+_CLASS_TEMPLATE = re.compile(r"\btemplate\s*<([^<>]*)>\s*(?:class|struct)\s+(\w+)")
+
+
+def _template_arguments(texts: list[str]) -> dict[str, set[str]]:
+    """Type parameter of a class template -> the types its instantiations in `texts` give it
+    (`MatmulKernel<half, half, float> op;` makes cType float), so a GM cast through a template
+    parameter (`reinterpret_cast<__gm__ cType*>(c)`) names the type the entry uses."""
+    out: dict[str, set[str]] = {}
+    for text in texts:
+        for m in _CLASS_TEMPLATE.finditer(text):
+            params = [p.split()[-1] if p.split() else "" for p in m.group(1).split(",")]
+            use = re.compile(rf"\b{re.escape(m.group(2))}\s*<([^<>;(){{}}]*)>")
+            for t in texts:
+                for inst in use.finditer(t):
+                    args = [a.strip() for a in inst.group(1).split(",")]
+                    if len(args) != len(params) or set(args) & set(params):
+                        continue  # another arity, or the template's own declaration
+                    for name, arg in zip(params, args, strict=True):
+                        out.setdefault(name, set()).add(arg.rsplit("::", 1)[-1])
+    return out
 
 
 def gm_element_types(project: KernelProject) -> dict[str, str]:
@@ -643,17 +658,20 @@ def gm_element_types(project: KernelProject) -> dict[str, str]:
     namespace dropped, through a type alias
     the sources define once (`using Y_T = float;`, vllm-ascend's bgmv kernels). A kernel-launch
     sample has no OpDef, so this cast is the only place its sources state an output's type; a
-    name cast to two different types is left out."""
+    class template's type parameter takes the type its instantiations give it
+    (`_template_arguments`); a name cast to two different types is left out."""
     seen: dict[str, set[str]] = {}
     aliases: dict[str, set[str]] = {}
-    for rel in project.sources:
-        text = blank(_read(project.root / rel))
+    texts = [blank(_read(project.root / rel)) for rel in project.sources]
+    for text in texts:
         for m in _GM_CAST.finditer(text):
             ctype = m.group("c") or m.group("r")
             seen.setdefault(m.group("name"), set()).add(ctype.rsplit("::", 1)[-1])
         for m in _ALIAS.finditer(text):
             alias, target = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
             aliases.setdefault(alias, set()).add(target.rsplit("::", 1)[-1])
+    for name, types in _template_arguments(texts).items():
+        aliases.setdefault(name, set()).update(types)
     resolved = {a: next(iter(t)) for a, t in aliases.items() if len(t) == 1}
     out = {}
     for name, types in seen.items():

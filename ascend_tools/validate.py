@@ -39,7 +39,6 @@ from ascend_tools.project import (
     host_program,
     launched_by_own_main,
     load_project,
-    static_block_dim,
 )
 from ascend_tools.reference import (
     ReferenceError,
@@ -193,9 +192,10 @@ def _case_values(binding: Binding, trial: TrialData) -> CaseValues:
 
 def _block_dim(project: KernelProject, binding: Binding) -> int | None:
     """A single-file kernel's block count as its launch states it; None (the count the host
-    program passes at its launch) where only running that program tells."""
-    stated = static_block_dim(project, binding.scalars)
-    if stated is None and (binding.host_program or launched_by_own_main(project)):
+    program passes at its launch, which the harness records) where that program runs: it has
+    the preprocessor's answer where a static reading of `blockDim = ...` may take another
+    chip's branch."""
+    if binding.host_program or launched_by_own_main(project):
         return None
     return block_dim_of(project, binding.scalars)
 

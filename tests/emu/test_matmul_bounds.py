@@ -62,6 +62,25 @@ def test_iterate_all_with_en_atomic_accumulates_across_blocks_without_a_race(
     torch.testing.assert_close(c, 2 * (a.float() @ b.float()), rtol=1e-5, atol=1e-4)
 
 
+@pytest.mark.parametrize("case", ["ok_async_walk", "ok_same_product_two_blocks"])
+def test_async_walk_and_two_blocks_storing_the_same_product(
+    emu_build, run_program, case: str
+) -> None:
+    # Ascend/samples: MatmulLeakyReluInvocationAsync (one Iterate<false>, then a GetTensorC<false>
+    # per block: before, every call fetched block 0) and the IBShare sample (both AIVs store the
+    # whole product: before, a gm-race).
+    gen = torch.Generator().manual_seed(11)
+    a = torch.randn(100, 40, generator=gen).half()
+    b = torch.randn(40, 72, generator=gen).half()
+    res = run_program(emu_build("matmul_bounds"), [case, "{report}", "{a}", "{b}", "{out:c}"],
+                      {"a": a, "b": b})
+    assert res.returncode == 0, res.stderr  # a race would stop the run
+    races = [w["message"] for w in res.report["warnings"] if w["code"] == "gm-race"]
+    assert all("stores the very bytes already there" in m for m in races), races
+    c = from_bytes(res.outputs["c"], "float32").view(100, 72)
+    torch.testing.assert_close(c, a.float() @ b.float(), rtol=1e-5, atol=1e-4)
+
+
 BUGS = {
     "iterate_all_past_end": ("gm-out-of-bounds", "Matmul::IterateAll writes"),
     "get_tensor_c_past_end": ("gm-out-of-bounds", "GM buffer 'c'"),

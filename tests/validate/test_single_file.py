@@ -55,3 +55,27 @@ def test_output_dtype_comes_from_the_kernels_set_global_buffer_cast() -> None:
     assert gm_element_types(project) == {"x": "half", "y": "float"}
     report = validate_project(data / "widen.cpp", data / "ref.py", trials=1)
     assert report.ok, report
+
+
+def test_output_dtype_through_reinterpret_cast_and_a_class_template_parameter(
+    tmp_path: Path,
+) -> None:
+    # Ascend/samples' matmul launches cast `reinterpret_cast<__gm__ cType *>(c)` inside a class
+    # template the entry instantiates as MatmulKernel<half, half, float>: c is float.
+    (tmp_path / "k.cpp").write_text(
+        '#include "kernel_operator.h"\n'
+        "template <typename aType, typename cType> class K {\n"
+        "  public:\n"
+        "    __aicore__ inline void Init(GM_ADDR a, GM_ADDR c) {\n"
+        "        aG.SetGlobalBuffer(reinterpret_cast<__gm__ aType *>(a), 16);\n"
+        "        cG.SetGlobalBuffer(reinterpret_cast<__gm__ cType *>(c), 16);\n"
+        "    }\n"
+        "    AscendC::GlobalTensor<aType> aG;\n"
+        "    AscendC::GlobalTensor<cType> cG;\n"
+        "};\n"
+        'extern "C" __global__ __aicore__ void k(GM_ADDR a, GM_ADDR c) {\n'
+        "    K<half, float> op;\n"
+        "    op.Init(a, c);\n"
+        "}\n"
+    )
+    assert gm_element_types(load_project(tmp_path / "k.cpp")) == {"a": "half", "c": "float"}

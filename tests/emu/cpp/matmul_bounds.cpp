@@ -71,6 +71,45 @@ static std::map<std::string, std::pair<uint32_t, std::function<void()>>> cases()
         mm.IterateAll(cg, 1, false, false, true);
         mm.End();
     }};
+    // One Iterate<false> starts the walk; each GetTensorC<false> fetches the next block
+    // (Ascend/samples MatmulLeakyReluInvocationAsync), with a workspace set from a GlobalTensor.
+    c["ok_async_walk"] = {1, [] {
+        KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_1);
+        TCubeTiling t = cube_tiling(M, N);
+        TPipe pipe;
+        MM mm;
+        REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);
+        GlobalTensor<half> a, b;
+        GlobalTensor<float> cg;
+        a.SetGlobalBuffer((__gm__ half*)g_a, M * K);
+        b.SetGlobalBuffer((__gm__ half*)g_b, K * N);
+        cg.SetGlobalBuffer((__gm__ float*)g_c, M * N);
+        mm.SetWorkspace(cg);
+        mm.SetTensorA(a);
+        mm.SetTensorB(b);
+        mm.template Iterate<false>();
+        const int blocks = ((M + 31) / 32) * ((N + 31) / 32);
+        for (int i = 0; i < blocks; ++i) mm.template GetTensorC<false>(cg);
+        mm.End();
+    }};
+    // Two blocks store the same whole product into one C (IBShare's two AIVs): the same bytes,
+    // so no race.
+    c["ok_same_product_two_blocks"] = {2, [] {
+        KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_1);
+        TCubeTiling t = cube_tiling(M, N);
+        TPipe pipe;
+        MM mm;
+        REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);
+        GlobalTensor<half> a, b;
+        GlobalTensor<float> cg;
+        a.SetGlobalBuffer((__gm__ half*)g_a, M * K);
+        b.SetGlobalBuffer((__gm__ half*)g_b, K * N);
+        cg.SetGlobalBuffer((__gm__ float*)g_c, M * N);
+        mm.SetTensorA(a);
+        mm.SetTensorB(b);
+        mm.IterateAll(cg);
+        mm.End();
+    }};
     // One core walks two units (the halves of M), each a new SetTensorA/SetTail and its own
     // Iterate loop: the second loop must compute again (the generator's per-unit pattern).
     c["ok_iterate_per_unit"] = {1, [] {

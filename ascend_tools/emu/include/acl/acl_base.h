@@ -30,6 +30,7 @@ typedef void* aclrtContext;
 typedef void* aclrtEvent;
 
 constexpr aclError ACL_SUCCESS = 0;
+constexpr aclError ACL_ERROR_NONE = 0;  // the older name of ACL_SUCCESS (samples' CHECK_ACL)
 constexpr aclError ACL_ERROR_INVALID_PARAM = 100000;
 
 typedef enum {

@@ -379,6 +379,10 @@ class MatmulImpl {
     void ClearBias() { bias_.set = false; }
     void SetLocalWorkspace(const LocalTensor<uint8_t>&) {}
     void SetWorkspace(GM_ADDR, int) {}
+    // The GM workspace an asynchronous Iterate<false> stages its results in (API reference,
+    // SetWorkspace): every call completes before it returns here, so none is needed.
+    template <class T>
+    void SetWorkspace(const GlobalTensor<T>&) {}
     // HF32 mode (API reference, Matmul > SetHF32): float inputs rounded to hf32 inside the cube.
     // The hf32 format's width is not documented, so the product stays float32 here (more precise
     // than the NPU's).
@@ -391,6 +395,7 @@ class MatmulImpl {
     void SetSubBlockIdx(uint8_t subBlockIdx) { (void)subBlockIdx; }
     void End() {
         iter_ = -1;
+        async_next_ = -1;
         co1_rows_ = co1_cols_ = -1;
     }
 
@@ -414,11 +419,16 @@ class MatmulImpl {
             return block * bM * bN + int64_t(i - bm * bM) * bN + (j - bn * bN);
         };
         {
+            // The values each row stores go with it: two AIVs writing the same product (IBShare,
+            // both computing the whole result) store the same bytes, which is no race.
             AtomicScope scope(mode);
+            std::vector<TC> values(size_t(std::max(n_, 0)));
             for (int i = 0; i < m_ && n_ > 0; ++i)
-                for (int j = 0; j < n_; j += enSequentialWrite ? bN : n_)
-                    c.check_access("Matmul::IterateAll", uint64_t(at(i, j)), std::min(n_ - j, enSequentialWrite ? bN : n_),
-                                   true, file, line);
+                for (int j = 0; j < n_; j += enSequentialWrite ? bN : n_) {
+                    const int count = std::min(n_ - j, enSequentialWrite ? bN : n_);
+                    for (int k = 0; k < count; ++k) values[size_t(k)] = kernelgen::narrow<TC>(acc_[size_t(i) * n_ + j + k]);
+                    c.check_access("Matmul::IterateAll", uint64_t(at(i, j)), count, true, file, line, values.data());
+                }
         }
         for (int i = 0; i < m_; ++i)
             for (int j = 0; j < n_; ++j) store(c.GetPhyAddr() + at(i, j), acc_[size_t(i) * n_ + j], mode);
@@ -446,7 +456,10 @@ class MatmulImpl {
     // baseM and singleCoreN == baseN), and it needs an earlier Iterate on this object to have
     // put a result there (End() or Init() clears it).
     // `sync` (the template argument, default true) picks blocking or asynchronous issue; every
-    // call completes before it returns here, so both are one.
+    // call completes before it returns here. Asynchronously (API reference, Iterate<false>: one
+    // call starts the walk and each GetTensorC<false> fetches the next block) the GetTensorC
+    // calls after an Iterate<false> take the blocks in order; one Iterate<false> per
+    // GetTensorC<false> walks the same way.
     template <bool sync = true>
     bool Iterate(bool enPartialSum = false, KG_LOC) {
         if (iter_ < 0 || iter_ >= blocks_m() * blocks_n()) {
@@ -460,10 +473,12 @@ class MatmulImpl {
         } else {
             ++iter_;
         }
+        async_next_ = sync ? -1 : iter_;
         return iter_ < blocks_m() * blocks_n();
     }
     template <bool sync = true>
     void GetTensorC(const GlobalTensor<TC>& c, uint8_t enAtomic = 0, bool enSequentialWrite = false, KG_LOC) {
+        if (!sync) next_async_block();
         check_iterating("Matmul::GetTensorC", file, line);
         int bm = iter_ % blocks_m(), bn = iter_ / blocks_m();
         int bM = base_m(), bN = base_n();
@@ -481,6 +496,7 @@ class MatmulImpl {
     }
     template <bool sync = true>
     void GetTensorC(const LocalTensor<TC>& c, uint8_t enAtomic = 0, bool = false, KG_LOC) {
+        if (!sync) next_async_block();
         check_iterating("Matmul::GetTensorC", file, line);
         int bm = iter_ % blocks_m(), bn = iter_ / blocks_m();
         int bM = base_m(), bN = base_n();
@@ -676,6 +692,12 @@ class MatmulImpl {
         // Every block's A and B panels go from L1 into L0A/L0B once, wherever the operand lives.
         c.l1_to_l0_bytes += uint64_t(m_) * k_ * sizeof(TA) * blocks_n() + uint64_t(k_) * n_ * sizeof(TB) * blocks_m();
     }
+    // The block an asynchronous GetTensorC<false> fetches: the next one of the walk its
+    // Iterate<false> started.
+    void next_async_block() {
+        if (async_next_ < 0) return;
+        iter_ = async_next_++;
+    }
     void check_iterating(const char* api, const char* file, int line) const {
         if (iter_ < 0 || iter_ >= blocks_m() * blocks_n())
             kernelgen::failf("param-range", file, line, "%s without a block: call it after an Iterate() that returned true", api);
@@ -720,6 +742,7 @@ class MatmulImpl {
     bool transA_ = false, transB_ = false;
     std::vector<float> acc_;
     int iter_ = -1;
+    int async_next_ = -1;  // the block the next GetTensorC<false> takes (-1: no asynchronous walk)
     int co1_rows_ = -1, co1_cols_ = -1;  // shape of the result in CO1 (-1: none since Init/End)
 };
 
