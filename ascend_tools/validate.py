@@ -84,8 +84,9 @@ class Binding(BaseModel):
     scalars: dict[str, ScalarValue] = {}
     """Values of a single-file entry's by-value parameters."""
     host_program: bool = False
-    """Whether the sample's host program beside the kernel (`project.host_program`) is built in
-    and run up to its launch, for the arguments the reference leaves to it."""
+    """Whether the sample's host program (the kernel file's own main(), or the one beside it:
+    `project.host_program`) is built in and run up to its launch, for the arguments the
+    reference leaves to it; a program nothing needs is never run."""
 
 
 def _list_dtype(name: str, dtypes: list[str]) -> str:
@@ -130,8 +131,7 @@ def _bind_op(op: OpDefinition, trial: TrialData, table: BindingTable | None) -> 
 
 
 def _bind_single(project: KernelProject, trial: TrialData, table: BindingTable | None) -> Binding:
-    program = bool(host_program(project))
-    host = program or launched_by_own_main(project)
+    host = bool(host_program(project)) or launched_by_own_main(project)
     try:
         params = bind_single(project.entry.tensors, trial, table, host=host)
         scalars = bind_scalars(project.entry.scalars, trial, table, from_host=host)
@@ -155,7 +155,7 @@ def _bind_single(project: KernelProject, trial: TrialData, table: BindingTable |
             dtypes[p.name] = c.name if c is not None and c.floating and d in FLOAT_DTYPES else d
     needs = any(p.role == "host" for p in params) or set(project.entry.scalars) - set(scalars)
     return Binding(op=None, params=params, dtypes=dtypes, scalars=scalars,
-                   host_program=program and bool(needs))
+                   host_program=host and bool(needs))
 
 
 CaseValues = tuple[list[tuple[str, torch.Tensor]], list[tuple[str, torch.Tensor]], list[CaseAttr]]
@@ -195,7 +195,7 @@ def _block_dim(project: KernelProject, binding: Binding) -> int | None:
     program passes at its launch, which the harness records) where that program runs: it has
     the preprocessor's answer where a static reading of `blockDim = ...` may take another
     chip's branch."""
-    if binding.host_program or launched_by_own_main(project):
+    if binding.host_program:
         return None
     return block_dim_of(project, binding.scalars)
 

@@ -489,9 +489,9 @@ def wrapper_source(
     The per-build macros are defined here, after the precompiled device header, so one
     precompiled header serves every op and dtype combination. `kernel_file`: a rewritten copy
     of the kernel to include instead of the original (`_mirror_kernel`). `scalars`: the values
-    of the entry's by-value parameters (0 where not given, or what the host program passes at
-    its launch when the kernel file holds that program or `with_host_program` builds the one
-    beside it in), written into the call: the harness passes buffers only.
+    of the entry's by-value parameters (0 where not given, or, `with_host_program`, what the
+    sample's host program passes at its launch: the kernel file's own main(), registered here,
+    or the one beside it), written into the call: the harness passes buffers only.
     """
     # The kernel's translation unit: the host headers the tiling header includes hold back what
     # CANN's kernel build would not see (kernelgen/host_std.h).
@@ -537,9 +537,9 @@ def wrapper_source(
     # A kernel file that holds its host program too (.asc files, kernel-launch samples) defines
     # main(); the harness has its own, so the file's is renamed around its include.
     own_main = defines_main(_text(project.abs(project.kernel_file)))
-    own_launch = launched_by_own_main(project)
-    host_launch = own_launch or with_host_program
-    if host_launch:
+    own_launch = launched_by_own_main(project)  # its launches are kernelgen_launch(...) now
+    host_launch = with_host_program
+    if own_launch or host_launch:
         lines.append('#include "kernelgen/host_launch.h"')
     if own_main:
         lines.append("#define main kernelgen_kernel_file_main")
@@ -561,7 +561,7 @@ def wrapper_source(
         return _by_value(entry.scalars[p], given.get(p, 0))
 
     args = ", ".join(arg(i, p) for i, p in enumerate(entry.params))
-    if own_launch:
+    if own_launch and host_launch:
         lines.append(
             "static const bool kernelgen_host_launch = ::kernelgen::register_host_launch("
             f'"{name}", [] {{ return ::kernelgen::call_main(&kernelgen_kernel_file_main); }});')
@@ -724,7 +724,8 @@ def build(
 ) -> BuildResult:
     """The run binary for one dtype combination ({OpDef tensor or entry parameter: dtype}) and
     the values of a single-file entry's by-value parameters; `host_program`: with the sample's
-    host program beside the kernel built in, to run up to its launch."""
+    host program (the kernel file's own main(), or the one beside it) built in and registered,
+    for the harness to run up to its launch."""
     step = _Step()
     desc = describe(project, chip)
     if not desc.ok:
@@ -745,6 +746,7 @@ def build(
              *compat.core_pass_flags(chip.cce_aicore, map(_text, _kernel_sources(project)))]
     op_type = desc.op.name if desc.op else None
     program = project_host_program(project) if host_program else []
+    with_program = host_program and (bool(program) or launched_by_own_main(project))
     key = hash_parts(
         [
             "kernel",
@@ -758,6 +760,7 @@ def build(
             project.entry.name,
             json.dumps(sorted((scalars or {}).items())),
             hash_files([project.abs(f) for f in program], project.root) if program else "-",
+            str(with_program),
         ]
     )
     entry = CacheEntry("kernel", key)
@@ -766,7 +769,7 @@ def build(
             wrapper = stage / WRAPPER
             mirrored = _mirror_kernel(project, stage)
             wrapper.write_text(
-                wrapper_source(project, dtypes, op_type, mirrored, scalars, bool(program)))
+                wrapper_source(project, dtypes, op_type, mirrored, scalars, with_program))
             locator = _locator(project, {wrapper: (str(project.kernel_file), project.entry.line)})
             # The precompiled header must come first; the force-includes of `flags` follow it.
             pch_flags = ["-include", str(pch)] if pch else []
