@@ -479,6 +479,10 @@ def _include_guard(header: Path) -> str | None:
     return m.group(1) if m else None
 
 
+# The pure Cube mode of the Matmul API (lib/matmul_intf.h cube_only_mode).
+_CUBE_ONLY = re.compile(r"^[ \t]*#[ \t]*define[ \t]+ASCENDC_CUBE_ONLY\b", re.M)
+
+
 def wrapper_source(
     project: KernelProject, dtypes: dict[str, str], op_type: str | None,
     kernel_file: Path | None = None, scalars: dict[str, ScalarValue] | None = None,
@@ -548,6 +552,9 @@ def wrapper_source(
         lines.append("#undef main")
     if call != name:
         lines.append(f"#undef {name}")
+    if any(_CUBE_ONLY.search(_text(p)) for p in _kernel_sources(project)):
+        lines.append(
+            "static const bool kernelgen_cube_only = (::kernelgen::cube_only_mode() = true);")
     entry = project.entry
     n = len(entry.tensors)
     buffers = iter(range(n))

@@ -58,3 +58,15 @@ def test_kernel_declaring_its_own_int_max_compiles(tmp_path: Path) -> None:
 def test_kernel_including_climits_still_gets_its_macros(tmp_path: Path) -> None:
     out = compile_kernel_tu(tmp_path, INCLUDES_CLIMITS)
     assert out.returncode == 0, out.stderr[-2000:]
+
+
+def test_a_kernel_defining_ascendc_cube_only_runs_the_matmul_on_its_aic(tmp_path: Path) -> None:
+    # The Matmul header is precompiled before the kernel's `#define ASCENDC_CUBE_ONLY`, so the
+    # wrapper switches the pure Cube mode on at run time (lib/matmul_intf.h cube_only_mode).
+    root = tmp_path / "bias_first"
+    shutil.copytree(FIXTURE, root)
+    kernel = root / "op_kernel" / KERNEL.name
+    kernel.write_text("#define ASCENDC_CUBE_ONLY\n" + kernel.read_text())
+    dtypes = {"bias": "float32", "x": "float32", "y": "float32"}
+    assert "cube_only_mode() = true" in wrapper_source(load_project(root), dtypes, "BiasFirstAdd")
+    assert "cube_only_mode" not in wrapper_source(load_project(FIXTURE), dtypes, "BiasFirstAdd")

@@ -110,6 +110,32 @@ static std::map<std::string, std::pair<uint32_t, std::function<void()>>> cases()
         mm.IterateAll(cg);
         mm.End();
     }};
+    // The pure Cube mode (`#define ASCENDC_CUBE_ONLY`, which the toolchain turns into
+    // cube_only_mode()): the AIC computes its own Matmul and signals the AIVs, which wait
+    // (Ascend/samples 22_baremix); in the default mix mode the AIC would leave at REGIST_MATMUL_OBJ.
+    c["ok_cube_only"] = {1, [] {
+        kernelgen::cube_only_mode() = true;
+        KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);
+        TCubeTiling t = cube_tiling(M, N);
+        TPipe pipe;
+        if ASCEND_IS_AIC {
+            MM mm;
+            REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);
+            GlobalTensor<half> a, b;
+            GlobalTensor<float> cg;
+            a.SetGlobalBuffer((__gm__ half*)g_a, M * K);
+            b.SetGlobalBuffer((__gm__ half*)g_b, K * N);
+            cg.SetGlobalBuffer((__gm__ float*)g_c, M * N);
+            mm.SetTensorA(a);
+            mm.SetTensorB(b);
+            mm.IterateAll(cg);
+            mm.End();
+            CrossCoreSetFlag<0x2, PIPE_FIX>(3);
+        }
+        if ASCEND_IS_AIV {
+            CrossCoreWaitFlag(3);
+        }
+    }};
     // One core walks two units (the halves of M), each a new SetTensorA/SetTail and its own
     // Iterate loop: the second loop must compute again (the generator's per-unit pattern).
     c["ok_iterate_per_unit"] = {1, [] {

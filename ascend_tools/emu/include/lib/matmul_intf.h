@@ -795,15 +795,24 @@ inline void regist_matmul(const char* file, int line, AscendC::TPipe* pipe, GM_A
     regist_matmul_each(file, line, pipe, ws, args...);
 }
 
+// The pure Cube mode (API reference, Matmul usage: `#define ASCENDC_CUBE_ONLY` before including
+// lib/matmul_intf.h): the AIC computes its own Matmul calls, with no AIV messaging. The toolchain
+// sets this when a kernel source defines the macro (the header itself is precompiled before it).
+inline bool& cube_only_mode() {
+    static bool on = false;
+    return on;
+}
+
 // REGIST_MATMUL_OBJ as the toolchain has it: a kernel that uses the Matmul API and declares no
 // kernel type runs as mix AIC:AIV 1:2 on chips with separate cores; in a mix kernel the AIC
 // serves the AIVs' Matmul calls and leaves the kernel function here (true), while the AIVs
-// register their objects and go on. The CPU computes each AIV's Matmul calls directly.
+// register their objects and go on; in the pure Cube mode the AIC registers and goes on. The
+// CPU computes each caller's Matmul calls directly.
 template <class... Args>
 inline bool regist_matmul_obj(const char* file, int line, AscendC::TPipe* pipe, GM_ADDR ws, Args&&... args) {
     scheduler().declare_layout(CoreLayout::MIX_1_2, "the Matmul API (REGIST_MATMUL_OBJ, no kernel type)", file, line,
                                true);
-    if (is_mix(scheduler().layout()) && t_core.is_aic) return true;
+    if (is_mix(scheduler().layout()) && t_core.is_aic && !cube_only_mode()) return true;
     regist_matmul(file, line, pipe, ws, args...);
     return false;
 }
