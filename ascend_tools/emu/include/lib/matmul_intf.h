@@ -26,10 +26,11 @@ using ::LayoutMode;
 
 // MatmulType<POSITION, FORMAT, TYPE, ISTRANS, LAYOUT, IBSHARE> (API reference, Matmul > MatmulType);
 // IBSHARE (the two AIVs of a cluster share B in L1) changes where B is staged, not the product.
-template <TPosition pos, CubeFormat format, class T, bool isTrans = false, LayoutMode layout = LayoutMode::NONE,
+template <TPosition pos, CubeFormat format, class TYPE, bool isTrans = false, LayoutMode layout = LayoutMode::NONE,
           bool ibShare = false>
 struct MatmulType {
-    using DType = T;
+    using DType = TYPE;
+    using T = TYPE;  // the element type under the name kernels read (`cT::T`, Ascend/samples group matmul)
     static constexpr TPosition position = pos;
     static constexpr CubeFormat fmt = format;
     static constexpr bool trans = isTrans;
@@ -848,4 +849,12 @@ using matmul::MatmulQuantParams;
 using matmul::MatmulShapeParams;
 using matmul::MatmulType;
 using matmul::ScheduleType;
+using matmul::CFG_MDL;
+using matmul::CFG_NORM;
 }  // namespace AscendC
+
+// The two templates' configurations are spelled unqualified in the API reference's Matmul
+// prototype (`const auto& MM_CFG = CFG_NORM`), and kernels name them so at file scope with no
+// using-directive (Ascend/samples 6_group_matmul: `MatmulImpl<..., CFG_MDL>`).
+using matmul::CFG_MDL;
+using matmul::CFG_NORM;
