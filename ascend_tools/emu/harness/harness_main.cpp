@@ -770,6 +770,23 @@ class Run {
         return out;
     }
 
+    template <class FormatOf>
+    void node_slots(const std::deque<ops::OpParamDef>& ir, const std::vector<size_t>& ir_of, const std::vector<CaseTensor>& ts,
+                    std::vector<GmBuffer>& bufs, const FormatOf& format_of, std::vector<gert::TensorSlot>& out) {
+        for (size_t i : ir_order(ir_of)) out.push_back(slot(ts[i], ir_of[i], bufs[i], format_of(ir[ir_of[i]])));
+        for (size_t k = 0; k < ir.size(); ++k) {
+            if (ir[k].param_type() != ops::OPTIONAL) continue;
+            if (std::find(ir_of.begin(), ir_of.end(), k) != ir_of.end()) continue;
+            gert::TensorSlot absent;
+            absent.ir_index = k;
+            absent.absent = true;
+            absent.name = ir[k].name();
+            out.push_back(absent);
+        }
+        std::stable_sort(out.begin(), out.end(),
+                         [](const gert::TensorSlot& a, const gert::TensorSlot& b) { return a.ir_index < b.ir_index; });
+    }
+
     static std::vector<size_t> ir_order(const std::vector<size_t>& ir_of) {
         std::vector<size_t> order(ir_of.size());
         for (size_t i = 0; i < order.size(); ++i) order[i] = i;
@@ -891,34 +908,10 @@ class Run {
         node_.node_name = case_.op;
         node_.node_type = case_.op;
         // Instances in IR order (dynamic ones in list order), whatever order the case lists them in;
-        // an OPTIONAL input the case leaves out keeps its place as an absent slot (host_gert.h).
-        for (size_t i : ir_order(in_ir))
-            node_.inputs.push_back(slot(case_.inputs[i], in_ir[i], inputs_[i], format_of(op->inputs()[in_ir[i]])));
-        for (size_t k = 0; k < op->inputs().size(); ++k) {
-            if (op->inputs()[k].param_type() != ops::OPTIONAL) continue;
-            if (std::find(in_ir.begin(), in_ir.end(), k) != in_ir.end()) continue;
-            gert::TensorSlot absent;
-            absent.ir_index = k;
-            absent.absent = true;
-            absent.name = op->inputs()[k].name();
-            node_.inputs.push_back(absent);
-        }
-        std::stable_sort(node_.inputs.begin(), node_.inputs.end(),
-                         [](const gert::TensorSlot& a, const gert::TensorSlot& b) { return a.ir_index < b.ir_index; });
-        for (size_t i : ir_order(out_ir))
-            node_.outputs.push_back(slot(case_.outputs[i], out_ir[i], outputs_[i], format_of(op->outputs()[out_ir[i]])));
-        // Likewise an OPTIONAL output the reference gives no result for (its kernel pointer is null).
-        for (size_t k = 0; k < op->outputs().size(); ++k) {
-            if (op->outputs()[k].param_type() != ops::OPTIONAL) continue;
-            if (std::find(out_ir.begin(), out_ir.end(), k) != out_ir.end()) continue;
-            gert::TensorSlot absent;
-            absent.ir_index = k;
-            absent.absent = true;
-            absent.name = op->outputs()[k].name();
-            node_.outputs.push_back(absent);
-        }
-        std::stable_sort(node_.outputs.begin(), node_.outputs.end(),
-                         [](const gert::TensorSlot& a, const gert::TensorSlot& b) { return a.ir_index < b.ir_index; });
+        // an OPTIONAL input or output the case leaves out keeps its place as an absent slot
+        // (host_gert.h; an output the reference gives no result for: its kernel pointer is null).
+        node_slots(op->inputs(), in_ir, case_.inputs, inputs_, format_of, node_.inputs);
+        node_slots(op->outputs(), out_ir, case_.outputs, outputs_, format_of, node_.outputs);
         fill_attrs(*op, node_.attrs);
 
         g_phase = "the op's InferShape / InferDataType";

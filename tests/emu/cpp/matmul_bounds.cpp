@@ -25,6 +25,17 @@ static TCubeTiling cube_tiling(int singleM, int singleN) {
     return t;
 }
 
+// The case's whole A, B and C.
+struct Whole {
+    GlobalTensor<half> a, b;
+    GlobalTensor<float> c;
+    Whole() {
+        a.SetGlobalBuffer((__gm__ half*)g_a, M * K);
+        b.SetGlobalBuffer((__gm__ half*)g_b, K * N);
+        c.SetGlobalBuffer((__gm__ float*)g_c, M * N);
+    }
+};
+
 static std::map<std::string, std::pair<uint32_t, std::function<void()>>> cases() {
     std::map<std::string, std::pair<uint32_t, std::function<void()>>> c;
     c["ok_blocks_past_end"] = {24, [] {
@@ -59,11 +70,10 @@ static std::map<std::string, std::pair<uint32_t, std::function<void()>>> cases()
         TPipe pipe;
         MM mm;
         REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);
-        GlobalTensor<half> a, b;
-        GlobalTensor<float> cg;
-        a.SetGlobalBuffer((__gm__ half*)g_a, M * K);
-        b.SetGlobalBuffer((__gm__ half*)g_b, K * N);
-        cg.SetGlobalBuffer((__gm__ float*)g_c, M * N);
+        Whole w;
+        auto& a = w.a;
+        auto& b = w.b;
+        auto& cg = w.c;
         mm.SetTensorA(a);
         mm.SetTensorB(b);
         mm.template IterateAll<false>(cg, 1, false, true);
@@ -79,11 +89,10 @@ static std::map<std::string, std::pair<uint32_t, std::function<void()>>> cases()
         TPipe pipe;
         MM mm;
         REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);
-        GlobalTensor<half> a, b;
-        GlobalTensor<float> cg;
-        a.SetGlobalBuffer((__gm__ half*)g_a, M * K);
-        b.SetGlobalBuffer((__gm__ half*)g_b, K * N);
-        cg.SetGlobalBuffer((__gm__ float*)g_c, M * N);
+        Whole w;
+        auto& a = w.a;
+        auto& b = w.b;
+        auto& cg = w.c;
         mm.SetWorkspace(cg);
         mm.SetTensorA(a);
         mm.SetTensorB(b);
@@ -100,11 +109,10 @@ static std::map<std::string, std::pair<uint32_t, std::function<void()>>> cases()
         TPipe pipe;
         MM mm;
         REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);
-        GlobalTensor<half> a, b;
-        GlobalTensor<float> cg;
-        a.SetGlobalBuffer((__gm__ half*)g_a, M * K);
-        b.SetGlobalBuffer((__gm__ half*)g_b, K * N);
-        cg.SetGlobalBuffer((__gm__ float*)g_c, M * N);
+        Whole w;
+        auto& a = w.a;
+        auto& b = w.b;
+        auto& cg = w.c;
         mm.SetTensorA(a);
         mm.SetTensorB(b);
         mm.IterateAll(cg);
@@ -121,11 +129,10 @@ static std::map<std::string, std::pair<uint32_t, std::function<void()>>> cases()
         if ASCEND_IS_AIC {
             MM mm;
             REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);
-            GlobalTensor<half> a, b;
-            GlobalTensor<float> cg;
-            a.SetGlobalBuffer((__gm__ half*)g_a, M * K);
-            b.SetGlobalBuffer((__gm__ half*)g_b, K * N);
-            cg.SetGlobalBuffer((__gm__ float*)g_c, M * N);
+            Whole w;
+            auto& a = w.a;
+        auto& b = w.b;
+        auto& cg = w.c;
             mm.SetTensorA(a);
             mm.SetTensorB(b);
             mm.IterateAll(cg);
