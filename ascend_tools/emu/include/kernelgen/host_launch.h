@@ -120,24 +120,11 @@ std::vector<uint8_t> pointee_bytes(const T& value) {
     }
 }
 
-template <class... P>
-struct LaunchCall {
-    long block_dim = -1;
-    template <class... A>
-    void operator()(A&&... a) const {
-        static_assert(sizeof...(A) == sizeof...(P), "a launch passes every parameter of the kernel");
-        HostLaunch& h = host_launch();
-        if (!h.active) fail("crash", "the host program launched " + h.kernel + " outside the capture", "", 0);
-        h.args = {launch_bytes<std::decay_t<P>>(static_cast<std::decay_t<P>>(a))...};
-        h.buffers = {pointee_bytes<std::decay_t<P>>(static_cast<std::decay_t<P>>(a))...};
-        h.block_dim = block_dim;
-        h.launched = true;
-        throw HostLaunchDone{};
-    }
-};
-
-// ACL's `ACLRT_LAUNCH_KERNEL(k)(blockDim, stream, args...)` (the generated aclrtlaunch_k.h the
-// toolchain writes for a host program, toolchain/emulator.py): the arguments as passed.
+// Records a launch of the host program (block count, by-value arguments, the buffers pointer
+// arguments point into) and ends the program there. ACL's `ACLRT_LAUNCH_KERNEL(k)(blockDim,
+// stream, args...)` (the generated aclrtlaunch_k.h the toolchain writes for a host program,
+// toolchain/emulator.py) calls it with the arguments as passed; the other launches through
+// LaunchCall, converted to the kernel's parameter types.
 template <class... A>
 uint32_t record_launch(long block_dim, const char* kernel, A... args) {
     HostLaunch& h = host_launch();
@@ -148,6 +135,17 @@ uint32_t record_launch(long block_dim, const char* kernel, A... args) {
     h.launched = true;
     throw HostLaunchDone{};
 }
+
+template <class... P>
+struct LaunchCall {
+    long block_dim = -1;
+    template <class... A>
+    void operator()(A&&... a) const {
+        static_assert(sizeof...(A) == sizeof...(P), "a launch passes every parameter of the kernel");
+        record_launch<std::decay_t<P>...>(block_dim, host_launch().kernel.c_str(),
+                                          static_cast<std::decay_t<P>>(a)...);
+    }
+};
 
 // `k<<<blockDim, l2ctrl, stream>>>`: the configuration's first value is the block count.
 template <class... P, class... C>
