@@ -502,8 +502,9 @@ def bind_scalars(
     table's `attrs` entry (a constant, or the name of a reference value), else the reference
     value named like the parameter (a forward or `Model.__init__` scalar). A launch passes
     values there, so each needs one; the error lists the reference's values and the table.
-    `from_host`: the kernel file's main() launches the entry, so a parameter given neither
-    way takes what that program passes (left out of the result)."""
+    `from_host`: the sample's host program (the kernel file's own main(), or a main.cpp beside
+    it) launches the entry, so a parameter given neither way takes what that program passes
+    (left out of the result)."""
     attrs = table.attrs if table is not None else {}
     values = {_key(a.name): a for a in trial.args if a.kind == "value"}
     out: dict[str, ScalarValue] = {}

@@ -442,7 +442,7 @@ def validate_project(
             f"project root): only compiled, for {', '.join(f'{k}: {v}' for k, v in dtypes.items())}"
         )
     built = emulator.build(proj, chip_info, dtypes, binding.scalars if trial_data else {},
-                           host_program=trial_data and binding.host_program)
+                           host_program=bool(trial_data) and binding.host_program)
     seconds = time.monotonic() - start
     if not built.ok or built.binary is None:
         return _compile_failed(chip_info, built.diagnostics, seconds, built.cached, notes)
