@@ -5,7 +5,9 @@ Rules (an explicit `[binding]` table in kernelgen.toml pins entries; the rest is
 - Inputs: the reference's tensor arguments (forward arguments in signature order, then module
   parameters, then buffers) bind by name when every one of them is named like an OpDef input,
   else in order. A tensor list binds to a DYNAMIC input, None to an OPTIONAL input (absent);
-  an OPTIONAL input left over is absent; a None left over is dropped.
+  an OPTIONAL input left over is absent; a None left over is dropped. A forward argument
+  mutated in place that is named like an OpDef output (not like an input), or that the table's
+  `outputs` names, while the tensors outnumber the inputs, fills that output instead.
 - Attributes: by name where a forward or `Model.__init__` parameter is named like the attribute;
   the other attributes, in declaration order, take the remaining values in order (forward
   arguments, then init arguments); an attribute left over takes its OpDef default, and so does
@@ -18,7 +20,8 @@ Rules (an explicit `[binding]` table in kernelgen.toml pins entries; the rest is
   output takes one only while the required outputs after it still get theirs, else is absent.
 - Initial values: every output starts as poison unless the table's `initial` gives the value the
   caller fills it with (a reference cannot say it), or the OpDef's `InitValue(0)` has the
-  framework zero it before the launch.
+  framework zero it before the launch; an output a forward argument fills starts as that
+  argument's values.
 - Unchecked outputs: every output is compared unless the table's `unchecked` names it (outputs
   the project's own test does not check); at least one output stays compared.
 Names match ignoring case and underscores (`negative_slope` = `negativeSlope`).
@@ -69,6 +72,11 @@ class OutputBinding(BaseModel):
     `InitValue(0)`); None: poison."""
     checked: bool = True
     """Whether validate compares it (False: named in `[binding] unchecked`)."""
+    prefill: str | None = None
+    """The forward argument whose values it holds before the launch: an output the caller
+    fills with data the kernel reads and updates (an earlier op's result: DrivingSDK's
+    scatter_max argmax pass takes the max values in its output `res`), mutated in place by the
+    forward and taken by no OpDef input."""
     alias: str | None = None
     """The OpDef input whose buffer it is: its result is a forward argument mutated in place
     and bound to that input under another name (a launch that passes one buffer for both,
@@ -248,8 +256,31 @@ def _check_input(d: TensorDef, a: RefArg) -> str | None:
     return None
 
 
-def _bind_inputs(op: OpDefinition, trial: TrialData, pinned: dict[str, str]) -> list[InputBinding]:
-    slots = _input_slots(trial)
+def _prefilled(op: OpDefinition, trial: TrialData, table: BindingTable) -> set[str]:
+    """The forward arguments that fill OpDef outputs rather than feed inputs: tensors named like
+    an output (or named in the table's `outputs`) and not like an input, while the tensors
+    outnumber the inputs (the extra ones first: named in the table, then by name). Each is
+    compared with its value after the forward: as the forward mutates it, or unchanged."""
+    slots = [a for a in _input_slots(trial) if not (a.kind == "absent" and a.defaulted)]
+    spare = len(slots) - len(op.inputs)
+    if spare <= 0:
+        return set()
+    inputs = {_key(d.name) for d in op.inputs}
+    outputs = {_key(d.name) for d in op.outputs}
+    named = set(table.outputs.values())
+    candidates = [
+        a.name for a in slots
+        if a.kind == "tensor" and a.name not in table.inputs.values() and _key(a.name) not in inputs
+        and (a.name in named or _key(a.name) in outputs)
+    ]
+    candidates.sort(key=lambda n: n not in named)
+    return set(candidates[:spare])
+
+
+def _bind_inputs(
+    op: OpDefinition, trial: TrialData, pinned: dict[str, str], prefilled: set[str]
+) -> list[InputBinding]:
+    slots = [a for a in _input_slots(trial) if a.name not in prefilled]
     by_name = {a.name: a for a in slots}
     chosen: dict[str, RefArg | None] = {}
     for d_name, a_name in pinned.items():
@@ -272,6 +303,11 @@ def _bind_inputs(op: OpDefinition, trial: TrialData, pinned: dict[str, str]) -> 
                 raise BindingError(
                     f"reference tensor {a.name} ({a.source}) has no OpDef input left to bind to "
                     f"(OpDef {op.name} has {len(op.inputs)} inputs)"
+                    + (
+                        "; if the caller fills an OpDef output with it before the launch, name "
+                        f"it there: [binding] outputs = {{<output> = {_toml(a.name)}}}"
+                        if a.kind == "tensor" and a.source == "forward" and op.outputs else ""
+                    )
                 )
     out = []
     for d in op.inputs:
@@ -343,22 +379,29 @@ def _bind_attrs(
 
 
 def _bind_outputs(
-    op: OpDefinition, trial: TrialData, inputs: list[InputBinding], pinned: dict[str, str]
+    op: OpDefinition, trial: TrialData, inputs: list[InputBinding], pinned: dict[str, str],
+    prefilled: set[str],
 ) -> list[OutputBinding]:
-    results = {o.name: o for o in trial.outputs}
-    chosen: dict[str, list[RefOutput]] = {d: [results[r]] for d, r in pinned.items()}
+    # An argument that fills an output and that the forward leaves as it was is a result too.
+    candidates = trial.outputs + [
+        trial.result(n) for n in sorted(prefilled) if all(o.name != n for o in trial.outputs)
+    ]
+    results = {o.name: o for o in candidates}
+    chosen: dict[str, list[RefOutput]] = {
+        d: [results.get(r) or trial.result(r)] for d, r in pinned.items()
+    }
     input_of = {b.arg: b.name for b in inputs if b.arg}
     for d in op.outputs:
         if d.name in chosen:
             continue
         taken = {id(o) for v in chosen.values() for o in v}
-        for o in trial.outputs:
+        for o in candidates:
             names = {o.inplace_of, input_of.get(o.inplace_of or "")} - {None}
             if id(o) not in taken and _key(d.name) in {_key(n) for n in names if n}:
                 chosen[d.name] = [o]
                 break
     taken = {id(o) for v in chosen.values() for o in v}
-    free = [o for o in trial.outputs if id(o) not in taken]
+    free = [o for o in candidates if id(o) not in taken]
     defs = [d for d in op.outputs if d.name not in chosen]
     for i, d in enumerate(defs):
         if not free:
@@ -398,9 +441,18 @@ def _bind_outputs(
                 f"is {d.param_type} (a tensor list needs a DYNAMIC output)"
             )
         alias = input_of.get(got[0].inplace_of or "") if len(got) == 1 else None
+        prefill = got[0].inplace_of if len(got) == 1 and got[0].inplace_of in prefilled else None
         out.append(OutputBinding(
-            name=d.name, results=[o.name for o in got], alias=alias if alias != d.name else None
+            name=d.name, results=[o.name for o in got], alias=alias if alias != d.name else None,
+            prefill=prefill,
         ))
+    unused = prefilled - {o.prefill for o in out}
+    if unused:
+        raise BindingError(
+            f"reference tensor {sorted(unused)[0]} is mutated in place and named like no OpDef "
+            "input, but fills no OpDef output either (name the output it fills in [binding] "
+            "outputs)"
+        )
     out += [OutputBinding(name=input_of[o.inplace_of or ""], results=[o.name]) for o in read_back]
     return out
 
@@ -409,10 +461,12 @@ def _check_table(op: OpDefinition, trial: TrialData, table: BindingTable) -> Non
     slots = [a.name for a in _input_slots(trial)]
     values = [a.name for a in trial.args if a.kind in ("value", "absent")]
     results = [o.name for o in trial.outputs]
+    fills = [a.name for a in trial.args if a.kind == "tensor" and a.name not in results]
     for section, given, defs, names, what in (
         ("inputs", table.inputs, op.inputs, slots, "reference tensors"),
         ("attrs", table.attrs, op.attrs, values, "reference values"),
-        ("outputs", table.outputs, op.outputs, results, "reference results"),
+        ("outputs", table.outputs, op.outputs, results + fills,
+         "reference results and tensor arguments"),
     ):
         known = [d.name for d in defs]
         for d_name, target in given.items():
@@ -469,9 +523,10 @@ def bind_op(op: OpDefinition, trial: TrialData, table: BindingTable | None = Non
     given = table or BindingTable()
     try:
         _check_table(op, trial, given)
-        inputs = _bind_inputs(op, trial, given.inputs)
+        prefilled = _prefilled(op, trial, given)
+        inputs = _bind_inputs(op, trial, given.inputs, prefilled)
         attrs, notes = _bind_attrs(op, trial, given.attrs)
-        outputs = _bind_outputs(op, trial, inputs, given.outputs)
+        outputs = _bind_outputs(op, trial, inputs, given.outputs, prefilled)
         in_place = {d.name for d in op.inputs}  # an output named like an input starts as it
         declared = {d.name: d.init_value for d in op.outputs if d.name not in in_place}
         for o in outputs:
@@ -480,8 +535,16 @@ def bind_op(op: OpDefinition, trial: TrialData, table: BindingTable | None = Non
                     f"[binding] initial names {o.name!r}, which is input {o.alias} updated in "
                     "place: it starts with the input's values"
                 )
+            if o.prefill is not None and o.name in given.initial:
+                raise BindingError(
+                    f"[binding] initial names {o.name!r}, which the reference argument "
+                    f"{o.prefill} fills before the launch: it starts with that argument's values"
+                )
             zeroed = _init_value(op.name, o.name, declared.get(o.name))
-            o.initial = None if o.alias is not None else given.initial.get(o.name, zeroed)
+            o.initial = (
+                None if o.alias is not None or o.prefill is not None
+                else given.initial.get(o.name, zeroed)
+            )
             o.checked = o.name not in given.unchecked
     except BindingError as exc:
         raise BindingError(

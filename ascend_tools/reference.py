@@ -188,6 +188,22 @@ class TrialData(BaseModel):
     def output_dtypes(self) -> list[str]:
         return [d for o in self.outputs for d in o.dtypes]
 
+    def result(self, name: str) -> RefOutput:
+        """The result called `name`; a tensor argument the forward leaves as it was is one too,
+        its own value (an output its caller fills before the launch that the kernel only
+        reads: `binding.OutputBinding.prefill`)."""
+        found = next((o for o in self.outputs if o.name == name), None)
+        if found is not None:
+            return found
+        arg = next(a for a in self.tensor_args if a.name == name)
+        return RefOutput(
+            name=arg.name,
+            tensors=[t.float() if t.is_floating_point() else t.clone() for t in arg.tensors],
+            dtypes=[dtype_name(t) for t in arg.tensors],
+            is_list=arg.kind == "tensor_list",
+            inplace_of=arg.name,
+        )
+
 
 def _resample(t: torch.Tensor, shape: Sequence[int], gen: torch.Generator) -> torch.Tensor:
     """A tensor of `shape` drawn from `t`'s own values, so the value range (positive for log,

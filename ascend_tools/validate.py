@@ -41,6 +41,7 @@ from ascend_tools.project import (
     load_project,
 )
 from ascend_tools.reference import (
+    TORCH_DTYPES,
     ReferenceError,
     TrialData,
     compare,
@@ -104,14 +105,13 @@ def _bind_op(op: OpDefinition, trial: TrialData, table: BindingTable | None) -> 
     except BindingError as exc:
         raise ValidationInputError(str(exc)) from exc
     args = {a.name: a for a in trial.args}
-    results = {o.name: o for o in trial.outputs}
     given = {
         b.name: _list_dtype(b.name, [dtype_name(t) for t in args[b.arg].tensors])
         for b in bound.inputs
         if b.arg is not None
     }
     wanted_out = {
-        b.name: _list_dtype(b.name, [d for r in b.results for d in results[r].dtypes])
+        b.name: _list_dtype(b.name, [d for r in b.results for d in trial.result(r).dtypes])
         for b in bound.outputs
     }
     combos = op.combinations()
@@ -174,9 +174,10 @@ def _case_values(binding: Binding, trial: TrialData) -> CaseValues:
             [],
         )
     args = {a.name: a for a in trial.args}
-    results = {o.name: o for o in trial.outputs}
     ins = [(b.name, t) for b in binding.op.inputs if b.arg for t in args[b.arg].tensors]
-    outs = [(b.name, t) for b in binding.op.outputs for r in b.results for t in results[r].tensors]
+    outs = [
+        (b.name, t) for b in binding.op.outputs for r in b.results for t in trial.result(r).tensors
+    ]
     attrs = [
         CaseAttr(
             name=a.name,
@@ -231,6 +232,16 @@ def _initial_values(binding: Binding, dtypes: dict[str, str]) -> dict[str, float
         except ValueError as exc:
             raise ValidationInputError(f"[binding] initial.{name}: {exc}") from None
     return out
+
+
+def _prefill_bytes(binding: Binding, trial: TrialData, dtypes: dict[str, str]) -> dict[str, bytes]:
+    """Output -> the bytes it holds before the launch, where a reference argument fills it."""
+    args = {a.name: a for a in trial.args}
+    return {
+        o.name: to_bytes(args[o.prefill].tensors[0].to(TORCH_DTYPES[dtypes[o.name]]))
+        for o in (binding.op.outputs if binding.op is not None else [])
+        if o.prefill is not None
+    }
 
 
 # The value a caller fills an output with before a kernel accumulates into it, by atomic mode.
@@ -470,6 +481,7 @@ def validate_project(
     counters: dict = {}
     for name, trial in trial_data:
         ins, outs, attrs = _case_values(binding, trial)
+        prefills = _prefill_bytes(binding, trial, dtypes)
         case = Case(
             chip=chip_info,
             op=binding.op.op if binding.op else None,
@@ -478,7 +490,8 @@ def validate_project(
             inputs=[CaseTensor(name=n, dtype=dtypes[n], shape=list(t.shape)) for n, t in ins],
             outputs=[
                 CaseTensor(
-                    name=n, dtype=dtypes[n], shape=list(t.shape), initial=initial.get(n),
+                    name=n, dtype=dtypes[n], shape=list(t.shape),
+                    initial=prefills[n] if n in prefills else initial.get(n),
                     alias=aliases.get(n, ""),
                 )
                 for n, t in outs

@@ -25,9 +25,10 @@ class CaseTensor(BaseModel):
     case repeats the name (a dynamic list: `xs.0`, `xs.1`; an output named like an input:
     `x.out`). `Case` assigns it."""
 
-    initial: float | None = None
-    """Outputs: the value every element holds before the launch (`[binding.initial]`); None:
-    the harness's poison."""
+    initial: float | bytes | None = None
+    """Outputs: the value every element holds before the launch (`[binding.initial]`), or the
+    raw bytes it holds (a reference argument fills it: `OutputBinding.prefill`); None: the
+    harness's poison."""
 
     alias: str = ""
     """Outputs: the input whose buffer it is under another name (the case's `alias` record:
@@ -198,7 +199,14 @@ def write_case(directory: Path, case: Case, inputs: dict[str, bytes]) -> Path:
             )
         (directory / t.file).write_bytes(data)
     for t in case.outputs:
-        if t.initial is not None:
+        if isinstance(t.initial, bytes):
+            if len(t.initial) != t.nbytes:
+                raise ValueError(
+                    f"output {t.name}: {len(t.initial)} initial bytes given, shape {t.shape} "
+                    f"needs {t.nbytes}"
+                )
+            (directory / t.initial_file).write_bytes(t.initial)
+        elif t.initial is not None:
             (directory / t.initial_file).write_bytes(filled_bytes(t.dtype, t.shape, t.initial))
     path = directory / "case.txt"
     path.write_text(case_text(case))

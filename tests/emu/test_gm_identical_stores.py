@@ -1,7 +1,8 @@
 """Cross-block stores to the same GM bytes (tests/emu/cpp/gm_identical.cpp): two stores of
 identical bytes with nothing ordering them are unobservable (a warning), while a store of other
 bytes and different values stay `gm-race` errors, and a read ordered after neither writer gets
-poison with a `gm-race` warning."""
+poison with a `gm-race` warning (below every value where the writers only raise the bytes with
+AtomicMax)."""
 
 from __future__ import annotations
 
@@ -66,3 +67,19 @@ def test_a_read_ordered_after_neither_co_writer_reads_poison(emu_build, run_prog
     reads = [w for w in res.report["warnings"] if w["line"] == line]
     assert reads and reads[0]["code"] == "gm-race" and "poison" in reads[0]["message"], reads
     assert "block 2 reads 3e+38" in res.stdout, res.stdout
+
+
+@pytest.mark.parametrize(("mode", "value"), [("max", "-3e+38"), ("add", "3e+38")])
+def test_a_read_racing_an_atomic_max_gets_poison_below_every_value(
+    emu_build, run_program, mode: str, value: str
+) -> None:
+    """DrivingSDK scatter_max's argmax pass reads what other blocks raise with AtomicMax and
+    writes it back through AtomicMax: any value the NPU's read sees gives the same maximum, so
+    the poison must not win that maximum; an accumulation by AtomicAdd keeps the usual poison."""
+    res = _run(emu_build, run_program, f"read_after_atomic_{mode}")
+    assert res.returncode == 0, res.stderr
+    [warning] = [w for w in res.report["warnings"]
+                 if w["line"] == marker_line(SOURCE, "WARN: read_after_atomic")]
+    assert warning["code"] == "gm-race"
+    assert ("poison below every value" in warning["message"]) == (mode == "max"), warning
+    assert f"block 1 reads {value}" in res.stdout, res.stdout

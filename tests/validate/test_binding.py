@@ -239,3 +239,55 @@ def test_in_place_output_keeps_the_elements_the_kernel_leaves_alone(project: Pro
     root = project("row_add_inplace")
     report = validate_project(root, root / "ref.py")
     assert report.ok, report
+
+
+def test_outputs_the_caller_fills_start_as_the_arguments_named_like_them(project: Project) -> None:
+    """DrivingSDK scatter_max's argmax pass: `best` (an earlier op's result the kernel only
+    reads) and `arg` (-1 throughout) are OpDef outputs the caller fills; forward takes both as
+    arguments, mutating arg and leaving best as it was, and both are compared."""
+    root = project("argmax_fill")
+    report = validate_project(root, root / "ref.py")
+    assert report.ok, report
+    assert "not compared" not in str(report)
+    # best is compared with its unchanged value: a kernel that clobbers it fails there (the
+    # last block, after every other block's read).
+    kernel = root / "op_kernel" / "argmax_fill.cpp"
+    kernel.write_text(kernel.read_text().replace(
+        "    SetAtomicNone();\n",
+        "    SetAtomicNone();\n    if (GetBlockIdx() == GetBlockNum() - 1) DataCopy(bestGm, out, cols);\n",
+    ))
+    report = validate_project(root, root / "ref.py")
+    assert not report.ok
+    assert "output best:" in report.cases[0].message
+    assert "output arg:" not in report.cases[0].message
+
+
+RENAMED_FILLS = """
+class Model(nn.Module):
+    def forward(self, x, maxima, idx):
+        rows = torch.arange(x.shape[0], dtype=torch.float32)[:, None].expand_as(x)
+        hits = torch.where(x == maxima, rows, torch.full_like(x, -1.0))
+        idx.copy_(torch.maximum(idx, hits.max(0).values))
+def get_inputs():
+    x = torch.randn(4, 64)
+    return [x, x.max(0).values.clone(), torch.full((64,), -1.0)]
+"""
+
+
+def test_a_filled_output_named_unlike_its_argument_is_named_in_the_table(
+    project: Project, tmp_path: Path
+) -> None:
+    root = project("argmax_fill")
+    ref = _ref(tmp_path, RENAMED_FILLS)
+    with pytest.raises(ValidationInputError) as err:
+        validate_project(root, ref)
+    assert "reference tensor maxima (forward) has no OpDef input left to bind to" in str(err.value)
+    assert 'name it there: [binding] outputs = {<output> = "maxima"}' in str(err.value)
+    (root / "kernelgen.toml").write_text('[binding]\noutputs = {best = "maxima", arg = "idx"}\n')
+    report = validate_project(root, ref)
+    assert report.ok, report
+    (root / "kernelgen.toml").write_text(
+        '[binding]\noutputs = {best = "maxima", arg = "idx"}\ninitial = {arg = -1.0}\n'
+    )
+    with pytest.raises(ValidationInputError, match="which the reference argument idx fills"):
+        validate_project(root, ref)

@@ -70,6 +70,32 @@ static std::map<std::string, Case> cases() {
             std::printf("block 2 reads %g\n", v);
         }
     }};
+    // Block 0 raises the workspace with SetAtomicMax (or adds to it), block 1 reads it with
+    // nothing ordering the two: a read of bytes other blocks only raise with AtomicMax gets
+    // poison below every value (a later AtomicMax of it changes nothing, whichever value the NPU
+    // read), one of bytes they add to gets the usual poison.
+    for (const char* mode : {"max", "add"}) {
+        const bool max = std::string(mode) == "max";
+        c[std::string("read_after_atomic_") + mode] = {2, [max] {
+            auto ws = workspace();
+            if (GetBlockIdx() == 0) {
+                TPipe pipe;
+                TBuf<TPosition::VECCALC> buf;
+                pipe.InitBuffer(buf, N * sizeof(float));
+                auto t = buf.Get<float>();
+                Duplicate(t, 5.0f, N);
+                SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+                WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+                if (max) SetAtomicMax<float>();
+                else SetAtomicAdd<float>();
+                DataCopy(ws, t, N);
+                SetAtomicNone();
+            } else {
+                float v = ws.GetValue(0);  // WARN: read_after_atomic
+                std::printf("block 1 reads %g\n", v);
+            }
+        }};
+    }
     c["different_values"] = {2, [] {
         auto ws = workspace();
         InitGlobalMemory(ws, N, static_cast<float>(GetBlockIdx()));  // BUG: different_values

@@ -12,8 +12,6 @@
 
 namespace kernelgen {
 
-enum class AtomicMode : uint8_t { NONE, ADD, MAX, MIN };
-
 struct BlockState {
     bool mask_counter = false;       // SetMaskCount / SetMaskNorm
     uint64_t mask_hi = ~uint64_t(0);  // SetVectorMask, normal mode: bits; counter mode: lo = count

@@ -397,8 +397,20 @@ inline uint32_t cores_for(CoreLayout l) {
 // DrivingSDK pixel_group): whichever of two identical stores lands last, memory holds the same
 // bytes, so that is a warning and the bytes keep both writers. A later write of other bytes by
 // either, or a read by a third core ordered after neither, still races with the other.
-// GM byte ranges a read takes that another core writes unordered with it (GmModel::access).
-using RacingReads = std::vector<std::pair<uintptr_t, uintptr_t>>;
+// SetAtomicAdd / Max / Min: how a GM store combines with what is there (NONE: it replaces it).
+enum class AtomicMode : uint8_t { NONE, ADD, MAX, MIN };
+
+// GM bytes [lo, hi) a read takes that another core writes unordered with it (GmModel::access),
+// and the accumulation those writers make there (NONE: a plain store). The read gets poison
+// that cannot pass for a value the bytes may hold: below every value where the writers only
+// raise it with AtomicMax (so a later AtomicMax of what was read leaves what the timing-
+// independent maximum is, as on the NPU whichever value the read sees), above every value where
+// they only lower it with AtomicMin, huge values of either sign otherwise.
+struct RacingRead {
+    uintptr_t lo, hi;
+    AtomicMode writers;
+};
+using RacingReads = std::vector<RacingRead>;
 
 class GmModel {
   public:
@@ -416,7 +428,7 @@ class GmModel {
     // the read may see the old bytes or the new, so a result that uses them is timing-dependent
     // and fails the comparison, while a kernel that drops them, reading whole 32-byte blocks
     // across its neighbour's part, passes), with a warning instead of the error.
-    void access(int core, const void* p, uint64_t bytes, bool write, bool atomic, const char* api, const char* file,
+    void access(int core, const void* p, uint64_t bytes, bool write, AtomicMode atomic, const char* api, const char* file,
                 int line, const void* incoming = nullptr, uint64_t period = 0,
                 RacingReads* racing_reads = nullptr) {
         if (core < 0 || bytes == 0 || !enabled()) return;
@@ -441,25 +453,31 @@ class GmModel {
             }
             if (!racing) continue;
             if (!write && any_ordered) continue;  // it sees an ordered writer's bytes, which all writers share
-            if (write && atomic && w.atomic) continue;
+            if (write && atomic != AtomicMode::NONE && w.atomic != AtomicMode::NONE) continue;
             uintptr_t a = std::max(lo, it->first), b = std::min(hi, w.end);
             if (!write && racing_reads) {
-                racing_reads->emplace_back(a, b);
+                racing_reads->push_back({a, b, w.atomic});
                 warn("gm-race",
                      describe(core, a, b, false, *racing, api) +
-                         ": the read may see the old bytes or the new, so the emulator hands it poison there (huge "
-                         "values, or the largest integer); a result that uses them fails the comparison, one that "
-                         "drops them (lanes of a 32-byte block past this core's part) passes",
+                         (w.atomic == AtomicMode::MAX
+                              ? std::string(": the read may see the bytes before or after that AtomicMax, so the emulator "
+                                            "hands it poison below every value there (the lowest value): a result "
+                                            "that only goes back through AtomicMax passes, as it does on the NPU "
+                                            "whichever value the read sees; one that uses them otherwise fails")
+                              : std::string(": the read may see the old bytes or the new, so the emulator hands it "
+                                            "poison there (huge values, or the largest integer); a result that uses "
+                                            "them fails the comparison, one that drops them (lanes of a 32-byte block "
+                                            "past this core's part) passes")),
                      file, line);
                 continue;
             }
-            if (write && !atomic && incoming && stores_same(incoming, period, a - lo, a, b - a)) {
+            if (write && atomic == AtomicMode::NONE && incoming && stores_same(incoming, period, a - lo, a, b - a)) {
                 same.push_back(a);
                 if (!first_same) first_same = racing;
                 continue;
             }
             const char* hint = !write ? "; put a SyncAll between the writing and the reading phase"
-                               : atomic != w.atomic
+                               : (atomic != AtomicMode::NONE) != (w.atomic != AtomicMode::NONE)
                                    ? "; a plain store and an atomic accumulation of the same bytes need a SyncAll "
                                      "between them, or the store may land after the accumulation and wipe it out "
                                      "(initialise, SyncAll, then accumulate)"
@@ -515,7 +533,7 @@ class GmModel {
     };
     struct Write {
         uintptr_t end;
-        bool atomic;
+        AtomicMode atomic;  // how its last store combined with what was there (NONE: replaced it)
         std::vector<Writer> writers;  // more than one only where they stored identical bytes
     };
 
@@ -562,7 +580,7 @@ class GmModel {
     }
     // Cuts the stored intervals at lo and hi; returns the pieces inside [lo, hi) (erased from
     // the map) with the gaps between them as pieces with no writers.
-    std::vector<std::pair<uintptr_t, Write>> take(uintptr_t lo, uintptr_t hi, bool atomic) {
+    std::vector<std::pair<uintptr_t, Write>> take(uintptr_t lo, uintptr_t hi, AtomicMode atomic) {
         auto it = writes_.upper_bound(lo);
         if (it != writes_.begin()) --it;
         std::vector<std::pair<uintptr_t, Write>> keep, inside;
@@ -604,7 +622,7 @@ class GmModel {
     }
     // A store of identical bytes over the pieces of [lo, hi) starting at `same`: they keep their writers
     // and gain `me`; the rest of [lo, hi) is `me`'s alone.
-    void share(uintptr_t lo, uintptr_t hi, const Writer& me, bool atomic, const std::vector<uintptr_t>& same) {
+    void share(uintptr_t lo, uintptr_t hi, const Writer& me, AtomicMode atomic, const std::vector<uintptr_t>& same) {
         for (auto& [start, w] : take(lo, hi, atomic)) {
             bool shared = !w.writers.empty() && std::find(same.begin(), same.end(), start) != same.end();
             if (shared) w.writers.push_back(me);

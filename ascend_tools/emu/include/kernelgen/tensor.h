@@ -21,10 +21,10 @@ struct TensorExprTag {};  // base of `a + b` style expressions (vec_binary.h)
 // (bytes another core writes unordered with the read) read as poison.
 template <class T>
 inline void poison_racing(T* dst, const T* src, uint64_t n, const RacingReads& racing) {
-    for (const auto& [a, b] : racing)
+    for (const auto& r : racing)
         for (uint64_t j = 0; j < n; ++j) {
             const auto at = reinterpret_cast<uintptr_t>(src + j);
-            if (at + sizeof(T) > a && at < b) dst[j] = poison_of<T>(at / sizeof(T));
+            if (at + sizeof(T) > r.lo && at < r.hi) dst[j] = poison_of<T>(at / sizeof(T), r.writers);
         }
 }
 
@@ -375,7 +375,9 @@ class GlobalTensor {
         kernelgen::RacingReads racing;
         check_access("GetValue", i, 1, false, file, line, nullptr, false, &racing);
         kernelgen::counters().scalar_accesses++;
-        return racing.empty() ? address_[i] : kernelgen::poison_of<T>(reinterpret_cast<uintptr_t>(address_ + i) / sizeof(T));
+        return racing.empty() ? address_[i]
+                              : kernelgen::poison_of<T>(reinterpret_cast<uintptr_t>(address_ + i) / sizeof(T),
+                                                        racing.front().writers);
     }
     template <class V>
     void SetValue(uint64_t i, V v, KG_LOC) const {
@@ -442,7 +444,8 @@ class GlobalTensor {
         // Cross-core order (runtime.h GmModel); operator() hands out a reference, counted as a read
         // there (it is the usual way to read a scalar), and scalar stores never accumulate.
         bool store = write && std::strcmp(api, "operator()") != 0;
-        bool atomic = store && kernelgen::block().atomic != kernelgen::AtomicMode::NONE && std::strcmp(api, "SetValue") != 0;
+        kernelgen::AtomicMode atomic = store && std::strcmp(api, "SetValue") != 0 ? kernelgen::block().atomic
+                                                                                : kernelgen::AtomicMode::NONE;
         kernelgen::gm_model().access(kernelgen::current_block(), address_ + first, n * sizeof(T), store, atomic, api, file,
                                      line, store ? incoming : nullptr, fill ? sizeof(T) : 0, write ? nullptr : racing);
         if (kernelgen::gm_allocations().empty()) return;  // pointers not from a harness: nothing known

@@ -412,8 +412,17 @@ inline T narrow(A v) {
 // What a value the kernel cannot rely on reads as (GM bytes another core writes unordered with
 // the read): element `k` of a run alternates a huge finite value and a smaller negative one for
 // floating types (as the harness poisons allocation padding), the largest value for integers.
+// `side`: a racing read of bytes other cores only raise with AtomicMax reads below every value
+// (MAX), one of bytes they only lower with AtomicMin above every value (MIN): RacingRead.
 template <class T>
-inline T poison_of(uint64_t k) {
+inline T poison_of(uint64_t k, AtomicMode side = AtomicMode::NONE) {
+    if (side == AtomicMode::MAX) {
+        if constexpr (std::is_same_v<T, _Float16>) return static_cast<T>(-60000.0f);
+        else if constexpr (is_float_like_v<T>) return narrow<T>(-3.0e38f);
+        else if constexpr (std::is_same_v<T, bool>) return false;
+        else return std::numeric_limits<T>::lowest();
+    }
+    if (side == AtomicMode::MIN) k = 0;
     if constexpr (std::is_same_v<T, _Float16>) return static_cast<T>(k % 2 ? -20000.0f : 60000.0f);
     else if constexpr (is_float_like_v<T>) return narrow<T>(k % 2 ? -1.0e38f : 3.0e38f);
     else if constexpr (std::is_same_v<T, bool>) return true;
