@@ -652,6 +652,37 @@ def _template_arguments(texts: list[str]) -> dict[str, set[str]]:
     return out
 
 
+# A function definition taking GM addresses (`init(GM_ADDR input, ..., __gm__ uint8_t* out) {`):
+# its name and parameter list.
+_GM_FUNCTION = re.compile(
+    r"\b(\w+)\s*\(([^(){};]*\b(?:GM_ADDR|__gm__)\b[^(){};]*)\)\s*(?:const\s*)?\{"
+)
+
+
+def _gm_parameter_links(texts: list[str]) -> dict[str, set[str]]:
+    """GM parameter of a function the sources define -> the names the calls of that function
+    pass there (`op.init(input_gm, ...)` into `init(GM_ADDR input, ...)`), so that a cast of the
+    parameter inside it (ggml's get_row kernels) states the type of the entry's argument."""
+    params: dict[tuple[str, int], list[str]] = {}
+    for text in texts:
+        for m in _GM_FUNCTION.finditer(text):
+            names = [re.findall(r"\w+", p)[-1] if re.findall(r"\w+", p) else ""
+                     for p in m.group(2).split(",")]
+            params[(m.group(1), len(names))] = names
+    links: dict[str, set[str]] = {}
+    for (function, arity), names in params.items():
+        call = re.compile(rf"\b{re.escape(function)}\s*\(")
+        for text in texts:
+            for m in call.finditer(text):
+                args = call_args(text, m.end() - 1)
+                if len(args) != arity:
+                    continue
+                for param, arg in zip(names, args, strict=True):
+                    if param and arg != param and re.fullmatch(r"\w+", arg):
+                        links.setdefault(param, set()).add(arg)
+    return links
+
+
 def gm_element_types(project: KernelProject) -> dict[str, str]:
     """The element type each GM_ADDR parameter name is cast to in the project's sources
     (`xGm.SetGlobalBuffer((__gm__ float*)x, ...)` or `reinterpret_cast<__gm__ float*>(x)`),
@@ -659,7 +690,9 @@ def gm_element_types(project: KernelProject) -> dict[str, str]:
     the sources define once (`using Y_T = float;`, vllm-ascend's bgmv kernels). A kernel-launch
     sample has no OpDef, so this cast is the only place its sources state an output's type; a
     class template's type parameter takes the type its instantiations give it
-    (`_template_arguments`); a name cast to two different types is left out."""
+    (`_template_arguments`); a cast of a function's GM parameter holds for the names its
+    callers pass there (`_gm_parameter_links`); a name cast to two different types is left
+    out."""
     seen: dict[str, set[str]] = {}
     aliases: dict[str, set[str]] = {}
     texts = [blank(_read(project.root / rel)) for rel in project.sources]
@@ -672,6 +705,11 @@ def gm_element_types(project: KernelProject) -> dict[str, str]:
             aliases.setdefault(alias, set()).add(target.rsplit("::", 1)[-1])
     for name, types in _template_arguments(texts).items():
         aliases.setdefault(name, set()).update(types)
+    links = _gm_parameter_links(texts)
+    for _ in range(2):  # the entry's argument through Init into a helper it calls
+        for param, args in links.items():
+            for arg in args:
+                seen.setdefault(arg, set()).update(seen.get(param, set()))
     resolved = {a: next(iter(t)) for a, t in aliases.items() if len(t) == 1}
     out = {}
     for name, types in seen.items():

@@ -158,6 +158,22 @@ def test_tensor_lists_bind_to_dynamic_input_and_output(project: Project) -> None
     assert validate_project(root, root / "ref_inplace.py").ok
 
 
+def test_a_list_updated_through_its_input_descriptor_is_the_output_read_back(
+    project: Project,
+) -> None:
+    """xllm-ops select_unshared_kv: the glue passes one list of caches as a DYNAMIC input and
+    as the DYNAMIC output; the kernel writes through the input's descriptor, the same
+    addresses on the NPU."""
+    root = project("foreach_mul")
+    kernel = root / "op_kernel" / "foreach_mul_scalar.cpp"
+    text = kernel.read_text()
+    old = "yGm.SetGlobalBuffer(yList.GetDataPtr<float>(k), n);"
+    assert old in text
+    kernel.write_text(text.replace(old, "yGm.SetGlobalBuffer(xList.GetDataPtr<float>(k), n);"))
+    report = validate_project(root, root / "ref_inplace.py")
+    assert report.ok, report
+
+
 OFFSET_FACTOR = """
 class Model(nn.Module):
     def forward(self, x, offset: float, factor: float):
@@ -254,7 +270,8 @@ def test_outputs_the_caller_fills_start_as_the_arguments_named_like_them(project
     kernel = root / "op_kernel" / "argmax_fill.cpp"
     kernel.write_text(kernel.read_text().replace(
         "    SetAtomicNone();\n",
-        "    SetAtomicNone();\n    if (GetBlockIdx() == GetBlockNum() - 1) DataCopy(bestGm, out, cols);\n",
+        "    SetAtomicNone();\n"
+        "    if (GetBlockIdx() == GetBlockNum() - 1) DataCopy(bestGm, out, cols);\n",
     ))
     report = validate_project(root, root / "ref.py")
     assert not report.ok

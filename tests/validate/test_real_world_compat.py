@@ -251,6 +251,37 @@ def test_device_idioms_run_both_tiling_keys_and_assert_stops_at_its_line(project
     assert "share 18 is not a whole number" in err.message
 
 
+def test_the_310p_kernel_types_an_icache_preload_and_the_sort_tmp_size_build(
+    projects: Path, tmp_path: Path
+) -> None:
+    # #8, xllm-ops: KERNEL_TYPE_MIX_VECTOR_CORE (KernelMetaType's Atlas inference types, declared
+    # for ascend910b by onerec_final_beam_select), the vendor's PRELOAD(8) prefetch macro and the
+    # documented ICachePreLoad, and the host's AscendC::GetSortTmpSize (moe_fused_add_topk):
+    # before, each was "not declared in this scope".
+    kernel = "op_kernel/device_idioms.cpp"
+    host = "op_host/device_idioms.cpp"
+    p = _variant(
+        projects, tmp_path, "device_idioms",
+        (kernel, "KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY);",
+         "KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_VECTOR_CORE);\n    PRELOAD(8);\n"
+         "    AscendC::ICachePreLoad(2);"),
+        (host, '#include "register/op_def_registry.h"',
+         '#include "register/op_def_registry.h"\n#include "tiling/platform/platform_ascendc.h"\n'
+         '#include "tiling/tiling_api.h"'),
+        (host, "    t.set_factor(2.0f);",
+         "    auto plat = platform_ascendc::PlatformAscendC(context->GetPlatformInfo());\n"
+         "    t.set_factor(AscendC::GetSortTmpSize(plat, 128, 4) >= 128 * 4 ? 2.0f : 0.0f);"),
+    )
+    report = validate_project(p, p / "ref.py", shapes=[[[48]]])
+    assert report.compile.ok, [d.message for d in report.compile.diagnostics]
+    assert all(c.ok for c in report.cases), report.cases
+    lint = lint_path(p)
+    preload = [d for d in lint if "PRELOAD" in d.message]
+    assert preload and preload[0].code == "vendor-internal", lint
+    assert "ICachePreLoad" in preload[0].message
+    assert not [d for d in lint if d.severity == "error"], lint
+
+
 def test_kernel_assert_with_a_message_stops_at_its_line(projects: Path, tmp_path: Path) -> None:
     # #8: the kernel debug API `assert(expr, fmt, args...)` (RecSDK's embedding lookups,
     # Ascend/samples' 3_assert matmul): before, "'assert' was not declared in this scope".

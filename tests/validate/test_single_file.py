@@ -79,3 +79,26 @@ def test_output_dtype_through_reinterpret_cast_and_a_class_template_parameter(
         "}\n"
     )
     assert gm_element_types(load_project(tmp_path / "k.cpp")) == {"a": "half", "c": "float"}
+
+
+def test_output_dtype_through_the_init_function_the_entry_passes_it_to(tmp_path: Path) -> None:
+    # ggml's CANN get_row kernels: the entry passes output_gm to `init(..., GM_ADDR output)`,
+    # which casts `(__gm__ float *)output`; before, the output was sized as the half input.
+    data = Path(__file__).parent / "data" / "widen"
+    casts = (
+        "    xGm.SetGlobalBuffer((__gm__ half*)x, N);\n"
+        "    yGm.SetGlobalBuffer((__gm__ float*)y, N);\n"
+    )
+    init = (
+        "__aicore__ inline void init(GM_ADDR x, GM_ADDR y, GlobalTensor<half>& xGm,\n"
+        "                            GlobalTensor<float>& yGm) {\n" + casts + "}\n\n"
+    )
+    text = (data / "widen.cpp").read_text()
+    assert casts in text
+    text = text.replace(casts, "    init(x_gm, y_gm, xGm, yGm);\n")
+    text = text.replace("widen(GM_ADDR x, GM_ADDR y)", "widen(GM_ADDR x_gm, GM_ADDR y_gm)")
+    text = text.replace('extern "C"', init + 'extern "C"', 1)
+    (tmp_path / "widen.cpp").write_text(text)
+    assert gm_element_types(load_project(tmp_path / "widen.cpp"))["y_gm"] == "float"
+    report = validate_project(tmp_path / "widen.cpp", data / "ref.py", trials=1)
+    assert report.ok, report

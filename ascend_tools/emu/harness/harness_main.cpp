@@ -1052,6 +1052,17 @@ class Run {
     // A dynamic (tensor-list) parameter reaches the kernel as one GM descriptor, 64-bit
     // little-endian words (README "Dynamic parameters"): [0] the byte offset of the pointer
     // table; per tensor k: (k << 32 | ndim), then its ndim dimensions; then the n data pointers.
+    // The buffer element i of a list points at: an output updated in place is its input's buffer
+    // (a cache list passed as both, xllm-ops select_unshared_kv), as alias_in_place_outputs makes
+    // a plain parameter, read back after the launch.
+    uint8_t* list_data(std::vector<GmBuffer>& bufs, size_t i) {
+        if (&bufs != &outputs_) return bufs[i].data();
+        long in = in_place_input(i);
+        if (in < 0) return bufs[i].data();
+        aliased_.emplace_back(static_cast<size_t>(in), i);
+        return inputs_[static_cast<size_t>(in)].data();
+    }
+
     uint8_t* tensor_list(const std::string& name, const std::vector<size_t>& hits, const std::vector<CaseTensor>& ts,
                          std::vector<GmBuffer>& bufs) {
         std::vector<uint64_t> words{0};
@@ -1061,7 +1072,7 @@ class Run {
             for (int64_t d : dims) words.push_back(static_cast<uint64_t>(d));
         }
         words[0] = words.size() * sizeof(uint64_t);
-        for (size_t i : hits) words.push_back(reinterpret_cast<uint64_t>(bufs[i].data()));
+        for (size_t i : hits) words.push_back(reinterpret_cast<uint64_t>(list_data(bufs, i)));
         lists_.emplace_back(words.size() * sizeof(uint64_t), 0);
         std::memcpy(lists_.back().data(), words.data(), words.size() * sizeof(uint64_t));
         list_names_.push_back(name + " (tensor list)");

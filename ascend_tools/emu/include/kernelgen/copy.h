@@ -548,4 +548,7 @@ inline void DataCacheCleanAndInvalid(const GlobalTensor<T>&) {}
 template <class T, CacheLine entireType, DcciDst dcciDst>
 inline void DataCacheCleanAndInvalid(const LocalTensor<T>&) {}
 
+// Loads instructions into the ICache ahead of use (API reference, ICachePreLoad): timing only.
+inline void ICachePreLoad(const int64_t) {}
+
 }  // namespace AscendC

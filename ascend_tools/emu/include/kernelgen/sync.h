@@ -20,6 +20,14 @@ inline CoreLayout layout_of(KernelType t) {
         CoreLayout::MIX_1_2,   // KERNEL_TYPE_MIX_AIC_1_2
         CoreLayout::AIV_ONLY,  // KERNEL_TYPE_MIX_AIV_HARD_SYNC
         CoreLayout::MIX_1_2,   // KERNEL_TYPE_MIX_AIC_HARD_SYNC
+        // The 310P types: there a block is one core with cube and vector units (the chip's
+        // split_cores is false), which the vector-only layout runs; on a chip with separate
+        // cores (xllm-ops onerec_final_beam_select declares MIX_VECTOR_CORE for ascend910b) the
+        // blocks are vector cores, whatever the AI Cores they would add on a 310P.
+        CoreLayout::AIV_ONLY,  // KERNEL_TYPE_AICORE
+        CoreLayout::AIV_ONLY,  // KERNEL_TYPE_VECTORCORE
+        CoreLayout::AIV_ONLY,  // KERNEL_TYPE_MIX_AICORE
+        CoreLayout::AIV_ONLY,  // KERNEL_TYPE_MIX_VECTOR_CORE
     };
     return table[static_cast<int>(t)];
 }

@@ -111,6 +111,12 @@ enum KernelType {
     KERNEL_TYPE_MIX_AIC_1_2,
     KERNEL_TYPE_MIX_AIV_HARD_SYNC,
     KERNEL_TYPE_MIX_AIC_HARD_SYNC,
+    // Atlas inference (310P) types, KernelMetaType in the API reference: its AI Cores, its Vector
+    // Cores, or both.
+    KERNEL_TYPE_AICORE,
+    KERNEL_TYPE_VECTORCORE,
+    KERNEL_TYPE_MIX_AICORE,
+    KERNEL_TYPE_MIX_VECTOR_CORE,
 };
 
 namespace AscendC {

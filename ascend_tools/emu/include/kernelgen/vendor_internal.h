@@ -95,3 +95,8 @@ __aicore__ inline constexpr uint64_t(sbitset1)(uint64_t x, int64_t n) { return x
 #ifndef unlikely
 #define unlikely(x) __builtin_expect(!!(x), 0)
 #endif
+
+// The vendor's macro for an instruction prefetch (the documented ICachePreLoad): timing only.
+#ifndef PRELOAD
+#define PRELOAD(len) ::AscendC::ICachePreLoad(len)
+#endif

@@ -338,6 +338,15 @@ inline uint32_t GetDropOutMinTmpSize(const ge::Shape& srcShape, const uint32_t t
     return minValue;
 }
 
+// Sort (API reference, GetSortTmpSize atlasascendc_api_07_0843: elemCount elements of
+// dataTypeSize bytes): no formula is published and the emulator's Sort needs no scratch, so the
+// size only has to be one a kernel can allocate: one sorted structure (a score and its uint32
+// index, 8 bytes) per element, 32-byte aligned.
+inline uint32_t GetSortTmpSize(const platform_ascendc::PlatformAscendC&, const uint32_t elemCount,
+                               const uint32_t /*dataTypeSize*/) {
+    return static_cast<uint32_t>(std::min<uint64_t>((uint64_t(elemCount) * 8 + 31) / 32 * 32, UINT32_MAX));
+}
+
 // ---------------------------------------------------------------- LayerNorm / RmsNorm
 // [B, S, H] sources (H the 32-byte padded last axis). Temp buffer: the emulator needs two float
 // rows at least (kernelgen/norm.h); the maximum holds two float images of the whole source.
