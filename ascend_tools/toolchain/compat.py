@@ -196,13 +196,90 @@ def _captured_launches(text: str, entry: str) -> str:
     return launch.sub(lambda m: f"kernelgen_launch({entry}, {m.group(1).strip()})", text)
 
 
+# ------------------------------------------------------------------ torch glue in a kernel file
+# A kernel file that carries its PyTorch extension too (op-plugin's cpp_extension `.asc` samples:
+# the kernel, then an `at::Tensor` function that launches it, and its pybind11 / TORCH_LIBRARY
+# registration). Torch's headers are not part of a kernel build and the harness launches the
+# entry itself, so the glue's includes and every top-level declaration that names torch's
+# namespaces are blanked (lines kept); namespaces are searched declaration by declaration.
+_GLUE_INCLUDE_LINE = re.compile(
+    r'^[ \t]*#[ \t]*include[ \t]*[<"](?:torch/|pybind11/|ATen/|torch_npu/|c10/)[^\n]*', re.M
+)
+_GLUE_NAMES = re.compile(
+    r"\b(?:at|torch|c10|c10_npu|at_npu|py|pybind11)\s*::|\bPYBIND11_MODULE\b|\bTORCH_LIBRARY\w*"
+)
+_DEVICE_CODE = re.compile(r"\b(?:__aicore__|__global__)\b")
+_NAMESPACE_HEAD = re.compile(r"(?:\binline\s+)?\bnamespace\b[\w:\s]*$")
+# A macro invocation on lines of its own, with no `;` (`DECLARE(half)`, which expands to an
+# entry): a declaration of its own, never part of the glue after it.
+_MACRO_LINE = re.compile(r"^[ \t]*[A-Z_][A-Z0-9_]*[ \t]*\([^;{}]*\)[ \t]*\n", re.M)
+
+
+def _glue_spans(code: str, lo: int, hi: int) -> list[tuple[int, int]]:
+    """The top-level declarations in code[lo:hi] (a file, or a namespace's body) that name
+    torch's namespaces and hold no device code, as (start, end) offsets."""
+    spans: list[tuple[int, int]] = []
+
+    def declaration(a: int, b: int) -> None:
+        for m in _MACRO_LINE.finditer(code, a, b):
+            a = m.end()
+        decl = code[a:b]
+        if _GLUE_NAMES.search(decl) and not _DEVICE_CODE.search(decl):
+            spans.append((a, b))
+
+    start, depth, opened, i = lo, 0, lo, lo
+    while i < hi:
+        c = code[i]
+        if c == "#" and depth == 0 and not code[code.rfind("\n", 0, i) + 1:i].strip():
+            while True:  # the directive, with its continuation lines
+                i = code.find("\n", i)
+                if i < 0 or code[:i].rstrip(" \t")[-1:] != "\\":
+                    break
+                i += 1
+            i = hi if i < 0 else i
+            start = i + 1
+        elif c == ";" and depth == 0:
+            declaration(start, i + 1)
+            start = i + 1
+        elif c == "{":
+            opened = i if depth == 0 else opened
+            depth += 1
+        elif c == "}" and depth > 0:
+            depth -= 1
+            if depth == 0:
+                head = _NAMESPACE_HEAD.search(code, start, opened)
+                if head and head.end() == opened:
+                    declaration(start, head.start())
+                    spans += _glue_spans(code, opened + 1, i)
+                else:
+                    declaration(start, i + 1)
+                start = i + 1
+        i += 1
+    return spans
+
+
+def _without_torch_glue(text: str) -> str:
+    if not _GLUE_INCLUDE_LINE.search(text):
+        return text
+    out = list(text)
+    spans = [(m.start(), m.end()) for m in _GLUE_INCLUDE_LINE.finditer(text)]
+    code = blank(text)
+    for a, b in spans + _glue_spans(code, 0, len(code)):
+        for k in range(a, b):
+            if out[k] != "\n":
+                out[k] = " "
+    return "".join(out)
+
+
 def rewrite_source(text: str, launched: str | None = None) -> str | None:
     """The text with every SOURCE_REWRITES match blanked (but launches of entry `launched`,
     made captures: `_captured_launches`), every `(__ubuf__ T *)` cast made a
-    `kernelgen::ub_ptr<T>` call, data type names in preprocessor conditions made numbers and
+    `kernelgen::ub_ptr<T>` call, data type names in preprocessor conditions made numbers,
     the `;` an ASSERT statement lacks put in (before one glued to an expression, after one the
-    next statement follows), or None when nothing matched."""
-    out = _captured_launches(text, launched) if launched else text
+    next statement follows) and PyTorch extension glue blanked (`_without_torch_glue`), or
+    None when nothing matched."""
+    out = _without_torch_glue(text)
+    out = _captured_launches(out, launched) if launched else out
     for pattern, _ in SOURCE_REWRITES:
         out = pattern.sub(lambda m: " " * len(m.group(0)), out)
     out = _UB_CAST.sub(_ub_cast, out)

@@ -643,6 +643,45 @@ def test_macro_made_entry_with_by_value_parameters_binds_and_runs_on_its_launch_
     assert "attrs = {rows = ?, rowsPerCore = ?, cols = ?, scale = ?}" in str(err.value)
 
 
+TORCH_GLUE = """namespace glue {
+at::Tensor scale_rows(const at::Tensor& x, int64_t rowsPerCore, double scale)
+{
+    auto stream = c10_npu::getCurrentNPUStream().stream(false);
+    at::Tensor y = at::empty_like(x);
+    uint32_t rows = x.size(0), cols = x.size(1);
+    uint32_t blockDim = (rows + rowsPerCore - 1) / rowsPerCore;
+    scale_rows_half<<<blockDim, nullptr, stream>>>(x.data_ptr(), y.data_ptr(), rows, rowsPerCore,
+                                                   cols, static_cast<float>(scale));
+    return y;
+}
+}  // namespace glue
+
+PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) { m.def("scale_rows", &glue::scale_rows, ""); }
+"""
+
+
+def test_kernel_file_carrying_its_torch_extension_builds_without_it(
+    projects: Path, tmp_path: Path
+) -> None:
+    """op-plugin's cpp_extension `.asc` samples: the kernel file also holds the at::Tensor
+    function that launches it and its pybind11 module, with torch's headers (not part of a
+    kernel build): before, "torch/extension.h: No such file or directory". The glue is left
+    out of the build; the launch's block count still comes from it."""
+    source = "scale_rows.cpp"
+    text = (projects / "launch_scalars" / source).read_text()
+    launcher = text[text.index("void scale_rows_launch("):]
+    p = _variant(
+        projects, tmp_path, "launch_scalars",
+        (source, '#include "kernel_operator.h"',
+         '#include <torch/extension.h>\n#include "torch_npu/csrc/core/npu/NPUStream.h"\n'
+         '#include "kernel_operator.h"'),
+        (source, launcher, TORCH_GLUE),
+    )
+    report = validate_project(p, p / "ref.py")
+    assert report.ok, ([d.message for d in report.compile.diagnostics], report.cases)
+    assert report.counters["block_dim"] == 4
+
+
 NON_FINITE_KERNEL = """#include "kernel_operator.h"
 extern "C" __global__ __aicore__ void floor_at(GM_ADDR x, GM_ADDR y, float lo, float unset)
 {
