@@ -132,15 +132,20 @@ def _numbered_condition(m: re.Match[str]) -> str:
     return m.group(1) + cond
 
 
-# The `;` an `ASSERT(...)` statement lacks, where the NPU build (whose msopgen-template ASSERT
-# expands to nothing) does not need it and the emulator's (an expression that checks) does:
+# The `;` a statement macro's call lacks, `ASSERT(...)` or `KERNEL_TASK_TYPE_DEFAULT(...)` /
+# `KERNEL_TASK_TYPE(...)`, where the NPU build (whose msopgen-template ASSERT expands to nothing,
+# whose kernel-type macros to declarations for the compiler) does not need it and the emulator's
+# (expressions that check, or declare the core layout) do (RecSDK in_linear_silu writes
+# `KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2)` and REGIST_MATMUL_OBJ on the next line):
 # - before one glued to an expression (`this->n = n ASSERT(n != 0);`: three Ascend/samples
 #   operator_contrib kernels by different authors); not after a keyword (`else ASSERT(...)`);
 # - after one the next statement follows (`ASSERT(n != 0 && "msg")` then a new line: RecSDK
 #   norm_multiply_dropout), unless what follows continues an expression (`,`, `)`, an operator,
 #   or `\` inside a multi-line #define).
 # Never in `#define` lines; lines stay where they were.
-_ASSERT_CALL = re.compile(r"\bASSERT\s*\(")
+_STATEMENT_MACRO_CALL = re.compile(
+    r"\b(?:ASSERT|KERNEL_TASK_TYPE_DEFAULT|KERNEL_TASK_TYPE)\s*\("
+)
 _STATEMENT_KEYWORDS = frozenset({"else", "do", "return", "case", "default", "goto"})
 _CONTINUES = frozenset(";,)]?:+-*/%&|^<>=.\\")
 
@@ -167,9 +172,9 @@ def _call_end(text: str, open_paren: int) -> int | None:
     return None
 
 
-def _assert_statements(text: str) -> str:
+def _statement_macros(text: str) -> str:
     out, last = [], 0
-    for m in _ASSERT_CALL.finditer(text):
+    for m in _STATEMENT_MACRO_CALL.finditer(text):
         line_start = text.rfind("\n", 0, m.start()) + 1
         if m.start() < last or text[line_start : m.start()].lstrip().startswith("#"):
             continue
@@ -275,16 +280,16 @@ def rewrite_source(text: str, launched: str | None = None) -> str | None:
     """The text with every SOURCE_REWRITES match blanked (but launches of entry `launched`,
     made captures: `_captured_launches`), every `(__ubuf__ T *)` cast made a
     `kernelgen::ub_ptr<T>` call, data type names in preprocessor conditions made numbers,
-    the `;` an ASSERT statement lacks put in (before one glued to an expression, after one the
-    next statement follows) and PyTorch extension glue blanked (`_without_torch_glue`), or
-    None when nothing matched."""
+    the `;` a statement macro's call (ASSERT, KERNEL_TASK_TYPE_DEFAULT) lacks put in (before one
+    glued to an expression, after one the next statement follows) and PyTorch extension glue
+    blanked (`_without_torch_glue`), or None when nothing matched."""
     out = _without_torch_glue(text)
     out = _captured_launches(out, launched) if launched else out
     for pattern, _ in SOURCE_REWRITES:
         out = pattern.sub(lambda m: " " * len(m.group(0)), out)
     out = _UB_CAST.sub(_ub_cast, out)
     out = _PP_CONDITION.sub(_numbered_condition, out)
-    out = _assert_statements(out)
+    out = _statement_macros(out)
     return None if out == text else out
 
 

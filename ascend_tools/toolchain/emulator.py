@@ -78,6 +78,8 @@ _UNDECLARED = (
     re.compile(r"'(?P<name>\w+)' was not declared in this scope"),
     re.compile(r"use of undeclared identifier '(?P<name>\w+)'"),
     re.compile(r"'(?P<name>\w+)' is not a member of 'AscendC'"),
+    re.compile(r"'(?P<name>\w+)' does not name a type"),  # a type name declaring a member
+    re.compile(r"unknown type name '(?P<name>\w+)'"),
 )
 # Force-included (from the build folder, the compiler's working directory) on the retry.
 VENDOR_CONSTANTS_HEADER = "kernelgen_vendor_constants.h"

@@ -512,6 +512,60 @@ def test_matmul_declared_through_matmul_impl_with_an_mdl_config_and_callbacks_ru
     assert report.ok, (report.runtime_errors, report.cases)
 
 
+def test_matmul_spellings_of_recsdk_kernels_build(projects: Path, tmp_path: Path) -> None:
+    # #8, RecSDK in_linear_silu and disentangle_attention: MatmulType's seventh parameter
+    # (SRCPOS), SetUserDefInfo, lib/matrix/matmul/matmul.h, a KERNEL_TASK_TYPE_DEFAULT call
+    # without its `;` before REGIST_MATMUL_OBJ; host EnableBias and DataType::DT_BFLOAT16.
+    # Before, each was a compile error.
+    [kernel] = (projects / "matmul_blocks" / "op_kernel").glob("*.cpp")
+    rel = f"op_kernel/{kernel.name}"
+    host = "op_host/matmul_blocks.cpp"
+    p = _variant(
+        projects, tmp_path, "matmul_blocks",
+        (rel, '#include "lib/matmul_intf.h"', '#include "lib/matrix/matmul/matmul.h"'),
+        (rel, "MatmulType<TPosition::VECIN, CubeFormat::ND, float>>",
+         "MatmulType<TPosition::VECIN, CubeFormat::ND, float, false, LayoutMode::NONE, false,\n"
+         "                      TPosition::GM>>"),
+        (rel, "    REGIST_MATMUL_OBJ(&pipe,",
+         "    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2)\n    REGIST_MATMUL_OBJ(&pipe,"),
+        (rel, "    mm.SetTensorA(aGm);", "    mm.SetUserDefInfo(0);\n    mm.SetTensorA(aGm);"),
+        (host, "    mm.SetBias(false);",
+         "    mm.EnableBias(false);\n"
+         "    static_assert(matmul_tiling::DataType::DT_BFLOAT16 == ge::DT_BF16);"),
+    )
+    report = validate_project(p, p / "ref.py")
+    assert report.compile.ok, [d.message for d in report.compile.diagnostics]
+    assert report.ok, (report.runtime_errors, report.cases)
+
+
+def test_recsdk_device_idioms_build_and_ascendc_assert_stops_at_its_line(
+    projects: Path, tmp_path: Path
+) -> None:
+    # #8, RecSDK: ASCENDC_ASSERT(cond, "message") from kernel_log.h (CANN's internal check
+    # macro), float16_t as an element type, and early samples' kernel class inside `namespace
+    # tik2 { ... }`. Before: "'ASCENDC_ASSERT' was not declared", "kernel_log.h: No such file",
+    # "'float16_t' was not declared", "namespace alias 'tik2' not allowed here".
+    kernel = "op_kernel/device_idioms.cpp"
+    p = _variant(
+        projects, tmp_path, "device_idioms",
+        (kernel, '#include "kernel_operator.h"',
+         '#include "kernel_operator.h"\n#include "kernel_log.h"\n'
+         "namespace tik2 {\nstruct HalfProbe {\n    float16_t h;\n};\n}  // namespace tik2"),
+        (kernel, "        ASSERT(share % 8 == 0,",
+         '        ASCENDC_ASSERT((sizeof(tik2::HalfProbe) == 2), "float16_t is two bytes");\n'
+         '        ASCENDC_ASSERT((share % 8 == 0), "share is not a whole number of blocks");\n'
+         "        ASSERT(share % 8 == 0,"),
+    )
+    report = validate_project(p, p / "ref.py", shapes=[[[48]], [[36]]])
+    assert report.compile.ok, [d.message for d in report.compile.diagnostics]
+    assert [c.ok for c in report.cases] == [True, True, False]
+    [err] = report.runtime_errors
+    assert (err.code, err.line) == ("assert-failed", _line_of(p / kernel, "ASCENDC_ASSERT((share"))
+    lint = lint_path(p)
+    assert any(d.code == "vendor-internal" and "ASCENDC_ASSERT" in d.message for d in lint), lint
+    assert not [d for d in lint if d.severity == "error"], lint
+
+
 def test_kernel_tiling_header_shadowing_the_host_one_is_the_kernel_s(projects: Path) -> None:
     """op_kernel/ holds a plain struct under the same file name and include guard as op_host/'s
     BEGIN_TILING_DATA_DEF header (Ascend/samples WholeReduceSumCustom): the kernel build sees

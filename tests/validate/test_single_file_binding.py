@@ -266,6 +266,39 @@ def test_tiling_buffer_block_count_and_key_come_from_the_samples_host_program(
     assert report.counters["tiling_key"] == 2
 
 
+def test_host_program_declares_the_kernel_as_the_samples_cpu_debug_branch_does(
+    tmp_path: Path,
+) -> None:
+    # #8, Ascend/samples AbsPad / AbsUnPad: after `#include "tikicpulib.h"` alone, main.cpp
+    # declares `extern "C" __global__ __aicore__ void k(GM_ADDR ...)` and calls
+    # SetKernelMode(KernelMode::AIV_MODE) unqualified; its tiling file includes graph/tensor.h for
+    # ge::Shape. Before: "'__global__' does not name a type", "'KernelMode' has not been
+    # declared", "graph/tensor.h: No such file or directory".
+    p = tmp_path / "launch_host_program"
+    shutil.copytree(DATA / "launch_host_program", p)
+    main = p / "main.cpp"
+    text = main.read_text()
+    for old, new in (
+        ('extern "C" void scale_rows(uint8_t* x, uint8_t* y, uint8_t* tilingGm);',
+         'extern "C" __global__ __aicore__ void scale_rows(GM_ADDR x, GM_ADDR y, '
+         "GM_ADDR tilingGm);"),
+        ("AscendC::SetKernelMode(AscendC::KernelMode::AIV_MODE);",
+         "AscendC::SetKernelMode(KernelMode::AIV_MODE);"),
+    ):
+        assert old in text
+        text = text.replace(old, new)
+    main.write_text(text)
+    tiling = p / "scale_rows_tiling.cpp"
+    tiling.write_text(tiling.read_text().replace(
+        "#include <cstring>\n",
+        '#include <cstring>\n#include "graph/tensor.h"\n\n'
+        "static const ge::Shape kShape({64, 256});\n",
+    ))
+    report = validate_project(p, p / "ref.py")
+    assert report.compile.ok, [d.message for d in report.compile.diagnostics]
+    assert report.ok, report.cases
+
+
 def test_host_program_launching_through_acl_is_captured_too(tmp_path: Path) -> None:
     # Three Ascend/samples matmul launches have no CPU-debug branch: main() launches with
     # ACLRT_LAUNCH_KERNEL(kernel)(blockDim, stream, ...) from CANN's generated aclrtlaunch_*.h.

@@ -47,5 +47,9 @@ __aicore__ inline constexpr std::common_type_t<T, U> max(T a, U b) {
     return a < b ? b : a;
 }
 
-// tik2: the namespace AscendC had in early CANN releases; its samples still say `using namespace tik2`.
-namespace tik2 = AscendC;
+// tik2: the namespace AscendC had in early CANN releases; its samples still say `using namespace tik2`,
+// or put their kernel class in it (`namespace tik2 { class KernelTopK ... }`, Ascend/samples' 2023
+// TopK), which an alias cannot take: a namespace of its own that sees every AscendC name.
+namespace tik2 {
+using namespace AscendC;
+}

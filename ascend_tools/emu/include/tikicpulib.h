@@ -14,6 +14,17 @@
 #include "acl/acl_base.h"
 #include "kernelgen/host_launch.h"
 
+// What the program's own declaration of the kernel on this path needs, `extern "C" __global__
+// __aicore__ void k(GM_ADDR x, ...)`, and CANN's library brings along (as kernelgen/types.h has
+// it for kernel code: one definition, whichever comes first).
+#ifndef __global__
+#define __global__
+#endif
+#ifndef __aicore__
+#define __aicore__
+#endif
+using GM_ADDR = uint8_t*;
+
 namespace AscendC {
 
 // Global memory for the launch's arguments: zeroed host memory the capture can read back.
@@ -25,6 +36,8 @@ enum class KernelMode { MIX_MODE = 0, AIC_MODE, AIV_MODE, MIX_AIC_1_1 };
 inline void SetKernelMode(KernelMode) {}
 
 }  // namespace AscendC
+
+using AscendC::KernelMode;  // samples write `SetKernelMode(KernelMode::AIV_MODE)` unqualified
 
 #ifndef KERNELGEN_HAS_MEMCPY_S
 #define KERNELGEN_HAS_MEMCPY_S

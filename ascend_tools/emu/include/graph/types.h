@@ -32,6 +32,7 @@ enum DataType {
     DT_COMPLEX64 = 16,
     DT_COMPLEX128 = 17,
     DT_BF16 = 27,
+    DT_BFLOAT16 = DT_BF16,  // matmul_tiling::DataType's spelling (that enum is this one here)
     DT_UNDEFINED = 28,
     DT_INT4 = 29,
     DT_COMPLEX32 = 33,

@@ -96,6 +96,20 @@ __aicore__ inline constexpr uint64_t(sbitset1)(uint64_t x, int64_t n) { return x
 #define unlikely(x) __builtin_expect(!!(x), 0)
 #endif
 
+// The vendor's internal check (kernel_log.h): when `cond` is false, `behavior` runs (a log call,
+// or only a message string) and the kernel stops, reported as ASSERT's failure is.
+#ifndef ASCENDC_ASSERT
+#define ASCENDC_ASSERT(cond, behavior)                                                          \
+    do {                                                                                        \
+        if (!(cond)) {                                                                          \
+            _Pragma("GCC diagnostic push") _Pragma("GCC diagnostic ignored \"-Wunused-value\"") \
+            behavior;                                                                           \
+            _Pragma("GCC diagnostic pop")                                                       \
+            ::kernelgen::assert_failed("ASCENDC_ASSERT", #cond, "", __FILE__, __LINE__);         \
+        }                                                                                       \
+    } while (0)
+#endif
+
 // The vendor's macro for an instruction prefetch (the documented ICachePreLoad): timing only.
 #ifndef PRELOAD
 #define PRELOAD(len) ::AscendC::ICachePreLoad(len)

@@ -24,10 +24,11 @@ using namespace AscendC;
 using ::CubeFormat;
 using ::LayoutMode;
 
-// MatmulType<POSITION, FORMAT, TYPE, ISTRANS, LAYOUT, IBSHARE> (API reference, Matmul > MatmulType);
-// IBSHARE (the two AIVs of a cluster share B in L1) changes where B is staged, not the product.
+// MatmulType<POSITION, FORMAT, TYPE, ISTRANS, LAYOUT, IBSHARE, SRCPOS> (API reference, Matmul >
+// MatmulType); IBSHARE (the two AIVs of a cluster share B in L1) changes where B is staged, and
+// SRCPOS (where the caller's data comes from, GM by default) how it gets there, not the product.
 template <TPosition pos, CubeFormat format, class TYPE, bool isTrans = false, LayoutMode layout = LayoutMode::NONE,
-          bool ibShare = false>
+          bool ibShare = false, TPosition srcPos = TPosition::GM>
 struct MatmulType {
     using DType = TYPE;
     using T = TYPE;  // the element type under the name kernels read (`cT::T`, Ascend/samples group matmul)
@@ -375,6 +376,9 @@ class MatmulImpl {
         b_ = Operand<TB>{b.data(), true, {}, false, b.GetSize()};
         transB_ = isTransposeB;
     }
+    // The value a user copy function receives as dataPtr (API reference, SetUserDefInfo); only the
+    // default, built-in copies run here, which take none.
+    void SetUserDefInfo(const uint64_t tilingPtr) { user_def_info_ = tilingPtr; }
     void SetBias(const GlobalTensor<TBias>& bias) { bias_ = Operand<TBias>{bias.GetPhyAddr(), true, bias, true}; }
     void SetBias(const LocalTensor<TBias>& bias) { bias_ = Operand<TBias>{bias.data(), true, {}, false, bias.GetSize()}; }
     void ClearBias() { bias_.set = false; }
@@ -740,6 +744,7 @@ class MatmulImpl {
     Operand<TA> a_;
     Operand<TB> b_;
     Operand<TBias> bias_;
+    uint64_t user_def_info_ = 0;
     bool transA_ = false, transB_ = false;
     std::vector<float> acc_;
     int iter_ = -1;

@@ -57,6 +57,7 @@ class MatmulApiTilingBase {
         return 0;
     }
     int32_t SetBias(bool on = true) { return (bias_on_ = on), 0; }
+    int32_t EnableBias(bool isBiasIn = false) { return SetBias(isBiasIn); }  // SetBias's newer name
     int32_t SetBufferSpace(int32_t l1 = -1, int32_t l0c = -1, int32_t ub = -1, int32_t bt = -1) {
         (void)ub;
         (void)bt;
