@@ -70,3 +70,11 @@ def test_low_level_product_counts_cube_traffic_and_macs(emu_build, run_program) 
     assert total["cube_macs"] == 16 * 16 * 16 and total["cube_macs_fp32"] == 0
     assert total["l0c_to_gm_bytes"] == 16 * 16 * 4  # Fixpipe of the float result
     assert total["gm_to_ub_bytes"] == 0 and total["ub_to_gm_bytes"] == 0
+
+
+def test_matmul_objects_of_one_pipe_share_their_l0_reservation(emu_build, run_program) -> None:
+    # Additive, four 64 KB L0C shares would overflow the 128 KB L0C that one 256 x 256 block
+    # already overflows alone (matmul_l0c_share_overflow).
+    res = run_program(emu_build("cube_rules"), ["ok_four_matmuls_share_l0", "{report}"])
+    assert res.returncode == 0, res.stderr
+    assert res.report["errors"] == []

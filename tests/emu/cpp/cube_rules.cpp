@@ -96,6 +96,14 @@ static std::map<std::string, std::pair<uint32_t, std::function<void()>>> cases()
         MM mm;
         REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);  // BUG: matmul_l0c_share_overflow
     }};
+    // Four objects of 128 x 128 float blocks: 64 KB of L0C each, which they use in turns (one
+    // shared L0 reservation, RecSDK disentangle_attention), within the 910B's 128 KB.
+    c["ok_four_matmuls_share_l0"] = {1, [] {
+        TCubeTiling t = cube_tiling(128, 128, 16, 1);
+        TPipe pipe;
+        MM mm1, mm2, mm3, mm4;
+        REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm1, &t, mm2, &t, mm3, &t, mm4, &t);
+    }};
     return c;
 }
 

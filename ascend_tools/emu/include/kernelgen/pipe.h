@@ -497,6 +497,7 @@ class TPipe {
     void Reset() {
         for (auto* a : {&ub_, &l1_, &l0a_, &l0b_, &l0c_, &bt_}) a->used = a->claimed = 0;
         records_.clear();
+        shared_api_.clear();
         buffers_ = 0;
     }
     void Destroy() {
@@ -543,6 +544,18 @@ class TPipe {
     void reserve_for_api(TPosition pos, const std::string& what, uint64_t bytes, const char* file, int line) {
         if (bytes == 0) return;
         take(arena_for(pos), what, 1, kernelgen::align_up(bytes, 32), file, line, true);
+    }
+    // The same for memory the API objects of this TPipe take in turns (the L0A/L0B/L0C of one
+    // Mmad, which each Matmul object fills and drains within its Iterate): they share one
+    // reservation, as large as the largest; only what a larger one needs beyond it is taken.
+    // Inferred: RecSDK disentangle_attention registers four Matmul objects with 128 x 128 float
+    // base blocks (64 KB of L0C each, 256 KB in all against a 128 KB L0C) and runs on the NPU.
+    void reserve_shared_for_api(TPosition pos, const std::string& what, uint64_t bytes, const char* file, int line) {
+        uint64_t& held = shared_api_[static_cast<int>(pos)];
+        bytes = kernelgen::align_up(bytes, 32);
+        if (bytes <= held) return;
+        take(arena_for(pos), what, 1, bytes - held, file, line, true);
+        held = bytes;
     }
 
   private:
@@ -673,6 +686,7 @@ class TPipe {
     std::vector<std::unique_ptr<uint8_t, Free>> owned_;
     std::vector<std::unique_ptr<uint8_t, Unmap>> gm_owned_;
     std::vector<kernelgen::BufferRecord> records_;
+    std::map<int, uint64_t> shared_api_;  // TPosition -> bytes of the shared API reservation there
     uint32_t buffers_ = 0;
     int pos_counts_[static_cast<size_t>(TPosition::MAX) + 1] = {};
     int next_event_ = 0;

@@ -606,7 +606,8 @@ class MatmulImpl {
     // The object's own L1 and L0 use, from its tiling (TCubeTiling: depthA1 base blocks of
     // baseM x baseK in A1, depthB1 of baseN x baseK in B1, baseN bias values; one Mmad's
     // baseM x baseK in L0A, baseK x baseN in L0B, baseM x baseN float/int32 in L0C). It is taken
-    // from the TPipe once, so the user's InitBuffer on the same memories adds up with it.
+    // from the TPipe once, so the user's InitBuffer on the same memories adds up with it; the L0
+    // part is one reservation every Matmul object of the TPipe shares (TPipe::reserve_shared_for_api).
     void reserve_share(AscendC::TPipe* pipe, const char* file, int line) {
         if (pipe == nullptr || pipe == reserved_on_) return;
         reserved_on_ = pipe;
@@ -625,11 +626,13 @@ class MatmulImpl {
                                 db * bn * bk * sizeof(TB), file, line);
         if (tiling_.isBias)
             pipe->reserve_for_api(TPosition::A1, label("bias", "baseN", {bn}, sizeof(TBias)), bn * sizeof(TBias), file, line);
-        pipe->reserve_for_api(TPosition::A2, label("L0A", "baseM x baseK", {bm, bk}, sizeof(TA)), bm * bk * sizeof(TA), file,
-                            line);
-        pipe->reserve_for_api(TPosition::B2, label("L0B", "baseK x baseN", {bk, bn}, sizeof(TB)), bk * bn * sizeof(TB), file,
-                            line);
-        pipe->reserve_for_api(TPosition::CO1, label("L0C", "baseM x baseN", {bm, bn}, 4), bm * bn * 4, file, line);
+        // One Mmad's operands and result: every Matmul object of the TPipe uses them in turn.
+        pipe->reserve_shared_for_api(TPosition::A2, label("L0A", "baseM x baseK", {bm, bk}, sizeof(TA)),
+                                     bm * bk * sizeof(TA), file, line);
+        pipe->reserve_shared_for_api(TPosition::B2, label("L0B", "baseK x baseN", {bk, bn}, sizeof(TB)),
+                                     bk * bn * sizeof(TB), file, line);
+        pipe->reserve_shared_for_api(TPosition::CO1, label("L0C", "baseM x baseN", {bm, bn}, 4), bm * bn * 4, file,
+                                     line);
     }
     int base_m() const { return tiling_.baseM > 0 ? tiling_.baseM : std::max(m_, 1); }
     int base_n() const { return tiling_.baseN > 0 ? tiling_.baseN : std::max(n_, 1); }
