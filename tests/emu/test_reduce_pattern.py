@@ -64,6 +64,17 @@ def test_broadcast_current_name_and_old_name(emu_build, run_program) -> None:
     torch.testing.assert_close(y[2], y[0])
 
 
+def test_unpadded_flag_over_block_aligned_rows_is_a_warning(emu_build, run_program) -> None:
+    x = torch.arange(64, dtype=torch.float32)
+    res = run(emu_build, run_program, "unpadded_aligned", x)
+    assert res.returncode == 0, res.stderr
+    [warning] = res.report["warnings"]
+    assert warning["code"] == "param-range" and "same layout" in warning["message"], warning
+    assert warning["line"] == marker_line(SOURCE, "WARN: unpadded_aligned"), warning
+    y = from_bytes(res.outputs["y"], "float32")
+    torch.testing.assert_close(y, x.view(4, 16).sum(0))
+
+
 @pytest.mark.parametrize("case,code,words", [
     ("unpadded", "param-range", "srcInnerPad = false"),
     ("half_sum", "dtype-support", "half"),

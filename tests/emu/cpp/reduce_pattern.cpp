@@ -113,6 +113,19 @@ static std::map<std::string, std::function<void()>> cases() {
         BroadCast<float, 2, 1>(d, s, dstShape, col);
         put(d, 32);
     };
+    // srcInnerPad = false over rows of whole 32-byte blocks: the same layout padded or not, a
+    // warning (RecSDK in_linear_silu_backward).
+    c["unpadded_aligned"] = [] {
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> bx, by;
+        pipe.InitBuffer(bx, 4 * 16 * 4);
+        pipe.InitBuffer(by, 16 * 4);
+        auto x = bx.Get<float>(), y = by.Get<float>();
+        fill_rows(x, 4, 16, 16);
+        uint32_t shape[] = {4, 16};
+        ReduceSum<float, Pattern::Reduce::RA>(y, x, shape, false);  // WARN: unpadded_aligned
+        put(y, 16);
+    };
     // Errors, each at its marker line.
     c["unpadded"] = [] {
         TPipe pipe;

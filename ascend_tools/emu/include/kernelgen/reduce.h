@@ -120,12 +120,21 @@ inline void reduce_pattern(const char* api, PatternOp op, const char* types, con
     if (rows == 0 || cols == 0)
         failf("param-range", file, line, "%s: srcShape is [%llu, %llu]; both dimensions must be at least 1", api,
               (unsigned long long)rows, (unsigned long long)cols);
-    if (!srcInnerPad)
-        failf("param-range", file, line,
-              "%s: srcInnerPad = false; on %s the API reference supports only true (each row of src padded to 32 "
-              "bytes in UB; srcShape gives the elements computed)",
-              api, chip().name.c_str());
     const uint64_t stride = align_up(cols, 32 / sizeof(T));
+    // Rows of a whole number of 32-byte blocks are laid out the same padded or not, so there the
+    // flag the chip does not take cannot change what is read (RecSDK in_linear_silu_backward,
+    // whose K split keeps rows aligned, runs on the NPU with false).
+    if (!srcInnerPad && stride != cols)
+        failf("param-range", file, line,
+              "%s: srcInnerPad = false with rows of %llu elements (not a whole number of 32-byte blocks); on %s the "
+              "API reference supports only true (each row of src padded to 32 bytes in UB; srcShape gives the "
+              "elements computed)",
+              api, (unsigned long long)cols, chip().name.c_str());
+    if (!srcInnerPad)
+        warn("param-range",
+             std::string(api) + ": srcInnerPad = false, which the API reference does not support on " + chip().name +
+                 "; the rows here are whole 32-byte blocks, so padded and unpadded rows are the same layout",
+             file, line);
     const uint64_t src_need = (rows - 1) * stride + cols, dst_need = is_ar ? rows : cols;
     check_vec_operand(api, "srcTensor", src, src_need, file, line);
     check_vec_operand(api, "dstTensor", dst, dst_need, file, line);
