@@ -310,6 +310,9 @@ def describe(project: KernelProject, chip: Chip) -> DescribeResult:
                 out = step.compile(argv, stage)
                 out, argv, emptied = _empty_missing_headers(
                     out, step, argv, stage, _locator(project))
+                if out.returncode != 0 and Path(src).name.endswith(_GRAPH_PROTO_SUFFIX):
+                    warnings.append(_proto_left_out(project, src, out, step, argv, stage))
+                    continue
                 if out.returncode != 0:
                     return DescribeResult(
                         ok=False,
@@ -347,6 +350,29 @@ def describe(project: KernelProject, chip: Chip) -> DescribeResult:
             (stage / "warnings.json").write_text(json.dumps([d.model_dump() for d in warnings]))
             entry.publish(stage)
     return _read_description(project, entry.path, step)
+
+
+# op_host/<op>_proto.cpp: the graph-mode prototype of the op (`IMPL_OP(Op).InferShape(...)`, the
+# shape and type inference graph compilation runs), which a single-operator launch never runs; a
+# repository's own build may not compile it at all (xllm-ops builds op_host's *_def, *_tiling,
+# *_infershape and *fallback files only), so one that does not compile is left out with a warning.
+_GRAPH_PROTO_SUFFIX = "_proto.cpp"
+
+
+def _proto_left_out(
+    project: KernelProject, src: Path, out: SandboxResult, step: _Step,
+    argv: Sequence[str | Path], cwd: Path,
+) -> Diagnostic:
+    errors = [d for d in _failed(out, _locator(project), step, argv, cwd)
+              if d.severity == Severity.ERROR]
+    first = f"{errors[0].file}:{errors[0].line}: {errors[0].message}" if errors else "errors"
+    return make_diagnostic(
+        (str(src), 1), 1,
+        f"{src} does not compile ({first}); left out of the build: it holds the op's graph-mode "
+        "prototype (shape and type inference for graph compilation), which a single-operator "
+        "launch does not run, and the validation goes on without it",
+        False,
+    )
 
 
 def _read_description(project: KernelProject, host_dir: Path, step: _Step) -> DescribeResult:

@@ -282,6 +282,32 @@ def test_the_310p_kernel_types_an_icache_preload_and_the_sort_tmp_size_build(
     assert not [d for d in lint if d.severity == "error"], lint
 
 
+def test_graph_prototype_file_that_does_not_compile_is_left_out_with_a_warning(
+    projects: Path, tmp_path: Path
+) -> None:
+    # #8, xllm-ops select_unshared_kv: op_host/<op>_proto.cpp registers graph-mode shape
+    # inference with a typo (`InferShape(InperShape)`) that the repository's build never
+    # compiles (it builds *_def, *_tiling, *_infershape, *fallback); a single-op launch does not
+    # run it. Before, the whole validation stopped at that compile error.
+    p = tmp_path / "device_idioms"
+    shutil.copytree(projects / "device_idioms", p)
+    (p / "op_host" / "device_idioms_proto.cpp").write_text(
+        '#include "register/op_def_registry.h"\n'
+        "namespace ge {\n"
+        "static ge::graphStatus InferShape(gert::InferShapeContext* context) {\n"
+        "    *context->GetOutputShape(0) = *context->GetInputShape(0);\n"
+        "    return GRAPH_SUCCESS;\n"
+        "}\n"
+        "IMPL_OP(DeviceIdioms).InferShape(InperShape);\n"
+        "}  // namespace ge\n"
+    )
+    report = validate_project(p, p / "ref.py", shapes=[[[48]]])
+    assert report.ok, ([d.message for d in report.compile.diagnostics], report.cases)
+    [left_out] = [d for d in report.compile.diagnostics if "left out of the build" in d.message]
+    assert left_out.severity == "warning" and left_out.file == "op_host/device_idioms_proto.cpp"
+    assert "InperShape" in left_out.message
+
+
 def test_kernel_assert_with_a_message_stops_at_its_line(projects: Path, tmp_path: Path) -> None:
     # #8: the kernel debug API `assert(expr, fmt, args...)` (RecSDK's embedding lookups,
     # Ascend/samples' 3_assert matmul): before, "'assert' was not declared in this scope".
