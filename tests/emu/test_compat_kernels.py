@@ -243,3 +243,32 @@ def test_gather_mask_forms_take_one_repeat_of_offsets_per_repeat(emu_build, run_
     # the bit-mask form on the offsets of the second repeat: lanes 0-15 take x[63 - k]
     torch.testing.assert_close(y[128:144], x[48:64].flip(0))
     assert (y[144:] == -1).all()
+
+
+def test_pad_fills_the_redundant_columns_of_aligned_rows(emu_build, run_program) -> None:
+    # PadTilingFunc for a [4, 16] float source with 13 valid columns; Pad with rightPad 3 and
+    # padValue 7 keeps the shape and overwrites the 3 redundant columns.
+    x = torch.arange(64, dtype=torch.float32)
+    y, _ = run(emu_build, run_program, "pad_aligned", x, torch.zeros(8))
+    want = x.view(4, 16).clone()
+    want[:, 13:] = 7
+    torch.testing.assert_close(y.view(4, 16), want)
+
+
+def test_pad_widens_unaligned_rows(emu_build, run_program) -> None:
+    # [4, 13] floats, rows packed: each row gains 3 columns of -2, 16 floats (64 bytes) per row.
+    x = torch.arange(52, dtype=torch.float32)
+    y, _ = run(emu_build, run_program, "pad_widen", x, torch.zeros(8))
+    want = torch.full((4, 16), -2.0)
+    want[:, :13] = x.view(4, 13)
+    torch.testing.assert_close(y.view(4, 16), want)
+
+
+def test_pad_rejects_a_right_pad_over_valid_columns(emu_build, run_program) -> None:
+    res = run_program(
+        emu_build("compat"),
+        ["pad_overwrite", "{a}", "{b}", "{out:y}", "{report}"],
+        {"a": torch.zeros(64), "b": torch.zeros(8)},
+    )
+    assert res.returncode != 0
+    assert "rightPad 3 would overwrite valid data" in res.stderr

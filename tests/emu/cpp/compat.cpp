@@ -496,6 +496,46 @@ extern "C" __global__ __aicore__ void unpad_rows(GM_ADDR x, GM_ADDR y, UnPadTili
     outQ.FreeTensor(out);
 }
 
+// Pad: the tiling is a field of the op's own tiling struct (TILING_DATA_FIELD_DEF_STRUCT, as
+// real host code declares it), filled by PadTilingFunc and read back from the saved bytes.
+namespace optiling {
+BEGIN_TILING_DATA_DEF(PadCaseTiling)
+TILING_DATA_FIELD_DEF(uint32_t, rightPad);
+TILING_DATA_FIELD_DEF(int32_t, padValue);
+TILING_DATA_FIELD_DEF(uint32_t, tmpBytes);
+TILING_DATA_FIELD_DEF_STRUCT(PadTiling, pad);
+END_TILING_DATA_DEF;
+}  // namespace optiling
+
+// Rows of `srcWidth` floats (packed) padded to 32-byte aligned rows: y holds them, 16 floats each.
+// tmpBytes != 0 passes a sharedTmpBuffer of that size.
+extern "C" __global__ __aicore__ void pad_rows(GM_ADDR x, GM_ADDR y, GM_ADDR tilingGm) {
+    optiling::PadCaseTiling t;
+    std::memcpy(&t, tilingGm, sizeof(t));
+    const uint32_t rows = t.pad.srcHeight, width = t.pad.srcWidth, aligned = 16;
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> bin, bout, btmp;
+    pipe.InitBuffer(bin, rows * aligned * sizeof(float));
+    pipe.InitBuffer(bout, rows * aligned * sizeof(float));
+    pipe.InitBuffer(btmp, t.tmpBytes ? t.tmpBytes : 32);
+    GlobalTensor<float> gx, gy;
+    gx.SetGlobalBuffer((__gm__ float*)x, rows * width);
+    gy.SetGlobalBuffer((__gm__ float*)y, rows * aligned);
+    LocalTensor<float> in = bin.Get<float>(), out = bout.Get<float>();
+    DataCopyExtParams load{1, static_cast<uint32_t>(rows * width * sizeof(float)), 0, 0, 0};
+    DataCopyPad(in, gx, load, DataCopyPadExtParams<float>{false, 0, 0, 0.0f});
+    PipeBarrier<PIPE_ALL>();
+    PadParams params{0, static_cast<uint16_t>(t.rightPad), t.padValue};
+    if (t.tmpBytes) {
+        LocalTensor<uint8_t> tmp = btmp.Get<uint8_t>();
+        Pad(out, in, params, tmp, t.pad);
+    } else {
+        Pad(out, in, params, t.pad);
+    }
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(gy, out, rows * aligned);
+}
+
 static std::vector<uint8_t> slice(const std::vector<uint8_t>& v, size_t from, size_t n) {
     return std::vector<uint8_t>(v.begin() + from, v.begin() + from + n);
 }
@@ -577,6 +617,24 @@ int main(int argc, char** argv) {
         UnPadTilingFunc(ge::Shape({4, width}), least, sizeof(float), tiling);
         tio::Gm x(a, "x"), y(4 * (width - 3) * 4, "y");
         tio::run(1, argv[5], [&] { unpad_rows(x.addr(), y.addr(), tiling); });
+        tio::write_bytes(argv[4], y.bytes.data(), y.bytes.size());
+    } else if (c.rfind("pad_", 0) == 0) {
+        // pad_aligned: [4, 16] with 13 valid columns, the last 3 set to 7; pad_widen: [4, 13]
+        // widened by 3 columns of -2 through a sharedTmpBuffer of the minimum size;
+        // pad_overwrite: rightPad 3 where only 2 columns are redundant.
+        const bool widen = c == "pad_widen";
+        const uint32_t width = widen ? 13 : 16, valid = c == "pad_overwrite" ? 14 : 13;
+        optiling::PadCaseTiling t;
+        t.rightPad = 3;
+        t.padValue = widen ? -2 : 7;
+        uint32_t most = 0, least = 0;
+        GetPadMaxMinTmpSize(ge::Shape({4, width}), sizeof(float), most, least);
+        t.tmpBytes = widen ? least : 0;
+        optiling::PadTilingFunc(ge::Shape({4, width}), ge::Shape({4, valid}), most, sizeof(float), t.pad);
+        std::vector<uint8_t> saved(t.GetDataSize());
+        t.SaveToBuffer(saved.data(), saved.size());
+        tio::Gm x(a, "x"), y(4 * 16 * 4, "y"), tiling(saved, "tiling");
+        tio::run(1, argv[5], [&] { pad_rows(x.addr(), y.addr(), tiling.addr()); });
         tio::write_bytes(argv[4], y.bytes.data(), y.bytes.size());
     } else {
         std::fprintf(stderr, "unknown case %s\n", argv[1]);

@@ -6,9 +6,11 @@
 #include <cstring>
 #include <vector>
 
+#include "api_tmp_sizes.h"
 #include "vec_core.h"
 
 struct UnPadTiling;  // kernel_tiling/kernel_tiling.h
+struct PadTiling;    // kernel_tiling/kernel_tiling.h
 
 namespace AscendC {
 
@@ -662,6 +664,87 @@ inline void UnPad(const LocalTensor<T>& dst, const LocalTensor<T>& src, UnPadPar
                   LocalTensor<uint8_t>& sharedTmpBuffer, Tiling& tiling, KG_LOC) {
     kernelgen::check_vec_operand("UnPad", "sharedTmpBuffer", sharedTmpBuffer, 0, file, line);
     UnPad<T>(dst, src, unPadParams, tiling, file, line);
+}
+
+// Pad (high-level, data rearrangement; API reference page atlasascendc_api_07_0849): a
+// [srcHeight, srcWidth] tile whose last srcWidth - srcOriWidth columns are redundant gets rows
+// 32-byte aligned, in the two documented cases:
+//  - srcWidth not 32-byte aligned (16 x 15 half): each row widens by rightPad columns of
+//    padValue to the aligned width (16 x 16); src holds the rows packed, srcWidth each.
+//  - srcWidth aligned with redundant columns (16 x 16, the last two redundant): the shape stays
+//    and the last rightPad columns become padValue.
+// An aligned tile of valid data only is not supported (the reference says so). The shape comes
+// from the PadTiling PadTilingFunc fills on the host; the scratch only holds intermediates on
+// the NPU. leftPad is not emulated: the documented cases pad on the right.
+struct PadParams {
+    uint16_t leftPad = 0;
+    uint16_t rightPad = 0;
+    int32_t padValue = 0;
+};
+
+template <class T, class Tiling>
+inline void Pad(const LocalTensor<T>& dst, const LocalTensor<T>& src, PadParams& padParams, Tiling& tiling,
+                KG_LOC) {
+    static_assert(std::is_same_v<std::remove_const_t<Tiling>, ::PadTiling>,
+                  "Pad takes a PadTiling (kernel_tiling/kernel_tiling.h) filled on the host by PadTilingFunc");
+    const char* api = "Pad";
+    const uint32_t rows = tiling.srcHeight, width = tiling.srcWidth, valid = tiling.srcOriWidth;
+    if (rows == 0 || width == 0 || valid == 0 || valid > width)
+        kernelgen::failf("tiling-mismatch", file, line,
+                         "%s: the PadTiling is not filled (srcHeight %u, srcWidth %u, srcOriWidth %u): compute it on "
+                         "the host with PadTilingFunc for the [height, width] source and its valid [height, width] "
+                         "and pass it through the tiling data",
+                         api, rows, width, valid);
+    if (padParams.leftPad != 0)
+        kernelgen::failf("param-range", file, line,
+                         "%s: leftPad %u is not emulated (the documented cases pad on the right only)", api,
+                         padParams.leftPad);
+    const uint32_t per_block = 32 / sizeof(T);
+    const uint32_t aligned = static_cast<uint32_t>(kernelgen::align_up(width, per_block));
+    const uint32_t pad = padParams.rightPad;
+    if (aligned == width) {
+        if (valid == width)
+            kernelgen::failf("param-range", file, line,
+                             "%s: the [%u, %u] source is 32-byte aligned and all of it valid (srcOriWidth %u); Pad does "
+                             "not support that case",
+                             api, rows, width, valid);
+        if (pad > width - valid)
+            kernelgen::failf("param-range", file, line,
+                             "%s: rightPad %u would overwrite valid data: only the last %u of the %u columns are "
+                             "redundant (PadTilingFunc's oriSrcShape width is %u)",
+                             api, pad, width - valid, width, valid);
+    } else if (width + pad != aligned) {
+        kernelgen::failf("param-range", file, line,
+                         "%s: srcWidth %u x sizeof(%s) is not 32-byte aligned; rightPad must widen it to the aligned "
+                         "%u columns (rightPad %u), not %u",
+                         api, width, kernelgen::type_name<T>(), aligned, aligned - width, pad);
+    }
+    kernelgen::check_vec_operand(api, "srcTensor", src, uint64_t(rows) * width, file, line);
+    kernelgen::check_vec_operand(api, "dstTensor", dst, uint64_t(rows) * aligned, file, line);
+    kernelgen::count_bytes_as_repeats(api, uint64_t(rows) * aligned * sizeof(T));
+    // A copy first: widening rows in place would overwrite source rows not yet read.
+    const std::vector<T> in(src.data(), src.data() + uint64_t(rows) * width);
+    const T fill = kernelgen::narrow<T>(padParams.padValue);
+    const uint32_t keep = aligned - pad;
+    for (uint32_t i = 0; i < rows; ++i) {
+        T* out = dst.data() + uint64_t(i) * aligned;
+        std::memcpy(out, in.data() + uint64_t(i) * width, keep * sizeof(T));
+        std::fill(out + keep, out + aligned, fill);
+    }
+}
+template <class T, class Tiling>
+inline void Pad(const LocalTensor<T>& dst, const LocalTensor<T>& src, PadParams& padParams,
+                const LocalTensor<uint8_t>& sharedTmpBuffer, Tiling& tiling, KG_LOC) {
+    kernelgen::check_vec_operand("Pad", "sharedTmpBuffer", sharedTmpBuffer, 0, file, line);
+    // GetPadMaxMinTmpSize's minimum (one padded row) is what the reference says a call needs.
+    const uint64_t least = kernelgen::pad_row_tmp_bytes(tiling.srcWidth, sizeof(T));
+    if (sharedTmpBuffer.GetSize() < least)
+        kernelgen::failf("workspace-size", file, line,
+                         "Pad: sharedTmpBuffer holds %u bytes, less than the %llu GetPadMaxMinTmpSize gives as the "
+                         "minimum for a %u-column row of %s",
+                         sharedTmpBuffer.GetSize(), (unsigned long long)least, tiling.srcWidth,
+                         kernelgen::type_name<T>());
+    Pad<T>(dst, src, padParams, tiling, file, line);
 }
 
 // Prints the first dumpSize elements with a description number, as the CPU debug mode does.
