@@ -16,6 +16,13 @@ def run(emu_build, run_program, case: str, a: torch.Tensor, b: torch.Tensor):
     return from_bytes(res.outputs["y"], "float32"), res.report
 
 
+def test_softmax_without_row_statistics(emu_build, run_program) -> None:
+    # SoftMax(dst, src, sharedTmpBuffer, tiling, shapeInfo) and SoftMax(dst, src, tiling) in place.
+    x = torch.randn(2, 8, 64, generator=torch.Generator().manual_seed(3)) * 3
+    y, _ = run(emu_build, run_program, "api_softmax_no_stats", x, torch.zeros(8))
+    torch.testing.assert_close(y.view(2, 8, 64), torch.softmax(x, dim=2), rtol=1e-5, atol=1e-7)
+
+
 def test_hand_written_row_softmax(emu_build, run_program) -> None:
     x = torch.randn(8, 64, generator=torch.Generator().manual_seed(1)) * 4
     y, report = run(emu_build, run_program, "row_softmax", x, torch.zeros(8))
