@@ -279,3 +279,44 @@ def test_pad_rejects_a_right_pad_over_valid_columns(emu_build, run_program) -> N
     )
     assert res.returncode != 0
     assert "rightPad 3 would overwrite valid data" in res.stderr
+
+
+def _trans5hd_input() -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+    g = torch.Generator().manual_seed(5)
+    h = torch.randn(16, 32, generator=g).half()
+    f = torch.randn(16, 16, generator=g)
+    b = torch.randint(0, 255, (16, 32), generator=g, dtype=torch.uint8)
+    raw = torch.cat([h.flatten().view(torch.uint8), f.flatten().view(torch.uint8), b.flatten()])
+    return h, f, b, raw.view(torch.float32)
+
+
+def test_trans_data_to_5hd_per_width_and_repeat_strides(emu_build, run_program) -> None:
+    h, f, b, x = _trans5hd_input()
+    y, _ = run(emu_build, run_program, "trans5hd", x, torch.zeros(8))
+    out = y.view(torch.uint8)
+    # 2-byte: 2 repeats of 16 x 16 make the [16, 32] tile's transpose
+    torch.testing.assert_close(out[:1024].view(torch.float16).view(32, 16), h.T.contiguous())
+    # 4-byte: block 2e holds element 8 + e of source rows 0..7, block 2e + 1 of rows 8..15
+    # (the single repeat reads each row's second block: srcRepStride 1)
+    fo = out[1024:1536].view(torch.float32).view(16, 8)
+    want = torch.empty(16, 8)
+    for e in range(8):
+        want[2 * e] = f[:8, 8 + e]
+        want[2 * e + 1] = f[8:, 8 + e]
+    torch.testing.assert_close(fo, want)
+    # 1-byte: dst[e][16 + k] = src[k][16 + e]; the low halves keep 0xFF
+    bo = out[1536:2048].view(16, 32)
+    assert torch.equal(bo[:, :16], torch.full((16, 16), 255, dtype=torch.uint8))
+    assert torch.equal(bo[:, 16:], b[:, 16:].T.contiguous())
+
+
+def test_trans_data_to_5hd_rejects_a_misaligned_address(emu_build, run_program) -> None:
+    *_, x = _trans5hd_input()
+    res = run_program(
+        emu_build("compat"),
+        ["trans5hd_misaligned", "{a}", "{b}", "{out:y}", "{report}"],
+        {"a": x, "b": torch.zeros(8)},
+    )
+    assert res.returncode != 0
+    assert "TransDataTo5HD: dstList[0] starts at UB offset" in res.stderr
+    assert "not 32-byte aligned" in res.stderr

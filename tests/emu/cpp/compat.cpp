@@ -566,6 +566,65 @@ extern "C" __global__ __aicore__ void api_softmax_no_stats(GM_ADDR x, GM_ADDR y)
     DataCopy(gy[8 * 64], lx, 8 * 64);
 }
 
+// TransDataTo5HD, three ways (x: 512 halves, 256 floats, 512 bytes; y: the same layout):
+//  - half, address lists as DisentangleAttention builds them: a [16, 32] tile transposed to
+//    [32, 16] in 2 repeats (source rows one block on, destination 16 blocks on);
+//  - float, LocalTensor lists, 1 repeat with srcRepStride 1: the second block of each of 16
+//    rows of 16 floats (a single repeat starts one stride on);
+//  - uint8, 1 repeat, dstHighHalf and srcHighHalf: high half of dst blocks from the high half of
+//    src blocks, the low halves left at 0xFF.
+// misaligned: dstList[0] two bytes into a block.
+extern "C" __global__ __aicore__ void trans5hd(GM_ADDR x, GM_ADDR y, bool misaligned) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> bhi, bho, bfi, bfo, bbi, bbo;
+    pipe.InitBuffer(bhi, 512 * 2);
+    pipe.InitBuffer(bho, 512 * 2);
+    pipe.InitBuffer(bfi, 256 * 4);
+    pipe.InitBuffer(bfo, 128 * 4);
+    pipe.InitBuffer(bbi, 512);
+    pipe.InitBuffer(bbo, 512);
+    GlobalTensor<uint8_t> gx, gy;
+    gx.SetGlobalBuffer((__gm__ uint8_t*)x, 3072);
+    gy.SetGlobalBuffer((__gm__ uint8_t*)y, 2048);
+    LocalTensor<half> hin = bhi.Get<half>(), hout = bho.Get<half>();
+    LocalTensor<float> fin = bfi.Get<float>(), fout = bfo.Get<float>();
+    LocalTensor<uint8_t> bin = bbi.Get<uint8_t>(), bout = bbo.Get<uint8_t>();
+    DataCopy(bhi.Get<uint8_t>(), gx, 1024);
+    DataCopy(bfi.Get<uint8_t>(), gx[1024], 1024);
+    DataCopy(bin, gx[2048], 512);
+    Duplicate(bbo.Get<int16_t>(), static_cast<int16_t>(-1), 256);
+    PipeBarrier<PIPE_ALL>();
+
+    constexpr uint32_t rows = 16, cols = 32;
+    uint64_t dstList[16], srcList[16];
+    for (int j = 0; j < 16; ++j) {
+        srcList[j] = (uint64_t)(hin[j * cols].GetPhyAddr());
+        dstList[j] = (uint64_t)(hout[j * rows].GetPhyAddr());
+    }
+    if (misaligned) dstList[0] = (uint64_t)(hout[1].GetPhyAddr());
+    TransDataTo5HDParams hp = {false, false, static_cast<uint8_t>(cols / 16), static_cast<uint16_t>(16 * rows * 2 / 32),
+                               static_cast<uint16_t>(16 * 2 / 32)};
+    TransDataTo5HD<half>(dstList, srcList, hp);
+
+    LocalTensor<float> fdst[16], fsrc[16];
+    for (int j = 0; j < 16; ++j) {
+        fsrc[j] = fin[j * 16];
+        fdst[j] = fout[j * 8];
+    }
+    TransDataTo5HD<float>(fdst, fsrc, TransDataTo5HDParams(false, false, 1, 0, 1));
+
+    LocalTensor<uint8_t> bdst[16], bsrc[16];
+    for (int j = 0; j < 16; ++j) {
+        bsrc[j] = bin[j * 32];
+        bdst[j] = bout[j * 32];
+    }
+    TransDataTo5HD<uint8_t>(bdst, bsrc, TransDataTo5HDParams(true, true, 1, 0, 0));
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(gy, bho.Get<uint8_t>(), 1024);
+    DataCopy(gy[1024], bfo.Get<uint8_t>(), 512);
+    DataCopy(gy[1536], bout, 512);
+}
+
 static std::vector<uint8_t> slice(const std::vector<uint8_t>& v, size_t from, size_t n) {
     return std::vector<uint8_t>(v.begin() + from, v.begin() + from + n);
 }
@@ -590,6 +649,10 @@ int main(int argc, char** argv) {
     } else if (c == "api_softmax_no_stats") {
         tio::Gm x(a, "x"), y(2 * 8 * 64 * 4, "y");
         tio::run(1, argv[5], [&] { api_softmax_no_stats(x.addr(), y.addr()); });
+        tio::write_bytes(argv[4], y.bytes.data(), y.bytes.size());
+    } else if (c == "trans5hd" || c == "trans5hd_misaligned") {
+        tio::Gm x(a, "x"), y(2048, "y");
+        tio::run(1, argv[5], [&] { trans5hd(x.addr(), y.addr(), c == "trans5hd_misaligned"); });
         tio::write_bytes(argv[4], y.bytes.data(), y.bytes.size());
     } else if (c == "matmul") {
         tio::Gm ga(slice(a, 0, 32 * 64 * 2), "a"), gb(slice(a, 32 * 64 * 2, 48 * 64 * 2), "b"), gbias(b, "bias");

@@ -572,6 +572,137 @@ inline void Transpose(const LocalTensor<T>& dst, const LocalTensor<T>& src, cons
             }
 }
 
+// TransDataTo5HD (API reference page atlasascendc_api_07_0200; the same instruction as TIK's
+// vec_trans_scatter, atlastikapi_07_0097): each repeat gathers from 16 source 32-byte blocks
+// into 16 destination blocks, by element width:
+//  - 2 bytes: dst[e][k] = src[k][e]      (e, k < 16: a 16 x 16 transpose)
+//  - 4 bytes: dst[2e][k] = src[k][e], dst[2e + 1][k] = src[k + 8][e]   (e, k < 8)
+//  - 1 byte:  dst[e][k + 16 dstHighHalf] = src[k][e + 16 srcHighHalf]  (e, k < 16)
+// Repeat r moves every address r * RepStride blocks on, except that a single repeat already
+// starts one stride on (the reference's note on repeatTimes: with repeatTimes 1 the valid start
+// is the listed address plus the stride).
+constexpr int32_t NCHW_CONV_ADDR_LIST_SIZE = 16;
+
+struct TransDataTo5HDParams {
+    TransDataTo5HDParams() = default;
+    TransDataTo5HDParams(bool dstHigh, bool srcHigh, uint8_t repeat, uint16_t dstRep, uint16_t srcRep)
+        : dstHighHalf(dstHigh), srcHighHalf(srcHigh), repeatTimes(repeat), dstRepStride(dstRep), srcRepStride(srcRep) {}
+    bool dstHighHalf = false;
+    bool srcHighHalf = false;
+    uint8_t repeatTimes = 1;
+    uint16_t dstRepStride = 0;
+    uint16_t srcRepStride = 0;
+};
+
+}  // namespace AscendC
+
+namespace kernelgen {
+
+// The block offset (in 32-byte blocks) of repeat r from a listed address.
+inline uint64_t trans5hd_step(uint32_t reps, uint32_t r, uint16_t stride) {
+    return uint64_t(reps == 1 ? 1 : r) * stride;
+}
+
+// Blocks from a listed address up to the end of its last repeat's block.
+inline uint64_t trans5hd_reach_blocks(uint32_t reps, uint16_t stride) {
+    return reps == 0 ? 0 : trans5hd_step(reps, reps - 1, stride) + 1;
+}
+
+template <class T>
+inline void trans5hd_run(T* const dst[16], const T* const src[16], const AscendC::TransDataTo5HDParams& p) {
+    constexpr uint32_t epb = 32 / sizeof(T);
+    const uint32_t reps = p.repeatTimes;
+    count_repeats("TransDataTo5HD", reps);
+    for (uint32_t r = 0; r < reps; ++r) {
+        // The 16 source blocks are read before any destination block is written: the lists may
+        // name the same blocks (an in-place transpose).
+        T in[16][epb];
+        for (int i = 0; i < 16; ++i)
+            std::memcpy(in[i], src[i] + trans5hd_step(reps, r, p.srcRepStride) * epb, 32);
+        T* out[16];
+        for (int i = 0; i < 16; ++i) out[i] = dst[i] + trans5hd_step(reps, r, p.dstRepStride) * epb;
+        if constexpr (sizeof(T) == 2) {
+            for (int e = 0; e < 16; ++e)
+                for (int k = 0; k < 16; ++k) out[e][k] = in[k][e];
+        } else if constexpr (sizeof(T) == 4) {
+            for (int e = 0; e < 8; ++e)
+                for (int k = 0; k < 8; ++k) {
+                    out[2 * e][k] = in[k][e];
+                    out[2 * e + 1][k] = in[k + 8][e];
+                }
+        } else {
+            const int dh = p.dstHighHalf ? 16 : 0, sh = p.srcHighHalf ? 16 : 0;
+            for (int e = 0; e < 16; ++e)
+                for (int k = 0; k < 16; ++k) out[e][k + dh] = in[k][e + sh];
+        }
+    }
+}
+
+// An address of the uint64_t list form (LocalTensor::GetPhyAddr(), or a UB byte address): the
+// start of a 32-byte block in this block's UB, with `blocks` blocks from it inside the UB.
+template <class T>
+inline T* trans5hd_address(const char* role, int i, uint64_t addr, uint64_t blocks, bool write, const char* file,
+                           int line) {
+    T* p = ub_ptr<T>(addr, file, line);
+    const AscendC::TPipe* pipe = AscendC::GetTPipePtr();
+    const uint8_t* base = pipe ? pipe->ub_base() : nullptr;
+    const auto* b = reinterpret_cast<const uint8_t*>(p);
+    if (base == nullptr || b < base || b + blocks * 32 > base + chip().ub_bytes)
+        failf("ub-overflow", file, line,
+              "TransDataTo5HD: %s[%d] (address %#llx, %llu blocks) is not inside this block's UB; the list takes "
+              "LocalTensor::GetPhyAddr() of UB tensors",
+              role, i, (unsigned long long)addr, (unsigned long long)blocks);
+    if ((b - base) % 32 != 0)
+        failf("ub-offset-align", file, line, "TransDataTo5HD: %s[%d] starts at UB offset %llu, which is not 32-byte aligned",
+              role, i, (unsigned long long)(b - base));
+    pipe_model().access(Pipe::V, "TransDataTo5HD", p, blocks * 32, write, file, line);
+    return p;
+}
+
+}  // namespace kernelgen
+
+namespace AscendC {
+
+template <class T>
+inline void TransDataTo5HD(const LocalTensor<T> (&dstLocalList)[NCHW_CONV_ADDR_LIST_SIZE],
+                           const LocalTensor<T> (&srcLocalList)[NCHW_CONV_ADDR_LIST_SIZE],
+                           const TransDataTo5HDParams& nchwconvParams, KG_LOC) {
+    static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4, "TransDataTo5HD takes 1-, 2- or 4-byte types");
+    constexpr uint64_t epb = 32 / sizeof(T);
+    const auto& p = nchwconvParams;
+    const uint64_t dst_need = kernelgen::trans5hd_reach_blocks(p.repeatTimes, p.dstRepStride) * epb;
+    const uint64_t src_need = kernelgen::trans5hd_reach_blocks(p.repeatTimes, p.srcRepStride) * epb;
+    T* dst[16];
+    const T* src[16];
+    {
+        // The lists are 32 operands whose extents are strided hulls: no pairwise overlap check.
+        kernelgen::OverlapCheckedByEngine exact;
+        for (int i = 0; i < 16; ++i) {
+            kernelgen::check_vec_operand("TransDataTo5HD", "srcLocalList", srcLocalList[i], src_need, file, line);
+            kernelgen::check_vec_operand("TransDataTo5HD", "dstLocalList", dstLocalList[i], dst_need, file, line);
+            src[i] = srcLocalList[i].data();
+            dst[i] = dstLocalList[i].data();
+        }
+    }
+    kernelgen::trans5hd_run<T>(dst, src, p);
+}
+
+template <class T>
+inline void TransDataTo5HD(uint64_t dstList[NCHW_CONV_ADDR_LIST_SIZE], uint64_t srcList[NCHW_CONV_ADDR_LIST_SIZE],
+                           const TransDataTo5HDParams& nchwconvParams, KG_LOC) {
+    static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4, "TransDataTo5HD takes 1-, 2- or 4-byte types");
+    const auto& p = nchwconvParams;
+    const uint64_t dst_blocks = kernelgen::trans5hd_reach_blocks(p.repeatTimes, p.dstRepStride);
+    const uint64_t src_blocks = kernelgen::trans5hd_reach_blocks(p.repeatTimes, p.srcRepStride);
+    T* dst[16];
+    const T* src[16];
+    for (int i = 0; i < 16; ++i) {
+        src[i] = kernelgen::trans5hd_address<T>("srcList", i, srcList[i], src_blocks, false, file, line);
+        dst[i] = kernelgen::trans5hd_address<T>("dstList", i, dstList[i], dst_blocks, true, file, line);
+    }
+    kernelgen::trans5hd_run<T>(dst, src, p);
+}
+
 // numpy-style broadcast of src (a 1 on the broadcast axis) to dst's shape, for dim 1 or 2.
 // One API under two names: CANN 8.0's reference spells it BroadCast, the current one Broadcast
 // (page atlasascendc_api_07_0853, same template parameters and arguments).
