@@ -16,6 +16,13 @@ def run(emu_build, run_program, case: str, a: torch.Tensor, b: torch.Tensor):
     return from_bytes(res.outputs["y"], "float32"), res.report
 
 
+def test_softmax_without_row_statistics(emu_build, run_program) -> None:
+    # SoftMax(dst, src, sharedTmpBuffer, tiling, shapeInfo) and SoftMax(dst, src, tiling) in place.
+    x = torch.randn(2, 8, 64, generator=torch.Generator().manual_seed(3)) * 3
+    y, _ = run(emu_build, run_program, "api_softmax_no_stats", x, torch.zeros(8))
+    torch.testing.assert_close(y.view(2, 8, 64), torch.softmax(x, dim=2), rtol=1e-5, atol=1e-7)
+
+
 def test_hand_written_row_softmax(emu_build, run_program) -> None:
     x = torch.randn(8, 64, generator=torch.Generator().manual_seed(1)) * 4
     y, report = run(emu_build, run_program, "row_softmax", x, torch.zeros(8))
@@ -243,3 +250,73 @@ def test_gather_mask_forms_take_one_repeat_of_offsets_per_repeat(emu_build, run_
     # the bit-mask form on the offsets of the second repeat: lanes 0-15 take x[63 - k]
     torch.testing.assert_close(y[128:144], x[48:64].flip(0))
     assert (y[144:] == -1).all()
+
+
+def test_pad_fills_the_redundant_columns_of_aligned_rows(emu_build, run_program) -> None:
+    # PadTilingFunc for a [4, 16] float source with 13 valid columns; Pad with rightPad 3 and
+    # padValue 7 keeps the shape and overwrites the 3 redundant columns.
+    x = torch.arange(64, dtype=torch.float32)
+    y, _ = run(emu_build, run_program, "pad_aligned", x, torch.zeros(8))
+    want = x.view(4, 16).clone()
+    want[:, 13:] = 7
+    torch.testing.assert_close(y.view(4, 16), want)
+
+
+def test_pad_widens_unaligned_rows(emu_build, run_program) -> None:
+    # [4, 13] floats, rows packed: each row gains 3 columns of -2, 16 floats (64 bytes) per row.
+    x = torch.arange(52, dtype=torch.float32)
+    y, _ = run(emu_build, run_program, "pad_widen", x, torch.zeros(8))
+    want = torch.full((4, 16), -2.0)
+    want[:, :13] = x.view(4, 13)
+    torch.testing.assert_close(y.view(4, 16), want)
+
+
+def test_pad_rejects_a_right_pad_over_valid_columns(emu_build, run_program) -> None:
+    res = run_program(
+        emu_build("compat"),
+        ["pad_overwrite", "{a}", "{b}", "{out:y}", "{report}"],
+        {"a": torch.zeros(64), "b": torch.zeros(8)},
+    )
+    assert res.returncode != 0
+    assert "rightPad 3 would overwrite valid data" in res.stderr
+
+
+def _trans5hd_input() -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+    g = torch.Generator().manual_seed(5)
+    h = torch.randn(16, 32, generator=g).half()
+    f = torch.randn(16, 16, generator=g)
+    b = torch.randint(0, 255, (16, 32), generator=g, dtype=torch.uint8)
+    raw = torch.cat([h.flatten().view(torch.uint8), f.flatten().view(torch.uint8), b.flatten()])
+    return h, f, b, raw.view(torch.float32)
+
+
+def test_trans_data_to_5hd_per_width_and_repeat_strides(emu_build, run_program) -> None:
+    h, f, b, x = _trans5hd_input()
+    y, _ = run(emu_build, run_program, "trans5hd", x, torch.zeros(8))
+    out = y.view(torch.uint8)
+    # 2-byte: 2 repeats of 16 x 16 make the [16, 32] tile's transpose
+    torch.testing.assert_close(out[:1024].view(torch.float16).view(32, 16), h.T.contiguous())
+    # 4-byte: block 2e holds element 8 + e of source rows 0..7, block 2e + 1 of rows 8..15
+    # (the single repeat reads each row's second block: srcRepStride 1)
+    fo = out[1024:1536].view(torch.float32).view(16, 8)
+    want = torch.empty(16, 8)
+    for e in range(8):
+        want[2 * e] = f[:8, 8 + e]
+        want[2 * e + 1] = f[8:, 8 + e]
+    torch.testing.assert_close(fo, want)
+    # 1-byte: dst[e][16 + k] = src[k][16 + e]; the low halves keep 0xFF
+    bo = out[1536:2048].view(16, 32)
+    assert torch.equal(bo[:, :16], torch.full((16, 16), 255, dtype=torch.uint8))
+    assert torch.equal(bo[:, 16:], b[:, 16:].T.contiguous())
+
+
+def test_trans_data_to_5hd_rejects_a_misaligned_address(emu_build, run_program) -> None:
+    *_, x = _trans5hd_input()
+    res = run_program(
+        emu_build("compat"),
+        ["trans5hd_misaligned", "{a}", "{b}", "{out:y}", "{report}"],
+        {"a": x, "b": torch.zeros(8)},
+    )
+    assert res.returncode != 0
+    assert "TransDataTo5HD: dstList[0] starts at UB offset" in res.stderr
+    assert "not 32-byte aligned" in res.stderr

@@ -496,6 +496,135 @@ extern "C" __global__ __aicore__ void unpad_rows(GM_ADDR x, GM_ADDR y, UnPadTili
     outQ.FreeTensor(out);
 }
 
+// Pad: the tiling is a field of the op's own tiling struct (TILING_DATA_FIELD_DEF_STRUCT, as
+// real host code declares it), filled by PadTilingFunc and read back from the saved bytes.
+namespace optiling {
+BEGIN_TILING_DATA_DEF(PadCaseTiling)
+TILING_DATA_FIELD_DEF(uint32_t, rightPad);
+TILING_DATA_FIELD_DEF(int32_t, padValue);
+TILING_DATA_FIELD_DEF(uint32_t, tmpBytes);
+TILING_DATA_FIELD_DEF_STRUCT(PadTiling, pad);
+END_TILING_DATA_DEF;
+}  // namespace optiling
+
+// Rows of `srcWidth` floats (packed) padded to 32-byte aligned rows: y holds them, 16 floats each.
+// tmpBytes != 0 passes a sharedTmpBuffer of that size.
+extern "C" __global__ __aicore__ void pad_rows(GM_ADDR x, GM_ADDR y, GM_ADDR tilingGm) {
+    optiling::PadCaseTiling t;
+    std::memcpy(&t, tilingGm, sizeof(t));
+    const uint32_t rows = t.pad.srcHeight, width = t.pad.srcWidth, aligned = 16;
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> bin, bout, btmp;
+    pipe.InitBuffer(bin, rows * aligned * sizeof(float));
+    pipe.InitBuffer(bout, rows * aligned * sizeof(float));
+    pipe.InitBuffer(btmp, t.tmpBytes ? t.tmpBytes : 32);
+    GlobalTensor<float> gx, gy;
+    gx.SetGlobalBuffer((__gm__ float*)x, rows * width);
+    gy.SetGlobalBuffer((__gm__ float*)y, rows * aligned);
+    LocalTensor<float> in = bin.Get<float>(), out = bout.Get<float>();
+    DataCopyExtParams load{1, static_cast<uint32_t>(rows * width * sizeof(float)), 0, 0, 0};
+    DataCopyPad(in, gx, load, DataCopyPadExtParams<float>{false, 0, 0, 0.0f});
+    PipeBarrier<PIPE_ALL>();
+    PadParams params{0, static_cast<uint16_t>(t.rightPad), t.padValue};
+    if (t.tmpBytes) {
+        LocalTensor<uint8_t> tmp = btmp.Get<uint8_t>();
+        Pad(out, in, params, tmp, t.pad);
+    } else {
+        Pad(out, in, params, t.pad);
+    }
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(gy, out, rows * aligned);
+}
+
+// SoftMax without the row max/sum outputs (DisentangleAttention's form): the first [8, 64] tile
+// through a sharedTmpBuffer with the shape info, the second in place with neither.
+extern "C" __global__ __aicore__ void api_softmax_no_stats(GM_ADDR x, GM_ADDR y) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> bx, by, btmp;
+    ge::Shape shape({8, 64});
+    const uint32_t tmpBytes = GetSoftMaxMaxTmpSize(shape, sizeof(float), false);
+    pipe.InitBuffer(bx, 8 * 64 * 4);
+    pipe.InitBuffer(by, 8 * 64 * 4);
+    pipe.InitBuffer(btmp, tmpBytes);
+    GlobalTensor<float> gx, gy;
+    gx.SetGlobalBuffer((__gm__ float*)x, 2 * 8 * 64);
+    gy.SetGlobalBuffer((__gm__ float*)y, 2 * 8 * 64);
+    LocalTensor<float> lx = bx.Get<float>(), ly = by.Get<float>();
+    LocalTensor<uint8_t> tmp = btmp.Get<uint8_t>();
+    SoftMaxTiling tiling;
+    SoftMaxTilingFunc(shape, sizeof(float), tmpBytes, tiling);
+    SoftMaxShapeInfo info{8, 64, 8, 64};
+    DataCopy(lx, gx, 8 * 64);
+    PipeBarrier<PIPE_ALL>();
+    SoftMax<float, false>(ly, lx, tmp, tiling, info);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(gy, ly, 8 * 64);
+    DataCopy(lx, gx[8 * 64], 8 * 64);
+    PipeBarrier<PIPE_ALL>();
+    SoftMax<float>(lx, lx, tiling);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(gy[8 * 64], lx, 8 * 64);
+}
+
+// TransDataTo5HD, three ways (x: 512 halves, 256 floats, 512 bytes; y: the same layout):
+//  - half, address lists as DisentangleAttention builds them: a [16, 32] tile transposed to
+//    [32, 16] in 2 repeats (source rows one block on, destination 16 blocks on);
+//  - float, LocalTensor lists, 1 repeat with srcRepStride 1: the second block of each of 16
+//    rows of 16 floats (a single repeat starts one stride on);
+//  - uint8, 1 repeat, dstHighHalf and srcHighHalf: high half of dst blocks from the high half of
+//    src blocks, the low halves left at 0xFF.
+// misaligned: dstList[0] two bytes into a block.
+extern "C" __global__ __aicore__ void trans5hd(GM_ADDR x, GM_ADDR y, bool misaligned) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> bhi, bho, bfi, bfo, bbi, bbo;
+    pipe.InitBuffer(bhi, 512 * 2);
+    pipe.InitBuffer(bho, 512 * 2);
+    pipe.InitBuffer(bfi, 256 * 4);
+    pipe.InitBuffer(bfo, 128 * 4);
+    pipe.InitBuffer(bbi, 512);
+    pipe.InitBuffer(bbo, 512);
+    GlobalTensor<uint8_t> gx, gy;
+    gx.SetGlobalBuffer((__gm__ uint8_t*)x, 3072);
+    gy.SetGlobalBuffer((__gm__ uint8_t*)y, 2048);
+    LocalTensor<half> hin = bhi.Get<half>(), hout = bho.Get<half>();
+    LocalTensor<float> fin = bfi.Get<float>(), fout = bfo.Get<float>();
+    LocalTensor<uint8_t> bin = bbi.Get<uint8_t>(), bout = bbo.Get<uint8_t>();
+    DataCopy(bhi.Get<uint8_t>(), gx, 1024);
+    DataCopy(bfi.Get<uint8_t>(), gx[1024], 1024);
+    DataCopy(bin, gx[2048], 512);
+    Duplicate(bbo.Get<int16_t>(), static_cast<int16_t>(-1), 256);
+    PipeBarrier<PIPE_ALL>();
+
+    constexpr uint32_t rows = 16, cols = 32;
+    uint64_t dstList[16], srcList[16];
+    for (int j = 0; j < 16; ++j) {
+        srcList[j] = (uint64_t)(hin[j * cols].GetPhyAddr());
+        dstList[j] = (uint64_t)(hout[j * rows].GetPhyAddr());
+    }
+    if (misaligned) dstList[0] = (uint64_t)(hout[1].GetPhyAddr());
+    TransDataTo5HDParams hp = {false, false, static_cast<uint8_t>(cols / 16), static_cast<uint16_t>(16 * rows * 2 / 32),
+                               static_cast<uint16_t>(16 * 2 / 32)};
+    TransDataTo5HD<half>(dstList, srcList, hp);
+
+    LocalTensor<float> fdst[16], fsrc[16];
+    for (int j = 0; j < 16; ++j) {
+        fsrc[j] = fin[j * 16];
+        fdst[j] = fout[j * 8];
+    }
+    TransDataTo5HD<float>(fdst, fsrc, TransDataTo5HDParams(false, false, 1, 0, 1));
+
+    LocalTensor<uint8_t> bdst[16], bsrc[16];
+    for (int j = 0; j < 16; ++j) {
+        bsrc[j] = bin[j * 32];
+        bdst[j] = bout[j * 32];
+    }
+    TransDataTo5HD<uint8_t>(bdst, bsrc, TransDataTo5HDParams(true, true, 1, 0, 0));
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(gy, bho.Get<uint8_t>(), 1024);
+    DataCopy(gy[1024], bfo.Get<uint8_t>(), 512);
+    DataCopy(gy[1536], bout, 512);
+}
+
 static std::vector<uint8_t> slice(const std::vector<uint8_t>& v, size_t from, size_t n) {
     return std::vector<uint8_t>(v.begin() + from, v.begin() + from + n);
 }
@@ -516,6 +645,14 @@ int main(int argc, char** argv) {
     } else if (c == "api_softmax") {
         tio::Gm x(a, "x"), y(3 * 8 * 64 * 4, "y");
         tio::run(1, argv[5], [&] { api_softmax(x.addr(), y.addr()); });
+        tio::write_bytes(argv[4], y.bytes.data(), y.bytes.size());
+    } else if (c == "api_softmax_no_stats") {
+        tio::Gm x(a, "x"), y(2 * 8 * 64 * 4, "y");
+        tio::run(1, argv[5], [&] { api_softmax_no_stats(x.addr(), y.addr()); });
+        tio::write_bytes(argv[4], y.bytes.data(), y.bytes.size());
+    } else if (c == "trans5hd" || c == "trans5hd_misaligned") {
+        tio::Gm x(a, "x"), y(2048, "y");
+        tio::run(1, argv[5], [&] { trans5hd(x.addr(), y.addr(), c == "trans5hd_misaligned"); });
         tio::write_bytes(argv[4], y.bytes.data(), y.bytes.size());
     } else if (c == "matmul") {
         tio::Gm ga(slice(a, 0, 32 * 64 * 2), "a"), gb(slice(a, 32 * 64 * 2, 48 * 64 * 2), "b"), gbias(b, "bias");
@@ -577,6 +714,24 @@ int main(int argc, char** argv) {
         UnPadTilingFunc(ge::Shape({4, width}), least, sizeof(float), tiling);
         tio::Gm x(a, "x"), y(4 * (width - 3) * 4, "y");
         tio::run(1, argv[5], [&] { unpad_rows(x.addr(), y.addr(), tiling); });
+        tio::write_bytes(argv[4], y.bytes.data(), y.bytes.size());
+    } else if (c.rfind("pad_", 0) == 0) {
+        // pad_aligned: [4, 16] with 13 valid columns, the last 3 set to 7; pad_widen: [4, 13]
+        // widened by 3 columns of -2 through a sharedTmpBuffer of the minimum size;
+        // pad_overwrite: rightPad 3 where only 2 columns are redundant.
+        const bool widen = c == "pad_widen";
+        const uint32_t width = widen ? 13 : 16, valid = c == "pad_overwrite" ? 14 : 13;
+        optiling::PadCaseTiling t;
+        t.rightPad = 3;
+        t.padValue = widen ? -2 : 7;
+        uint32_t most = 0, least = 0;
+        GetPadMaxMinTmpSize(ge::Shape({4, width}), sizeof(float), most, least);
+        t.tmpBytes = widen ? least : 0;
+        optiling::PadTilingFunc(ge::Shape({4, width}), ge::Shape({4, valid}), most, sizeof(float), t.pad);
+        std::vector<uint8_t> saved(t.GetDataSize());
+        t.SaveToBuffer(saved.data(), saved.size());
+        tio::Gm x(a, "x"), y(4 * 16 * 4, "y"), tiling(saved, "tiling");
+        tio::run(1, argv[5], [&] { pad_rows(x.addr(), y.addr(), tiling.addr()); });
         tio::write_bytes(argv[4], y.bytes.data(), y.bytes.size());
     } else {
         std::fprintf(stderr, "unknown case %s\n", argv[1]);

@@ -141,15 +141,28 @@ TILING_DATA_FIELD_DEF(uint32_t, widthFractal);
 TILING_DATA_FIELD_DEF(uint32_t, widthFractalTail);
 END_TILING_DATA_DEF;
 
+// PadTiling: the [srcHeight, srcWidth] source of Pad (valid data and the redundant columns),
+// srcOriWidth of them valid, and the rows of the source the scratch holds at once (all uint32),
+// filled by PadTilingFunc. The reference documents the struct by name only; these fields are
+// the emulator's, and the kernel side reads the shape.
+BEGIN_TILING_DATA_DEF(PadTiling)
+TILING_DATA_FIELD_DEF(uint32_t, srcHeight);
+TILING_DATA_FIELD_DEF(uint32_t, srcWidth);
+TILING_DATA_FIELD_DEF(uint32_t, srcOriWidth);
+TILING_DATA_FIELD_DEF(uint32_t, tmpBufferRowNum);
+END_TILING_DATA_DEF;
+
 static_assert(sizeof(TCubeTiling) == 50 * 4, "TCubeTiling is 50 int32 fields");
 static_assert(sizeof(SoftMaxTiling) == 16 * 4, "SoftMaxTiling is 16 uint32 fields");
 static_assert(sizeof(UnPadTiling) == 8 * 4, "UnPadTiling is 8 uint32 fields");
+static_assert(sizeof(PadTiling) == 4 * 4, "PadTiling is 4 uint32 fields");
 static_assert(sizeof(LayerNormTiling) == 20 * 4 && sizeof(RmsNormTiling) == 12 * 4, "norm tilings are 4-byte fields");
 static_assert(std::is_standard_layout<TCubeTiling>::value && std::is_trivially_copyable<TCubeTiling>::value,
               "tiling structs must be plain data");
 
 namespace optiling {
 using ::LayerNormTiling;
+using ::PadTiling;
 using ::RmsNormTiling;
 using ::SoftMaxTiling;
 using ::TCubeTiling;
@@ -161,6 +174,7 @@ using ::UnPadTiling;
 namespace AscendC {
 namespace tiling {
 using ::LayerNormTiling;
+using ::PadTiling;
 using ::RmsNormTiling;
 using ::SoftMaxTiling;
 using ::TCubeTiling;

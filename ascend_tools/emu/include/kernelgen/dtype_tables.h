@@ -76,6 +76,7 @@ inline constexpr DtypeSupport kDtypeSupport[] = {
     {"Muls", 0, " half float int16_t int32_t ", " dst src ", 0, " 2 4 "},
     {"Not", 0, " int16_t uint16_t ", " dst src ", 2, " 2 "},
     {"Or", 0, " int16_t uint16_t ", " dst src0 src1 ", 2, " 2 "},
+    {"Pad", 0, " int16_t uint16_t half int32_t uint32_t float ", " dstTensor srcTensor ", 0, " 2 4 "},
     {"PairReduceSum", 0, " half float ", " dst src ", 0, " 2 4 "},
     {"Power", 0, " half float ", " dst src0 src1 ", 0, " 2 4 "},
     {"Reciprocal", 0, " half float ", " dst src ", 0, " 2 4 "},

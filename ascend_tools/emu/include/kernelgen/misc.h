@@ -6,9 +6,11 @@
 #include <cstring>
 #include <vector>
 
+#include "api_tmp_sizes.h"
 #include "vec_core.h"
 
 struct UnPadTiling;  // kernel_tiling/kernel_tiling.h
+struct PadTiling;    // kernel_tiling/kernel_tiling.h
 
 namespace AscendC {
 
@@ -570,6 +572,137 @@ inline void Transpose(const LocalTensor<T>& dst, const LocalTensor<T>& src, cons
             }
 }
 
+// TransDataTo5HD (API reference page atlasascendc_api_07_0200; the same instruction as TIK's
+// vec_trans_scatter, atlastikapi_07_0097): each repeat gathers from 16 source 32-byte blocks
+// into 16 destination blocks, by element width:
+//  - 2 bytes: dst[e][k] = src[k][e]      (e, k < 16: a 16 x 16 transpose)
+//  - 4 bytes: dst[2e][k] = src[k][e], dst[2e + 1][k] = src[k + 8][e]   (e, k < 8)
+//  - 1 byte:  dst[e][k + 16 dstHighHalf] = src[k][e + 16 srcHighHalf]  (e, k < 16)
+// Repeat r moves every address r * RepStride blocks on, except that a single repeat already
+// starts one stride on (the reference's note on repeatTimes: with repeatTimes 1 the valid start
+// is the listed address plus the stride).
+constexpr int32_t NCHW_CONV_ADDR_LIST_SIZE = 16;
+
+struct TransDataTo5HDParams {
+    TransDataTo5HDParams() = default;
+    TransDataTo5HDParams(bool dstHigh, bool srcHigh, uint8_t repeat, uint16_t dstRep, uint16_t srcRep)
+        : dstHighHalf(dstHigh), srcHighHalf(srcHigh), repeatTimes(repeat), dstRepStride(dstRep), srcRepStride(srcRep) {}
+    bool dstHighHalf = false;
+    bool srcHighHalf = false;
+    uint8_t repeatTimes = 1;
+    uint16_t dstRepStride = 0;
+    uint16_t srcRepStride = 0;
+};
+
+}  // namespace AscendC
+
+namespace kernelgen {
+
+// The block offset (in 32-byte blocks) of repeat r from a listed address.
+inline uint64_t trans5hd_step(uint32_t reps, uint32_t r, uint16_t stride) {
+    return uint64_t(reps == 1 ? 1 : r) * stride;
+}
+
+// Blocks from a listed address up to the end of its last repeat's block.
+inline uint64_t trans5hd_reach_blocks(uint32_t reps, uint16_t stride) {
+    return reps == 0 ? 0 : trans5hd_step(reps, reps - 1, stride) + 1;
+}
+
+template <class T>
+inline void trans5hd_run(T* const dst[16], const T* const src[16], const AscendC::TransDataTo5HDParams& p) {
+    constexpr uint32_t epb = 32 / sizeof(T);
+    const uint32_t reps = p.repeatTimes;
+    count_repeats("TransDataTo5HD", reps);
+    for (uint32_t r = 0; r < reps; ++r) {
+        // The 16 source blocks are read before any destination block is written: the lists may
+        // name the same blocks (an in-place transpose).
+        T in[16][epb];
+        for (int i = 0; i < 16; ++i)
+            std::memcpy(in[i], src[i] + trans5hd_step(reps, r, p.srcRepStride) * epb, 32);
+        T* out[16];
+        for (int i = 0; i < 16; ++i) out[i] = dst[i] + trans5hd_step(reps, r, p.dstRepStride) * epb;
+        if constexpr (sizeof(T) == 2) {
+            for (int e = 0; e < 16; ++e)
+                for (int k = 0; k < 16; ++k) out[e][k] = in[k][e];
+        } else if constexpr (sizeof(T) == 4) {
+            for (int e = 0; e < 8; ++e)
+                for (int k = 0; k < 8; ++k) {
+                    out[2 * e][k] = in[k][e];
+                    out[2 * e + 1][k] = in[k + 8][e];
+                }
+        } else {
+            const int dh = p.dstHighHalf ? 16 : 0, sh = p.srcHighHalf ? 16 : 0;
+            for (int e = 0; e < 16; ++e)
+                for (int k = 0; k < 16; ++k) out[e][k + dh] = in[k][e + sh];
+        }
+    }
+}
+
+// An address of the uint64_t list form (LocalTensor::GetPhyAddr(), or a UB byte address): the
+// start of a 32-byte block in this block's UB, with `blocks` blocks from it inside the UB.
+template <class T>
+inline T* trans5hd_address(const char* role, int i, uint64_t addr, uint64_t blocks, bool write, const char* file,
+                           int line) {
+    T* p = ub_ptr<T>(addr, file, line);
+    const AscendC::TPipe* pipe = AscendC::GetTPipePtr();
+    const uint8_t* base = pipe ? pipe->ub_base() : nullptr;
+    const auto* b = reinterpret_cast<const uint8_t*>(p);
+    if (base == nullptr || b < base || b + blocks * 32 > base + chip().ub_bytes)
+        failf("ub-overflow", file, line,
+              "TransDataTo5HD: %s[%d] (address %#llx, %llu blocks) is not inside this block's UB; the list takes "
+              "LocalTensor::GetPhyAddr() of UB tensors",
+              role, i, (unsigned long long)addr, (unsigned long long)blocks);
+    if ((b - base) % 32 != 0)
+        failf("ub-offset-align", file, line, "TransDataTo5HD: %s[%d] starts at UB offset %llu, which is not 32-byte aligned",
+              role, i, (unsigned long long)(b - base));
+    pipe_model().access(Pipe::V, "TransDataTo5HD", p, blocks * 32, write, file, line);
+    return p;
+}
+
+}  // namespace kernelgen
+
+namespace AscendC {
+
+template <class T>
+inline void TransDataTo5HD(const LocalTensor<T> (&dstLocalList)[NCHW_CONV_ADDR_LIST_SIZE],
+                           const LocalTensor<T> (&srcLocalList)[NCHW_CONV_ADDR_LIST_SIZE],
+                           const TransDataTo5HDParams& nchwconvParams, KG_LOC) {
+    static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4, "TransDataTo5HD takes 1-, 2- or 4-byte types");
+    constexpr uint64_t epb = 32 / sizeof(T);
+    const auto& p = nchwconvParams;
+    const uint64_t dst_need = kernelgen::trans5hd_reach_blocks(p.repeatTimes, p.dstRepStride) * epb;
+    const uint64_t src_need = kernelgen::trans5hd_reach_blocks(p.repeatTimes, p.srcRepStride) * epb;
+    T* dst[16];
+    const T* src[16];
+    {
+        // The lists are 32 operands whose extents are strided hulls: no pairwise overlap check.
+        kernelgen::OverlapCheckedByEngine exact;
+        for (int i = 0; i < 16; ++i) {
+            kernelgen::check_vec_operand("TransDataTo5HD", "srcLocalList", srcLocalList[i], src_need, file, line);
+            kernelgen::check_vec_operand("TransDataTo5HD", "dstLocalList", dstLocalList[i], dst_need, file, line);
+            src[i] = srcLocalList[i].data();
+            dst[i] = dstLocalList[i].data();
+        }
+    }
+    kernelgen::trans5hd_run<T>(dst, src, p);
+}
+
+template <class T>
+inline void TransDataTo5HD(uint64_t dstList[NCHW_CONV_ADDR_LIST_SIZE], uint64_t srcList[NCHW_CONV_ADDR_LIST_SIZE],
+                           const TransDataTo5HDParams& nchwconvParams, KG_LOC) {
+    static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4, "TransDataTo5HD takes 1-, 2- or 4-byte types");
+    const auto& p = nchwconvParams;
+    const uint64_t dst_blocks = kernelgen::trans5hd_reach_blocks(p.repeatTimes, p.dstRepStride);
+    const uint64_t src_blocks = kernelgen::trans5hd_reach_blocks(p.repeatTimes, p.srcRepStride);
+    T* dst[16];
+    const T* src[16];
+    for (int i = 0; i < 16; ++i) {
+        src[i] = kernelgen::trans5hd_address<T>("srcList", i, srcList[i], src_blocks, false, file, line);
+        dst[i] = kernelgen::trans5hd_address<T>("dstList", i, dstList[i], dst_blocks, true, file, line);
+    }
+    kernelgen::trans5hd_run<T>(dst, src, p);
+}
+
 // numpy-style broadcast of src (a 1 on the broadcast axis) to dst's shape, for dim 1 or 2.
 // One API under two names: CANN 8.0's reference spells it BroadCast, the current one Broadcast
 // (page atlasascendc_api_07_0853, same template parameters and arguments).
@@ -662,6 +795,87 @@ inline void UnPad(const LocalTensor<T>& dst, const LocalTensor<T>& src, UnPadPar
                   LocalTensor<uint8_t>& sharedTmpBuffer, Tiling& tiling, KG_LOC) {
     kernelgen::check_vec_operand("UnPad", "sharedTmpBuffer", sharedTmpBuffer, 0, file, line);
     UnPad<T>(dst, src, unPadParams, tiling, file, line);
+}
+
+// Pad (high-level, data rearrangement; API reference page atlasascendc_api_07_0849): a
+// [srcHeight, srcWidth] tile whose last srcWidth - srcOriWidth columns are redundant gets rows
+// 32-byte aligned, in the two documented cases:
+//  - srcWidth not 32-byte aligned (16 x 15 half): each row widens by rightPad columns of
+//    padValue to the aligned width (16 x 16); src holds the rows packed, srcWidth each.
+//  - srcWidth aligned with redundant columns (16 x 16, the last two redundant): the shape stays
+//    and the last rightPad columns become padValue.
+// An aligned tile of valid data only is not supported (the reference says so). The shape comes
+// from the PadTiling PadTilingFunc fills on the host; the scratch only holds intermediates on
+// the NPU. leftPad is not emulated: the documented cases pad on the right.
+struct PadParams {
+    uint16_t leftPad = 0;
+    uint16_t rightPad = 0;
+    int32_t padValue = 0;
+};
+
+template <class T, class Tiling>
+inline void Pad(const LocalTensor<T>& dst, const LocalTensor<T>& src, PadParams& padParams, Tiling& tiling,
+                KG_LOC) {
+    static_assert(std::is_same_v<std::remove_const_t<Tiling>, ::PadTiling>,
+                  "Pad takes a PadTiling (kernel_tiling/kernel_tiling.h) filled on the host by PadTilingFunc");
+    const char* api = "Pad";
+    const uint32_t rows = tiling.srcHeight, width = tiling.srcWidth, valid = tiling.srcOriWidth;
+    if (rows == 0 || width == 0 || valid == 0 || valid > width)
+        kernelgen::failf("tiling-mismatch", file, line,
+                         "%s: the PadTiling is not filled (srcHeight %u, srcWidth %u, srcOriWidth %u): compute it on "
+                         "the host with PadTilingFunc for the [height, width] source and its valid [height, width] "
+                         "and pass it through the tiling data",
+                         api, rows, width, valid);
+    if (padParams.leftPad != 0)
+        kernelgen::failf("param-range", file, line,
+                         "%s: leftPad %u is not emulated (the documented cases pad on the right only)", api,
+                         padParams.leftPad);
+    const uint32_t per_block = 32 / sizeof(T);
+    const uint32_t aligned = static_cast<uint32_t>(kernelgen::align_up(width, per_block));
+    const uint32_t pad = padParams.rightPad;
+    if (aligned == width) {
+        if (valid == width)
+            kernelgen::failf("param-range", file, line,
+                             "%s: the [%u, %u] source is 32-byte aligned and all of it valid (srcOriWidth %u); Pad does "
+                             "not support that case",
+                             api, rows, width, valid);
+        if (pad > width - valid)
+            kernelgen::failf("param-range", file, line,
+                             "%s: rightPad %u would overwrite valid data: only the last %u of the %u columns are "
+                             "redundant (PadTilingFunc's oriSrcShape width is %u)",
+                             api, pad, width - valid, width, valid);
+    } else if (width + pad != aligned) {
+        kernelgen::failf("param-range", file, line,
+                         "%s: srcWidth %u x sizeof(%s) is not 32-byte aligned; rightPad must widen it to the aligned "
+                         "%u columns (rightPad %u), not %u",
+                         api, width, kernelgen::type_name<T>(), aligned, aligned - width, pad);
+    }
+    kernelgen::check_vec_operand(api, "srcTensor", src, uint64_t(rows) * width, file, line);
+    kernelgen::check_vec_operand(api, "dstTensor", dst, uint64_t(rows) * aligned, file, line);
+    kernelgen::count_bytes_as_repeats(api, uint64_t(rows) * aligned * sizeof(T));
+    // A copy first: widening rows in place would overwrite source rows not yet read.
+    const std::vector<T> in(src.data(), src.data() + uint64_t(rows) * width);
+    const T fill = kernelgen::narrow<T>(padParams.padValue);
+    const uint32_t keep = aligned - pad;
+    for (uint32_t i = 0; i < rows; ++i) {
+        T* out = dst.data() + uint64_t(i) * aligned;
+        std::memcpy(out, in.data() + uint64_t(i) * width, keep * sizeof(T));
+        std::fill(out + keep, out + aligned, fill);
+    }
+}
+template <class T, class Tiling>
+inline void Pad(const LocalTensor<T>& dst, const LocalTensor<T>& src, PadParams& padParams,
+                const LocalTensor<uint8_t>& sharedTmpBuffer, Tiling& tiling, KG_LOC) {
+    kernelgen::check_vec_operand("Pad", "sharedTmpBuffer", sharedTmpBuffer, 0, file, line);
+    // GetPadMaxMinTmpSize's minimum (one padded row) is what the reference says a call needs.
+    const uint64_t least = kernelgen::pad_row_tmp_bytes(tiling.srcWidth, sizeof(T));
+    if (sharedTmpBuffer.GetSize() < least)
+        kernelgen::failf("workspace-size", file, line,
+                         "Pad: sharedTmpBuffer holds %u bytes, less than the %llu GetPadMaxMinTmpSize gives as the "
+                         "minimum for a %u-column row of %s",
+                         sharedTmpBuffer.GetSize(), (unsigned long long)least, tiling.srcWidth,
+                         kernelgen::type_name<T>());
+    Pad<T>(dst, src, padParams, tiling, file, line);
 }
 
 // Prints the first dumpSize elements with a description number, as the CPU debug mode does.

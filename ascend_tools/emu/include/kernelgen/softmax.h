@@ -1,6 +1,6 @@
 // Row softmax high-level APIs on an [M, K] tile (K padded to 32 bytes, oriSrcK valid columns):
-// SoftMax (normalised) and SoftmaxFlashV2 (the online form: unnormalised exp, running max and
-// sum, optional update from the previous max/sum). Row statistics are stored one 32-byte block
+// SoftMax (normalised; with or without the row max/sum outputs) and SoftmaxFlashV2 (the online
+// form: unnormalised exp, running max and sum, optional update from the previous max/sum). Row statistics are stored one 32-byte block
 // per row (the value repeated), as the documented [M, 32B/sizeof(T)] layout. The tiling must be
 // the documented SoftMaxTiling, filled on the host by SoftMaxTilingFunc for the call's shape
 // (`tiling-mismatch` otherwise), and a sharedTmpBuffer must hold what that tiling was made for
@@ -82,6 +82,24 @@ inline void put_row_stat(const LocalTensor<T>& t, uint32_t row, float v) {
     for (uint32_t e = 0; e < epb; ++e) t.data()[uint64_t(row) * epb + e] = narrow<T>(v);
 }
 
+// SoftMax's rows: dst = exp(x - rowmax) / rowsum over the valid columns; the row max and sum go
+// to maxTensor and sumTensor when the form has them.
+template <class T>
+inline void softmax_rows(const RowShape& s, const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                         const LocalTensor<T>* sumTensor, const LocalTensor<T>* maxTensor) {
+    for (uint32_t r = 0; r < s.m; ++r) {
+        const T* x = src.data() + uint64_t(r) * s.k;
+        T* y = dst.data() + uint64_t(r) * s.k;
+        float mx = -std::numeric_limits<float>::infinity();
+        for (uint32_t j = 0; j < s.valid; ++j) mx = std::max(mx, static_cast<float>(x[j]));
+        float sum = 0;
+        for (uint32_t j = 0; j < s.valid; ++j) sum += std::exp(static_cast<float>(x[j]) - mx);
+        for (uint32_t j = 0; j < s.valid; ++j) y[j] = narrow<T>(std::exp(static_cast<float>(x[j]) - mx) / sum);
+        if (maxTensor) put_row_stat(*maxTensor, r, mx);
+        if (sumTensor) put_row_stat(*sumTensor, r, sum);
+    }
+}
+
 }  // namespace kernelgen
 
 namespace AscendC {
@@ -93,17 +111,7 @@ inline void SoftMax(const LocalTensor<T>& dst, const LocalTensor<T>& sumTensor, 
     kernelgen::check_softmax_tiling("SoftMax", tiling, info, file, line);
     auto s = kernelgen::row_shape(tiling, info);
     kernelgen::check_rows("SoftMax", s, dst, src, {&sumTensor, &maxTensor}, file, line);
-    for (uint32_t r = 0; r < s.m; ++r) {
-        const T* x = src.data() + uint64_t(r) * s.k;
-        T* y = dst.data() + uint64_t(r) * s.k;
-        float mx = -std::numeric_limits<float>::infinity();
-        for (uint32_t j = 0; j < s.valid; ++j) mx = std::max(mx, static_cast<float>(x[j]));
-        float sum = 0;
-        for (uint32_t j = 0; j < s.valid; ++j) sum += std::exp(static_cast<float>(x[j]) - mx);
-        for (uint32_t j = 0; j < s.valid; ++j) y[j] = kernelgen::narrow<T>(std::exp(static_cast<float>(x[j]) - mx) / sum);
-        kernelgen::put_row_stat(maxTensor, r, mx);
-        kernelgen::put_row_stat(sumTensor, r, sum);
-    }
+    kernelgen::softmax_rows(s, dst, src, &sumTensor, &maxTensor);
 }
 template <class T, bool isReuseSource = false, bool isBasicBlock = false, bool isDataFormatNZ = false, class Tiling>
 inline void SoftMax(const LocalTensor<T>& dst, const LocalTensor<T>& sumTensor, const LocalTensor<T>& maxTensor,
@@ -113,6 +121,27 @@ inline void SoftMax(const LocalTensor<T>& dst, const LocalTensor<T>& sumTensor, 
     kernelgen::check_softmax_tiling("SoftMax", tiling, info, file, line);
     kernelgen::check_softmax_tmp("SoftMax", sharedTmpBuffer, tiling, file, line);
     SoftMax<T, isReuseSource, isBasicBlock, isDataFormatNZ>(dst, sumTensor, maxTensor, src, tiling, info, file, line);
+}
+
+// The forms without the sum and max outputs (API reference, SoftMax: "without sumTensor and
+// maxTensor"): template parameters T, isReuseSource, isBasicBlock (and a SoftmaxConfig the
+// emulator does not take); the same row softmax, the row statistics kept to the API.
+template <class T, bool isReuseSource = false, bool isBasicBlock = false, class Tiling>
+inline void SoftMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, const Tiling& tiling,
+                    const SoftMaxShapeInfo& info = {}, KG_LOC) {
+    kernelgen::require_tiling_type<Tiling>();
+    kernelgen::check_softmax_tiling("SoftMax", tiling, info, file, line);
+    auto s = kernelgen::row_shape(tiling, info);
+    kernelgen::check_rows("SoftMax", s, dst, src, {}, file, line);
+    kernelgen::softmax_rows<T>(s, dst, src, nullptr, nullptr);
+}
+template <class T, bool isReuseSource = false, bool isBasicBlock = false, class Tiling>
+inline void SoftMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint8_t>& sharedTmpBuffer,
+                    const Tiling& tiling, const SoftMaxShapeInfo& info = {}, KG_LOC) {
+    kernelgen::require_tiling_type<Tiling>();
+    kernelgen::check_softmax_tiling("SoftMax", tiling, info, file, line);
+    kernelgen::check_softmax_tmp("SoftMax", sharedTmpBuffer, tiling, file, line);
+    SoftMax<T, isReuseSource, isBasicBlock>(dst, src, tiling, info, file, line);
 }
 
 // isUpdate = false: max = rowmax(x), dst = exp(x - max), expSum = rowsum(dst).

@@ -465,9 +465,40 @@ inline void UnPadTilingFunc(const ge::Shape srcShape, const uint32_t stackBuffer
     tiling.widthFractalTail = tiling.srcWidth % tiling.widthFractal;
 }
 
+// Pad Tiling (API reference page atlasascendc_api_07_0850). The scratch sizes are the
+// emulator's (it needs none): at most the [height, width] source widened to 32-byte aligned
+// rows, at least one such row. A shape that is not two-dimensional gives 0 for both.
+inline void GetPadMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, uint32_t& maxValue,
+                                uint32_t& minValue) {
+    const bool two_d = srcShape.GetDimNum() == 2 && typeSize != 0;
+    const uint64_t rows = two_d ? srcShape.GetDim(0) : 0;
+    const uint64_t row_bytes = two_d ? kernelgen::pad_row_tmp_bytes(srcShape.GetDim(1), typeSize) : 0;
+    maxValue = static_cast<uint32_t>(rows * row_bytes);
+    minValue = static_cast<uint32_t>(row_bytes);
+}
+
+// Fills the PadTiling of a two-dimensional [height, width] source (valid data and redundant
+// columns) whose valid part is oriSrcShape. Shapes of another rank, or heights that differ,
+// leave the tiling empty, which the kernel side reports.
+inline void PadTilingFunc(const ge::Shape srcShape, const ge::Shape oriSrcShape, const uint32_t stackBufferSize,
+                          const uint32_t typeSize, PadTiling& tiling) {
+    tiling = PadTiling();
+    if (srcShape.GetDimNum() != 2 || oriSrcShape.GetDimNum() != 2 || typeSize == 0 ||
+        srcShape.GetDim(0) != oriSrcShape.GetDim(0))
+        return;
+    tiling.srcHeight = static_cast<uint32_t>(srcShape.GetDim(0));
+    tiling.srcWidth = static_cast<uint32_t>(srcShape.GetDim(1));
+    tiling.srcOriWidth = static_cast<uint32_t>(oriSrcShape.GetDim(1));
+    const uint64_t row_bytes = kernelgen::pad_row_tmp_bytes(tiling.srcWidth, typeSize);
+    tiling.tmpBufferRowNum = row_bytes ? static_cast<uint32_t>(std::min<uint64_t>(tiling.srcHeight,
+                                                                                   stackBufferSize / row_bytes))
+                                       : 0;
+}
+
 }  // namespace AscendC
 
 namespace optiling {
 using AscendC::SoftMaxTilingFunc;
+using AscendC::PadTilingFunc;
 using AscendC::UnPadTilingFunc;
 }  // namespace optiling
