@@ -809,6 +809,21 @@ inline void check_vec_operand(const char* api, const char* role, const AscendC::
     }
 }
 
+// Operands an API forbids to share any UB byte, not even an in-place call (TopK, AscendDequant:
+// API reference, constraints); the general rule allows a complete overlap (overlap.h).
+template <class A, class B>
+inline void check_operands_disjoint(const char* api, const char* da, const AscendC::LocalTensor<A>& a, uint64_t na,
+                                    const char* sb, const AscendC::LocalTensor<B>& b, uint64_t nb, const char* file,
+                                    int line) {
+    if (!OperandFrame::enabled()) return;  // KERNELGEN_NO_OPERAND_OVERLAP=1
+    const auto lo_a = reinterpret_cast<uintptr_t>(a.data()), lo_b = reinterpret_cast<uintptr_t>(b.data());
+    if (lo_a < lo_b + nb * sizeof(B) && lo_b < lo_a + na * sizeof(A))
+        failf("operand-overlap", file, line,
+              "%s: %s (UB offset %llu) and %s (UB offset %llu) overlap; %s allows no source and destination to "
+              "share UB, not even in place",
+              api, da, (unsigned long long)a.ub_offset(), sb, (unsigned long long)b.ub_offset(), api);
+}
+
 // An int4b_t vector operand of `need` elements: its bytes checked as an operand, from a whole byte.
 template <class T>
 inline void check_int4_operand(const char* api, const char* role, const AscendC::LocalTensor<T>& t, uint64_t need,
