@@ -692,6 +692,7 @@ inline void check_mode_limit(const char* api, const char* mode, const char* file
 inline bool role_writes(const char* role) {
     static const char* const prefixes[] = {"dst", "output", "sharedTmpBuffer", "row statistics"};
     if (std::strcmp(role, "dstOffset") == 0) return false;
+    if (std::strcmp(role, "concatLocal") == 0) return true;  // Concat's destination (Sort reads "concat")
     for (const char* p : prefixes)
         if (std::strncmp(role, p, std::strlen(p)) == 0) return true;
     return false;
