@@ -3,10 +3,11 @@ headers and does what the API reference documents (tests/emu/cpp/real_world.cpp)
 functions called unqualified without `using namespace AscendC`, the CCE block built-ins,
 `__forceinline__`, ASSERT as a rule failure at its line, and Scatter, ArithProgression,
 DataCopyEnhancedParams, DataCacheCleanAndInvalid, TOTAL_VEC_LOCAL_SIZE and the 310P
-region-proposal sort."""
+region-proposal sort (also under early CANN's names Concat / Extract)."""
 
 from __future__ import annotations
 
+import pytest
 import torch
 from emu_device_support import from_bytes, marker_line
 
@@ -44,9 +45,14 @@ def test_enhanced_copy_with_relu_is_reported_not_emulated(emu_build, run_program
     assert err["line"] == marker_line("real_world.cpp", "ENHANCED: enhanced_relu")
 
 
-def test_proposal_sort_orders_scores_like_a_stable_descending_sort(emu_build, run_program) -> None:
+@pytest.mark.parametrize("case", ["proposal_sort", "proposal_sort_early"])
+def test_proposal_sort_orders_scores_like_a_stable_descending_sort(
+    emu_build, run_program, case: str
+) -> None:
+    # proposal_sort_early: Concat's 310P form and early CANN's 4-argument Concat / Extract
+    # (Ascend/samples' 2023 TopK), the same sort.
     x = torch.randn(N, generator=torch.Generator().manual_seed(6)).round(decimals=1)  # ties
-    res = _run(emu_build, run_program, "proposal_sort", x)
+    res = _run(emu_build, run_program, case, x)
     assert res.returncode == 0, res.stderr
     y = from_bytes(res.outputs["y"], "float32")
     values, indices = torch.sort(x, descending=True, stable=True)

@@ -1,9 +1,9 @@
 """The Atlas A2 (score, index) sorting APIs chained as real kernels use them (Sort32, MrgSort in
-both forms, Extract, the full Sort; tests/emu/cpp/sort.cpp) against numpy: a full descending
-sort of N scores whose tail past a multiple of 32 the kernel pads with -inf, equal scores in index
-order (the documented tie order of Sort32 and Sort; MrgSort here puts the earlier list first),
-the documented 8-byte layout, MrgSort's repeats over back-to-back lists, its exhausted-suspension
-mode with sortedNum, and the common operand checks."""
+both forms, Extract, the full Sort, also on Concat's copy; tests/emu/cpp/sort.cpp) against numpy:
+a full descending sort of N scores whose tail past a multiple of 32 the kernel pads with -inf,
+equal scores in index order (the documented tie order of Sort32 and Sort; MrgSort here puts the
+earlier list first), the documented 8-byte layout, MrgSort's repeats over back-to-back lists, its
+exhausted-suspension mode with sortedNum, and the common operand checks."""
 
 from __future__ import annotations
 
@@ -49,7 +49,10 @@ def reference(x: np.ndarray) -> np.ndarray:
 
 @pytest.mark.parametrize("dtype", ["float32", "float16"])
 @pytest.mark.parametrize("ties", [False, True], ids=["random", "ties"])
-@pytest.mark.parametrize(("case", "n"), [("merge4", 100), ("repeat2", 250), ("full_sort", 250)])
+@pytest.mark.parametrize(
+    ("case", "n"),
+    [("merge4", 100), ("repeat2", 250), ("full_sort", 250), ("concat_sort", 250)],
+)
 def test_full_sort_matches_numpy(
     emu_build, run_program, case: str, n: int, dtype: str, ties: bool
 ) -> None:

@@ -32,6 +32,7 @@
 #include "kernelgen/sort.h"
 #include "kernelgen/topk.h"
 #include "kernelgen/dropout.h"
+#include "kernelgen/quant.h"
 #include "kernelgen/adl_anchors.h"
 #include "kernelgen/scalar.h"
 #include "kernelgen/vendor_internal.h"

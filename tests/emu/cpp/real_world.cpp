@@ -89,6 +89,9 @@ __aicore__ void enhanced_relu(GM_ADDR x, GM_ADDR) {
 
 // 64 scores sorted as 310P top-k kernels do: ProposalConcat (score, label = position), RpSort16
 // per 16, MrgSort4 over the four sorted lists, ProposalExtract. out = sorted scores, labels.
+// `early`: the same with the names Ascend/samples' 2023 TopK uses, the sort helper Concat for the
+// scores (the 310P form fills the score field) and the 4-argument Concat / Extract for the rest.
+template <bool early>
 __aicore__ void proposal_sort(GM_ADDR x, GM_ADDR out) {
     AscendC::TPipe pipe;
     AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
@@ -104,14 +107,24 @@ __aicore__ void proposal_sort(GM_ADDR x, GM_ADDR out) {
     AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
     AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
     AscendC::ArithProgression<float>(labels, 0.0f, 1.0f, N);
-    AscendC::ProposalConcat(proposals, scores, N / 16, 4);
-    AscendC::ProposalConcat(proposals, labels, N / 16, 5);
+    if constexpr (early) {
+        AscendC::Concat(proposals, scores, sorted, N / 16);  // sorted: the scratch space, unused yet
+        AscendC::Concat(proposals, labels, N / 16, 5);
+    } else {
+        AscendC::ProposalConcat(proposals, scores, N / 16, 4);
+        AscendC::ProposalConcat(proposals, labels, N / 16, 5);
+    }
     AscendC::RpSort16(sorted, proposals, N / 16);
     const uint16_t lengths[4] = {16, 16, 16, 16};
     AscendC::MrgSortSrcList<float> lists(sorted, sorted[16 * 8], sorted[32 * 8], sorted[48 * 8]);
     AscendC::MrgSort4(proposals, lists, AscendC::MrgSort4Info(lengths, false, 15, 1));
-    AscendC::ProposalExtract(scores, proposals, N / 16, 4);
-    AscendC::ProposalExtract(labels, proposals, N / 16, 5);
+    if constexpr (early) {
+        AscendC::Extract(scores, proposals, N / 16, 4);
+        AscendC::Extract(labels, proposals, N / 16, 5);
+    } else {
+        AscendC::ProposalExtract(scores, proposals, N / 16, 4);
+        AscendC::ProposalExtract(labels, proposals, N / 16, 5);
+    }
     AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
     AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
     AscendC::DataCopy(outGm, scores, N);
@@ -131,12 +144,13 @@ int main(int argc, char** argv) {
         {"scatter_progression", scatter_progression},
         {"assert_false", assert_false},
         {"enhanced_relu", enhanced_relu},
-        {"proposal_sort", proposal_sort},
+        {"proposal_sort", proposal_sort<false>},
+        {"proposal_sort_early", proposal_sort<true>},
         {"proposal_chip", proposal_chip},
         {"cce_builtins", cce_builtins},
     };
     const auto& body = tio::select_case(cases, argc, argv, {5}, "real_world CASE x out report");
-    if (std::string(argv[1]) == "proposal_sort") {  // the region-proposal APIs are 310P/910 ones
+    if (std::string(argv[1]).rfind("proposal_sort", 0) == 0) {  // the region-proposal APIs are 310P/910 ones
         kernelgen::chip().name = "ascend310p";
         kernelgen::chip().cce_aicore = 200;
     }

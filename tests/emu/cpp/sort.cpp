@@ -8,6 +8,7 @@
 //   repeat2     N <= 256: Sort32 x8, MrgSort repeatTimes 2 over four back-to-back lists of 32
 //               (the sortedNum form), then MrgSort of the two runs of 128 (validBit 0b11).
 //   full_sort   N <= 256: Sort<T, true> over 8 repeats, then Extract.
+//   concat_sort the same on a copy Concat makes (the A2 form: 16 elements per repeat).
 //   suspend     N <= 64: Sort32 x2, MrgSort<T, true> of the two runs; prints sortedNum.
 //   suspend_info  the same through MrgSort4Info(..., true, ...); prints GetMrgSortResult.
 //   layout      N <= 32: Sort32 x1; the values output gets the 32 raw 8-byte structures.
@@ -57,6 +58,12 @@ std::map<std::string, std::function<uint32_t(Ctx<T>&)>> table() {
              const uint16_t runs[4] = {128, 128, 0, 0};
              MrgSortSrcList<T> two(c.m, c.m[128 * E<T>], LocalTensor<T>(), LocalTensor<T>());
              MrgSort(c.s, two, runs, sorted, 0b11, 1);
+             Extract(c.values, c.indices, c.s, 8);
+             return 256u;
+         }},
+        {"concat_sort", [](Ctx<T>& c) {
+             Concat(c.m, c.x, c.values, 16);     // 16 elements per repeat; values: the scratch space
+             Sort<T, true>(c.s, c.m, c.idx, c.values, 8);
              Extract(c.values, c.indices, c.s, 8);
              return 256u;
          }},

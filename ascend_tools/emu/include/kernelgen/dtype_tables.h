@@ -40,6 +40,7 @@ inline constexpr DtypeSupport kDtypeSupport[] = {
     {"Compare", 0, " half float ", " src0 src1 ", 0, " 2 4 "},
     {"CompareScalar", 0, " half float ", " src0 ", 0, " 2 4 "},
     {"CompareScalar", 220, " half float int32_t ", " src0 ", 0, " 2 4 "},
+    {"Concat", 0, " half float ", " concatLocal srcLocal tmpLocal ", 0, " 2 4 "},
     {"Cos", 0, " half float ", " dst src ", 0, " 2 4 "},
     {"Cosh", 0, " half float ", " dst src ", 0, " 2 4 "},
     {"Div", 0, " half float ", " dst src0 src1 ", 0, " 2 4 "},

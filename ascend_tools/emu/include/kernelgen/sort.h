@@ -1,5 +1,5 @@
-// (score, index) sorting of the Atlas A2/A3-class vector unit: Sort32, Sort, MrgSort and Extract, from
-// the documented behaviour (AscendC API reference, Vector computation > sorting). Unlike the
+// (score, index) sorting of the Atlas A2/A3-class vector unit: Sort32, Concat, Sort, MrgSort and Extract,
+// from the documented behaviour (AscendC API reference, Vector computation > sorting). Unlike the
 // region proposals of the 910/310P (proposal.h), a sorted element is one 8-byte structure:
 // the score in the low bytes (4 for float; 2 for half, then 2 reserved bytes) and its uint32_t
 // index in the high 4 bytes. Scores sort descending; Sort32 sorts 32 per repeat and, for equal
@@ -209,6 +209,39 @@ inline void Sort(const LocalTensor<T>& dst, const LocalTensor<T>& concat, const 
     kernelgen::sort_structs(dst.data(), concat.data(), index.data(), n, isFullSort ? n : kernelgen::kSortPerRepeat);
 }
 
+// Concat (API reference, atlasascendc_api_07_0839: "merges the source to sort one to one into
+// concat, after which Sort can run", 16 elements per repeat, repeatTimes in [0, 255]; Atlas
+// A2/A3 and the Atlas inference series AI Core). What "merges" means follows from the layout each
+// chip's Sort documents (atlasascendc_api_07_0563): on Atlas A2/A3 Sort reads concat as plain
+// scores, so Concat copies repeatTimes * 16 elements (inferred: the page shows no layout); on the
+// Atlas inference AI Core Sort sorts region proposals [x1, y1, x2, y2, score, label, r0, r1], so
+// Concat writes the elements into the score field of 16 proposals per repeat, ProposalConcat with
+// modeNumber 4 (the emulator's Sort and Extract model the A2 form only). tmpLocal is the
+// caller's scratch space (GetConcatTmpSize), checked as an operand; the emulator needs none.
+template <class T>
+inline void Concat(LocalTensor<T>& concatLocal, const LocalTensor<T>& srcLocal, const LocalTensor<T>& tmpLocal,
+                   const int32_t repeatTimes, KG_LOC) {
+    const char* api = "Concat";
+    const uint32_t arch = kernelgen::chip().cce_aicore;
+    if (arch == 200) {
+        kernelgen::check_vec_operand(api, "tmpLocal", tmpLocal, 0, file, line);
+        kernelgen::proposal_field(api, concatLocal, srcLocal, repeatTimes, kernelgen::kProposalScore, true, file, line);
+        return;
+    }
+    if (arch != 220)
+        kernelgen::failf("chip-support", file, line,
+                         "%s: not on %s (the API reference lists Atlas A2/A3 and the Atlas inference series AI Core)",
+                         api, kernelgen::chip().name.c_str());
+    kernelgen::check_repeat(api, repeatTimes, file, line);
+    const uint64_t n = uint64_t(repeatTimes) * kernelgen::kProposalsPerRepeat;
+    kernelgen::check_vec_operand(api, "srcLocal", srcLocal, n, file, line);
+    kernelgen::check_vec_operand(api, "tmpLocal", tmpLocal, 0, file, line);
+    kernelgen::check_vec_operand(api, "concatLocal", concatLocal, n, file, line);
+    kernelgen::count_repeats(api, uint64_t(repeatTimes));
+    const std::vector<T> copy(srcLocal.data(), srcLocal.data() + n);
+    std::copy(copy.begin(), copy.end(), concatLocal.data());
+}
+
 namespace detail {
 // Structures each list gave in the core's last MrgSort with exhausted suspension (what
 // GetMrgSortResult reads); each core runs on its own thread.
@@ -268,5 +301,22 @@ inline void Extract(const LocalTensor<T>& dstValue, const LocalTensor<uint32_t>&
         std::memcpy(dstIndex.data(), indices.data(), n * sizeof(uint32_t));
     }
 }
+
+// Concat(dst, src, repeatTimes, modeNumber) and Extract(dst, src, repeatTimes, modeNumber): the
+// names early CANN releases gave ProposalConcat / ProposalExtract. No reference page of them
+// survives; Ascend/samples' 2023 TopK for the Atlas inference series calls them so, feeding
+// RpSort16 and MrgSort4 (region proposals), with the later functions' argument list. They differ
+// from the sort helpers above by their argument types (two tensors and two integers).
+template <class T>
+inline void Concat(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const int32_t repeatTimes,
+                   const int32_t modeNumber, KG_LOC) {
+    kernelgen::proposal_field("Concat", dstLocal, srcLocal, repeatTimes, modeNumber, true, file, line);
+}
+template <class T>
+inline void Extract(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const int32_t repeatTimes,
+                    const int32_t modeNumber, KG_LOC) {
+    kernelgen::proposal_field("Extract", dstLocal, srcLocal, repeatTimes, modeNumber, false, file, line);
+}
+
 
 }  // namespace AscendC

@@ -692,6 +692,7 @@ inline void check_mode_limit(const char* api, const char* mode, const char* file
 inline bool role_writes(const char* role) {
     static const char* const prefixes[] = {"dst", "output", "sharedTmpBuffer", "row statistics"};
     if (std::strcmp(role, "dstOffset") == 0) return false;
+    if (std::strcmp(role, "concatLocal") == 0) return true;  // Concat's destination (Sort reads "concat")
     for (const char* p : prefixes)
         if (std::strncmp(role, p, std::strlen(p)) == 0) return true;
     return false;
@@ -807,6 +808,21 @@ inline void check_vec_operand(const char* api, const char* role, const AscendC::
     } else {
         check_vec_operand_bytes(api, role, t, need, file, line, align);
     }
+}
+
+// Operands an API forbids to share any UB byte, not even an in-place call (TopK, AscendDequant:
+// API reference, constraints); the general rule allows a complete overlap (overlap.h).
+template <class A, class B>
+inline void check_operands_disjoint(const char* api, const char* da, const AscendC::LocalTensor<A>& a, uint64_t na,
+                                    const char* sb, const AscendC::LocalTensor<B>& b, uint64_t nb, const char* file,
+                                    int line) {
+    if (!OperandFrame::enabled()) return;  // KERNELGEN_NO_OPERAND_OVERLAP=1
+    const auto lo_a = reinterpret_cast<uintptr_t>(a.data()), lo_b = reinterpret_cast<uintptr_t>(b.data());
+    if (lo_a < lo_b + nb * sizeof(B) && lo_b < lo_a + na * sizeof(A))
+        failf("operand-overlap", file, line,
+              "%s: %s (UB offset %llu) and %s (UB offset %llu) overlap; %s allows no source and destination to "
+              "share UB, not even in place",
+              api, da, (unsigned long long)a.ub_offset(), sb, (unsigned long long)b.ub_offset(), api);
 }
 
 // An int4b_t vector operand of `need` elements: its bytes checked as an operand, from a whole byte.

@@ -91,21 +91,6 @@ inline TopKShape check_topk_call(const char* api, const ::TopkTiling& tiling, co
     return s;
 }
 
-// Whether two operands share a byte: TopK allows no overlap of a source and a destination at
-// all, not even an in-place call (API reference, constraints).
-template <class A, class B>
-inline void check_topk_disjoint(const char* api, const char* da, const AscendC::LocalTensor<A>& a, uint64_t na,
-                                const char* sb, const AscendC::LocalTensor<B>& b, uint64_t nb, const char* file,
-                                int line) {
-    if (!OperandFrame::enabled()) return;  // KERNELGEN_NO_OPERAND_OVERLAP=1
-    const auto lo_a = reinterpret_cast<uintptr_t>(a.data()), lo_b = reinterpret_cast<uintptr_t>(b.data());
-    if (lo_a < lo_b + nb * sizeof(B) && lo_b < lo_a + na * sizeof(A))
-        failf("operand-overlap", file, line,
-              "%s: %s (UB offset %llu) and %s (UB offset %llu) overlap; TopK allows no source and destination to "
-              "share UB, not even in place",
-              api, da, (unsigned long long)a.ub_offset(), sb, (unsigned long long)b.ub_offset());
-}
-
 // Positions of one row in output order: NaN first, then largest (or smallest) first, equal
 // values (and NaNs) in source order.
 template <class T>
@@ -155,11 +140,13 @@ inline void topk_run(const AscendC::LocalTensor<T>& dstValue, const AscendC::Loc
                  file, line);
     }
     const uint64_t dst_v = uint64_t(s.outter) * val_stride, dst_i = uint64_t(s.outter) * idx_stride;
-    check_topk_disjoint(api, "dstValueLocal", dstValue, dst_v, "srcLocal", src, all, file, line);
-    check_topk_disjoint(api, "dstIndexLocal", dstIndex, dst_i, "srcLocal", src, all, file, line);
+    check_operands_disjoint(api, "dstValueLocal", dstValue, dst_v, "srcLocal", src, all, file, line);
+    check_operands_disjoint(api, "dstIndexLocal", dstIndex, dst_i, "srcLocal", src, all, file, line);
     if (isInitIndex) {
-        check_topk_disjoint(api, "dstValueLocal", dstValue, dst_v, "srcIndexLocal", srcIndex, index_elems, file, line);
-        check_topk_disjoint(api, "dstIndexLocal", dstIndex, dst_i, "srcIndexLocal", srcIndex, index_elems, file, line);
+        check_operands_disjoint(api, "dstValueLocal", dstValue, dst_v, "srcIndexLocal", srcIndex, index_elems,
+                                file, line);
+        check_operands_disjoint(api, "dstIndexLocal", dstIndex, dst_i, "srcIndexLocal", srcIndex, index_elems,
+                                file, line);
         if (chip().cce_aicore == kTopKHalfLimitedChip && std::is_same_v<T, half>)
             for (uint64_t i = 0; i < index_elems; ++i)
                 if (srcIndex.data()[i] > kTopK310pHalfMaxInner)

@@ -219,6 +219,16 @@ inline void softmax_mk(const ge::Shape& s, uint32_t& m, uint32_t& k) {
     m = k ? static_cast<uint32_t>(total / k) : 0;
 }
 
+// Sizes for an API that has no published formula and whose emulation needs no scratch: ones a
+// kernel can allocate, at most one 32-byte-aligned image of the source, at least one 256-byte
+// repeat of it (0 for an empty source).
+inline void source_image_tmp_size(const ge::Shape& srcShape, uint32_t typeSize, uint32_t& maxValue,
+                                  uint32_t& minValue) {
+    const uint64_t bytes = uint64_t(std::max<int64_t>(0, srcShape.GetShapeSize())) * typeSize;
+    maxValue = static_cast<uint32_t>(std::min<uint64_t>((bytes + 31) / 32 * 32, UINT32_MAX));
+    minValue = std::min<uint32_t>(maxValue, 256u);
+}
+
 }  // namespace kernelgen
 
 namespace AscendC {
@@ -320,13 +330,10 @@ inline void GetBroadCastMaxMinTmpSize(const platform_ascendc::PlatformAscendC&, 
 
 // DropOut (API reference, GetDropOutMaxMinTmpSize atlasascendc_api_07_0863: srcShape, typeSize
 // half=2 float=4, isReuseSource reserved): no formula is published and the emulator's DropOut
-// needs no scratch, so the sizes only have to be ones a kernel can allocate: at most one
-// 32-byte-aligned image of the source, at least one 256-byte repeat of it (0 for an empty one).
+// needs no scratch, so the sizes are the source-image ones (kernelgen::source_image_tmp_size).
 inline void GetDropOutMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool /*isReuseSource*/,
                                     uint32_t& maxValue, uint32_t& minValue) {
-    const uint64_t bytes = uint64_t(std::max<int64_t>(0, srcShape.GetShapeSize())) * typeSize;
-    maxValue = static_cast<uint32_t>(std::min<uint64_t>((bytes + 31) / 32 * 32, UINT32_MAX));
-    minValue = std::min<uint32_t>(maxValue, 256u);
+    kernelgen::source_image_tmp_size(srcShape, typeSize, maxValue, minValue);
 }
 inline uint32_t GetDropOutMaxTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool isReuseSource) {
     uint32_t maxValue = 0, minValue = 0;
@@ -337,6 +344,14 @@ inline uint32_t GetDropOutMinTmpSize(const ge::Shape& srcShape, const uint32_t t
     uint32_t maxValue = 0, minValue = 0;
     GetDropOutMaxMinTmpSize(srcShape, typeSize, isReuseSource, maxValue, minValue);
     return minValue;
+}
+
+// AscendDequant (API reference, GetAscendDequantMaxMinTmpSize atlasascendc_api_07_0821: srcShape
+// [m, n] of the int32_t source, typeSize 4): no formula is published and the emulator's
+// AscendDequant needs no scratch, so the sizes are the source-image ones, as for DropOut.
+inline void GetAscendDequantMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, uint32_t& maxValue,
+                                          uint32_t& minValue) {
+    kernelgen::source_image_tmp_size(srcShape, typeSize, maxValue, minValue);
 }
 
 // Sort (API reference, GetSortTmpSize atlasascendc_api_07_0843: elemCount elements of
