@@ -82,6 +82,21 @@ class ApiEntry(BaseModel):
     def dtypes_for(self, arch: str) -> list[str]:
         return self.dtypes.get(arch, self.dtypes.get("*", []))
 
+    def overloads(self, n_args: int, n_template_args: int) -> list[list[str]]:
+        """Parameter lists (`const int32_t count`, ...) of the signatures a call with this many
+        arguments and explicit template arguments can name: one overload's count may be another's
+        flag (ReduceSum(dst, src, tmp, count) and ReduceSum<T, Pattern>(dst, src, shape, pad))."""
+        out = []
+        for sig in self.signatures:
+            head, _, rest = sig.partition("(")
+            tparams = split_top_level(head[head.find("<") + 1:head.rfind(">")]) if (
+                head.startswith("template")) else []
+            params = split_top_level(rest[:rest.rfind(")")])
+            required = sum(1 for p in params if "=" not in p)
+            if n_template_args <= len(tparams) and required <= n_args <= len(params):
+                out.append(params)
+        return out
+
     def brief(self) -> str:
         """One line for prompts and completion lists: the first signature and the doc's first
         sentence."""
@@ -107,3 +122,19 @@ class ApiEntry(BaseModel):
             parts.append("See also: " + ", ".join(self.related) + ".")
         parts.append(f"_Source: {self.source}_")
         return "\n\n".join(parts)
+
+
+def split_top_level(text: str) -> list[str]:
+    """The comma-separated parts of a parameter list, commas inside <>, () or [] kept."""
+    parts: list[str] = []
+    depth, start = 0, 0
+    for i, ch in enumerate(text):
+        if ch in "<([":
+            depth += 1
+        elif ch in ">)]":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append(text[start:i].strip())
+            start = i + 1
+    last = text[start:].strip()
+    return [*parts, last] if last or parts else []

@@ -3,7 +3,6 @@ facts into diagnostics and resolve tensors and buffer sizes."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -109,13 +108,10 @@ class LintContext:
 
     def guard(self, file: str, offset: int) -> str | None:
         """The preprocessor condition around a byte offset (`#if __CCE_AICORE__ == 220`), or
-        None. The linter does not evaluate these: code under one may be for another chip."""
-        cache: dict[str, list[tuple[int, int, str]]] = self.model.__dict__.setdefault(
-            "_guards", {})
-        spans = cache.get(file)
-        if spans is None:
-            spans = cache[file] = _guarded_spans(self.model.documents[file].data)
-        return next((cond for lo, hi, cond in spans if lo <= offset < hi), None)
+        None. Rules asking this do not evaluate it: code under one may be for another chip
+        (constants are chosen by their conditions in `Evaluator.constant_definitions`)."""
+        return next((r.text for r in self.model.regions(file) if r.start <= offset < r.end),
+                    None)
 
     def source(self, file: str, start: int, end: int) -> str:
         return self.model.documents[file].data[start:end].decode("utf-8", errors="replace")
@@ -208,31 +204,6 @@ class LintContext:
         if align32(ib.length.hi) != ib.length.hi:
             notes = (*notes, f"InitBuffer length {ib.length.fmt()} B rounded up to 32 B")
         return Value(lo, hi, notes)
-
-
-_DIRECTIVE = re.compile(rb"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b([^\n]*)", re.M)
-
-
-def _guarded_spans(data: bytes) -> list[tuple[int, int, str]]:
-    """(start, end, condition) of each #if/#ifdef/#ifndef ... #endif region, include guards
-    (`#ifndef X` followed by `#define X`) left out."""
-    spans: list[tuple[int, int, str]] = []
-    stack: list[tuple[int, str] | None] = []
-    for m in _DIRECTIVE.finditer(data):
-        kind = m.group(1).decode()
-        cond = f"#{kind}{m.group(2).decode(errors='replace').rstrip()}"
-        if kind in ("if", "ifdef", "ifndef"):
-            name = m.group(2).strip().split(b"//")[0].strip()
-            rest = data[m.end():m.end() + 200].lstrip()
-            is_guard = kind == "ifndef" and rest.startswith(b"#define " + name)
-            stack.append(None if is_guard else (m.start(), cond))
-        elif kind in ("elif", "else") and stack and stack[-1] is not None:
-            stack[-1] = (stack[-1][0], f"{stack[-1][1]} / {cond}")
-        elif kind == "endif" and stack:
-            top = stack.pop()
-            if top is not None:
-                spans.append((top[0], m.end(), top[1]))
-    return spans
 
 
 def reaches(first: Call | Decl, later: Call | Decl) -> bool:

@@ -81,11 +81,9 @@ class CountFacts:
             member = self.member_definitions(name, chunk.class_name)
             if member:
                 return member
-        const = model.constant(name, chunk.file)
-        if const is not None:
-            expr = const.value if isinstance(const, Define) else const.init
-            return [(expr, const.chunk)] if expr is not None else []
-        return []
+        consts = self.ctx.ev.constant_definitions(name, chunk.file)
+        exprs = [(c.value if isinstance(c, Define) else c.init, c.chunk) for c in consts]
+        return [(e, c) for e, c in exprs if e is not None]
 
     def member_definitions(self, name: str, class_name: str) -> list[tuple[Expr, Chunk]]:
         out: list[tuple[Expr, Chunk]] = []

@@ -103,14 +103,11 @@ class Document:
             self._rechunk(self.chunks, [], [], 0, len(new_data), None)
 
     def _reblank(self, new: bytes, start: int, old_end: int, new_end: int) -> bytes:
-        """Blanked text after an edit, re-blanking only a window around it (widened to
-        whitespace, since a qualifier never contains any)."""
-        lo = max(0, start - 64)
-        while lo > 0 and new[lo - 1: lo] not in (b" ", b"\n", b"\t"):
-            lo -= 1
-        hi = min(len(new), new_end + 64)
-        while hi < len(new) and new[hi: hi + 1] not in (b" ", b"\n", b"\t"):
-            hi += 1
+        """Blanked text after an edit, re-blanking only a window around it (widened to whole
+        lines: what blank_qualifiers matches, `q.template EnQue(` included, is on one line)."""
+        lo = new.rfind(b"\n", 0, max(0, start - 64)) + 1
+        hi = new.find(b"\n", min(len(new), new_end + 64))
+        hi = len(new) if hi < 0 else hi
         old_hi = hi - new_end + old_end
         return self.blanked[:lo] + blank_qualifiers(new[lo:hi]) + self.blanked[old_hi:]
 

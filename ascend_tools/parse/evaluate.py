@@ -14,6 +14,7 @@ from ascend_tools.parse.expr import Expr, render
 from ascend_tools.parse.facts import Chunk, Decl, Define
 from ascend_tools.parse.host import GE_DTYPES
 from ascend_tools.parse.model import KernelModel
+from ascend_tools.parse.preproc import MacroState, holds
 
 TYPE_SIZES = {
     "float": 4, "float32_t": 4, "half": 2, "float16_t": 2, "__fp16": 2, "bfloat16_t": 2,
@@ -419,15 +420,36 @@ class Evaluator:
             v = self._member(name, chunk.class_name, depth)
             if v is not None:
                 return v
-        const = self.model.constant(name, chunk.file)
         if name in self.overrides:
             n = self.overrides[name]
             return Value(n, n, (f"{name} = {n:g} (proposed)",))
-        if const is not None:
+        vals = []
+        for const in self.constant_definitions(name, chunk.file):
             expr = const.value if isinstance(const, Define) else const.init
-            v = self._eval(expr, const.chunk, None, depth + 1)
-            return self._named(name, v, const)
-        return None
+            v = self._named(name, self._eval(expr, const.chunk, None, depth + 1), const)
+            if v is None:
+                return None
+            vals.append(v)
+        if len(vals) > 1:  # #ifdef alternatives the build's macros do not decide: any of them
+            note = f"{name}: one of {len(vals)} definitions under preprocessor conditions"
+            return Value(min(v.lo for v in vals), max(v.hi for v in vals), (*_merge(*vals), note))
+        return vals[0] if vals else None
+
+    def constant_definitions(self, name: str, file: str) -> list[Define | Decl]:
+        """The definitions of a constant this build may compile: of alternatives under
+        `#ifdef`/`#else`, those whose condition is not proved false for this chip (one, when
+        the macros tell; `KernelModel.macro`)."""
+        alts = self.model.constant_alternatives(name, file)
+        if len(alts) < 2:
+            return alts
+        live = [d for d in alts
+                if holds(self.model.condition(d), lambda m, d=d: self._macro(m, d)) is not False]
+        return live or alts
+
+    def _macro(self, name: str, at: Define | Decl) -> MacroState:
+        if name == "__CCE_AICORE__":
+            return True, self.chip.cce_aicore
+        return self.model.macro(name, at.chunk.file, at.start)
 
     def _loop_range(self, name: str, start: Value, decl: Decl, depth: int) -> Value | None:
         """A loop counter inside its loop: from its start up to the bound (exclusive for <)."""

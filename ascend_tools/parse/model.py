@@ -9,10 +9,16 @@ from functools import cached_property
 from ascend_tools.parse.document import Document
 from ascend_tools.parse.facts import Call, Chunk, Decl, Define, Located
 from ascend_tools.parse.host import OpDefFacts, TilingStruct, opdefs, tiling_structs
+from ascend_tools.parse.preproc import Condition, MacroState, Region, condition_at, defines, regions
 from ascend_tools.project import is_host_source
 
 QUEUE_TYPES = {"TQue", "TQueBind", "TBuf"}
 UB_POSITIONS = {"VECIN", "VECOUT", "VECCALC"}
+# Macros a kernel build may define without the project saying so: the compiler's and toolchain's
+# reserved names (`__DAV_C220_CUBE__`, set per core pass), CANN's per-OpDef dtype and format
+# macros, and what sample CMake files pass (SOC_VERSION, CUSTOM_ASCEND310P).
+_BUILD_MACRO_PREFIXES = ("_", "DTYPE_", "ORIG_DTYPE_", "FORMAT_", "ORIG_FORMAT_")
+_BUILD_MACROS = {"SOC_VERSION", "CUSTOM_ASCEND310P", "ASCENDC_CPU_DEBUG"}
 
 
 @dataclass
@@ -54,6 +60,8 @@ class KernelModel:
         self.classes: dict[str, Chunk] = {}
         self.constants: dict[str, Define | Decl] = {}
         self._file_constants: dict[tuple[str, str], Define | Decl] = {}
+        self._alternatives: dict[tuple[str, str], list[Define | Decl]] = {}
+        self._regions: dict[str, list[Region]] = {}
         self.calls: list[Call] = []
         self.tiling_structs: list[TilingStruct] = []
         self.tiling_registrations: dict[str, str] = {}
@@ -80,13 +88,11 @@ class KernelModel:
                 for decl in c.decls:
                     members.setdefault(decl.name, decl)
             for d in c.defines:
-                self.constants.setdefault(d.name, d)
-                self._file_constants.setdefault((c.file, d.name), d)
+                self._add_constant(d)
             if c.kind in ("other", "field"):
                 for decl in c.decls:
                     if decl.is_const and decl.init is not None:
-                        self.constants.setdefault(decl.name, decl)
-                        self._file_constants.setdefault((c.file, decl.name), decl)
+                        self._add_constant(decl)
             if kernel:
                 self.calls.extend(c.calls)
         for path, doc in documents.items():
@@ -96,6 +102,11 @@ class KernelModel:
                 self.tiling_registrations.update(reg)
             if "OpDef" in doc.text:
                 self.opdefs += opdefs(doc.text, path)
+
+    def _add_constant(self, d: Define | Decl) -> None:
+        self.constants.setdefault(d.name, d)
+        self._file_constants.setdefault((d.chunk.file, d.name), d)
+        self._alternatives.setdefault((d.chunk.file, d.name), []).append(d)
 
     @cached_property
     def calls_by_name(self) -> dict[str, list[Call]]:
@@ -116,6 +127,46 @@ class KernelModel:
         """A constant by name, preferring the one defined in `file` (host and kernel sources
         often both define BLOCK_DIM or TILE_NUM)."""
         return self._file_constants.get((file, name)) or self.constants.get(name)
+
+    def constant_alternatives(self, name: str, file: str) -> list[Define | Decl]:
+        """Every definition of a constant in the file `constant` picks it from: several where
+        `#ifdef`/`#else` branches define it each their way."""
+        first = self.constant(name, file)
+        return self._alternatives.get((first.chunk.file, name), []) if first else []
+
+    def regions(self, file: str) -> list[Region]:
+        """The preprocessor conditionals of a file."""
+        found = self._regions.get(file)
+        if found is None:
+            found = self._regions[file] = regions(self.documents[file].data)
+        return found
+
+    def condition(self, fact: Located) -> Condition:
+        """The preprocessor condition a fact is compiled under (() when none)."""
+        return condition_at(self.regions(fact.chunk.file), fact.start)
+
+    @cached_property
+    def _macro_definitions(self) -> dict[str, list[tuple[str, int, bool]]]:
+        out: dict[str, list[tuple[str, int, bool]]] = {}
+        for path, doc in self.documents.items():
+            spans = self.regions(path)
+            for name, at in defines(doc.data):
+                out.setdefault(name, []).append((path, at, not condition_at(spans, at)))
+        return out
+
+    def macro(self, name: str, file: str, offset: int) -> MacroState:
+        """Whether a macro is defined at a point of a file, as far as the project tells: defined
+        by an unconditional `#define` above it in the file; not defined when nothing in the
+        project defines it and it is no name a build defines by itself; else not known."""
+        found = self._macro_definitions.get(name)
+        if not found:
+            build = name.startswith(_BUILD_MACRO_PREFIXES) or name in _BUILD_MACROS
+            return (None, None) if build else (False, None)
+        if not any(f == file and at < offset and plain for f, at, plain in found):
+            return None, None
+        d = self.constants.get(name)
+        value = d.value[1] if isinstance(d, Define) and d.value[0] == "n" else None
+        return True, int(value) if isinstance(value, int | float) else None
 
     def where(self, fact: Located | Chunk) -> str:
         """`file:line` of a fact, for messages."""

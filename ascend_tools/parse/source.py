@@ -9,12 +9,18 @@ from bisect import bisect_right
 _QUALIFIERS = re.compile(
     rb"\b(?:__global__|__aicore__|__gm__|__ubuf__|__inline__|__vector__|__cube__"
     rb"|__mix__\s*\([^)]*\))"
+    # `q.template EnQue(t)`: the template keyword of a member call with no template argument
+    # list (valid in a dependent context) cuts the call in two for tree-sitter-cpp; without
+    # it the call reads as `q.EnQue(t)`. With a list (`q.template DeQue<T>()`) it parses.
+    rb"|(?<=\.)[ \t]*template\b(?=[ \t]*[A-Za-z_]\w*[ \t]*\()"
+    rb"|(?<=->)[ \t]*template\b(?=[ \t]*[A-Za-z_]\w*[ \t]*\()"
 )
 
 
 def blank_qualifiers(data: bytes) -> bytes:
-    """Replaces the AscendC qualifiers by spaces of the same length, so every byte offset and
-    line/column of the original text stays valid in the tree."""
+    """Replaces the AscendC qualifiers (and a member call's bare `template` keyword) by spaces
+    of the same length, so every byte offset and line/column of the original text stays valid
+    in the tree."""
     return _QUALIFIERS.sub(lambda m: b" " * (m.end() - m.start()), data)
 
 

@@ -22,6 +22,25 @@ def test_blanking_keeps_length_and_removes_qualifiers() -> None:
     assert out.index(b"void") == src.index(b"void")
 
 
+def test_member_call_with_the_template_keyword_reads_as_the_member_call() -> None:
+    """`q.template EnQue(t)` (no template argument list) cuts the call in two for tree-sitter;
+    its keyword is blanked, also when an edit anywhere above re-blanks a window around it."""
+    text = ("template <typename T> class K {\n    void F() {\n        int pad = 0;\n"
+            "        int more = 1;\n        this->q.template EnQue(t);\n"
+            "        q.template DeQue<T>();\n    }\n};\n")
+    doc = Document("k.cpp", text)
+
+    def calls() -> list[tuple[str, str | None]]:
+        return [(c.name, c.receiver_name) for ch in doc.chunks for c in ch.calls]
+
+    assert calls() == [("EnQue", "q"), ("DeQue", "q")]
+    for at in (i for i in range(text.index("this->")) if text[i] == " "):
+        doc.update(text[:at] + " " + text[at:], SourceEdit(at, at, " "))
+        assert doc.blanked == blank_qualifiers(doc.data), at
+        assert calls() == [("EnQue", "q"), ("DeQue", "q")], at
+        doc.update(text, SourceEdit(at, at + 1, ""))
+
+
 def test_kernel_file_parses_without_error_nodes_after_blanking() -> None:
     doc = Document("k.cpp", SOFTMAX)
     assert doc.tree is not None and not doc.tree.root_node.has_error

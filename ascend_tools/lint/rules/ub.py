@@ -173,8 +173,14 @@ def _self_addressed(ctx: LintContext, bufs: list[InitBuf]) -> list[str]:
 
 
 def _constants_of(ctx: LintContext) -> list[Define | Decl]:
-    return [c for c in ctx.model.constants.values()
-            if isinstance(c, Define | Decl)]
+    """The constants a fix may edit: one definition each, the one this build compiles (a name
+    whose `#ifdef` alternatives the macros do not decide is left alone)."""
+    out = []
+    for name, first in ctx.model.constants.items():
+        defs = ctx.ev.constant_definitions(name, first.chunk.file)
+        if len(defs) == 1:
+            out.append(defs[0])
+    return out
 
 
 def _shrink_fix(ctx: LintContext, bufs: list[InitBuf], budget: int,

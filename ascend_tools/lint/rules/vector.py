@@ -3,6 +3,7 @@ repeat and mask ranges, Compare alignment and reduce counts (7.9)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -61,6 +62,9 @@ FORMS_BY_NAME = {
 NOT_UB = {"A1", "A2", "B1", "B2", "C1", "C2", "CO1"}
 _ALIGN_256 = {"Compare", "CompareScalar"}
 _COUNT_AT_LEAST_1 = {"ReduceSum", "ReduceMax", "ReduceMin"}
+# A parameter that cannot hold a count, as the catalog's signatures spell it: a flag, an array
+# (`const uint32_t srcShape[]`) or a tensor.
+_NOT_A_COUNT = re.compile(r"^(?:const\s+)?bool\b|\[\]|LocalTensor<")
 
 
 def form_of(ctx: LintContext, name: str) -> Form | None:
@@ -101,9 +105,19 @@ def check_vector_calls(ctx: LintContext) -> Iterator[Diagnostic]:
         yield from _mask_repeat(ctx, call, form, tensors)
 
 
+def _may_be_count(ctx: LintContext, call: Call, idx: int) -> bool:
+    """Whether argument `idx` can be the count: not when every catalog overload the call fits
+    (by arity and explicit template arguments) takes a flag, an array or a tensor there, as
+    `ReduceSum<T, Pattern::Reduce::RA>(dst, src, srcShape, srcInnerPad)` does where the count
+    form has its count."""
+    entry = ctx.catalog.get(call.name)
+    fits = entry.overloads(len(call.args), len(call.template_args)) if entry else []
+    return not fits or any(idx < len(p) and not _NOT_A_COUNT.search(p[idx]) for p in fits)
+
+
 def _count(ctx: LintContext, call: Call, form: Form, tensors) -> Iterator[Diagnostic]:
     idx = form.count_at.get(len(call.args))
-    if idx is None:
+    if idx is None or not _may_be_count(ctx, call, idx):
         return
     arg = call.args[idx]
     count = ctx.ev.eval(arg.expr, call.chunk, call.order)
