@@ -179,7 +179,9 @@ def _statement_macros(text: str) -> str:
         if m.start() < last or text[line_start : m.start()].lstrip().startswith("#"):
             continue
         head = text[: m.start()].rstrip()  # glued: whitespace, then the end of an expression
-        glued = len(head) < m.start() and re.search(r"[\w\]]$", head) is not None
+        head_line = head[head.rfind("\n") + 1 :].lstrip()  # not a preprocessor line (`#if X == 2`)
+        glued = (len(head) < m.start() and re.search(r"[\w\]]$", head) is not None
+                 and not head_line.startswith("#"))
         if glued and re.search(r"\w*$", head).group(0) not in _STATEMENT_KEYWORDS:
             out.append(text[last : len(head)] + ";")
             last = len(head)

@@ -386,6 +386,20 @@ def test_the_semicolons_an_assert_statement_lacks_go_in() -> None:
     )
 
 
+def test_a_kernel_type_call_gets_the_semicolon_it_lacks_but_no_directive_does() -> None:
+    # RecSDK in_linear_silu: `KERNEL_TASK_TYPE_DEFAULT(...)` with no `;` before REGIST_MATMUL_OBJ.
+    # DrivingSDK bev_pool: the call under `#if __CCE_AICORE__ == 220`, whose `220` must not take
+    # a `;` (the rewrite did that once and broke every such kernel's build).
+    text = (
+        "#if __CCE_AICORE__ == 220\n    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY);\n#endif\n"
+        "    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2)\n    REGIST_MATMUL_OBJ(&p, w, mm);\n"
+        "#if X == 1\n    ASSERT(x);\n#endif\n"
+    )
+    assert compat.rewrite_source(text) == text.replace(
+        "KERNEL_TYPE_MIX_AIC_1_2)", "KERNEL_TYPE_MIX_AIC_1_2);"
+    )
+
+
 def test_data_type_names_in_preprocessor_conditions_become_their_numbers() -> None:
     text = "#if (ORIG_DTYPE_X == DT_FLOAT16)\nauto t = ge::DT_FLOAT16;\n#elif X == ge::DT_BF16\n"
     assert compat.rewrite_source(text) == (
