@@ -1,5 +1,6 @@
 // Low-level cube path: LoadData (512-byte fractal copies L1/GM -> L0A/L0B, optional 16x16
-// transpose), Mmad (L0A x L0B -> L0C in float/int32) and Fixpipe (L0C -> GM/L1, NZ -> ND).
+// transpose), LoadDataWithTranspose (b8/b16/b32 squares, below), Mmad (L0A x L0B -> L0C in
+// float/int32) and Fixpipe (L0C -> GM/L1, NZ -> ND).
 //
 // Layouts (C0 = 32 bytes / sizeof(T) elements, a fractal = 16 rows x C0 = 512 bytes):
 //   L0A holds A[M, K] "zZ": fractal (fm, fk) at index fm * K1 + fk, element (i, k) at i * C0 + k.
@@ -158,15 +159,41 @@ inline void LoadData(const LocalTensor<T>& dst, const GlobalTensor<T>& src, cons
     detail::load_fractals(dst, src.data(), last, p, kernelgen::Pipe::MTE2, file, line);
 }
 
-// L1 -> L0A/L0B with every 16 x 16 fractal transposed (2-byte types; the emulator does not model
-// the 8- and 32-bit fractal pairings, and says so).
+// ---------------------------------------------------------------- LoadDataWithTranspose
+// L1 (A1/B1) -> L0A/L0B with a transposition (AscendC API reference, LoadDataWithTranspose,
+// CANN 8.5/9.0 ascendcopapi/atlasascendc_api_07_0239; the same text is atlasascendc_api_07_0234
+// in CANN 8.0.RC2). Facts from the page:
+// - Each repeat transposes one "square" (方块矩阵): b16 (half/bfloat16_t) one 16 x 16 fractal;
+//   b8 (int8_t/uint8_t) "2 consecutive 16*32 fractals merged into one 32*32 square", transposed,
+//   then "split into 2 16*32 fractals"; b32 (float/int32_t/uint32_t) 2 consecutive 16*8
+//   fractals merged into one 16*16 square, transposed, split into 2 16*8 fractals.
+// - startIndex: the square the first repeat reads (its example: 20 float 16*8 fractals,
+//   startIndex = 1 reads the 3rd and 4th); srcStride: squares between the squares of adjacent
+//   repeats (units 32*32*1B, 16*16*2B, 16*16*4B); addrMode true: each repeat's source address is
+//   the previous one minus srcStride, false: plus.
+// - dstGap: 512-byte units from the end of a repeat's first dst fractal to the start of the next
+//   repeat's first one; dstFracGap: 512-byte units between the end of a repeat's first dst
+//   fractal and the start of its second (b8/b32; "no effect" for b16, one fractal a repeat).
+//   The figures: b8 repeat 3, dstGap 1, dstFracGap 0 fills fractals 0..5 in order; dstGap 0,
+//   dstFracGap 2 puts repeat r's fractals at r and r + 3.
+// - repeatTimes 0 moves nothing; the caller must keep the transposed fractals from overlapping;
+//   dst A2/B2 512-byte aligned, src A1/B1 32-byte aligned; int4b_t (B1 -> B2 only) is the
+//   fourth type on A2/A3.
+// Inferred (the figures are images): a fractal is 16 rows x C0 (32 bytes) stored row by row,
+// the square places its two fractals along the axis that has to grow to make it square: b8
+// fractal 0 holds the square's rows 0-15 and fractal 1 rows 16-31; b32 fractal 0 its columns
+// 0-7 and fractal 1 columns 8-15; the split after the transposition is the same placement.
+// This is the reading under which the page's own float example (B[16, 32] in Nz, repeatTimes =
+// n / 16, dstFracGap = n / 16 - 1) and its int8 example (B[32, 64], dstGap 1) produce exactly
+// the L0B "ZN" layout Mmad reads above (element (k, n) of fractal (fk, fn) at n * C0 + k,
+// fractal at fk * N1 + fn). int4b_t (64 x 64 squares) is not emulated.
 struct LoadData2dTransposeParams {
-    uint16_t startIndex = 0;
-    uint8_t repeatTimes = 0;
-    uint16_t srcStride = 0;
-    uint16_t dstGap = 0;
-    uint16_t dstFracGap = 0;
-    uint8_t addrMode = 0;
+    uint16_t startIndex = 0;  // first source square
+    uint8_t repeatTimes = 0;  // squares to transpose
+    uint16_t srcStride = 0;   // squares between the squares of adjacent repeats
+    uint16_t dstGap = 0;      // 512 B units: end of a repeat's first dst fractal -> the next repeat's first
+    uint16_t dstFracGap = 0;  // 512 B units between a repeat's two dst fractals (b8/b32)
+    uint8_t addrMode = 0;     // nonzero: the source address steps down by srcStride
     LoadData2dTransposeParams() = default;
     LoadData2dTransposeParams(uint16_t start, uint8_t repeat, uint16_t srcStrideIn, uint16_t dstGapIn, uint16_t dstFracGapIn,
                               uint8_t addrModeIn = 0)
@@ -174,19 +201,91 @@ struct LoadData2dTransposeParams {
           addrMode(addrModeIn) {}
 };
 
+namespace detail {
+
+// Element (row, col) of a transposing load's square: its fractal in the square (0 or 1) and
+// its offset in that fractal (16 rows x C0 elements, row by row). b8 (C0 = 32): fractals
+// stacked (row / 16); b32 (C0 = 8): side by side (col / 8); b16: one fractal.
+template <class T>
+struct TransposeSquare {
+    static constexpr uint32_t c0 = 32 / sizeof(T);
+    static constexpr uint32_t side = c0 > 16 ? c0 : 16;
+    static constexpr uint32_t frac_elems = 512 / sizeof(T);
+    static constexpr uint32_t fractals = side * side / frac_elems;
+    static uint32_t fractal(uint32_t row, uint32_t col) { return row / 16 + col / c0; }
+    static uint32_t offset(uint32_t row, uint32_t col) { return (row % 16) * c0 + col % c0; }
+};
+
+template <class T>
+inline void load_transposed(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData2dTransposeParams& p,
+                            const char* file, int line) {
+    const char* api = "LoadDataWithTranspose";
+    if (!is_l0_position(dst.GetPosition()) || !kernelgen::is_l1_position(src.GetPosition()))
+        kernelgen::failf("tensor-position", file, line, "%s: dst is in %s and src in %s; it loads L1 (A1/B1) into A2/B2",
+                         api, position_name(dst.GetPosition()), position_name(src.GetPosition()));
+    check_cube_start(api, "dst", dst, file, line);
+    check_cube_start(api, "src", src, file, line);
+    using Sq = TransposeSquare<T>;
+    constexpr uint64_t frac = Sq::frac_elems, square = uint64_t(Sq::fractals) * frac;
+    std::vector<uint8_t> written(dst.GetSize() / frac + 1, 0);  // dst fractals already written
+    for (uint32_t r = 0; r < p.repeatTimes; ++r) {
+        const int64_t sq = int64_t(p.startIndex) + (p.addrMode ? -1 : 1) * int64_t(r) * p.srcStride;
+        if (sq < 0)
+            kernelgen::failf("param-range", file, line,
+                             "%s: addrMode %u steps the source down by srcStride %u: repeat %u would read square %lld, "
+                             "before the source (startIndex %u)",
+                             api, p.addrMode, p.srcStride, r, (long long)sq, p.startIndex);
+        const uint64_t s = uint64_t(sq) * square;
+        if (s + square > src.GetSize())
+            kernelgen::failf("count-exceeds-tensor", file, line,
+                             "%s: repeat %u reads square %lld, elements [%llu, %llu) of a %u-element source (a square "
+                             "is %llu %s elements)",
+                             api, r, (long long)sq, (unsigned long long)s, (unsigned long long)(s + square),
+                             src.GetSize(), (unsigned long long)square, kernelgen::type_name<T>());
+        uint64_t d[2];
+        for (uint32_t f = 0; f < Sq::fractals; ++f) {
+            const uint64_t idx = uint64_t(r) * (1 + p.dstGap) + uint64_t(f) * (1 + p.dstFracGap);
+            d[f] = idx * frac;
+            if (d[f] + frac > dst.GetSize())
+                kernelgen::failf("count-exceeds-tensor", file, line,
+                                 "%s: repeat %u writes its fractal %u at dst elements [%llu, %llu) of a %u-element dst "
+                                 "(dstGap %u, dstFracGap %u)",
+                                 api, r, f, (unsigned long long)d[f], (unsigned long long)(d[f] + frac), dst.GetSize(),
+                                 p.dstGap, p.dstFracGap);
+            if (written[idx])
+                kernelgen::failf("param-range", file, line,
+                                 "%s: repeat %u writes dst fractal %llu again (dstGap %u, dstFracGap %u); the reference "
+                                 "requires the transposed fractals not to overlap",
+                                 api, r, (unsigned long long)idx, p.dstGap, p.dstFracGap);
+            written[idx] = 1;
+        }
+        auto& pm = kernelgen::pipe_model();
+        pm.access(kernelgen::Pipe::MTE1, api, src.data() + s, square * sizeof(T), false, file, line);
+        for (uint32_t f = 0; f < Sq::fractals; ++f)
+            pm.access(kernelgen::Pipe::MTE1, api, dst.data() + d[f], 512, true, file, line);
+        kernelgen::counters().l1_to_l0_bytes += square * sizeof(T);
+        // element (i, j) of the transposed square is element (j, i) of the source square
+        for (uint32_t i = 0; i < Sq::side; ++i)
+            for (uint32_t j = 0; j < Sq::side; ++j)
+                dst.data()[d[Sq::fractal(i, j)] + Sq::offset(i, j)] =
+                    src.data()[s + Sq::fractal(j, i) * frac + Sq::offset(j, i)];
+    }
+}
+
+}  // namespace detail
+
 template <class T>
 inline void LoadDataWithTranspose(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData2dTransposeParams& p,
                                   KG_LOC) {
-    if (sizeof(T) != 2)
-        kernelgen::failf("param-range", file, line,
-                         "LoadDataWithTranspose: the emulator models 2-byte types only (16x16 fractals); %s given",
+    // the chip's documented element types (table T of the page, via the catalog's dtypes)
+    kernelgen::check_dtype_support<T>("LoadDataWithTranspose", "dst", file, line);
+    if constexpr (kernelgen::is_int4_v<T> || (sizeof(T) != 1 && sizeof(T) != 2 && sizeof(T) != 4))
+        kernelgen::failf("dtype-support", file, line,
+                         "LoadDataWithTranspose: %s is not emulated (int8_t/uint8_t, half/bfloat16_t and "
+                         "float/int32_t/uint32_t are; int4b_t's 64 x 64 squares are not modelled)",
                          kernelgen::type_name<T>());
-    if (!kernelgen::is_l1_position(src.GetPosition()))
-        kernelgen::failf("tensor-position", file, line, "LoadDataWithTranspose: src is in position %s; it reads L1 (A1/B1)",
-                         position_name(src.GetPosition()));
-    detail::check_cube_start("LoadDataWithTranspose", "src", src, file, line);
-    LoadData2DParams q(p.startIndex, p.repeatTimes, p.srcStride, 0, p.dstGap, true, p.addrMode);
-    detail::load_fractals(dst, src.data(), src.GetSize(), q, kernelgen::Pipe::MTE1, file, line);
+    else
+        detail::load_transposed(dst, src, p, file, line);
 }
 
 // ---------------------------------------------------------------- the bias table (BT, TPosition C2)

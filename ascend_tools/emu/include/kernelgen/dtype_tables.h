@@ -63,6 +63,8 @@ inline constexpr DtypeSupport kDtypeSupport[] = {
     {"LayerNorm", 0, " half float ", " output outputMean outputVariance inputX gamma beta ", 0, " 2 4 "},
     {"LeakyRelu", 0, " half float ", " dst src ", 0, " 2 4 "},
     {"Ln", 0, " half float ", " dst src ", 0, " 2 4 "},
+    {"LoadDataWithTranspose", 220, " int4b_t int8_t uint8_t half bfloat16_t float int32_t uint32_t ", " dst src ", 0, " 1 2 4 "},
+    {"LoadDataWithTranspose", 300, " int4b_t uint8_t int8_t uint16_t int16_t half bfloat16_t uint32_t int32_t float ", " dst src ", 0, " 1 2 4 "},
     {"Log", 0, " half float ", " dst src ", 0, " 2 4 "},
     {"Log10", 0, " half float ", " dst src ", 0, " 2 4 "},
     {"Log2", 0, " half float ", " dst src ", 0, " 2 4 "},
