@@ -9,6 +9,7 @@ from emu_device_support import marker_line
 # case in bugs.cpp -> rule code (ascend_tools.diagnostics.RuleCode values)
 CASES = {
     "ub_overflow": "ub-overflow",
+    "ub_overflow_past": "ub-overflow",
     "l1_overflow": "l1-overflow",
     "l0_overflow": "l0-overflow",
     "buffer_count_pipe": "buffer-count",
@@ -114,6 +115,9 @@ def test_failure_messages_state_the_numbers(emu_build, run_program) -> None:
         msgs[case] = report["errors"][0]["message"]
     assert "81920 B" in msgs["ub_overflow"] and "65536 B" in msgs["ub_overflow"]
     assert "TQue<VECIN, 2> 2 x 65536 B" in msgs["ub_overflow"]
+    # the access: its bytes past the end, the buffer, where it starts and how far it reaches
+    assert "Duplicate touches bytes [172032, 212992)" in msgs["ub_overflow"]
+    assert "placed at UB byte 131072 reaches 16384 B past the end of UB" in msgs["ub_overflow"]
     assert "40 bytes" in msgs["datacopy_unaligned"]
     assert "depth is 1" in msgs["queue_depth"]
     assert "[0, 96)" in msgs["gm_read_past_pad"] and "40 bytes" in msgs["gm_read_past_pad"]

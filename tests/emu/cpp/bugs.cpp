@@ -26,8 +26,19 @@ static std::map<std::string, Case> cases() {
         TPipe pipe;
         TQue<TPosition::VECIN, 2> qa, qb;
         pipe.InitBuffer(qa, 2, 64 * 1024);
-        pipe.InitBuffer(qb, 2, 40 * 1024);  // BUG: ub_overflow
-        qb.AllocTensor<float>();  // the buffer past the end of UB, used: the error, at the InitBuffer
+        pipe.InitBuffer(qb, 2, 40 * 1024);  // its second buffer reaches 16 KB past the end of UB
+        LocalTensor<float> inside = qb.AllocTensor<float>();
+        LocalTensor<float> across = qb.AllocTensor<float>();
+        Duplicate(inside, 1.0f, 10 * 1024);   // all inside UB: runs on the NPU
+        Duplicate(across, 1.0f, 4 * 1024);    // the first 16 KB of it: still inside
+        Duplicate(across, 1.0f, 10 * 1024);  // BUG: ub_overflow
+    }};
+    c["ub_overflow_past"] = {1, [] {
+        TPipe pipe;
+        TQue<TPosition::VECIN, 2> qa, qb;
+        pipe.InitBuffer(qa, 2, 96 * 1024);
+        pipe.InitBuffer(qb, 2, 8 * 1024);  // BUG: ub_overflow_past
+        qb.AllocTensor<float>();  // the buffer wholly past the end of UB, used: the error, at the InitBuffer
     }};
     c["ub_overflow_unused"] = {1, [] {
         TPipe pipe;

@@ -587,13 +587,16 @@ class TPipe {
 
     // Arenas are allocated on first use: most vector kernels never touch L1 or L0.
     void make_arena(kernelgen::Arena& a) {
-        uint64_t n = kernelgen::align_up(a.bytes ? a.bytes : 32, 4096);
+        // UB is backed twice over: a buffer InitBuffer places across its end gets its real
+        // address, and the pipe model stops any access past the end (take).
+        const uint64_t slack = &a == &ub_ ? a.bytes : 0;
+        uint64_t n = kernelgen::align_up((a.bytes ? a.bytes : 32) + slack, 4096);
         auto* p = static_cast<uint8_t*>(std::aligned_alloc(4096, n));
         if (!p) kernelgen::fail("crash", "out of host memory for the on-chip arenas", __FILE__, __LINE__);
         std::memset(p, 0xFF, n);  // uninitialised on-chip memory reads as NaN / -1, as garbage would
         owned_.emplace_back(p);
         a.base = p;
-        kernelgen::pipe_model().add_region(p, a.bytes);  // the pipe model tracks every on-chip arena
+        kernelgen::pipe_model().add_region(p, a.bytes, slack);  // the pipe model tracks every on-chip arena
     }
 
     kernelgen::Arena& arena_for(TPosition p) {
@@ -664,6 +667,26 @@ class TPipe {
                 (unsigned long long)a.used, used.c_str());
             if (past == nullptr || &a != &ub_)
                 kernelgen::fail(a.overflow_code, msg, file, line);
+            if (a.used < a.bytes && a.used + need <= 2 * a.bytes) {
+                // Across the end: its real address; a use inside UB runs on the NPU
+                // (xllm-ops index_group_matmul sizes a TBuf to the whole UB after 51 KB of
+                // queues and uses 64 KB of it), a touch past the end is the error.
+                kernelgen::warn(a.overflow_code,
+                                msg + ": its last " + std::to_string(a.used + need - a.bytes) +
+                                    " B lie past the end of UB; the NPU's TPipe only hands out addresses, so this "
+                                    "runs there while the kernel touches no byte past UB (an access there is the "
+                                    "error)",
+                                file, line);
+                if (!a.base) make_arena(a);
+                uint8_t* p = a.base + a.used;
+                kernelgen::pipe_model().note_straddle(
+                    a.base, "the " + what + " that InitBuffer at " + file + ":" + std::to_string(line) +
+                                " placed at UB byte " + std::to_string(a.used) + " reaches " +
+                                std::to_string(a.used + need - a.bytes) + " B past the end of UB (" + msg + ")");
+                a.used += need;
+                records_.push_back(kernelgen::BufferRecord{what, num, each, line, a.name, api});
+                return p;
+            }
             kernelgen::warn(a.overflow_code,
                             msg + ": it lies past the end of UB; the NPU's TPipe only hands out addresses, so this "
                                   "runs there while the kernel never uses the buffer (an AllocTensor/Get on it is "

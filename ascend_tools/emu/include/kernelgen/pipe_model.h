@@ -96,9 +96,19 @@ class PipeModel {
     using Clock = std::array<uint64_t, kPipes>;
 
     // An on-chip arena (one per TPipe memory kind) whose bytes are tracked.
-    void add_region(const uint8_t* base, uint64_t bytes) {
+    // `slack`: bytes backed behind it for a buffer InitBuffer placed across its end, which no
+    // access may touch (note_straddle).
+    void add_region(const uint8_t* base, uint64_t bytes, uint64_t slack = 0) {
         flush();  // pending writes point into regions_
-        regions_.push_back(Region{base, bytes, std::vector<uint64_t>(bytes, 0), std::vector<uint16_t>(bytes, 0), {}, {}});
+        regions_.push_back(Region{base, bytes, std::vector<uint64_t>(bytes, 0), std::vector<uint16_t>(bytes, 0), {}, {},
+                                  slack, {}});
+    }
+    // A buffer of the arena at `base` reaches past its end (`what` says which): the NPU's TPipe
+    // only hands out addresses, so the kernel runs there while it touches no byte past the end.
+    void note_straddle(const uint8_t* base, const std::string& what) {
+        for (auto& r : regions_)
+            if (r.base == base) r.straddle = what;
+        any_straddle_ = true;
     }
     void remove_region(const uint8_t* base) {
         flush();
@@ -115,6 +125,7 @@ class PipeModel {
     // next instruction starts, so its reads (checked in any order) see what came before it.
     void access(Pipe pipe, const char* api, const void* p, uint64_t bytes, bool write, const char* file, int line) {
         if (bytes == 0) return;
+        if (any_straddle_) check_inside(p, bytes, api, file, line);
         clobbers().access(p, bytes, write, api, file, line);
         if (!enabled()) return;
         Region* r = region_of(p);
@@ -270,6 +281,8 @@ class PipeModel {
         // site; allocated when the pipe first reads the arena (S reads are not kept)
         std::array<std::vector<uint64_t>, kPipes> rseq;
         std::array<std::vector<uint16_t>, kPipes> rsite;
+        uint64_t slack = 0;     // backed bytes behind the end (add_region)
+        std::string straddle;  // the buffer that reaches into them (note_straddle)
     };
     struct Write {
         Region* r;
@@ -316,6 +329,16 @@ class PipeModel {
             std::fill(w.r->site.begin() + static_cast<long>(w.off), w.r->site.begin() + static_cast<long>(w.end), w.site);
         }
         pending_writes_.clear();
+    }
+    void check_inside(const void* p, uint64_t bytes, const char* api, const char* file, int line) {
+        auto q = static_cast<const uint8_t*>(p);
+        for (const auto& r : regions_) {
+            if (r.straddle.empty() || q < r.base || q >= r.base + r.bytes + r.slack) continue;
+            if (q + bytes <= r.base + r.bytes) return;
+            failf("ub-overflow", file, line, "%s touches bytes [%llu, %llu) of an on-chip memory of %llu B, past its end: %s",
+                  api, (unsigned long long)(q - r.base), (unsigned long long)(q - r.base + bytes),
+                  (unsigned long long)r.bytes, r.straddle.c_str());
+        }
     }
     Region* region_of(const void* p) {
         auto q = static_cast<const uint8_t*>(p);
@@ -368,6 +391,7 @@ class PipeModel {
     }
 
     static constexpr uint16_t kNoSite = 0xFFFF;
+    bool any_straddle_ = false;
     std::vector<Region> regions_;
     std::vector<Write> pending_writes_;
     std::vector<Site> sites_;
