@@ -1634,3 +1634,33 @@ def test_flat_layout_needs_an_opdef_and_a_kernel_in_separate_files(tmp_path: Pat
     (tmp_path / "twice_v2.cpp").unlink()
     (tmp_path / "twice.cpp").write_text(TWICE_KERNEL_FOR_OP.format(name="twice") + host)
     assert load_project(tmp_path).layout == "single_file"
+
+
+def test_a_class_member_the_kernel_never_initialises_reads_garbage_as_on_the_npu(
+    projects: Path, tmp_path: Path
+) -> None:
+    """A kernel object's members its constructor leaves alone hold whatever the core's stack held
+    (DrivingSDK grid_sampler2d_v2_grad reads two of them): a fresh thread's zeroed stack hid
+    that, so the entry's stack starts as garbage and the result is far off."""
+    shift = """class Shift {
+  public:
+    __aicore__ inline Shift() {}
+    __aicore__ inline void Init(TPipe* pipe) { pipe->InitBuffer(spare, 32); }
+    __aicore__ inline void Apply(LocalTensor<float>& t, uint32_t n) { Adds(t, t, by, n); }
+  private:
+    TBuf<TPosition::VECCALC> spare;
+    float by;  // never set
+};
+
+extern "C" """
+    p = _variant(
+        projects, tmp_path, "host_vendor",
+        ("op_kernel/host_vendor.cpp", 'extern "C" ', shift),
+        ("op_kernel/host_vendor.cpp", "    Muls(t, t, td.alpha, td.perCore);",
+         "    Shift shift;\n    shift.Init(&pipe);\n    shift.Apply(t, td.perCore);\n    Muls(t, t, td.alpha, td.perCore);"),
+    )
+    report = validate_project(p, p / "ref.py")
+    assert report.compile.ok, [d.message for d in report.compile.diagnostics]
+    assert not report.ok
+    [case] = report.cases
+    assert "differ" in case.message and "e+38" in case.message, case.message

@@ -34,6 +34,19 @@
 
 namespace {
 
+// Garbage for the kernel's uninitialised locals. On the NPU a core's stack holds what ran there
+// before; a fresh thread's stack here reads zeros, which hid DrivingSDK grid_sampler2d_v2_grad's
+// uninitialised class members (their reads went in as 0 and the result matched). The stack the
+// entry's frame takes is filled first with 0xFE bytes: -1.7e38 as a float, -16843010 as an int,
+// NaN as a half, and a pointer that faults.
+constexpr size_t kPoisonedStack = 256 * 1024;
+
+[[gnu::noinline]] void poison_stack() {
+    uint8_t junk[kPoisonedStack];
+    std::memset(junk, 0xFE, sizeof junk);
+    asm volatile("" : : "r"(junk) : "memory");  // the fill must happen though nothing reads it
+}
+
 // What the run is doing, for a crash's message: a SIGSEGV in host code carries no location of
 // its own (the InferShape of an in-place op that writes output 0 used to end as a bare
 // "killed by SIGSEGV"). nullptr: the kernel's blocks, each named by its block index.
@@ -1218,7 +1231,10 @@ class Run {
         a.resize(static_cast<size_t>(k->arity), nullptr);
         const kernelgen::KernelEntry entry = k->entry;
         g_phase = nullptr;
-        kernelgen::launch(block_dim_, [&] { entry(a.data()); });
+        kernelgen::launch(block_dim_, [&] {
+            poison_stack();
+            entry(a.data());
+        });
         g_phase = "the harness";
     }
 
