@@ -564,10 +564,15 @@ def compare(actual: torch.Tensor, expected: torch.Tensor, atol: float, rtol: flo
     index = (
         [int(i) for i in np.unravel_index(flat, tuple(expected.shape))] if expected.dim() else []
     )
+    # The error figures cover the elements finite on both sides: say so when others differ.
+    n_nonfinite = int((bad & ~both).sum())
+    over = f"; over the {int(both.sum())} finite on both sides: " if n_nonfinite else " ("
     msg = (
         f"{n_bad} of {total} elements ({100.0 * n_bad / total:.3g}%) differ beyond "
-        f"atol={atol:g} and rtol={rtol:g} (max abs err {max_abs:.3g}, max rel err "
-        f"{max_rel:.3g}, relative L2 error {l2:.3g}); first at {index}: "
+        f"atol={atol:g} and rtol={rtol:g}"
+        + (f" ({n_nonfinite} of them inf or NaN against the reference)" if n_nonfinite else "")
+        + f"{over}max abs err {max_abs:.3g}, max rel err {max_rel:.3g}, relative L2 error "
+        f"{l2:.3g}{'' if n_nonfinite else ')'}; first at {index}: "
         f"got {a[flat]:.6g}, expected {e[flat]:.6g}"
     )
     return Comparison(

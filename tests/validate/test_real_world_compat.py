@@ -1657,7 +1657,8 @@ extern "C" """
         projects, tmp_path, "host_vendor",
         ("op_kernel/host_vendor.cpp", 'extern "C" ', shift),
         ("op_kernel/host_vendor.cpp", "    Muls(t, t, td.alpha, td.perCore);",
-         "    Shift shift;\n    shift.Init(&pipe);\n    shift.Apply(t, td.perCore);\n    Muls(t, t, td.alpha, td.perCore);"),
+         "    Shift shift;\n    shift.Init(&pipe);\n    shift.Apply(t, td.perCore);\n"
+         "    Muls(t, t, td.alpha, td.perCore);"),
     )
     report = validate_project(p, p / "ref.py")
     assert report.compile.ok, [d.message for d in report.compile.diagnostics]

@@ -122,6 +122,9 @@ def test_non_finite_values() -> None:
     result = compare(wrong, expected, 1e-4, 1e-4)
     assert result.mismatches == 2
     assert result.first_mismatch == [0, 0]
+    # the error figures cover only the elements finite on both sides, and the message says so
+    assert "(2 of them inf or NaN against the reference)" in result.message
+    assert "over the 0 finite on both sides: max abs err 0" in result.message
 
 
 def test_first_mismatch_is_a_multi_index() -> None:
