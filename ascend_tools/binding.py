@@ -794,7 +794,9 @@ def bind_single(
             elif r:
                 out[p] = ParamBinding(name=p, role="output", result=r)
             elif p in HARNESS_PARAMS:
-                out[p] = ParamBinding(name=p, role="harness")
+                # A host program's launch passes its own (a tiling its GenerateTiling wrote);
+                # the harness's where it passes none.
+                out[p] = ParamBinding(name=p, role="host" if host else "harness")
         free_in, free_out = _free_units(
             trial, {b.arg for b in out.values() if b.arg}, {b.result for b in out.values()
                                                             if b.result})

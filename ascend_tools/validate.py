@@ -12,6 +12,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Literal
 
 import torch
 from pydantic import BaseModel
@@ -219,7 +220,12 @@ def _case_params(params: list[ParamBinding], entry: KernelEntry) -> list[CasePar
             return str(entry.params.index(p.name))
         return "" if p.role in ("harness", "absent") else p.name
 
-    return [CaseParam(kind=kind(p), name=name(p)) for p in params]
+    def fallback(p: ParamBinding) -> Literal["workspace", "tiling"] | None:
+        if p.role == "host" and p.name in ("workspace", "tiling"):
+            return "workspace" if p.name == "workspace" else "tiling"
+        return None
+
+    return [CaseParam(kind=kind(p), name=name(p), fallback=fallback(p)) for p in params]
 
 
 def _initial_values(binding: Binding, dtypes: dict[str, str]) -> dict[str, float]:

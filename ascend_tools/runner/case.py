@@ -72,6 +72,8 @@ class CaseParam(BaseModel):
 
     kind: CaseParamKind
     name: str = ""
+    fallback: Literal["workspace", "tiling"] | None = None
+    """(`host`) the harness's buffer to take where the host program passes none there."""
 
 
 class Case(BaseModel):
@@ -109,7 +111,7 @@ class Case(BaseModel):
         if p.kind in ("workspace", "tiling", "null"):
             return p.kind
         if p.kind == "host":
-            return f"host:{p.name}"
+            return f"host:{p.name}" + (f":{p.fallback}" if p.fallback else "")
         found = [t.stem for t in (self.outputs if p.kind == "output" else self.inputs)
                  if t.name == p.name]
         if p.kind == "input_list":

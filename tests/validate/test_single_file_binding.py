@@ -345,3 +345,19 @@ def test_none_named_in_the_table_gives_the_parameter_a_null_pointer() -> None:
                 CaseParam(kind="output", name="y")],
     )
     assert "params x null y" in case_text(case)
+
+
+def test_a_parameter_named_tiling_takes_the_buffer_the_host_program_filled(
+    tmp_path: Path,
+) -> None:
+    # #8, Ascend/samples MatmulLeakyReluCppExtensions: the entry's last parameter is `tiling`;
+    # it got the harness's empty tiling buffer, not the one the host program wrote, and the
+    # kernel divided by zero. A name the harness also fills no longer hides the host's buffer.
+    p = tmp_path / "launch_host_program"
+    shutil.copytree(DATA / "launch_host_program", p)
+    src = p / "scale_rows.cpp"
+    src.write_text(src.read_text().replace("tilingGm", "tiling"))
+    report = validate_project(p, p / "ref.py")
+    assert report.compile.ok, [d.message for d in report.compile.diagnostics]
+    assert report.ok, report.cases
+    assert report.counters["tiling_key"] == 2

@@ -1158,12 +1158,18 @@ class Run {
     }
 
     // `host:N`: entry parameter N gets a GM buffer holding what the host program's buffer for
-    // that argument held at its launch (a tiling its GenerateTiling wrote).
+    // that argument held at its launch (a tiling its GenerateTiling wrote). `host:N:tiling`,
+    // `host:N:workspace`: the harness's own buffer where the program passed none there.
     uint8_t* host_buffer(const std::string& word) {
-        const size_t index = std::stoul(word.substr(5));
+        const size_t colon = word.find(':', 5);
+        const size_t index = std::stoul(word.substr(5, colon == std::string::npos ? std::string::npos : colon - 5));
+        const std::string fallback = colon == std::string::npos ? "" : word.substr(colon + 1);
         const auto& launch = kernelgen::host_launch();
-        if (!launch.launched || index >= launch.buffers.size() || launch.buffers[index].empty())
+        if (!launch.launched || index >= launch.buffers.size() || launch.buffers[index].empty()) {
+            if (fallback == "tiling") return tiling_buf_->data();
+            if (fallback == "workspace") return workspace_->data();
             throw HarnessError("params: " + word + ": the host program passed no buffer it allocated for that parameter");
+        }
         const auto& bytes = launch.buffers[index];
         lists_.emplace_back(bytes.size(), 0);
         std::memcpy(lists_.back().data(), bytes.data(), bytes.size());
