@@ -538,6 +538,10 @@ def _include_guard(header: Path) -> str | None:
 
 # The pure Cube mode of the Matmul API (lib/matmul_intf.h cube_only_mode).
 _CUBE_ONLY = re.compile(r"^[ \t]*#[ \t]*define[ \t]+ASCENDC_CUBE_ONLY\b", re.M)
+# A mix kernel that declares no kernel type (runtime.h implicit_layout): it raises a cross-core
+# flag in mode 2, which only the AIC and the AIVs of one group exchange.
+_AIC_AIV_FLAG = re.compile(r"\bCrossCoreSetFlag\s*<\s*2\s*,")
+_KERNEL_TYPE = re.compile(r"\bKERNEL_TASK_TYPE(?:_DEFAULT)?\s*\(|\b__mix__\s*\(|\b__cube__\b")
 
 
 def wrapper_source(
@@ -611,6 +615,10 @@ def wrapper_source(
     if any(_CUBE_ONLY.search(_text(p)) for p in _kernel_sources(project)):
         lines.append(
             "static const bool kernelgen_cube_only = (::kernelgen::cube_only_mode() = true);")
+    code = [blank(_text(p)) for p in _kernel_sources(project)]
+    if any(map(_AIC_AIV_FLAG.search, code)) and not any(map(_KERNEL_TYPE.search, code)):
+        lines.append("static const bool kernelgen_mix = "
+                     "((::kernelgen::implicit_layout() = ::kernelgen::CoreLayout::MIX_1_2), true);")
     entry = project.entry
     n = len(entry.tensors)
     buffers = iter(range(n))

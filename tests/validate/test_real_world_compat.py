@@ -503,6 +503,70 @@ def test_matmul_api_kernel_without_kernel_type_runs_as_mix_1_2(projects: Path) -
     assert report.ok, (report.runtime_errors, report.cases)
 
 
+_AIC_OWN_MATMUL_NZ = """#include "kernel_operator.h"
+#include "lib/matmul_intf.h"
+
+using namespace AscendC;
+
+// C = A x B, B stored NZ ([N / 16][K][16] halves): the AIC runs the Matmul object itself (no
+// REGIST_MATMUL_OBJ) and tells its AIVs through a mode-2 cross-core flag; no kernel type.
+extern "C" __global__ __aicore__ void matmul_mix(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR workspace,
+                                                 GM_ADDR tiling) {
+    GET_TILING_DATA(td, tiling);
+    const TCubeTiling& t = td.cube;
+    TPipe pipe;
+    matmul::MatmulImpl<MatmulType<TPosition::GM, CubeFormat::ND, half>,
+                       MatmulType<TPosition::GM, CubeFormat::NZ, half>,
+                       MatmulType<TPosition::GM, CubeFormat::ND, float>,
+                       MatmulType<TPosition::GM, CubeFormat::ND, float>, CFG_MDL>
+        mm;
+    if ASCEND_IS_AIC {
+        mm.SetSubBlockIdx(0);
+        mm.Init(&t, &pipe);
+        GlobalTensor<half> aGm, bGm;
+        GlobalTensor<float> cGm;
+        aGm.SetGlobalBuffer((__gm__ half*)a, t.M * t.Ka);
+        bGm.SetGlobalBuffer((__gm__ half*)b, t.Kb * t.N);
+        cGm.SetGlobalBuffer((__gm__ float*)c, t.M * t.N);
+        mm.SetOrgShape(t.M, t.N, t.Ka);
+        mm.SetSingleShape(t.M, t.N, t.Ka);
+        mm.SetTensorA(aGm);
+        mm.SetTensorB(bGm);
+        mm.IterateAll(cGm);
+        CrossCoreSetFlag<2, PIPE_FIX>(5);
+    }
+    if ASCEND_IS_AIV {
+        CrossCoreWaitFlag(5);
+    }
+}
+"""
+
+
+def test_aic_running_its_own_matmul_on_an_nz_operand_for_flagged_aivs_runs_as_mix(
+    projects: Path, tmp_path: Path
+) -> None:
+    """Ascend/samples 6_group_matmul: no kernel type, the AIC runs its Matmul object itself and
+    raises a mode-2 cross-core flag its AIVs wait for, and the weight is NZ. Before, the kernel
+    ran on AIVs only (every AIV waited on a flag no core would raise), and the Matmul read every
+    operand as ND."""
+    p = _variant(projects, tmp_path, "matmul_mix")
+    (p / "op_kernel" / "matmul_mix.cpp").write_text(_AIC_OWN_MATMUL_NZ)
+    (p / "ref.py").write_text(
+        "import torch\n\n\n"
+        "class Model(torch.nn.Module):\n"
+        "    def forward(self, a, b_nz):\n"
+        "        b = b_nz.reshape(2, 32, 16).permute(1, 0, 2).reshape(32, 32)\n"
+        "        return torch.matmul(a.float(), b.float())\n\n\n"
+        "def get_inputs():\n"
+        "    b = torch.randint(-4, 5, (32, 32)).half()\n"
+        "    b_nz = b.reshape(32, 2, 16).permute(1, 0, 2).contiguous().reshape(32, 32)\n"
+        "    return [torch.randint(-4, 5, (64, 32)).half(), b_nz]\n"
+    )
+    report = validate_project(p, p / "ref.py")
+    assert report.compile.ok, [d.message for d in report.compile.diagnostics]
+    assert report.ok, (report.runtime_errors, report.cases)
+
+
 def test_matmul_sample_style_with_fixed_base_blocks_gets_whole_blocks_per_core(
     projects: Path,
 ) -> None:

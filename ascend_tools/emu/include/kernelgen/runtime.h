@@ -372,11 +372,19 @@ inline std::shared_ptr<void>& block_keep_alive() {
 extern "C" const char __start_kernelgen_mix_1_2[] __attribute__((weak));
 extern "C" const char __start_kernelgen_mix_1_1[] __attribute__((weak));
 extern "C" const char __start_kernelgen_cube[] __attribute__((weak));
+// The layout of a kernel that declares none in its source but raises CrossCoreSetFlag in mode 2
+// (between the AIC and the AIVs of one group): only a mix kernel has both, and the device
+// compiler builds it as one, AIC:AIV 1:2 (Ascend/samples 6_group_matmul runs its own Matmul on
+// the AIC and dequantises on the AIVs). The toolchain sets it (emulator.py wrapper_source).
+inline CoreLayout& implicit_layout() {
+    static CoreLayout l = CoreLayout::AIV_ONLY;
+    return l;
+}
 inline CoreLayout declared_layout() {
     if (__start_kernelgen_mix_1_2) return CoreLayout::MIX_1_2;
     if (__start_kernelgen_mix_1_1) return CoreLayout::MIX_1_1;
     if (__start_kernelgen_cube) return CoreLayout::AIC_ONLY;
-    return CoreLayout::AIV_ONLY;
+    return chip().split_cores ? implicit_layout() : CoreLayout::AIV_ONLY;
 }
 
 // Cores of the chip a layout runs on: mix and cube kernels need one AIC per block.

@@ -649,19 +649,49 @@ class MatmulImpl {
         if (orgN_ <= 0) orgN_ = n_;
         acc_.assign(size_t(m_) * n_, 0.0f);
         if (m_ == 0 || n_ == 0) return;
-        check_reads(lda, ldb, ldat, ldbt, file, line);
+        // A(i, k) at ai[i] + ak[k], B(k, j) at bk[k] + bj[j]: the stored matrix is A (M x K) or,
+        // transposed, K x M; B (K x N) or N x K; its row count in the original shape sets an NZ
+        // operand's column-block stride.
+        const Layout la = transA_ ? Layout::of(A::fmt == CubeFormat::NZ, k_, m_, ldat, lda, c0<TA>())
+                                  : Layout::of(A::fmt == CubeFormat::NZ, m_, k_, lda, ldat, c0<TA>());
+        const Layout lb = transB_ ? Layout::of(B::fmt == CubeFormat::NZ, n_, k_, ldbt, ldb, c0<TB>())
+                                  : Layout::of(B::fmt == CubeFormat::NZ, k_, n_, ldb, ldbt, c0<TB>());
+        const auto& ai = transA_ ? la.col : la.row;
+        const auto& ak = transA_ ? la.row : la.col;
+        const auto& bk = transB_ ? lb.col : lb.row;
+        const auto& bj = transB_ ? lb.row : lb.col;
+        check_reads(la, lb, file, line);
         count_cube_work();
         for (int i = 0; i < m_; ++i)
             for (int j = 0; j < n_; ++j) {
                 float s = bias_.set ? static_cast<float>(bias_.base[j]) : 0.0f;
-                for (int k = 0; k < k_; ++k) {
-                    float a = static_cast<float>(transA_ ? a_.base[int64_t(k) * ldat + i] : a_.base[int64_t(i) * lda + k]);
-                    float b = static_cast<float>(transB_ ? b_.base[int64_t(j) * ldbt + k] : b_.base[int64_t(k) * ldb + j]);
-                    s += a * b;
-                }
+                for (int k = 0; k < k_; ++k)
+                    s += static_cast<float>(a_.base[ai[i] + ak[k]]) * static_cast<float>(b_.base[bk[k] + bj[j]]);
                 acc_[size_t(i) * n_ + j] = s;
             }
     }
+    template <class T>
+    static constexpr int c0() { return static_cast<int>(32 / sizeof(T)); }
+    // Where element (r, c) of a stored rows x cols operand lies: row[r] + col[c]. ND: rows `ld`
+    // elements apart. NZ (API reference, data formats: fractals of 16 rows x C0 = 32 B, the
+    // column blocks stored one after another, each holding every row of the original shape,
+    // aligned to 16: [cols / C0][align16(org_rows)][C0]): r * C0 + (c / C0) * align16(org_rows) * C0
+    // + c % C0.
+    struct Layout {
+        std::vector<int64_t> row, col;
+        bool nz = false;
+        static Layout of(bool nz, int rows, int cols, int64_t ld, int64_t org_rows, int c0) {
+            Layout l;
+            l.nz = nz;
+            l.row.resize(size_t(rows));
+            l.col.resize(size_t(cols));
+            const int64_t block = (std::max<int64_t>(org_rows, rows) + 15) / 16 * 16 * c0;
+            for (int r = 0; r < rows; ++r) l.row[size_t(r)] = nz ? int64_t(r) * c0 : int64_t(r) * ld;
+            for (int c = 0; c < cols; ++c) l.col[size_t(c)] = nz ? c / c0 * block + c % c0 : c;
+            return l;
+        }
+        int64_t span() const { return row.empty() || col.empty() ? 0 : row.back() + col.back() + 1; }
+    };
     // Every element the product reads must be inside its GlobalTensor and allocation (GM) or
     // inside its LocalTensor (UB/L1): rows [first, first + n) of each operand.
     template <class T>
@@ -677,12 +707,24 @@ class MatmulImpl {
             kernelgen::failf("count-exceeds-tensor", file, line, "Matmul: reads %llu elements of %s, a LocalTensor of %llu",
                              (unsigned long long)need, role, (unsigned long long)op.local_elems);
     }
-    void check_reads(int lda, int ldb, int ldat, int ldbt, const char* file, int line) const {
+    // An NZ operand's elements fill whole fractals of one contiguous span: that span is checked.
+    template <class T>
+    static void check_operand(const Operand<T>& op, const char* role, const Layout& l, const char* file, int line) {
+        if (l.row.empty() || l.col.empty()) return;
+        if (!l.nz) {
+            const int64_t ld = l.row.size() > 1 ? l.row[1] : 0;
+            check_rows(op, role, int(l.row.size()), ld, int(l.col.size()), file, line);
+        } else if (op.in_gm) {
+            op.gm.check_access("Matmul", 0, uint64_t(l.span()), false, file, line);
+        } else if (uint64_t(l.span()) > op.local_elems) {
+            kernelgen::failf("count-exceeds-tensor", file, line, "Matmul: reads %llu elements of %s (NZ), a LocalTensor of %llu",
+                             (unsigned long long)l.span(), role, (unsigned long long)op.local_elems);
+        }
+    }
+    void check_reads(const Layout& la, const Layout& lb, const char* file, int line) const {
         if (k_ > 0) {
-            if (transA_) check_rows(a_, "A", k_, ldat, m_, file, line);
-            else check_rows(a_, "A", m_, lda, k_, file, line);
-            if (transB_) check_rows(b_, "B", n_, ldbt, k_, file, line);
-            else check_rows(b_, "B", k_, ldb, n_, file, line);
+            check_operand(a_, "A", la, file, line);
+            check_operand(b_, "B", lb, file, line);
         }
         if (bias_.set) check_rows(bias_, "bias", 1, 0, n_, file, line);
     }
