@@ -140,7 +140,9 @@ def _missing_use(
         )
         text = out.stderr + out.stdout
         diags = parse_compiler_output(text, locator, failed=False)
-        names += [n for n in unknown_names(d.message for d in diags) if n not in names]
+        # A constant CANN's kernel headers declare is supplied after (_supply_vendor_constants).
+        names += [n for n in unknown_names(d.message for d in diags)
+                  if n not in names and n not in vendor_constants()]
     return missing, names
 
 
@@ -151,7 +153,8 @@ def _empty_missing_headers(
     compiled again with an empty file for each: msopgen writes such headers when it creates a
     project (an `<op>_tiling.h` skeleton the sample's own op_host never fills) and the
     vendor's build finds them there. Returns the last result, its argv, and one warning per
-    header made empty, at its #include; the first result unchanged when anything else fails."""
+    header made empty, at its #include; the first result unchanged when anything else fails
+    than constants _supply_vendor_constants supplies next."""
     text = out.stderr + out.stdout
     if out.returncode == 0 or not _MISSING_HEADER.search(text):
         return out, argv, []
@@ -160,7 +163,7 @@ def _empty_missing_headers(
         return out, argv, []
     retry = [*argv, "-idirafter", cwd / "kernelgen_missing_headers"]
     again = step.compile(retry, cwd)
-    if again.returncode != 0:
+    if again.returncode != 0 and not _undeclared_vendor_constants(again.stderr + again.stdout):
         return out, argv, []
     warnings = [
         d.model_copy(update={
@@ -869,8 +872,9 @@ def build(
             ]
             out, argv = _compile_unit(step, argv, stage, chip, "device")
             at = 2 if argv[0] == "-include" else 0
-            out, argv, supplied = _supply_vendor_constants(out, step, argv, at, stage, locator)
+            # Missing headers first: g++ stops at one, before the names it would find undeclared.
             out, argv, emptied = _empty_missing_headers(out, step, argv, stage, locator)
+            out, argv, supplied = _supply_vendor_constants(out, step, argv, at, stage, locator)
             if out.returncode != 0:
                 return BuildResult(
                     ok=False,

@@ -306,6 +306,37 @@ def test_spellings_of_recsdk_xllm_and_early_samples_build_in_one_device_idioms_v
     assert not [d for d in lint if d.severity == "error"], lint
 
 
+def test_spellings_of_mamba_kernels_build_in_one_device_idioms_variant(
+    projects: Path, tmp_path: Path
+) -> None:
+    """#8, mamba-ascendc (each a compile error before): the count form of ReduceSum/Max/Min with
+    its `isSetMask` template argument; CANN's high-level header lib/pad/broadcast.h; and a
+    header nobody ships next to DEFAULT_C0_SIZE, which CANN's kernel headers declare: the missing
+    header is built empty (a warning) and the constant supplied (a warning), where before the
+    constant was blamed on the header."""
+    kernel = "op_kernel/device_idioms.cpp"
+    probe = """#include "lib/pad/broadcast.h"
+#include "mamba_scaffold/never_shipped.h"
+
+__aicore__ inline void ReduceProbe(AscendC::LocalTensor<float>& d, AscendC::LocalTensor<float>& s,
+                                   AscendC::LocalTensor<float>& w) {
+    AscendC::ReduceSum<float, true>(d, s, w, 64);
+    AscendC::ReduceMax<float, true>(d, s, w, 64, true);
+    AscendC::ReduceMin<float, false>(d, s, w, 64);
+}
+static_assert(DEFAULT_C0_SIZE == 32, "C0 is 32 bytes");
+"""
+    p = _variant(projects, tmp_path, "device_idioms",
+                 (kernel, '#include "kernel_operator.h"\n',
+                  '#include "kernel_operator.h"\n' + probe))
+    report = validate_project(p, p / "ref.py")
+    assert report.compile.ok, [d.message for d in report.compile.diagnostics]
+    assert report.ok, report.cases
+    warnings = [d.message for d in report.compile.diagnostics if d.severity == "warning"]
+    assert any("never_shipped.h: not found" in w for w in warnings), warnings
+    assert any("supplied 'DEFAULT_C0_SIZE'" in w for w in warnings), warnings
+
+
 def test_kernel_assert_with_a_message_stops_at_its_line(projects: Path, tmp_path: Path) -> None:
     # #8: the kernel debug API `assert(expr, fmt, args...)` (RecSDK's embedding lookups,
     # Ascend/samples' 3_assert matmul): before, "'assert' was not declared in this scope".

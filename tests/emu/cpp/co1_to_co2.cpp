@@ -3,7 +3,8 @@
 // low-level path leaves C = A B (32 x 16 float) in L0C as two 16 x 16 fractals, which one
 // DataCopy moves to UB with blockCount 2, blockLen 1 (one fractal), srcStride 0 and dstStride 2
 // (two 32-byte blocks, 16 floats, of gap; the rest of UB holds -1), and y gets 528 floats of UB.
-// Cases: `coupled` (an Ascend 310P-like chip, where the path exists) and `split` (the default
+// Cases: `coupled` (an Ascend 310P-like chip, where the path exists; `coupled_co2` with the
+// product in a CO2 buffer, which the vector APIs take there) and `split` (the default
 // split-core chip, which has no L0C -> UB path: the copy carries `// BUG: split`).
 #include <functional>
 #include <map>
@@ -15,6 +16,9 @@ using namespace AscendC;
 
 static GM_ADDR g_x, g_y;
 
+// `C2Pos`: where the product lands in UB: a vector position, or CO2, which is UB itself on the
+// chips without separate cube and vector cores, so a vector API takes it there too.
+template <TPosition C2Pos = TPosition::VECCALC>
 static void product_to_ub() {
     TPipe pipe;
     TBuf<TPosition::A1> ba1;
@@ -22,7 +26,7 @@ static void product_to_ub() {
     TBuf<TPosition::A2> ba2;
     TBuf<TPosition::B2> bb2;
     TBuf<TPosition::CO1> bc1;
-    TBuf<TPosition::VECCALC> bc2;  // UB: CO2 and the vector positions share it
+    TBuf<C2Pos> bc2;  // UB: CO2 and the vector positions share it
     pipe.InitBuffer(ba1, 1024);
     pipe.InitBuffer(bb1, 512);
     pipe.InitBuffer(ba2, 1024);
@@ -34,7 +38,8 @@ static void product_to_ub() {
     GlobalTensor<float> gy;
     gy.SetGlobalBuffer((__gm__ float*)g_y, 528);
     auto a1 = ba1.Get<half>(), b1 = bb1.Get<half>(), a2 = ba2.Get<half>(), b2 = bb2.Get<half>();
-    auto c1 = bc1.Get<float>(), c2 = bc2.Get<float>();
+    auto c1 = bc1.Get<float>();
+    auto c2 = bc2.template Get<float>();
     DataCopy(a1, gx, Nd2NzParams(1, 32, 16, 0, 16, 32, 1, 0));
     DataCopy(b1, gx[512], Nd2NzParams(1, 16, 16, 0, 16, 16, 1, 0));
     Duplicate(c2, -1.0f, 528);
@@ -70,6 +75,11 @@ static std::map<std::string, std::function<void()>> cases() {
         kernelgen::chip().name = "ascend310p";
         kernelgen::chip().split_cores = false;
         product_to_ub();
+    };
+    c["coupled_co2"] = [] {
+        kernelgen::chip().name = "ascend310p";
+        kernelgen::chip().split_cores = false;
+        product_to_ub<TPosition::CO2>();
     };
     c["split"] = [] { product_to_ub(); };
     return c;

@@ -231,17 +231,17 @@ KG_PATTERN_REDUCE(ReduceAll, kernelgen::PatternOp::ALL, " uint8_t float ")
 KG_PATTERN_REDUCE(ReduceAny, kernelgen::PatternOp::ANY, " uint8_t float ")
 #undef KG_PATTERN_REDUCE
 
-template <class T>
+template <class T, bool isSetMask = true>  // isSetMask: the count form sets its own mask
 inline void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,
                       int64_t count, KG_LOC) {
     kernelgen::reduce_count("ReduceSum", kernelgen::RedKind::SUM, dst, src, sharedTmpBuffer, count, false, file, line);
 }
-template <class T>
+template <class T, bool isSetMask = true>  // isSetMask: the count form sets its own mask
 inline void ReduceMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,
                       int64_t count, bool calIndex = false, KG_LOC) {
     kernelgen::reduce_count("ReduceMax", kernelgen::RedKind::MAX, dst, src, sharedTmpBuffer, count, calIndex, file, line);
 }
-template <class T>
+template <class T, bool isSetMask = true>  // isSetMask: the count form sets its own mask
 inline void ReduceMin(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,
                       int64_t count, bool calIndex = false, KG_LOC) {
     kernelgen::reduce_count("ReduceMin", kernelgen::RedKind::MIN, dst, src, sharedTmpBuffer, count, calIndex, file, line);

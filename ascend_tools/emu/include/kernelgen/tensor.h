@@ -698,10 +698,18 @@ inline bool role_writes(const char* role) {
     return false;
 }
 
+// Whether a LocalTensor of position `p` lies in UB. CO2 does on the chips without separate cube
+// and vector cores (API reference, general restrictions: CO2 is the Unified Buffer on Atlas
+// training and inference series, GM on A2/A3), where a Matmul result moved CO1 -> CO2 is then a
+// vector operand (mindnlp's 910A grouped_matmul Casts it in place).
+inline bool in_ub(AscendC::TPosition p) {
+    return AscendC::is_ub_position(p) || (p == AscendC::TPosition::CO2 && !chip().split_cores);
+}
+
 // Whether `elems` elements from `t` end inside the UB arena (the NPU faults past UB's end).
 template <class T>
 inline bool reads_inside_ub(const AscendC::LocalTensor<T>& t, uint64_t elems) {
-    return AscendC::is_ub_position(t.GetPosition()) && t.ub_offset() + elems * sizeof(T) <= chip().ub_bytes;
+    return in_ub(t.GetPosition()) && t.ub_offset() + elems * sizeof(T) <= chip().ub_bytes;
 }
 
 inline uint64_t ub_owned_end(const uint8_t* arena);  // pipe.h
@@ -775,9 +783,9 @@ inline void check_vec_operand_bytes(const char* api, const char* role, const Asc
     check_dtype_on_chip<T>(api, file, line);
     check_dtype_support<T>(api, role, file, line);
     t.check_live(api, file, line);
-    if (!AscendC::is_ub_position(t.GetPosition()))
-        failf("tensor-position", file, line, "%s: %s is in position %s; vector operands must be in UB (VECIN/VECOUT/VECCALC)",
-              api, role, AscendC::position_name(t.GetPosition()));
+    if (!in_ub(t.GetPosition()))
+        failf("tensor-position", file, line, "%s: %s is in position %s; vector operands must be in UB (VECIN/VECOUT/VECCALC%s)",
+              api, role, AscendC::position_name(t.GetPosition()), chip().split_cores ? "" : ", CO2");
     if (t.ub_offset() % align != 0)
         failf("ub-offset-align", file, line, "%s: %s starts at UB offset %llu, which is not %u-byte aligned", api, role,
               (unsigned long long)t.ub_offset(), align);

@@ -1,0 +1,4 @@
+// High-level API entry header (Broadcast): the function lives in kernel_operator.h.
+#pragma once
+
+#include "kernel_operator.h"
