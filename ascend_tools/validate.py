@@ -125,7 +125,11 @@ def _bind_op(op: OpDefinition, trial: TrialData, table: BindingTable | None) -> 
                 f"OpDef {op.name} declares no dtype combination for the inputs ({have}); declared: "
                 f"{listed}. Pick one with --dtype or declare the combination in the OpDef."
             )
-        dtypes = match[0]
+        # A DataTypeList output combines with every input combination: the caller picks its
+        # dtype (fbgemm-ascend segment_sum_csr's adapter allocates y like its values), and the
+        # reference's result says which.
+        fits = [c for c in match if all(c.get(k) == v for k, v in wanted_out.items())]
+        dtypes = (fits or match)[0]
     else:
         dtypes = {**given, **wanted_out}
     return Binding(op=bound, dtypes=dtypes)

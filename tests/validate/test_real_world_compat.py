@@ -337,6 +337,22 @@ static_assert(DEFAULT_C0_SIZE == 32, "C0 is 32 bytes");
     assert any("supplied 'DEFAULT_C0_SIZE'" in w for w in warnings), warnings
 
 
+def test_an_output_declared_with_a_datatypelist_takes_the_dtype_the_reference_returns(
+    projects: Path, tmp_path: Path
+) -> None:
+    """#8, fbgemm-ascend segment_sum_csr: an output's DataTypeList combines with every input
+    type, so the caller picks; the first listed type (half here) was taken although the
+    reference returns float32, and the kernel's float stores overran a half-sized buffer."""
+    host = "op_host/host_vendor.cpp"
+    p = _variant(projects, tmp_path, "host_vendor",
+                 (host, 'this->Output("y").ParamType(REQUIRED).DataType({ge::DT_FLOAT})',
+                  'this->Output("y").ParamType(REQUIRED)'
+                  ".DataTypeList({ge::DT_FLOAT16, ge::DT_FLOAT})"))
+    report = validate_project(p, p / "ref.py")
+    assert report.compile.ok, [d.message for d in report.compile.diagnostics]
+    assert report.ok, (report.runtime_errors, report.cases)
+
+
 def test_kernel_assert_with_a_message_stops_at_its_line(projects: Path, tmp_path: Path) -> None:
     # #8: the kernel debug API `assert(expr, fmt, args...)` (RecSDK's embedding lookups,
     # Ascend/samples' 3_assert matmul): before, "'assert' was not declared in this scope".
