@@ -32,6 +32,7 @@ def test_tbuf_alloc_tensor_hands_out_its_one_buffer_every_trip(emu_build, run_pr
         "tbuf_free_queue_tensor",
         "free_swapped_twice",
         "free_swapped_other_position",
+        "queue_copy_shares_buffers",
     ],
 )
 def test_queue_member_faults_fail_at_their_line(emu_build, run_program, case: str) -> None:
@@ -67,3 +68,13 @@ def test_free_through_a_queue_of_the_same_position_warns_and_computes(
     first = marker_line(SOURCE, "WARN: ok_free_swapped_same_position")
     assert [w["line"] for w in warnings] == [first, first + 1]
     assert "TQue<VECIN, 1> with a buffer of another queue (TQue<VECIN, 2>" in warnings[0]["message"]
+
+
+def test_a_copied_queue_is_the_same_queue(emu_build, run_program) -> None:
+    """fbgemm-ascend split_embedding copies its queues into a helper (`this->queIn = queIn`): a
+    copy hands out, enqueues and frees the same buffers (CANN's TQueBind holds plain handles
+    into its TPipe's buffer table); before, TQue was not copy-assignable."""
+    res = _run(emu_build, run_program, "ok_queue_copy")
+    assert res.returncode == 0, res.stderr + res.stdout
+    assert res.report["errors"] == [] and res.report["warnings"] == []
+    assert "y = 2 * x" in res.stdout

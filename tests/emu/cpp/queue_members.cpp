@@ -123,6 +123,53 @@ static std::map<std::string, Case> cases() {
         auto a = qa.AllocTensor<float>();
         qb.FreeTensor(a);  // BUG: free_swapped_other_position
     }};
+    // fbgemm-ascend split_embedding: a helper object holds copies of the kernel's queues
+    // (`this->queIn = queIn`) and runs whole Alloc/EnQue/DeQue/Free rounds through them; the
+    // kernel's own queues then take the same buffers.
+    c["ok_queue_copy"] = {1, [] {
+        struct Doubler {
+            TQue<TPosition::VECIN, 1> qin;
+            void Run(GlobalTensor<float>& gx, GlobalTensor<float>& gy, uint32_t at) {
+                auto x = qin.AllocTensor<float>();
+                DataCopy(x, gx[at], 256);
+                qin.EnQue(x);
+                x = qin.DeQue<float>();
+                Muls(x, x, 2.0f, 256);
+                SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+                WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+                DataCopy(gy[at], x, 256);
+                SetFlag<HardEvent::MTE3_MTE2>(EVENT_ID0);
+                WaitFlag<HardEvent::MTE3_MTE2>(EVENT_ID0);
+                qin.FreeTensor(x);
+            }
+        };
+        TPipe pipe;
+        TQue<TPosition::VECIN, 1> qin;
+        GlobalTensor<float> gx, gy;
+        gx.SetGlobalBuffer((__gm__ float*)g_x, N);
+        gy.SetGlobalBuffer((__gm__ float*)g_y, N);
+        pipe.InitBuffer(qin, 1, 256 * sizeof(float));
+        Doubler d;
+        d.qin = qin;
+        for (uint32_t i = 0; i < N / 256; ++i) {
+            if (i % 2) {
+                d.Run(gx, gy, i * 256);
+                continue;
+            }
+            Doubler own{qin};
+            own.Run(gx, gy, i * 256);
+        }
+    }};
+    // The copy's buffer is the queue's: allocated through the copy, the original has none left.
+    c["queue_copy_shares_buffers"] = {1, [] {
+        TPipe pipe;
+        TQue<TPosition::VECIN, 1> qin;
+        pipe.InitBuffer(qin, 1, 256);
+        TQue<TPosition::VECIN, 1> copy = qin;
+        auto t = copy.AllocTensor<float>();
+        (void)t;
+        qin.AllocTensor<float>();  // BUG: queue_copy_shares_buffers
+    }};
     return c;
 }
 

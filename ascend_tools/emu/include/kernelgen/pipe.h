@@ -298,35 +298,40 @@ namespace AscendC {
 template <TPosition src, TPosition dst, int32_t depth, auto mask = 0>
 class TQueBind {
   public:
-    TQueBind() : core_(src, depth, dst) {}
+    TQueBind() : core_(std::make_shared<kernelgen::QueueCore>(src, depth, dst)) {}
+    // A copy is the same queue: CANN's TQueBind holds plain handles into its TPipe's buffer
+    // table, so a copy (fbgemm-ascend split_embedding's helper object takes `this->queIn =
+    // queIn`) allocates, enqueues and frees the same buffers. Here copies share one state.
+    TQueBind(const TQueBind&) = default;
+    TQueBind& operator=(const TQueBind&) = default;
 
     template <class T>
     LocalTensor<T> AllocTensor(KG_LOC) {
-        return core_.template alloc<T>(file, line);
+        return core_->template alloc<T>(file, line);
     }
     template <class T>
     void FreeTensor(const LocalTensor<T>& t, KG_LOC) {
-        core_.free(t, file, line);
+        core_->free(t, file, line);
     }
     template <class T>
     bool EnQue(const LocalTensor<T>& t, KG_LOC) {
-        return core_.enque(t, file, line);
+        return core_->enque(t, file, line);
     }
     template <class T>
     LocalTensor<T> DeQue(KG_LOC) {
-        return core_.template deque<T>(file, line);
+        return core_->template deque<T>(file, line);
     }
-    bool VacantInQue() const { return depth <= 0 || core_.in_queue() < static_cast<size_t>(depth); }
-    bool HasTensorInQue() const { return core_.in_queue() > 0; }
-    int32_t GetTensorCountInQue() const { return static_cast<int32_t>(core_.in_queue()); }
-    bool HasIdleBuffer() const { return core_.has_idle(); }
+    bool VacantInQue() const { return depth <= 0 || core_->in_queue() < static_cast<size_t>(depth); }
+    bool HasTensorInQue() const { return core_->in_queue() > 0; }
+    int32_t GetTensorCountInQue() const { return static_cast<int32_t>(core_->in_queue()); }
+    bool HasIdleBuffer() const { return core_->has_idle(); }
     void FreeAllEvent() {}
 
-    kernelgen::QueueCore& core() { return core_; }
+    kernelgen::QueueCore& core() { return *core_; }
     static constexpr TPosition position = src;
 
   private:
-    kernelgen::QueueCore core_;
+    std::shared_ptr<kernelgen::QueueCore> core_;
 };
 
 template <TPosition pos, int32_t depth, auto mask = 0>
