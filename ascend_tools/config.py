@@ -4,6 +4,7 @@ pyproject.toml), read in one place for every tool that needs it.
     reference = "tests/ref.py"      # the PyTorch reference (relative to the project root)
     op = "boxes_overlap_bev_v1"     # which op of a project with several (op_kernel/<op>.cpp)
     auto_sync = false               # compiled without --cce-auto-sync (default true: on)
+    defines = ["USE_INT64_PAD"]     # macros the project's build script defines (NAME or NAME=VALUE)
     block_dim = 8                   # a kernel without an OpDef: its launch's block count
     atol = 1e-2                     # the project's own test's tolerances (default: per dtype)
     rtol = 1e-2
@@ -30,6 +31,11 @@ compiler then inserts the flags between S and MTE2/MTE3/V itself, so the emulato
 lint do not ask for them (https://www.hiascend.com/document/detail/en/CANNCommunityEdition/900/compiler/BishengCompiler/atlas_bisheng_10_0008.html).
 A project built without it sets `auto_sync = false` at the top level (not under `[lint]`).
 
+`defines` are the macros the project's own build defines beyond the sources (CMake
+`add_definitions`, a run.sh that writes a `#define` into a header before it builds, as
+fbgemm-ascend's jagged_to_padded_dense does): the emulator compiles every unit with them (`-D`)
+and lint judges `#ifdef` branches by them.
+
 `atol`/`rtol` replace validate's per-dtype tolerances (`ascend_tools.reference.TOLERANCES`) for a
 project whose own test accepts more (Ascend/samples' verify_result.py compares float16 outputs
 with an absolute error of 1e-2); `kernelgen validate --atol/--rtol` override them in turn.
@@ -39,9 +45,10 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Annotated
 
 import tomllib
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
 from ascend_tools.chips import DEFAULT_CHIP
 
@@ -60,6 +67,8 @@ class LintConfig(BaseModel):
     """Input shapes (test binding) used to evaluate host tiling values."""
     auto_sync: bool = True
     """Copied from the project's top-level `auto_sync` (the compiler's --cce-auto-sync)."""
+    defines: list[str] = []
+    """Copied from the project's top-level `defines` (module docstring)."""
 
 
 AttrConstant = bool | int | float | list[int] | list[float]
@@ -100,6 +109,8 @@ class ProjectConfig(BaseModel):
     (op_kernel/<op>.cpp); None: the only one (ascend_tools.project)."""
     auto_sync: bool = True
     """Whether the kernel is compiled with --cce-auto-sync (module docstring)."""
+    defines: list[Annotated[str, StringConstraints(pattern=r"^[A-Za-z_]\w*(=.*)?$")]] = []
+    """Macros the project's build defines, `NAME` or `NAME=VALUE` (module docstring)."""
     block_dim: int | None = Field(default=None, ge=1, le=65535)
     """The blockDim a kernel without an OpDef (a single file, a torch extension's op_kernel)
     is launched with, where its host code computes it at run time (`GetCoreNumAiv()`); it
@@ -143,6 +154,7 @@ def load_project_config(root: Path) -> ProjectConfig:
             raise ConfigError(f"{path}: bad setting {where}: {err['msg']}") from exc
         if config.lint is not None:
             config.lint.auto_sync = config.auto_sync
+            config.lint.defines = config.defines
         return config
     return ProjectConfig()
 

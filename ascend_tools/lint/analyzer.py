@@ -53,7 +53,7 @@ class Analyzer:
     def lint(self) -> list[Diagnostic]:
         """Project rules run every time; unit rules only for units whose chunks changed (or
         moved to other lines) since the last lint, or when anything outside methods changed."""
-        model = self.model = KernelModel(self.documents)
+        model = self.model = KernelModel(self.documents, defines=self.config.defines)
         ev = Evaluator(model, self.chip, self.config.shapes)
         catalog = load_catalog()
 

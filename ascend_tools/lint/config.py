@@ -23,9 +23,9 @@ __all__ = ["LintConfig", "LintConfigError", "load_config"]
 
 
 def load_config(root: Path) -> LintConfig | None:
-    """The project's lint settings (with the project's top-level `auto_sync`), or None when it
-    has none."""
+    """The project's lint settings (with the project's top-level `auto_sync` and `defines`),
+    or None when it has none."""
     config = load_project_config(root)
-    if config.lint is None and not config.auto_sync:
-        return LintConfig(auto_sync=False)
+    if config.lint is None and (not config.auto_sync or config.defines):
+        return LintConfig(auto_sync=config.auto_sync, defines=config.defines)
     return config.lint

@@ -77,12 +77,15 @@ class LintContext:
 
     @cached_property
     def calls(self) -> list[Call]:
-        """Kernel calls inside the scope."""
+        """Kernel calls inside the scope that this chip's build may compile (not those under
+        an `#if` proved false: Evaluator.compiled)."""
         if self.scope is None:
-            return self.model.calls
-        unit_of, scope = self.model.unit_of, self.scope
-        return [call for c in self.model.kernel_chunks() if c.calls and unit_of(c) in scope
-                for call in c.calls]
+            found = self.model.calls
+        else:
+            unit_of, scope = self.model.unit_of, self.scope
+            found = [call for c in self.model.kernel_chunks() if c.calls and unit_of(c) in scope
+                     for call in c.calls]
+        return [call for call in found if self.ev.compiled(call)]
 
     def chunks(self) -> list[Chunk]:
         return [c for c in self.model.kernel_chunks() if self.in_scope(c)]

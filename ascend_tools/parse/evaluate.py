@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from ascend_tools.chips import Chip
 from ascend_tools.parse.expr import Expr, render
-from ascend_tools.parse.facts import Chunk, Decl, Define
+from ascend_tools.parse.facts import Chunk, Decl, Define, Located
 from ascend_tools.parse.host import GE_DTYPES
 from ascend_tools.parse.model import KernelModel
 from ascend_tools.parse.preproc import MacroState, holds
@@ -446,7 +446,13 @@ class Evaluator:
                 if holds(self.model.condition(d), lambda m, d=d: self._macro(m, d)) is not False]
         return live or alts
 
-    def _macro(self, name: str, at: Define | Decl) -> MacroState:
+    def compiled(self, fact: Located) -> bool:
+        """Whether this chip's build may compile a fact: False only where its `#if` condition
+        is proved false (another chip's `__CCE_AICORE__` branch, the `#else` of a macro the
+        build defines: `KernelModel.macro`)."""
+        return holds(self.model.condition(fact), lambda m: self._macro(m, fact)) is not False
+
+    def _macro(self, name: str, at: Located) -> MacroState:
         if name == "__CCE_AICORE__":
             return True, self.chip.cce_aicore
         return self.model.macro(name, at.chunk.file, at.start)

@@ -50,8 +50,14 @@ def _position(arg: str) -> str:
 class KernelModel:
     """Indexes over every document of a project. Cheap to rebuild: it only walks chunks."""
 
-    def __init__(self, documents: dict[str, Document], kernel_files: list[str] | None = None):
+    def __init__(self, documents: dict[str, Document], kernel_files: list[str] | None = None,
+                 defines: list[str] | None = None):
         self.documents = documents
+        # Macros the project's build defines beyond its sources (`NAME` or `NAME=VALUE`).
+        self.predefined: dict[str, int | None] = {}
+        for d in defines or []:
+            name, _, value = d.partition("=")
+            self.predefined[name] = int(value, 0) if value.strip().lstrip("-").isdigit() else None
         self.kernel_files = kernel_files if kernel_files is not None else [
             p for p, d in documents.items()
             if not is_host_source(p.replace("\\", "/"), d.text)]
@@ -156,8 +162,11 @@ class KernelModel:
 
     def macro(self, name: str, file: str, offset: int) -> MacroState:
         """Whether a macro is defined at a point of a file, as far as the project tells: defined
-        by an unconditional `#define` above it in the file; not defined when nothing in the
-        project defines it and it is no name a build defines by itself; else not known."""
+        by the build (`defines`) or by an unconditional `#define` above it in the file; not
+        defined when nothing in the project defines it and it is no name a build defines by
+        itself; else not known."""
+        if name in self.predefined:
+            return True, self.predefined[name]
         found = self._macro_definitions.get(name)
         if not found:
             build = name.startswith(_BUILD_MACRO_PREFIXES) or name in _BUILD_MACROS

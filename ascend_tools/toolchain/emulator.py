@@ -23,6 +23,7 @@ from ascend_tools.catalog.vendor import (
     vendor_use_message,
 )
 from ascend_tools.chips import Chip
+from ascend_tools.config import load_project_config
 from ascend_tools.diagnostics import Diagnostic, RuleCode, Severity
 from ascend_tools.project import (
     KernelProject,
@@ -417,11 +418,14 @@ def _read_description(project: KernelProject, host_dir: Path, step: _Step) -> De
 
 def unit_flags(project: KernelProject, files: Sequence[Path], dirs: Sequence[Path]) -> list[str]:
     """Flags a translation unit of this project made of `files` (searching `dirs`) gets beyond
-    the chip's (toolchain/compat.py): the logging-macro switches for the project files it reads
-    and the include root above the project."""
+    the chip's (toolchain/compat.py): the macros the project's build defines (kernelgen.toml
+    `defines`), the logging-macro switches for the project files it reads and the include root
+    above the project."""
     search = [*dirs, compat.include_root(project.root)]
     closure = compat.include_closure(files, search, project.root)
-    return [*compat.log_macro_flags(_text(f) for f in closure), *compat.include_flags(project.root)]
+    build_defines = [f"-D{d}" for d in load_project_config(project.root).defines]
+    return [*build_defines, *compat.log_macro_flags(_text(f) for f in closure),
+            *compat.include_flags(project.root)]
 
 
 def _text(path: Path) -> str:

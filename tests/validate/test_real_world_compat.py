@@ -353,6 +353,36 @@ def test_an_output_declared_with_a_datatypelist_takes_the_dtype_the_reference_re
     assert report.ok, (report.runtime_errors, report.cases)
 
 
+def test_macros_the_projects_build_script_defines_are_stated_in_kernelgen_toml(
+    projects: Path, tmp_path: Path
+) -> None:
+    """#8, fbgemm-ascend jagged_to_padded_dense: its run.sh writes `#define
+    INT64_TYPE_USED_COPY_PADDING_UB` into a kernel header before building, so the `#else` branch
+    (a Duplicate on int64_t, which A2 lacks) is never compiled; lint flagged it as an error.
+    `defines` in kernelgen.toml states such macros: the emulator compiles with them and lint
+    judges `#ifdef` branches by them."""
+    kernel = "op_kernel/device_idioms.cpp"
+    probe = """
+__aicore__ inline void PadProbe(AscendC::LocalTensor<int64_t>& t) {
+#ifdef PAD_WITH_INT32
+    (void)t;
+#else
+    AscendC::Duplicate<int64_t>(t, 0, 8);
+#error "the project's build script defines PAD_WITH_INT32"
+#endif
+}
+"""
+    include = '#include "kernel_operator.h"\n'
+    p = _variant(projects, tmp_path, "device_idioms", (kernel, include, include + probe))
+    without = [d for d in lint_path(p) if d.severity == "error"]
+    assert [d.code for d in without] == ["dtype-support"], without
+    (p / "kernelgen.toml").write_text('defines = ["PAD_WITH_INT32"]\n')
+    report = validate_project(p, p / "ref.py")
+    assert report.compile.ok, [d.message for d in report.compile.diagnostics]
+    assert report.ok, report.cases
+    assert not [d for d in lint_path(p) if d.severity == "error"]
+
+
 def test_kernel_assert_with_a_message_stops_at_its_line(projects: Path, tmp_path: Path) -> None:
     # #8: the kernel debug API `assert(expr, fmt, args...)` (RecSDK's embedding lookups,
     # Ascend/samples' 3_assert matmul): before, "'assert' was not declared in this scope".
