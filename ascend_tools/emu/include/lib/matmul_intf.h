@@ -308,6 +308,9 @@ class MatmulImpl {
     static_assert(MM_CB::kDefault,
                   "Matmul with user copy functions (MatmulCallBackFunc with a non-null DataCopyOut/CopyA1/CopyB1) "
                   "is not emulated: the emulator computes the product whole, with no per-block moves to replace");
+    static_assert(C::fmt != CubeFormat::NZ,
+                  "Matmul with an NZ result (C's MatmulType format NZ) is not emulated: the emulator writes C "
+                  "as ND; NZ operands A and B are read in their layout");
     using TA = typename A::DType;
     using TB = typename B::DType;
     using TC = typename C::DType;
