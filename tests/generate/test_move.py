@@ -16,10 +16,17 @@ from kernelgen_lm.plan.move import build_move_plan, is_move_graph
 from server.cli import main
 
 STUBS = Path(__file__).resolve().parents[2] / "bench" / "stubs"
-MOVE_STUBS = sorted(p.stem for p in STUBS.glob("move_*.py"))
+# A cat of inputs followed by elementwise work is fused into the vector kernel (test_fuse_cat).
+MOVE_STUBS = sorted(p.stem for p in STUBS.glob("move_*.py") if not p.stem.startswith("move_cat2_"))
 # The default run validates the tiled transpose and the index gather; the strided views with
 # several outputs (chunk), stack and the other forms run under slow.
 DEFAULT = ("move_transpose_fp32", "move_gather_fp32")
+
+
+# Forms validated at their captured shape only: arange has no input to resize, expand's target
+# is a literal of the forward, and a stack of several inputs keeps its captured sizes in
+# validation (docs/ARCHITECTURE.md: the sum of inputs' sizes is no runtime size the plan has).
+FIXED_SHAPE = ("move_arange_", "move_expand_", "move_stack_")
 
 
 def check_validated(stub: str, tmp_path: Path, capsys) -> dict:
@@ -39,7 +46,8 @@ def check_validated(stub: str, tmp_path: Path, capsys) -> dict:
     out = json.loads(capsys.readouterr().out)
     assert code == 0, out.get("error")
     assert out["ok"] and out["validation"]["ok"]
-    assert any("shape" in c["name"] for c in out["validation"]["cases"])
+    if not stub.startswith(FIXED_SHAPE):
+        assert any("shape" in c["name"] for c in out["validation"]["cases"])
     assert "mode move" in (out_dir / "plan.txt").read_text()
     assert out["speed"] is not None and out["speed"]["speedup"] > 0
     assert main(["lint", str(out_dir), "--format", "json"]) == 0

@@ -152,3 +152,6 @@ inline Clobbers& clobbers() {
 }
 
 }  // namespace kernelgen
+
+// Defines what this header declares and uses inline (it includes this header first).
+#include "pipe_model.h"

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "vec_core.h"
+#include "vec_binary.h"
 
 namespace kernelgen {
 

@@ -17,6 +17,10 @@
 #pragma once
 
 #include <cmath>
+#include <cstdint>
+
+#include "cube.h"
+#include "pipe.h"
 
 namespace AscendC {
 

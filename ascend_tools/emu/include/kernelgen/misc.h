@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "api_tmp_sizes.h"
+#include "pipe.h"
 #include "vec_core.h"
 
 struct UnPadTiling;  // kernel_tiling/kernel_tiling.h

@@ -6,6 +6,7 @@
 
 #include "device.h"
 #include "pipe_model.h"
+#include "tensor.h"
 
 namespace kernelgen {
 

@@ -847,3 +847,6 @@ inline void check_int4_operand(const char* api, const char* role, const AscendC:
 }
 
 }  // namespace kernelgen
+
+// Defines what this header declares and uses inline (it includes this header first).
+#include "pipe.h"
