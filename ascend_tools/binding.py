@@ -793,10 +793,12 @@ def bind_single(
                 out[p] = ParamBinding(name=p, role="input", arg=a)
             elif r:
                 out[p] = ParamBinding(name=p, role="output", result=r)
+            elif p == "tiling" and host:
+                # The host program's launch passes the tiling its GenerateTiling wrote (the
+                # harness's where it passes none); the harness's own is empty for a single file.
+                out[p] = ParamBinding(name=p, role="host")
             elif p in HARNESS_PARAMS:
-                # A host program's launch passes its own (a tiling its GenerateTiling wrote);
-                # the harness's where it passes none.
-                out[p] = ParamBinding(name=p, role="host" if host else "harness")
+                out[p] = ParamBinding(name=p, role="harness")
         free_in, free_out = _free_units(
             trial, {b.arg for b in out.values() if b.arg}, {b.result for b in out.values()
                                                             if b.result})

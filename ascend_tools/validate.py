@@ -224,10 +224,8 @@ def _case_params(params: list[ParamBinding], entry: KernelEntry) -> list[CasePar
             return str(entry.params.index(p.name))
         return "" if p.role in ("harness", "absent") else p.name
 
-    def fallback(p: ParamBinding) -> Literal["workspace", "tiling"] | None:
-        if p.role == "host" and p.name in ("workspace", "tiling"):
-            return "workspace" if p.name == "workspace" else "tiling"
-        return None
+    def fallback(p: ParamBinding) -> Literal["tiling"] | None:
+        return "tiling" if p.role == "host" and p.name == "tiling" else None
 
     return [CaseParam(kind=kind(p), name=name(p), fallback=fallback(p)) for p in params]
 

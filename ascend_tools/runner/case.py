@@ -72,7 +72,7 @@ class CaseParam(BaseModel):
 
     kind: CaseParamKind
     name: str = ""
-    fallback: Literal["workspace", "tiling"] | None = None
+    fallback: Literal["tiling"] | None = None
     """(`host`) the harness's buffer to take where the host program passes none there."""
 
 

@@ -273,7 +273,7 @@ def test_host_program_declares_the_kernel_as_the_samples_cpu_debug_branch_does(
     # declares `extern "C" __global__ __aicore__ void k(GM_ADDR ...)` and calls
     # SetKernelMode(KernelMode::AIV_MODE) unqualified; its tiling file includes graph/tensor.h for
     # ge::Shape. Before: "'__global__' does not name a type", "'KernelMode' has not been
-    # declared", "graph/tensor.h: No such file or directory".
+    # declared", "graph/tensor.h: No such file or directory"; and "'tik2' has not been declared".
     p = tmp_path / "launch_host_program"
     shutil.copytree(DATA / "launch_host_program", p)
     main = p / "main.cpp"
@@ -284,6 +284,9 @@ def test_host_program_declares_the_kernel_as_the_samples_cpu_debug_branch_does(
          "GM_ADDR tilingGm);"),
         ("AscendC::SetKernelMode(AscendC::KernelMode::AIV_MODE);",
          "AscendC::SetKernelMode(KernelMode::AIV_MODE);"),
+        # tik2-era samples (Add_tile): early CANN's namespace for the same functions
+        ("static_cast<uint8_t*>(AscendC::GmAlloc(tilingSize))",
+         "static_cast<uint8_t*>(tik2::GmAlloc(tilingSize))"),
     ):
         assert old in text
         text = text.replace(old, new)

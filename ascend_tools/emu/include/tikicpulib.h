@@ -39,6 +39,11 @@ inline void SetKernelMode(KernelMode) {}
 
 using AscendC::KernelMode;  // samples write `SetKernelMode(KernelMode::AIV_MODE)` unqualified
 
+// Early CANN's namespace (kernel_operator.h): tik2-era host programs call tik2::GmAlloc.
+namespace tik2 {
+using namespace AscendC;
+}
+
 #ifndef KERNELGEN_HAS_MEMCPY_S
 #define KERNELGEN_HAS_MEMCPY_S
 // securec's bounded copy: 0 on success, nonzero when the destination is too small (nothing copied).
