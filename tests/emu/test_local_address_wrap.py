@@ -58,7 +58,8 @@ int main(int argc, char** argv) {
         TBuf<TPosition::VECOUT> whole;
         pipe.InitBuffer(small, 1024);
         pipe.InitBuffer(whole, 262144);  // would start at 1024: it straddles the end
-        whole.Get<float>().SetValue(0, 1.0f);
+        whole.Get<float>().SetValue(0, 1.0f);  // inside UB: runs
+        whole.Get<float>().SetValue(65535, 1.0f);  // past the end: the error
     } else if (which == "tbuf_view") {
         TBuf<TPosition::VECCALC> buf;
         pipe.InitBuffer(buf, 1024);
