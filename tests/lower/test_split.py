@@ -95,6 +95,7 @@ def test_softmax_of_few_long_rows_uses_several_cores_and_reads_each_share_once(
     assert all(b["ub_to_ub_bytes"] == 0 for b in blocks)  # results computed into VECOUT tiles
 
 
+@pytest.mark.slow  # one proof per mechanism stays in the default run; CI runs the slow ones
 def test_global_stage_loss_spreads_rows_over_cores(tmp_path: Path) -> None:
     report, blocks = run(
         tmp_path,
@@ -161,6 +162,7 @@ def test_inputs_are_held_in_ub_only_within_the_chips_tensors_per_position(tmp_pa
 # available takes a chunk (at least MIN_CHUNK elements).
 
 
+@pytest.mark.slow  # one proof per mechanism stays in the default run; CI runs the slow ones
 @pytest.mark.usefixtures("default_chunks")
 def test_a_sum_too_small_to_pay_for_a_barrier_stays_on_one_core(tmp_path: Path) -> None:
     report, blocks = run(tmp_path, "x.sum()", f"return [torch.randn({DEFAULT_MIN_SPLIT - 8})]")
@@ -175,6 +177,7 @@ def test_a_row_worth_a_barrier_is_spread_over_every_core(tmp_path: Path) -> None
     assert all(b["sync_alls"] == 1 for b in blocks)
 
 
+@pytest.mark.slow  # one proof per mechanism stays in the default run; CI runs the slow ones
 @pytest.mark.usefixtures("default_chunks")
 def test_a_small_global_stage_loss_runs_on_one_core_without_a_barrier(tmp_path: Path) -> None:
     report, blocks = run(

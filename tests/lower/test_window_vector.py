@@ -53,6 +53,7 @@ def test_padded_positions_never_win_a_max_pool_of_negative_inputs(tmp_path: Path
     run(tmp_path, "F.max_pool2d(x, 3, 2, 1)", "-1.0 - torch.rand(2, 3, 11, 13)")
 
 
+@pytest.mark.slow  # one proof per mechanism stays in the default run; CI runs the slow ones
 def test_avg_pool_without_padding_count_divides_border_windows_by_their_clipped_size(
     tmp_path: Path,
 ) -> None:
@@ -63,6 +64,7 @@ def test_avg_pool_without_padding_count_divides_border_windows_by_their_clipped_
     )
 
 
+@pytest.mark.slow  # one proof per mechanism stays in the default run; CI runs the slow ones
 def test_dilated_max_pool_with_padding_gathers_the_dilated_columns(tmp_path: Path) -> None:
     run(tmp_path, "F.max_pool1d(x, 4, 1, 2, dilation=3)", "torch.randn(3, 5, 40)")
 
@@ -76,6 +78,7 @@ def test_stride_two_max_pool_uses_gathers_and_no_scalar_accesses(tmp_path: Path)
         assert block["scalar_accesses"] == 0
 
 
+@pytest.mark.slow  # one proof per mechanism stays in the default run; CI runs the slow ones
 def test_chip_without_datacopypad_copies_rows_in_blocks_and_stays_correct(
     tmp_path: Path,
 ) -> None:
@@ -92,6 +95,7 @@ def test_chip_without_datacopypad_copies_rows_in_blocks_and_stays_correct(
     assert blocks[-1]["scalar_accesses"] <= 3 * tail  # + the input's last row, read twice
 
 
+@pytest.mark.slow  # one proof per mechanism stays in the default run; CI runs the slow ones
 def test_block_copies_of_short_fp16_rows_never_spill_past_the_core_or_the_tensor(
     tmp_path: Path,
 ) -> None:
