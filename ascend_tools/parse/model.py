@@ -9,7 +9,15 @@ from functools import cached_property
 from ascend_tools.parse.document import Document
 from ascend_tools.parse.facts import Call, Chunk, Decl, Define, Located
 from ascend_tools.parse.host import OpDefFacts, TilingStruct, opdefs, tiling_structs
-from ascend_tools.parse.preproc import Condition, MacroState, Region, condition_at, defines, regions
+from ascend_tools.parse.preproc import (
+    Condition,
+    MacroState,
+    Region,
+    condition_at,
+    defines,
+    regions,
+    value,
+)
 from ascend_tools.project import is_host_source
 
 QUEUE_TYPES = {"TQue", "TQueBind", "TBuf"}
@@ -56,8 +64,8 @@ class KernelModel:
         # Macros the project's build defines beyond its sources (`NAME` or `NAME=VALUE`).
         self.predefined: dict[str, int | None] = {}
         for d in defines or []:
-            name, _, value = d.partition("=")
-            self.predefined[name] = int(value, 0) if value.strip().lstrip("-").isdigit() else None
+            name, _, text = d.partition("=")
+            self.predefined[name] = value(text, lambda _: (None, None)) if text else None
         self.kernel_files = kernel_files if kernel_files is not None else [
             p for p, d in documents.items()
             if not is_host_source(p.replace("\\", "/"), d.text)]

@@ -104,6 +104,13 @@ def truth(expr: str, macro: Callable[[str], MacroState]) -> bool | None:
     """The truth of an `#if` expression; None when a macro it needs is not known or the
     expression is beyond this small evaluator (integers, names, defined, ! && || comparisons
     and + - * /)."""
+    v = value(expr, macro)
+    return None if v is None else v != 0
+
+
+def value(expr: str, macro: Callable[[str], MacroState]) -> int | None:
+    """The integer value of a preprocessor expression (`truth`'s evaluator); None when it
+    cannot tell."""
     tokens: list[str] = []
     pos = 0
     while pos < len(expr):
@@ -119,9 +126,9 @@ def truth(expr: str, macro: Callable[[str], MacroState]) -> bool | None:
         v = parser.binary(0)
     except (IndexError, ValueError, ZeroDivisionError):
         return None
-    if parser.pos != len(tokens) or v is None:
+    if parser.pos != len(tokens):
         return None
-    return v != 0
+    return v
 
 
 class _Parser:

@@ -619,10 +619,11 @@ def wrapper_source(
         lines.append("#undef main")
     if call != name:
         lines.append(f"#undef {name}")
-    if any(_CUBE_ONLY.search(_text(p)) for p in _kernel_sources(project)):
+    sources = [_text(p) for p in _kernel_sources(project)]
+    if any(map(_CUBE_ONLY.search, sources)):
         lines.append(
             "static const bool kernelgen_cube_only = (::kernelgen::cube_only_mode() = true);")
-    code = [blank(_text(p)) for p in _kernel_sources(project)]
+    code = [blank(t) for t in sources]
     if any(map(_AIC_AIV_FLAG.search, code)) and not any(map(_KERNEL_TYPE.search, code)):
         lines.append("static const bool kernelgen_mix = "
                      "((::kernelgen::implicit_layout() = ::kernelgen::CoreLayout::MIX_1_2), true);")

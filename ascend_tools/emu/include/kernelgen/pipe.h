@@ -657,6 +657,7 @@ class TPipe {
                              "InitBuffer of %s with %u buffers brings this TPipe to %u buffers; at most %d are allowed",
                              what.c_str(), num, buffers_, MAX_BUFFERS_PER_PIPE);
         uint64_t need = uint64_t(num) * each;
+        std::string straddle;  // a UB buffer across the end (pipe_model().note_straddle)
         if (a.used + need > a.bytes) {
             std::string used;
             for (const auto& r : records_) {
@@ -682,29 +683,22 @@ class TPipe {
                                     "runs there while the kernel touches no byte past UB (an access there is the "
                                     "error)",
                                 file, line);
-                if (!a.base) make_arena(a);
-                uint8_t* p = a.base + a.used;
-                kernelgen::pipe_model().note_straddle(
-                    a.base, "the " + what + " that InitBuffer at " + file + ":" + std::to_string(line) +
-                                " placed at UB byte " + std::to_string(a.used) + " reaches " +
-                                std::to_string(a.used + need - a.bytes) + " B past the end of UB (" + msg + ")");
-                a.used += need;
-                records_.push_back(kernelgen::BufferRecord{what, num, each, line, a.name, api});
-                return p;
+                straddle = "the " + what + " that InitBuffer at " + file + ":" + std::to_string(line) +
+                           " placed at UB byte " + std::to_string(a.used) + " reaches " +
+                           std::to_string(a.used + need - a.bytes) + " B past the end of UB (" + msg + ")";
+            } else {
+                kernelgen::warn(a.overflow_code,
+                                msg + ": it lies past the end of UB; the NPU's TPipe only hands out addresses, so "
+                                      "this runs there while the kernel never uses the buffer (an AllocTensor/Get on "
+                                      "it is the error)",
+                                file, line);
+                *past = kernelgen::PastEnd{msg + ": it lies past the end of UB", file, line};
             }
-            kernelgen::warn(a.overflow_code,
-                            msg + ": it lies past the end of UB; the NPU's TPipe only hands out addresses, so this "
-                                  "runs there while the kernel never uses the buffer (an AllocTensor/Get on it is "
-                                  "the error)",
-                            file, line);
-            *past = kernelgen::PastEnd{msg + ": it lies past the end of UB", file, line};
-            if (!a.base) make_arena(a);
-            a.used += need;
-            records_.push_back(kernelgen::BufferRecord{what, num, each, line, a.name, api});
-            return a.base;  // never handed out: every use stops at PastEnd
         }
         if (!a.base) make_arena(a);
-        uint8_t* p = a.base + a.used;
+        if (!straddle.empty()) kernelgen::pipe_model().note_straddle(a.base, straddle);
+        // Wholly past the end: never handed out, every use stops at PastEnd.
+        uint8_t* p = past != nullptr && !past->message.empty() ? a.base : a.base + a.used;
         a.used += need;
         records_.push_back(kernelgen::BufferRecord{what, num, each, line, a.name, api});
         return p;
