@@ -16,12 +16,25 @@ _QUALIFIERS = re.compile(
     rb"|(?<=->)[ \t]*template\b(?=[ \t]*[A-Za-z_]\w*[ \t]*\()"
 )
 
+# `if ASCEND_IS_AIV {`: the documented spelling of a core-type branch, whose macro brings its own
+# parentheses. Without them tree-sitter-cpp reads no if statement, and the error spreads: a class
+# whose inline method has one loses its methods to the recovery.
+_CORE_BRANCH = re.compile(rb"\bif([ \t]+)(ASCEND_IS_(?:NOT_)?AI[CV])([ \t]*)(?=\{)")
+
 
 def blank_qualifiers(data: bytes) -> bytes:
     """Replaces the AscendC qualifiers (and a member call's bare `template` keyword) by spaces
     of the same length, so every byte offset and line/column of the original text stays valid
     in the tree."""
-    return _QUALIFIERS.sub(lambda m: b" " * (m.end() - m.start()), data)
+    data = _QUALIFIERS.sub(lambda m: b" " * (m.end() - m.start()), data)
+    return _CORE_BRANCH.sub(_parenthesised, data)
+
+
+def _parenthesised(m: re.Match[bytes]) -> bytes:
+    """`if NAME {` as `if(NAME){`, the same length (the last letter of the name gives way to the
+    closing parenthesis when no blank is left for it)."""
+    name = m[2] if len(m[1]) + len(m[3]) >= 2 else m[2][:-1]
+    return b"if(" + name + b")" + b" " * (len(m[0]) - len(name) - 4)
 
 
 class LineIndex:

@@ -41,6 +41,46 @@ def test_member_call_with_the_template_keyword_reads_as_the_member_call() -> Non
         doc.update(text, SourceEdit(at, at + 1, ""))
 
 
+CORE_BRANCHES = """\
+class Mixed {
+public:
+    __aicore__ inline void Init(int n) {
+        if ASCEND_IS_AIV {
+            n_ = n / AscendC::GetTaskRation();
+        }
+    }
+    __aicore__ inline void Process() {
+        for (int b = 0; b < n_; b++) {
+            if ASCEND_IS_AIC{
+                CrossCoreSetFlag<2, PIPE_FIX>(3);
+            }
+            if ASCEND_IS_NOT_AIC   {
+                CrossCoreWaitFlag(3);
+            }
+        }
+    }
+
+private:
+    __aicore__ inline void CopyIn(int i) {}
+    int n_;
+};
+"""
+
+
+def test_core_type_branches_parse_as_if_statements_and_keep_their_class() -> None:
+    """`if ASCEND_IS_AIV {` (the macro brings the parentheses) is parenthesised in place: read
+    raw, tree-sitter's recovery turned the class into a function and dropped its methods
+    (xllm-ops' index_group_matmul then got false queue-protocol errors)."""
+    doc = Document("k.cpp", CORE_BRANCHES)
+    assert len(doc.blanked) == len(doc.data)
+    assert doc.tree is not None and not doc.tree.root_node.has_error
+    methods = [(c.class_name, c.name) for c in doc.chunks if c.function]
+    assert methods == [("Mixed", "Init"), ("Mixed", "Process"), ("Mixed", "CopyIn")]
+    process = next(c for c in doc.chunks if c.name == "Process")
+    assert [(c.name, c.in_branch) for c in process.calls] == [
+        ("CrossCoreSetFlag", True), ("CrossCoreWaitFlag", True)]
+
+
 def test_kernel_file_parses_without_error_nodes_after_blanking() -> None:
     doc = Document("k.cpp", SOFTMAX)
     assert doc.tree is not None and not doc.tree.root_node.has_error
