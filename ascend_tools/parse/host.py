@@ -71,6 +71,11 @@ class TilingField:
     count: int | None  # array length for _ARR fields
     file: str
     offset: int
+    kind: str = ""
+    """The macro's suffix: "" (a scalar), "_ARR" or "_STRUCT"."""
+    size_text: str = ""
+    """An _ARR field's size as written (`MAX_OFFSETS_CNT`), for a reader that knows the names
+    `count` could not evaluate."""
 
 
 @dataclass
@@ -118,7 +123,8 @@ def tiling_structs(text: str, file: str) -> tuple[list[TilingStruct], dict[str, 
         for f in _FIELD.finditer(clean, m.end(), body_end):
             kind, ty, count, name = f.groups()
             n = _int_expr(count) if kind == "_ARR" and count else None
-            fields.append(TilingField(ty, name, n, file, f.start()))
+            fields.append(TilingField(ty, name, n, file, f.start(), kind or "",
+                                      (count or "").strip()))
         structs.append(TilingStruct(m.group(1), fields, file, m.start()))
     registered = {m.group(1): m.group(2) for m in _REGISTER.finditer(clean)}
     return structs, registered

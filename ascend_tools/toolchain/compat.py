@@ -324,7 +324,7 @@ _NAMESPACE = re.compile(r"\bnamespace\s+([\w:]+)\s*\{|[{}]")
 _TILING_DEF = re.compile(r"BEGIN_TILING_DATA_DEF\s*\(\s*(\w+)\s*\)")
 
 
-def _namespaced_structs(text: str) -> list[tuple[str, str]]:
+def namespaced_tiling_structs(text: str) -> list[tuple[str, str]]:
     """(namespace, struct) for each BEGIN_TILING_DATA_DEF inside a namespace."""
     code = _code(text)
     stack: list[str | None] = []
@@ -354,7 +354,7 @@ def global_tiling_aliases(tiling_text: str, kernel_texts: Iterable[str]) -> list
     (`GET_TILING_DATA_WITH_STRUCT(AddCustomTilingData, t, tiling)`, `REGISTER_TILING_DEFAULT`)."""
     kernel = "\n".join(_code(t) for t in kernel_texts)
     lines = []
-    for ns, name in _namespaced_structs(tiling_text):
+    for ns, name in namespaced_tiling_structs(tiling_text):
         own = re.search(
             rf"\b(?:struct|class)\s+{name}\b|\busing\s+{name}\s*=|\btypedef\b[^;]*\b{name}\s*;",
             kernel,

@@ -54,6 +54,7 @@ from ascend_tools.toolchain.errors import (
     unknown_names,
 )
 from ascend_tools.toolchain.flags import CXX, DEVICE_HEADER, EMU_INCLUDE, HARNESS_SOURCE, chip_flags
+from ascend_tools.toolchain.kernel_tiling import generated_tiling
 from ascend_tools.toolchain.models import BuildResult, DescribeResult, OpDefinition
 
 COMPILE_LIMITS = SandboxLimits(
@@ -597,9 +598,12 @@ def wrapper_source(
     # REGISTER_TILING_DEFAULT with kernel_operator.h alone).
     lines.append('#include "kernel_tiling/kernel_tiling.h"')
     if tiling:
-        lines.append(f'#include "{tiling}"')
+        # The structs CANN's build generates from the host's definitions, not the host header
+        # (whose own includes the kernel never sees), unless the kernel includes that itself.
+        generated = generated_tiling(project)
+        lines.append(generated if generated is not None else f'#include "{tiling}"')
         kernel_texts = [_text(p) for p in _kernel_sources(project)]
-        lines += compat.global_tiling_aliases(_text(tiling), kernel_texts)
+        lines += compat.global_tiling_aliases(generated or _text(tiling), kernel_texts)
     name = project.entry.name
     call = name
     if name in _LIBC_NAMES:
@@ -825,7 +829,7 @@ def build(
         )
     kernel_dir = project.abs(project.kernel_file).parent
     unit = [project.abs(project.kernel_file)]
-    if project.tiling_header:
+    if project.tiling_header and generated_tiling(project) is None:
         unit.append(project.abs(project.tiling_header))
     flags = [*chip_flags(chip), *unit_flags(project, unit, [kernel_dir]),
              *compat.core_pass_flags(chip.cce_aicore, map(_text, _kernel_sources(project)))]

@@ -5,6 +5,10 @@
 
 #include <cmath>
 #include <cstdlib>
+// CPU debug mode (the CPU twin these builds emulate: __CCE_KT_TEST__, ASCENDC_CPU_DEBUG) builds the
+// kernel with the host compiler and its streams: kernels print with std::cout in their
+// `#ifdef __CCE_KT_TEST__` code without including <iostream> (fbgemm-ascend's jagged utils.h).
+#include <iostream>
 #include <type_traits>
 
 #include "kernelgen/types.h"

@@ -1,6 +1,6 @@
 // The tiling-data macros (BEGIN_TILING_DATA_DEF ... REGISTER_TILING_DATA_CLASS), shared by the
-// host translation units and the kernel translation unit (the toolchain force-includes
-// op_host/<op>_tiling.h into the kernel with -DKERNELGEN_OP_TYPE=<OpType>).
+// host translation units and the kernel translation unit (the toolchain writes the kernel the
+// op's tiling structs with these macros, -DKERNELGEN_OP_TYPE=<OpType>: toolchain/kernel_tiling.py).
 //
 // One expansion serves both sides: a standard-layout struct with the fields as public members in
 // declaration order. C++ natural alignment puts each scalar field at an offset divisible by its
