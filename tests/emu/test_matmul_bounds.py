@@ -62,14 +62,19 @@ def test_iterate_all_with_en_atomic_accumulates_across_blocks_without_a_race(
     torch.testing.assert_close(c, 2 * (a.float() @ b.float()), rtol=1e-5, atol=1e-4)
 
 
-@pytest.mark.parametrize("case", ["ok_async_walk", "ok_same_product_two_blocks", "ok_cube_only"])
+@pytest.mark.parametrize(
+    "case",
+    ["ok_async_walk", "ok_same_product_two_blocks", "ok_same_blocks_two_blocks", "ok_cube_only"],
+)
 def test_async_walk_and_two_blocks_storing_the_same_product(
     emu_build, run_program, case: str
 ) -> None:
     # Ascend/samples: MatmulLeakyReluInvocationAsync (one Iterate<false>, then a GetTensorC<false>
     # per block: before, every call fetched block 0), the IBShare sample (both AIVs store the
-    # whole product: before, a gm-race) and 22_baremix (the pure Cube mode: before, the AIC left
-    # at REGIST_MATMUL_OBJ and the AIVs waited for it forever).
+    # whole product: before, a gm-race), MatmulLeakyReluCustom (its AIVs past usedCoreNum repeat
+    # another's block through GetTensorC: a gm-race until GetTensorC passed its bytes on too) and
+    # 22_baremix (the pure Cube mode: before, the AIC left at REGIST_MATMUL_OBJ and the AIVs
+    # waited for it forever).
     gen = torch.Generator().manual_seed(11)
     a = torch.randn(100, 40, generator=gen).half()
     b = torch.randn(40, 72, generator=gen).half()

@@ -659,6 +659,24 @@ def test_matmul_sample_style_with_fixed_base_blocks_gets_whole_blocks_per_core(
     assert report.ok, (report.runtime_errors, report.cases)
 
 
+def test_matmul_single_shape_of_zero_computes_one_base_block(projects: Path) -> None:
+    """Ascend/samples HighPerfMatMul and MatmulLeakyReluCustom (verified on the NPU) set the
+    single-core shape to 0 x 0 x K from members they never fill in, then run one Iterate() and
+    GetTensorC and read a whole baseM x baseN block back. The reference gives 0 no meaning; the
+    NPU computes one base block, so the emulator does, with a param-range warning at the call.
+    Before, Iterate() found nothing to compute and GetTensorC stopped the run ("without a
+    block")."""
+    p = projects / "matmul_base_block_walk"
+    report = validate_project(p, p / "ref.py")
+    assert report.compile.ok, [d.message for d in report.compile.diagnostics]
+    assert report.ok, (report.runtime_errors, report.cases)
+    kernel = p / "op_kernel" / "matmul_base_block_walk.cpp"
+    [warning] = [w for w in report.warnings if w.code == "param-range"]
+    assert warning.line == _line_of(kernel, "mm.SetSingleShape("), warning
+    assert "M and N of 0" in warning.message, warning
+    assert "baseM = 32, baseN = 64" in warning.message, warning
+
+
 def test_matmul_declared_through_matmul_impl_with_an_mdl_config_and_callbacks_runs(
     projects: Path, tmp_path: Path
 ) -> None:

@@ -118,6 +118,20 @@ static std::map<std::string, std::pair<uint32_t, std::function<void()>>> cases()
         mm.IterateAll(cg);
         mm.End();
     }};
+    // The same, block by block through Iterate/GetTensorC (in Ascend/samples MatmulLeakyReluCustom
+    // the AIVs past the tiling's usedCoreNum repeat another AIV's block): the same bytes, no race.
+    c["ok_same_blocks_two_blocks"] = {2, [] {
+        KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_1);
+        TCubeTiling t = cube_tiling(M, N);
+        TPipe pipe;
+        MM mm;
+        REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);
+        Whole w;
+        mm.SetTensorA(w.a);
+        mm.SetTensorB(w.b);
+        while (mm.Iterate()) mm.GetTensorC(w.c);
+        mm.End();
+    }};
     // The pure Cube mode (`#define ASCENDC_CUBE_ONLY`, which the toolchain turns into
     // cube_only_mode()): the AIC computes its own Matmul and signals the AIVs, which wait
     // (Ascend/samples 22_baremix); in the default mix mode the AIC would leave at REGIST_MATMUL_OBJ.

@@ -344,17 +344,17 @@ class MatmulImpl {
         orgKb_ = orgKb;
         (void)orgKc;
     }
-    void SetSingleShape(int m, int n, int k) {
-        m_ = m;
-        n_ = n;
-        k_ = k;
-    }
-    // -1 keeps the single-core size; 0 or less (a block past the end of the matrix, which
-    // kernels compute as `M - idx * singleCoreM`) leaves nothing to compute.
-    void SetTail(int tailM = -1, int tailN = -1, int tailK = -1) {
+    // SetSingleShape is SetTail under its current name (the API reference: the same function,
+    // the recommended spelling), so it too starts the next Iterate walk afresh.
+    void SetSingleShape(int m, int n, int k, KG_LOC) { SetTail(m, n, k, file, line); }
+    // -1 keeps the single-core size; a negative size (a block past the end of the matrix, which
+    // kernels compute as `M - idx * singleCoreM`) leaves nothing to compute; 0 in M or N is one
+    // base block (warn_zero_size_block).
+    void SetTail(int tailM = -1, int tailN = -1, int tailK = -1, KG_LOC) {
         iter_ = -1;
-        if (tailM != -1) m_ = tailM > 0 ? tailM : 0;
-        if (tailN != -1) n_ = tailN > 0 ? tailN : 0;
+        if (tailM == 0 || tailN == 0) warn_zero_size_block(tailM == 0, tailN == 0, file, line);
+        if (tailM != -1) m_ = tailM == 0 ? std::max(tiling_.baseM, 0) : std::max(tailM, 0);
+        if (tailN != -1) n_ = tailN == 0 ? std::max(tiling_.baseN, 0) : std::max(tailN, 0);
         if (tailK != -1) k_ = tailK > 0 ? tailK : 0;
     }
     void SetTensorA(const GlobalTensor<TA>& a, bool isTransposeA = false) {
@@ -494,9 +494,14 @@ class MatmulImpl {
         auto row = [&](int i) { return enSequentialWrite ? int64_t(i - i0) * bN : int64_t(i) * orgN_ + j0; };
         const kernelgen::AtomicMode mode = atomic_mode(enAtomic, file, line);
         {
+            // The values go with each row, as IterateAll's: two blocks storing the same block of
+            // the same product store the same bytes, which is no race.
             AtomicScope scope(mode);
-            for (int i = i0; i < i1 && j1 > j0; ++i)
-                c.check_access("Matmul::GetTensorC", uint64_t(row(i)), j1 - j0, true, file, line);
+            std::vector<TC> values(size_t(std::max(j1 - j0, 0)));
+            for (int i = i0; i < i1 && j1 > j0; ++i) {
+                for (int j = j0; j < j1; ++j) values[size_t(j - j0)] = kernelgen::narrow<TC>(acc_[size_t(i) * n_ + j]);
+                c.check_access("Matmul::GetTensorC", uint64_t(row(i)), j1 - j0, true, file, line, values.data());
+            }
         }
         for (int i = i0; i < i1; ++i)
             for (int j = j0; j < j1; ++j) store(c.GetPhyAddr() + row(i) + (j - j0), acc_[size_t(i) * n_ + j], mode);
@@ -636,6 +641,24 @@ class MatmulImpl {
                                      bk * bn * sizeof(TB), file, line);
         pipe->reserve_shared_for_api(TPosition::CO1, label("L0C", "baseM x baseN", {bm, bn}, 4), bm * bn * 4, file,
                                      line);
+    }
+    // A single-core M or N of 0 (SetSingleShape/SetTail). The reference gives 0 no meaning (sizes
+    // are element counts; -1 alone keeps the tiling's), and Iterate's "false: all of the core's
+    // data computed" would make it an empty product. But Ascend/samples HighPerfMatMul and
+    // MatmulLeakyReluCustom, verified on the NPU, pass SetSingleShape(0, 0, K) from members they
+    // never assign, call Iterate() once and GetTensorC, and read a whole baseM x baseN block of C
+    // back: the NPU computes one base block in a dimension of size 0 (inferred). So does the
+    // emulator, with this warning: a kernel that means "nothing" by a 0 gets that block written.
+    void warn_zero_size_block(bool zeroM, bool zeroN, const char* file, int line) const {
+        const std::string dims = zeroM && zeroN ? "M and N" : zeroM ? "M" : "N";
+        std::string base;
+        if (zeroM) base += "baseM = " + std::to_string(tiling_.baseM);
+        if (zeroN) base += std::string(zeroM ? ", " : "") + "baseN = " + std::to_string(tiling_.baseN);
+        kernelgen::warn("param-range",
+                        "Matmul::SetSingleShape/SetTail: single-core " + dims + " of 0, a size the API reference gives "
+                            "no meaning (-1 keeps the tiling's); computed as one base block (" + base + "), as the "
+                            "NPU does for the Ascend/samples kernels that pass 0; pass the block's real size",
+                        file, line);
     }
     int base_m() const { return tiling_.baseM > 0 ? tiling_.baseM : std::max(m_, 1); }
     int base_n() const { return tiling_.baseN > 0 ? tiling_.baseN : std::max(n_, 1); }
