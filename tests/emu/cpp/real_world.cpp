@@ -66,6 +66,7 @@ __aicore__ void scatter_progression(GM_ADDR x, GM_ADDR out) {
     AscendC::DataCopy(outGm[N], prog, N);
     AscendC::DataCacheCleanAndInvalid<float, AscendC::CacheLine::SINGLE_CACHE_LINE,
                                       AscendC::DcciDst::CACHELINE_OUT>(outGm);
+    AscendC::DataCacheCleanAndInvalid<float, AscendC::CacheLine::ENTIRE_DATA_CACHE>(outGm);
 }
 
 __aicore__ void assert_false(GM_ADDR x, GM_ADDR) {

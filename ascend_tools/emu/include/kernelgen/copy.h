@@ -547,6 +547,9 @@ template <class T, CacheLine entireType, DcciDst dcciDst>
 inline void DataCacheCleanAndInvalid(const GlobalTensor<T>&) {}
 template <class T, CacheLine entireType, DcciDst dcciDst>
 inline void DataCacheCleanAndInvalid(const LocalTensor<T>&) {}
+// The form without a destination (only GM coherence, API reference, atlasascendc_api_07_0177).
+template <class T, CacheLine entireType>
+inline void DataCacheCleanAndInvalid(const GlobalTensor<T>&) {}
 
 // Loads instructions into the ICache ahead of use (API reference, ICachePreLoad): timing only.
 inline void ICachePreLoad(const int64_t) {}
