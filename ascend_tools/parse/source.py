@@ -8,7 +8,8 @@ from bisect import bisect_right
 # Qualifiers tree-sitter-cpp does not know; each turns into an ERROR node unless blanked.
 _QUALIFIERS = re.compile(
     rb"\b(?:__global__|__aicore__|__gm__|__ubuf__|__inline__|__vector__|__cube__"
-    rb"|__mix__\s*\([^)]*\))"
+    rb"|__local_mem__|__simt_vf__|__simt_callee__|__simd_vf__"
+    rb"|__mix__\s*\([^)]*\)|LAUNCH_BOUND\s*\([^)]*\))"
     # `q.template EnQue(t)`: the template keyword of a member call with no template argument
     # list (valid in a dependent context) cuts the call in two for tree-sitter-cpp; without
     # it the call reads as `q.EnQue(t)`. With a list (`q.template DeQue<T>()`) it parses.
@@ -22,12 +23,22 @@ _QUALIFIERS = re.compile(
 _CORE_BRANCH = re.compile(rb"\bif([ \t]+)(ASCEND_IS_(?:NOT_)?AI[CV])([ \t]*)(?=\{)")
 
 
+# `kernel<<<blocks, l2ctrl, stream>>>(args)`, the launch a kernel file's host wrapper makes: its
+# configuration blanked, it reads as the call `kernel(args)`.
+_LAUNCH = re.compile(rb"<<[ \t]*<[^;{}<>\n]*>>[ \t]*>")
+
+
 def blank_qualifiers(data: bytes) -> bytes:
-    """Replaces the AscendC qualifiers (and a member call's bare `template` keyword) by spaces
-    of the same length, so every byte offset and line/column of the original text stays valid
-    in the tree."""
-    data = _QUALIFIERS.sub(lambda m: b" " * (m.end() - m.start()), data)
+    """Replaces the AscendC qualifiers, a member call's bare `template` keyword and a launch's
+    `<<<...>>>` by spaces and parenthesises core-type branches, all in place, so every byte
+    offset and line/column of the original text stays valid in the tree."""
+    data = _QUALIFIERS.sub(_spaces, data)
+    data = _LAUNCH.sub(_spaces, data)
     return _CORE_BRANCH.sub(_parenthesised, data)
+
+
+def _spaces(m: re.Match[bytes]) -> bytes:
+    return b" " * (m.end() - m.start())
 
 
 def _parenthesised(m: re.Match[bytes]) -> bytes:

@@ -81,6 +81,32 @@ def test_core_type_branches_parse_as_if_statements_and_keep_their_class() -> Non
         ("CrossCoreSetFlag", True), ("CrossCoreWaitFlag", True)]
 
 
+LAUNCH_WRAPPER = """\
+extern "C" __global__ __aicore__ void add(GM_ADDR x, GM_ADDR y) {}
+
+void add_do(uint32_t blockDim, void* l2ctrl, void* stream, uint8_t* x, uint8_t* y) {
+    add<<<blockDim, l2ctrl, stream>>>(x, y);
+    add << <blockDim, nullptr, stream >> > (x, y);
+}
+
+__simt_vf__ __aicore__ LAUNCH_BOUND(1024) inline void Gather(__local_mem__ float* dst) {
+    __local_mem__ float* p = (__local_mem__ float*)dst;
+}
+"""
+
+
+def test_launch_wrappers_and_vector_function_qualifiers_parse() -> None:
+    """A kernel file's host wrapper (`k<<<blocks, l2ctrl, stream>>>(args)`, also spaced apart)
+    reads as the call of the kernel, and the regbase qualifiers (`__simt_vf__`, `__local_mem__`,
+    `LAUNCH_BOUND(n)`) are blanked: each was an error node that could swallow what follows."""
+    doc = Document("k.cpp", LAUNCH_WRAPPER)
+    assert len(doc.blanked) == len(doc.data)
+    assert doc.tree is not None and not doc.tree.root_node.has_error
+    wrapper = next(c for c in doc.chunks if c.name == "add_do")
+    assert [c.name for c in wrapper.calls] == ["add", "add"]
+    assert [c.name for c in doc.chunks if c.function] == ["add", "add_do", "Gather"]
+
+
 def test_kernel_file_parses_without_error_nodes_after_blanking() -> None:
     doc = Document("k.cpp", SOFTMAX)
     assert doc.tree is not None and not doc.tree.root_node.has_error
