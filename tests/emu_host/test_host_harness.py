@@ -391,6 +391,8 @@ def test_infer_shape_disagreeing_with_the_case_warns(run_case: CaseRun) -> None:
     warnings = run_case.report()["warnings"]
     assert [w["code"] for w in warnings] == ["infer-shape"]
     assert "output z the shape [1], the case expects [8]" in warnings[0]["message"]
+    # Who it matters to: graph mode allocates by InferShape, the aclnn path never runs it.
+    assert "graph mode (GE)" in warnings[0]["message"] and "aclnn" in warnings[0]["message"]
 
 
 def test_run_without_findings_has_no_warnings(run_case: CaseRun) -> None:

@@ -961,14 +961,21 @@ class Run {
             if (!ok) {
                 warn("infer-shape", "the InferShape function of op " + case_.op + " returned failure");
             } else {
+                // One warning for the op, naming every output that differs (an InferShape that
+                // sets no shape differs on all of them).
+                std::string differ;
                 for (size_t i = 0; i < node_.outputs.size(); ++i) {
                     if (node_.outputs[i].absent) continue;
                     const gert::Shape& want = node_.outputs[i].shape.GetStorageShape();
                     const gert::Shape& got = ctx.output_shapes()[i];
                     if (got != want)
-                        warn("infer-shape", "InferShape gives output " + node_.outputs[i].name + " the shape " + dims_text(got) +
-                                                ", the case expects " + dims_text(want));
+                        differ += (differ.empty() ? "" : "; ") + std::string("output ") + node_.outputs[i].name +
+                                  " the shape " + dims_text(got) + ", the case expects " + dims_text(want);
                 }
+                if (!differ.empty())
+                    warn("infer-shape", "InferShape gives " + differ +
+                                            ": graph mode (GE) allocates outputs by these shapes; the aclnn single-op "
+                                            "path, whose caller allocates the outputs, does not run InferShape");
             }
         }
         if (infer_dtype != nullptr) {
