@@ -107,13 +107,30 @@ def check_vendor_internal(ctx: LintContext) -> Iterator[Diagnostic]:
     local definition that removes the dependency. A name the project defines itself (function
     or macro) is its own, not the vendor's."""
     user = _user_names(ctx)
+    uses: dict[tuple[str, str, str | None], list[Call]] = {}
     for call in ctx.calls:
         entry = _vendor_entry(call)
         if entry is None or (call.name in user and not call.qualifier):
             continue
-        yield ctx.diag(RuleCode.VENDOR_INTERNAL.value, Severity.WARNING, call,
-                       vendor_use_message(entry),
-                       start=call.abs_name_start, end=call.abs_name_end)
+        uses.setdefault((call.chunk.file, call.name, call.qualifier), []).append(call)
+    for (_, name, _), calls in uses.items():
+        calls.sort(key=lambda c: c.abs_name_start)
+        first = calls[0]
+        yield ctx.diag(RuleCode.VENDOR_INTERNAL.value, Severity.WARNING, first,
+                       vendor_use_message(vendor_internal()[name])
+                       + _more_uses(ctx, first.chunk.file, [c.abs_name_start for c in calls[1:]]),
+                       start=first.abs_name_start, end=first.abs_name_end)
+
+
+def _more_uses(ctx: LintContext, file: str, starts: list[int]) -> str:
+    """The other uses of a dependency already reported at its first: one warning a name, not
+    one a call (DrivingSDK's msda.h calls AlignUp and DivCeil 53 times)."""
+    if not starts:
+        return ""
+    lines = sorted({ctx.model.documents[file].lines.line_of(s) for s in starts})
+    shown = ", ".join(map(str, lines[:8])) + (f" and {len(lines) - 8} more" if len(lines) > 8
+                                              else "")
+    return f" Also used at line{'s' if len(lines) > 1 else ''} {shown} of this file."
 
 
 def check_vendor_constants(ctx: LintContext) -> Iterator[Diagnostic]:
@@ -126,16 +143,21 @@ def check_vendor_constants(ctx: LintContext) -> Iterator[Diagnostic]:
     if not wanted:
         return
     token = re.compile(r"(?<![\w.>:])(?:AscendC::)?(" + "|".join(map(re.escape, wanted)) + r")\b")
+    uses: dict[tuple[str, str], list[int]] = {}
     for chunk in ctx.chunks():
         raw = ctx.model.documents[chunk.file].data[chunk.base:chunk.base + chunk.length]
         text = blank(raw.decode("utf-8", "surrogateescape"))  # comments and strings out
         for m in token.finditer(text):
             start = chunk.base + len(text[:m.start(1)].encode("utf-8", "surrogateescape"))
-            r = ctx.range_of(chunk.file, start, start + len(m.group(1)))
-            yield Diagnostic(file=chunk.file, line=r.line, column=r.column, end_line=r.end_line,
-                             end_column=r.end_column, severity=Severity.WARNING,
-                             code=RuleCode.VENDOR_INTERNAL.value,
-                             message=vendor_use_message(wanted[m.group(1)]), source=SOURCE)
+            uses.setdefault((chunk.file, m.group(1)), []).append(start)
+    for (file, name), starts in uses.items():
+        starts.sort()
+        r = ctx.range_of(file, starts[0], starts[0] + len(name))
+        yield Diagnostic(file=file, line=r.line, column=r.column, end_line=r.end_line,
+                         end_column=r.end_column, severity=Severity.WARNING,
+                         code=RuleCode.VENDOR_INTERNAL.value,
+                         message=vendor_use_message(wanted[name])
+                         + _more_uses(ctx, file, starts[1:]), source=SOURCE)
 
 
 _INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]([^">]+)[">]', re.M)
