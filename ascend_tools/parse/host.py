@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import operator
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ascend_tools.toolchain.dtypes import DTYPES
@@ -130,7 +131,10 @@ def tiling_structs(text: str, file: str) -> tuple[list[TilingStruct], dict[str, 
     return structs, registered
 
 
-def opdefs(text: str, file: str) -> list[OpDefFacts]:
+def opdefs(text: str, file: str,
+           compiled: Callable[[int], bool] = lambda offset: True) -> list[OpDefFacts]:
+    """The OpDef classes of a host file; `compiled(offset)` says whether the build compiles the
+    text at a character offset (an Input in an `#ifdef SUPPORT_950` branch is another chip's)."""
     clean = blank_comments(text)
     out = []
     for m in _OP_CLASS.finditer(clean):
@@ -138,6 +142,8 @@ def opdefs(text: str, file: str) -> list[OpDefFacts]:
         body = clean[m.end(): nxt.start() if nxt else len(clean)]
         op = OpDefFacts(m.group(1), file=file)
         for p in _PARAM.finditer(body):
+            if not compiled(m.end() + p.start()):
+                continue
             kind, name, chain = p.groups()
             d = _DTYPES.search(chain)
             dts = re.findall(r"DT_\w+", d.group(1)) if d else []

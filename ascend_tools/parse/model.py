@@ -3,6 +3,7 @@ indexed for the lint rules, completion and the evaluator."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -15,10 +16,11 @@ from ascend_tools.parse.preproc import (
     Region,
     condition_at,
     defines,
+    holds,
     regions,
     value,
 )
-from ascend_tools.project import is_host_source
+from ascend_tools.project import is_host_source, kernel_name
 
 QUEUE_TYPES = {"TQue", "TQueBind", "TBuf"}
 UB_POSITIONS = {"VECIN", "VECOUT", "VECCALC"}
@@ -115,7 +117,7 @@ class KernelModel:
                 self.tiling_structs += structs
                 self.tiling_registrations.update(reg)
             if "OpDef" in doc.text:
-                self.opdefs += opdefs(doc.text, path)
+                self.opdefs += opdefs(doc.text, path, self._compiled_at(path))
 
     def _add_constant(self, d: Define | Decl) -> None:
         self.constants.setdefault(d.name, d)
@@ -154,6 +156,18 @@ class KernelModel:
         if found is None:
             found = self._regions[file] = regions(self.documents[file].data)
         return found
+
+    def _compiled_at(self, file: str) -> Callable[[int], bool]:
+        """Whether the build compiles a character offset of `file`: False only where its `#if`
+        condition is proved false by what the project and the build define."""
+        text = self.documents[file].text
+
+        def compiled(offset: int) -> bool:
+            at = len(text[:offset].encode("utf-8", "surrogateescape"))
+            cond = condition_at(self.regions(file), at)
+            return not cond or holds(cond, lambda m: self.macro(m, file, at)) is not False
+
+        return compiled
 
     def condition(self, fact: Located) -> Condition:
         """The preprocessor condition a fact is compiled under (() when none)."""
@@ -276,7 +290,14 @@ class KernelModel:
         return qs.get((chunk.qualified, receiver)) or qs.get((chunk.class_name, receiver))
 
     def opdef(self) -> OpDefFacts | None:
-        return self.opdefs[0] if self.opdefs else None
+        """The OpDef of the kernel entry: the one whose kernel name (snake case of its OpType)
+        the entry bears. A folder holding several ops (DrivingSDK's scatter_add beside its
+        grad) pairs each kernel with its own; with one OpDef, that one; else none is assumed."""
+        if self.entry is not None:
+            for op in self.opdefs:
+                if kernel_name(op.name) == self.entry.name:
+                    return op
+        return self.opdefs[0] if len(self.opdefs) == 1 else None
 
     def tiling_struct(self) -> TilingStruct | None:
         """The host tiling-data class of this op (registered for the OpDef, else the first)."""

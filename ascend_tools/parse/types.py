@@ -9,9 +9,18 @@ from ascend_tools.parse.facts import Chunk
 from ascend_tools.parse.model import KernelModel
 
 
-def _clean(type_text: str) -> str:
+def _clean(type_text: str, catalog: Catalog) -> str | None:
+    """The class a declared type names, without qualifiers and template arguments; None for a
+    class of another namespace than the catalog's class of that name (a torch extension's
+    `at::Tensor` is not gert's Tensor)."""
     t = type_text.replace("const", "").replace("*", "").replace("&", "").strip()
-    return t.split("<")[0].rsplit("::", 1)[-1].strip()
+    qualified = t.split("<")[0].strip()
+    name = qualified.rsplit("::", 1)[-1].strip()
+    space = qualified.rsplit("::", 1)[0].rsplit("::", 1)[-1].strip() if "::" in qualified else ""
+    known = catalog.get(name) if space else None
+    if known is not None and known.namespace and space != known.namespace:
+        return None
+    return name
 
 
 def expr_type(model: KernelModel, catalog: Catalog, expr: Expr | None, chunk: Chunk,
@@ -26,14 +35,14 @@ def expr_type(model: KernelModel, catalog: Catalog, expr: Expr | None, chunk: Ch
         if d is not None:
             if d.type_base == "auto":
                 return expr_type(model, catalog, d.init, chunk, order, depth + 1)
-            return _clean(d.type_base)
+            return _clean(d.type_text, catalog)
         p = model.param_type(chunk, expr[1])
-        return _clean(p) if p is not None else None
+        return _clean(p, catalog) if p is not None else None
     if tag == "f" and expr[1] == ("this",):
         d = model.members(chunk.class_name).get(expr[2]) if chunk.class_name else None
-        return _clean(d.type_base) if d is not None else None
+        return _clean(d.type_text, catalog) if d is not None else None
     if tag in ("u", "cast"):
-        return _clean(expr[1]) if tag == "cast" and expr[1] else expr_type(
+        return _clean(expr[1], catalog) if tag == "cast" and expr[1] else expr_type(
             model, catalog, expr[2], chunk, order, depth + 1)
     if tag == "c":
         if expr[2] is None and catalog.members(expr[1]):

@@ -283,6 +283,45 @@ def test_workspace_and_tiling_are_the_last_two_parameters_whatever_their_names()
     assert "kernel takes 4 tensor parameters (x, y, z, w)" in message
 
 
+GRAD_OPDEF = """namespace ops {
+class AddCustomGrad : public OpDef {
+public:
+    explicit AddCustomGrad(const char* name) : OpDef(name)
+    {
+        this->Input("dz").ParamType(REQUIRED).DataType({ge::DT_FLOAT});
+        this->Output("dx").ParamType(REQUIRED).DataType({ge::DT_FLOAT});
+    }
+};
+OP_ADD(AddCustomGrad);
+}
+"""
+
+
+def test_the_kernel_is_checked_against_its_own_opdef_in_a_folder_of_several_ops() -> None:
+    """DrivingSDK keeps an op and its grad in one folder: add_custom pairs with AddCustom (its
+    kernel name), not with the OpDef read first; its own mismatch is still found."""
+    ok = corpus_texts("add_custom")
+    host = next(p for p in ok if p.endswith("op_host/add_custom.cpp"))
+    both = {host.replace("add_custom.cpp", "add_custom_grad.cpp"): GRAD_OPDEF, **ok}
+    assert R.TILING_MISMATCH.value not in codes(lint_texts(both))
+    extra = mutate(both, "GM_ADDR z, GM_ADDR workspace,",
+                   "GM_ADDR z, GM_ADDR w, GM_ADDR workspace,")
+    message = _only(lint_texts(extra), R.TILING_MISMATCH)[0].message
+    assert "OpDef declares 3 (x, y, z)" in message
+
+
+def test_opdef_parameters_in_another_chips_branch_are_not_counted() -> None:
+    """fbgemm-ascend's offsets_range declares its Input/Output twice, under `#ifdef SUPPORT_950`
+    and `#else`: the build compiles one of them."""
+    ok = corpus_texts("add_custom")
+    branched = mutate(ok, '        this->Output("z")', '#ifdef SUPPORT_950\n'
+                      '        this->Output("z").ParamType(REQUIRED).DataType({ge::DT_BF16});\n'
+                      '#else\n        this->Output("z")')
+    branched = mutate(branched, "        this->SetInferShape(ge::InferShape);",
+                      "#endif\n        this->SetInferShape(ge::InferShape);")
+    assert R.TILING_MISMATCH.value not in codes(lint_texts(branched))
+
+
 def test_block_dim_range_and_core_count() -> None:
     ok = corpus_texts("add_custom")
     huge = mutate(ok, "BLOCK_DIM = 8;", "BLOCK_DIM = 70000;")

@@ -148,3 +148,49 @@ def test_count_form_reduce_sum_of_zero_is_still_an_error() -> None:
     diags = lint_texts({"/p/k.cpp": REDUCE.replace("COUNT", "0")})
     found = [d for d in errors(diags) if d.code == R.PARAM_RANGE.value]
     assert len(found) == 1 and "ReduceSum count is 0" in found[0].message, found
+
+
+INFER_SHAPE = """#include "register/op_def_registry.h"
+namespace ge {
+static ge::graphStatus InferShape(gert::InferShapeContext* context) {
+    auto x = context->GetInputShape(0);
+    auto y = context->GetOutputShape(0);
+    y->SetDimNum(0);
+    y->AppendDim(x->GetDim(0));
+    return ge::GRAPH_SUCCESS;
+}
+}  // namespace ge
+namespace optiling {
+static ge::graphStatus TilingFunc(gert::TilingContext* context) {
+    auto n = context->GetInputShape(0)->GetDim(0);
+    return n > 0 ? ge::GRAPH_SUCCESS : ge::GRAPH_FAILED;
+}
+}  // namespace optiling
+"""
+
+TORCH_GLUE = """#include <torch/extension.h>
+at::Tensor run(const at::Tensor& x) {
+    at::Tensor y = at::empty_like(x);
+    auto* xp = (uint8_t*)(x.mutable_data_ptr());
+    auto n = x.sizes()[0] + y.storage().nbytes();
+    return y;
+}
+"""
+
+
+def _unknown(texts: dict[str, str]) -> list[tuple[int, str]]:
+    return [(d.line, d.message) for d in lint_texts(texts) if d.code == R.UNKNOWN_API.value]
+
+
+def test_infer_shape_context_shapes_are_shapes_and_tiling_context_ones_storage_shapes() -> None:
+    """InferShapeContext::GetInputShape/GetOutputShape give a Shape (GetDim, SetDimNum,
+    AppendDim: DrivingSDK box_iou); TilingContext's give a StorageShape, which has no GetDim."""
+    found = _unknown({"/p/op_host/op.cpp": INFER_SHAPE})
+    assert [line for line, _ in found] == [13], found
+    assert "no member named GetDim in StorageShape" in found[0][1]
+
+
+def test_a_torch_tensor_is_not_gerts_tensor() -> None:
+    """`at::Tensor` in a kernel file's torch glue is torch's class: its members are not checked
+    against gert::Tensor's (op-plugin samples: mutable_data_ptr, sizes, storage)."""
+    assert _unknown({"/p/op_host/glue.cpp": TORCH_GLUE}) == []
