@@ -157,6 +157,8 @@ static ge::graphStatus InferShape(gert::InferShapeContext* context) {
     auto y = context->GetOutputShape(0);
     y->SetDimNum(0);
     y->AppendDim(x->GetDim(0));
+    y->AppendDim(context->GetDynamicInputShape(1, 0)->GetDim(0));
+    y->AppendDim(context->GetOptionalInputShape(2)->GetDim(0));
     return ge::GRAPH_SUCCESS;
 }
 }  // namespace ge
@@ -183,10 +185,11 @@ def _unknown(texts: dict[str, str]) -> list[tuple[int, str]]:
 
 
 def test_infer_shape_context_shapes_are_shapes_and_tiling_context_ones_storage_shapes() -> None:
-    """InferShapeContext::GetInputShape/GetOutputShape give a Shape (GetDim, SetDimNum,
-    AppendDim: DrivingSDK box_iou); TilingContext's give a StorageShape, which has no GetDim."""
+    """InferShapeContext's input and output shape getters give a Shape (GetDim, SetDimNum,
+    AppendDim: DrivingSDK box_iou, fbgemm jagged_to_padded_dense_v2); TilingContext's give a
+    StorageShape, which has no GetDim."""
     found = _unknown({"/p/op_host/op.cpp": INFER_SHAPE})
-    assert [line for line, _ in found] == [13], found
+    assert [line for line, _ in found] == [15], found
     assert "no member named GetDim in StorageShape" in found[0][1]
 
 
