@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench.lsp_bench import Session
+from bench.lsp_wire import Session
 
 REPO = Path(__file__).resolve().parents[1]
 SUFFIXES = (".cpp", ".h", ".hpp", ".cc")
