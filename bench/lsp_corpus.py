@@ -358,7 +358,7 @@ class ProjectRun:
             return
         chunk = "".join(self.stderr[self.seen_stderr:])
         self.seen_stderr = len(self.stderr)
-        blocks = re.split(r"\n(?=kernelgen-lsp |Traceback )", chunk)
+        blocks = re.split(r"\n(?=kernelgen-lsp )", chunk)  # a traceback stays with its log line
         for block in blocks:
             if block.strip() and not block.startswith("kernelgen-lsp WARNING"):
                 self.fail("stderr", exception_summary(block) + "\n" + block[-1500:])
@@ -451,6 +451,7 @@ class ProjectRun:
         s = self.session = Session(proc, self.on_notify)
         self.census.projects += 1
         try:
+            self.context = ("initialize", "", None, "startup")
             init = await s.call("initialize", {
                 "processId": None, "rootUri": self.root.resolve().as_uri(),
                 "capabilities": {"textDocument": {"semanticTokens": {
@@ -487,7 +488,10 @@ class ProjectRun:
                                 {"line": dead + 1, "character": 0}, "")
                     await self.settle([uri], t, "delete")
                     await self.round(uri, "delete")
+            self.context = ("shutdown", "", None, "end")
             await s.call("shutdown", None, self.args.timeout)
+        except TimeoutError:  # initialize or shutdown unanswered: this project stops here
+            self.fail("timeout", f"no response within {self.args.timeout:g} s")
         except (ConnectionError, KeyError, TypeError) as exc:
             await asyncio.sleep(0.2)
             self.check_stderr()
