@@ -11,7 +11,7 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from ascend_tools.parse.consts import parse_value_text
-from ascend_tools.parse.expr import Expr, callee_parts, text, to_expr
+from ascend_tools.parse.expr import Expr, callee_parts, inner_declarator, text, to_expr
 from ascend_tools.parse.facts import (
     Arg,
     Assign,
@@ -427,11 +427,9 @@ def _extract_field(m: Node, cls: str, original: bytes) -> Chunk:
 
 
 def _unwrap(node: Node, kinds: tuple[str, ...]) -> Node:
-    """The declarator inside `*`, `&`, `&&` or `[]` wrappers. tree-sitter-cpp gives a
-    reference_declarator no `declarator` field (its inner declarator is a plain child), so the
-    field alone loses the name of everything declared as a reference, `T& Get()` included."""
+    """The declarator inside `*`, `&`, `&&` or `[]` wrappers."""
     while node.type in kinds:
-        inner = node.child_by_field_name("declarator") or next(iter(node.named_children), None)
+        inner = inner_declarator(node)
         if inner is None:
             break
         node = inner
