@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import statistics
 import sys
 import tempfile
@@ -20,9 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.lint_bench import generate_source
-from bench.lsp_wire import Session
-
-REPO = Path(__file__).resolve().parents[1]
+from bench.lsp_wire import Session, spawn_server
 
 
 def _rss_kb(pid: int) -> int:
@@ -47,13 +44,8 @@ async def measure(lines: int, completions: int, edits: int) -> dict[str, Any]:
         path = Path(tmp) / "bench_kernel.cpp"
         path.write_text(text)
         uri = path.as_uri()
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join(
-            p for p in (str(REPO), os.environ.get("PYTHONPATH", "")) if p)}
         t0 = time.perf_counter()
-        proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "server.cli", "serve", stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL, env=env,
-            limit=64 * 1024 * 1024)
+        proc = await spawn_server()
         s = Session(proc)
         try:
             await s.request("initialize", {"processId": None, "rootUri": Path(tmp).as_uri(),
