@@ -532,6 +532,8 @@ async def census(dirs: list[Path], args: argparse.Namespace) -> Census:
             run = ProjectRun(out, d, args)
             await run.run()
             done += 1
+            if args.json:  # kept current, so a long census that is stopped still tells
+                write_json(out, args.json)
             if args.progress:
                 mine = sum(1 for f in out.failures if f.project == d.name)
                 print(f"[{done}/{len(dirs)}] {d.name}: {mine} failures, "
@@ -540,6 +542,12 @@ async def census(dirs: list[Path], args: argparse.Namespace) -> Census:
     await asyncio.gather(*(one(d) for d in dirs))
     out.seconds = time.perf_counter() - t0
     return out
+
+
+def write_json(result: Census, path: Path) -> None:
+    fig = result.figures()
+    fig["failures_all"] = [f.__dict__ for f in result.failures]
+    path.write_text(json.dumps(fig, indent=1))
 
 
 def summary(fig: dict[str, Any]) -> str:
@@ -585,8 +593,7 @@ def main(argv: list[str] | None = None) -> int:
     fig = result.figures()
     print(summary(fig))
     if args.json:
-        fig["failures_all"] = [f.__dict__ for f in result.failures]
-        args.json.write_text(json.dumps(fig, indent=1))
+        write_json(result, args.json)
     return 0
 
 
