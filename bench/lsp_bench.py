@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import statistics
 import sys
 import tempfile
@@ -20,48 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.lint_bench import generate_source
-from bench.lsp_wire import frame, read_message
-
-REPO = Path(__file__).resolve().parents[1]
-
-
-class Session:
-    """A minimal LSP client over the server's stdio."""
-
-    def __init__(self, proc: asyncio.subprocess.Process) -> None:
-        self.proc = proc
-        self.next_id = 0
-        self.waiting: dict[int, asyncio.Future[Any]] = {}
-        self.published: list[tuple[float, str, int]] = []  # (time, uri, diagnostic count)
-        self.reader = asyncio.ensure_future(self._read())
-
-    async def _read(self) -> None:
-        out = self.proc.stdout
-        assert out is not None
-        while (msg := await read_message(out)) is not None:
-            if "id" in msg and "method" not in msg:
-                fut = self.waiting.pop(msg["id"], None)
-                if fut is not None and not fut.done():
-                    fut.set_result(msg)
-            elif msg.get("method") == "textDocument/publishDiagnostics":
-                p = msg["params"]
-                self.published.append((time.perf_counter(), p["uri"], len(p["diagnostics"])))
-            elif "id" in msg:
-                self.send({"jsonrpc": "2.0", "id": msg["id"], "result": None})
-
-    def send(self, obj: dict[str, Any]) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(frame(json.dumps(obj).encode()))
-
-    async def request(self, method: str, params: Any) -> Any:
-        self.next_id += 1
-        fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self.waiting[self.next_id] = fut
-        self.send({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params})
-        return (await asyncio.wait_for(fut, 300)).get("result")
-
-    def notify(self, method: str, params: Any) -> None:
-        self.send({"jsonrpc": "2.0", "method": method, "params": params})
+from bench.lsp_wire import Session, spawn_server
 
 
 def _rss_kb(pid: int) -> int:
@@ -86,13 +44,8 @@ async def measure(lines: int, completions: int, edits: int) -> dict[str, Any]:
         path = Path(tmp) / "bench_kernel.cpp"
         path.write_text(text)
         uri = path.as_uri()
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join(
-            p for p in (str(REPO), os.environ.get("PYTHONPATH", "")) if p)}
         t0 = time.perf_counter()
-        proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "server.cli", "serve", stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL, env=env,
-            limit=64 * 1024 * 1024)
+        proc = await spawn_server()
         s = Session(proc)
         try:
             await s.request("initialize", {"processId": None, "rootUri": Path(tmp).as_uri(),

@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import statistics
 import sys
 import tempfile
@@ -20,7 +19,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench.lsp_bench import Session
+from bench.lsp_wire import Session, spawn_server
 
 REPO = Path(__file__).resolve().parents[1]
 SUFFIXES = (".cpp", ".h", ".hpp", ".cc")
@@ -52,23 +51,7 @@ async def wire_ms(text: str, repeat: int) -> list[float]:
         path = Path(tmp) / "kernel.cpp"
         path.write_text(text, encoding="utf-8")
         uri = path.as_uri()
-        env = {
-            **os.environ,
-            "PYTHONPATH": os.pathsep.join(
-                p for p in (str(REPO), os.environ.get("PYTHONPATH", "")) if p
-            ),
-        }
-        proc = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "server.cli",
-            "serve",
-            stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.DEVNULL,
-            env=env,
-            limit=64 * 1024 * 1024,
-        )
+        proc = await spawn_server()
         s = Session(proc)
         try:
             await s.request(

@@ -21,6 +21,16 @@ def text(node: Node) -> str:
     return node.text.decode("utf-8", errors="replace") if node.text is not None else ""
 
 
+def inner_declarator(node: Node) -> Node | None:
+    """The declarator one level inside `node`. tree-sitter-cpp gives a reference_declarator
+    (`&`, `&&`) no `declarator` field, its inner declarator is a plain child, so the field
+    alone loses the name of everything declared as a reference, `T& Get()` included."""
+    inner = node.child_by_field_name("declarator")
+    if inner is None and node.type == "reference_declarator":
+        inner = next(iter(node.named_children), None)
+    return inner
+
+
 def number(literal: str) -> int | float | None:
     s = literal.replace("'", "").rstrip("uUlLfF")
     try:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from ascend_tools.parse.consts import parse_value_text
-from ascend_tools.parse.expr import Expr, callee_parts, text, to_expr
+from ascend_tools.parse.expr import Expr, callee_parts, inner_declarator, text, to_expr
 from ascend_tools.parse.facts import (
     Arg,
     Assign,
@@ -245,14 +245,8 @@ class _Extractor:
             if d.type == "init_declarator":
                 target = d.child_by_field_name("declarator") or d
                 init = d.child_by_field_name("value")
-            while target.type in ("pointer_declarator", "reference_declarator",
-                                  "array_declarator"):
-                inner = target.child_by_field_name("declarator")
-                if inner is None:
-                    inner = next((c for c in target.named_children), None)
-                if inner is None:
-                    break
-                target = inner
+            target = _unwrap(target, ("pointer_declarator", "reference_declarator",
+                                      "array_declarator"))
             if target.type not in ("identifier", "field_identifier"):
                 continue
             if init is None and member:
@@ -432,10 +426,20 @@ def _extract_field(m: Node, cls: str, original: bytes) -> Chunk:
     return chunk
 
 
+def _unwrap(node: Node, kinds: tuple[str, ...]) -> Node:
+    """The declarator inside `*`, `&`, `&&` or `[]` wrappers."""
+    while node.type in kinds:
+        inner = inner_declarator(node)
+        if inner is None:
+            break
+        node = inner
+    return node
+
+
 def _extract_function(fn: Node, outer: Node, cls: str, base: int, original: bytes) -> Chunk:
     decl = fn.child_by_field_name("declarator")
-    while decl is not None and decl.type in ("pointer_declarator", "reference_declarator"):
-        decl = decl.child_by_field_name("declarator")
+    if decl is not None:
+        decl = _unwrap(decl, ("pointer_declarator", "reference_declarator"))
     name = ""
     params: list[Param] = []
     if decl is not None and decl.type == "function_declarator":

@@ -1,5 +1,6 @@
-"""`kernelgen bench {generate,validate,lint,lsp,compat} [ARGS...]`: runs a bench module of `bench/`
-with its own arguments, exactly as `python -m bench.<suite>_bench ARGS...` does.
+"""`kernelgen bench {generate,validate,lint,lsp,compat,tokens,lsp-corpus} [ARGS...]`: runs a
+bench module of `bench/` with its own arguments, exactly as `python -m bench.<suite>_bench ARGS...`
+(or `bench.lsp_corpus`) does.
 
 `server` and `bench` are both shells that nothing else imports (docs/ARCHITECTURE.md); this command
 only hands its argument list to the bench module's `main(argv)`, one shell invoking another, so
@@ -18,6 +19,7 @@ SUITES = {
     "lsp": "bench.lsp_bench",
     "compat": "bench.compat_bench",
     "tokens": "bench.tokens_bench",
+    "lsp-corpus": "bench.lsp_corpus",
 }
 
 
@@ -26,7 +28,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "bench",
         help="run a benchmark suite (generate: pass rates and modelled speed-ups; "
         "validate: validation time; lint: lint latency; lsp: language server latency; "
-        "compat: lint and validate a folder of real projects; tokens: semantic token time)",
+        "compat: lint and validate a folder of real projects; tokens: semantic token time; "
+        "lsp-corpus: language server census over a folder of real projects)",
         description="Runs bench/<suite>_bench.py with the arguments that follow the suite name "
         "(`kernelgen bench generate --help` shows them).",
     )

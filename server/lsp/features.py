@@ -361,6 +361,9 @@ def _span(cur: Cursor, file: str, start: int, end: int) -> lsp.Range:
 
 
 def _symbols(cur: Cursor) -> list[lsp.DocumentSymbol]:
+    """The outline. A symbol needs a name (VS Code rejects the whole answer otherwise): a
+    nameless function chunk is the parser's error recovery (a statement at class scope while
+    the user types), not a declaration, so it is left out."""
     m = cur.model
     out: list[lsp.DocumentSymbol] = []
     for name, klass in m.classes.items():
@@ -368,12 +371,12 @@ def _symbols(cur: Cursor) -> list[lsp.DocumentSymbol]:
             continue
         children = []
         for c in m.methods(name):
-            if c.file == cur.path:
+            if c.file == cur.path and c.name:
                 r = _span(cur, c.file, c.base, c.base + c.length)
                 children.append(lsp.DocumentSymbol(name=c.name, kind=lsp.SymbolKind.Method,
                                                    range=r, selection_range=r))
         for member, decl in m.members(name).items():
-            if decl.chunk.file != cur.path:
+            if decl.chunk.file != cur.path or not member:
                 continue
             r = _span(cur, cur.path, decl.start, decl.end)
             kind = lsp.SymbolKind.Field
@@ -385,22 +388,24 @@ def _symbols(cur: Cursor) -> list[lsp.DocumentSymbol]:
         children.sort(key=lambda s: (s.range.start.line, s.range.start.character))
         last = children[-1].range.end if children else r.end
         full = lsp.Range(start=r.start, end=max(r.end, last, key=lambda p: (p.line, p.character)))
-        out.append(lsp.DocumentSymbol(name=name, kind=lsp.SymbolKind.Class, range=full,
-                                      selection_range=r, children=children))
+        out.append(lsp.DocumentSymbol(name=name or "(anonymous)", kind=lsp.SymbolKind.Class,
+                                      range=full, selection_range=r, children=children))
     for chunks in m.functions.values():
         for c in chunks:
-            if c.file == cur.path and not c.class_name and c.function is not None:
+            if c.file == cur.path and not c.class_name and c.function is not None and c.name:
                 r = _span(cur, c.file, c.base, c.base + c.length)
                 detail = "kernel entry" if c.function.is_entry else ""
                 if all(s.name != c.name for s in out):
                     out.append(lsp.DocumentSymbol(name=c.name, kind=lsp.SymbolKind.Function,
                                                   detail=detail, range=r, selection_range=r))
     for s in m.tiling_structs:
-        if s.file != cur.path:
+        if s.file != cur.path or not s.name:
             continue
         text = cur.model.documents[s.file].text
         fields = []
         for f in s.fields:
+            if not f.name:
+                continue
             r = _char_range(cur, s.file, text, f.offset, len(f.name))
             fields.append(lsp.DocumentSymbol(name=f.name, kind=lsp.SymbolKind.Field,
                                              detail=f.type_text, range=r, selection_range=r))

@@ -158,6 +158,40 @@ async def test_document_symbols_list_the_kernel_class_and_its_stages(
     assert {"Init", "Process", "CopyIn", "Compute", "CopyOut", "inQueue"} <= children
 
 
+STRAY_STATEMENT_IN_CLASS = """#include "kernel_operator.h"
+class KernelOutline {
+public:
+    __aicore__ inline void Init() { n = 4; }
+        if ((n % 2) == 1) {
+            Flip(n, n);
+        }
+    __aicore__ inline void Process() {}
+private:
+    int n;
+};
+"""
+"""Half-edited code: an `if` block at class scope, which the parser recovers as a function
+definition without a name."""
+
+
+async def test_document_symbols_have_names_when_a_statement_stands_at_class_scope(
+        client: LanguageClient) -> None:
+    path = client.root / "outline" / "outline.cpp"  # type: ignore[attr-defined]
+    path.parent.mkdir()
+    path.write_text(STRAY_STATEMENT_IN_CLASS)
+    doc = open_file(client, path, STRAY_STATEMENT_IN_CLASS)
+    got = await client.text_document_document_symbol_async(lsp.DocumentSymbolParams(
+        text_document=_td(doc)))
+    symbols = list(got or [])
+    names = []
+    while symbols:
+        s = symbols.pop()
+        names.append(s.name)
+        symbols += s.children or []  # type: ignore[union-attr]
+    assert all(names), names
+    assert {"KernelOutline", "Init", "Process", "n"} <= set(names)
+
+
 async def test_code_lens_on_the_entry_shows_the_ub_total_and_commands(
         client: LanguageClient) -> None:
     path = copy_corpus_file("leaky_relu_tail.cpp", client.root / "lens")  # type: ignore[attr-defined]

@@ -178,3 +178,21 @@ def test_dtype_combinations_give_exact_sizes() -> None:
     init = next(c for c in model.calls if c.name == "InitBuffer")
     sizes = [ev.with_combo(k).eval(init.args[2].expr, init.chunk, init.order) for k in (0, 1)]
     assert [(v.lo, v.hi) for v in sizes if v is not None] == [(256, 256), (512, 512)]
+
+
+def test_functions_returning_a_reference_keep_their_name_and_parameters() -> None:
+    model = _model({"/k/ref_returns.cpp": """
+struct Accum {
+    __aicore__ inline float& At(int i) { return v[i]; }
+    __aicore__ inline Accum& operator+=(const Accum& o) { v[0] += o.v[0]; return *this; }
+    __aicore__ inline float&& Take(int i) { return static_cast<float&&>(v[i]); }
+    __aicore__ inline float* Row(int r) { return v + r; }
+    float v[4];
+};
+__aicore__ inline int& Counter(int* p) { return *p; }
+"""})
+    got = {c.name: [p.name for p in c.function.params]
+           for chunks in model.functions.values() for c in chunks if c.function is not None}
+    assert got == {"At": ["i"], "operator+=": ["o"], "Take": ["i"], "Row": ["r"],
+                   "Counter": ["p"]}
+    assert [c.name for c in model.methods("Accum")] == ["At", "operator+=", "Take", "Row"]
