@@ -36,6 +36,10 @@ class SandboxLimits(BaseModel):
     """Resource limits of one sandboxed run; the defaults suit an emulator run of one case."""
 
     wall_seconds: float = 60.0
+    """Wall time after which a run that has stopped using CPU is killed (a hang). One that is
+    still computing, only slowed by a loaded machine, runs on: `cpu_seconds` bounds it."""
+    wall_cap_seconds: float = 600.0
+    """Wall time after which any run is killed."""
     cpu_seconds: int = 60
     memory_bytes: int = 4 << 30
     file_bytes: int = 1 << 30
@@ -126,14 +130,36 @@ def _drain(stream, cap: int, sink: list[bytes], truncated: list[bool]) -> None:
     stream.close()
 
 
-def _wait(pid: int, deadline: float) -> tuple[int, float, bool]:
-    """Reaps `pid` (killing its session at `deadline`): wait status, CPU seconds, timed out."""
+def _cpu_seconds(pid: int) -> float | None:
+    """CPU time a running process (all its threads) has used so far; None where /proc cannot
+    tell."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _wait(pid: int, start: float, limits: SandboxLimits) -> tuple[int, float, bool]:
+    """Reaps `pid`, killing its session once it is past `wall_seconds` and has used no CPU for
+    that long (or for 5 s, if shorter), or past `wall_cap_seconds`: a wall-clock limit alone
+    turned slow runs on a loaded machine into timeouts. Returns wait status, CPU seconds,
+    timed out."""
+    stall = min(5.0, limits.wall_seconds)
+    cap = start + max(limits.wall_cap_seconds, limits.wall_seconds)
+    used, progressed, probe = 0.0, start, start
     delay = 0.001
     while True:
         done, status, usage = os.wait4(pid, os.WNOHANG)
         if done:
             return status, usage.ru_utime + usage.ru_stime, False
-        if time.monotonic() >= deadline:
+        now = time.monotonic()
+        if now >= probe:
+            cpu = _cpu_seconds(pid)
+            if cpu is not None and cpu > used:
+                used, progressed = cpu, now
+            probe = now + 0.25
+        if now >= cap or (now >= start + limits.wall_seconds and now - progressed >= stall):
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(pid, signal.SIGKILL)
             _, status, usage = os.wait4(pid, 0)
@@ -177,7 +203,7 @@ def run_sandboxed(
     for t in readers:
         t.daemon = True
         t.start()
-    status_word, cpu_used, timed_out = _wait(proc.pid, start + limits.wall_seconds)
+    status_word, cpu_used, timed_out = _wait(proc.pid, start, limits)
     proc.returncode = os.waitstatus_to_exitcode(status_word)
     # Grandchildren the program left behind die with its session.
     with contextlib.suppress(ProcessLookupError, PermissionError):

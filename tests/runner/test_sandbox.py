@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+import sys
 import time
 from pathlib import Path
 
@@ -24,6 +25,20 @@ def test_wall_clock_limit_kills_a_sleeping_program(tmp_path: Path) -> None:
     assert res.timed_out
     assert res.signal == signal.SIGKILL
     assert res.wall_seconds < 5
+
+
+def test_a_run_still_computing_past_its_wall_budget_is_not_a_timeout(tmp_path: Path) -> None:
+    """A loaded machine stretches a run's wall time, not its CPU time: a run that keeps using
+    CPU is bounded by `cpu_seconds`, and only one that has stopped (a hang) by the wall budget
+    (two pre_layer_norm corpus runs timed out at 60 s beside other jobs; alone they take 30)."""
+    busy = "import time\nt = time.process_time()\nwhile time.process_time() - t < 2.5: pass\n"
+    limits = SandboxLimits(wall_seconds=1.0, cpu_seconds=10)
+    res = run_sandboxed([sys.executable, "-c", busy], cwd=tmp_path, limits=limits)
+    assert not res.timed_out and res.returncode == 0, res.describe_end()
+    assert res.wall_seconds > 2.0
+    capped = SandboxLimits(wall_seconds=0.5, wall_cap_seconds=1.0, cpu_seconds=10)
+    res = run_sandboxed([sys.executable, "-c", busy], cwd=tmp_path, limits=capped)
+    assert res.timed_out and res.wall_seconds < 2.4
 
 
 def test_memory_bomb_is_stopped_by_the_address_space_limit(
