@@ -597,13 +597,13 @@ def wrapper_source(
     # AddsCustom keeps its struct in op_kernel/; sgl-kernel-npu's kernel-launch builds use
     # REGISTER_TILING_DEFAULT with kernel_operator.h alone).
     lines.append('#include "kernel_tiling/kernel_tiling.h"')
+    sources = [_text(p) for p in _kernel_sources(project)]
     if tiling:
         # The structs CANN's build generates from the host's definitions, not the host header
         # (whose own includes the kernel never sees), unless the kernel includes that itself.
         generated = generated_tiling(project)
         lines.append(generated if generated is not None else f'#include "{tiling}"')
-        kernel_texts = [_text(p) for p in _kernel_sources(project)]
-        lines += compat.global_tiling_aliases(generated or _text(tiling), kernel_texts)
+        lines += compat.global_tiling_aliases(generated or _text(tiling), sources)
     name = project.entry.name
     call = name
     if name in _LIBC_NAMES:
@@ -623,7 +623,6 @@ def wrapper_source(
         lines.append("#undef main")
     if call != name:
         lines.append(f"#undef {name}")
-    sources = [_text(p) for p in _kernel_sources(project)]
     if any(map(_CUBE_ONLY.search, sources)):
         lines.append(
             "static const bool kernelgen_cube_only = (::kernelgen::cube_only_mode() = true);")
